@@ -1,0 +1,156 @@
+"""Agent specs: which agent plays which seat.
+
+A spec names one agent for every seat (``random``), one per team or role
+(``town=heuristic,mafia=random``, ``werewolf=llm:local,default=heuristic``), one per seat
+index (``3=human,default=random``) or a full per-seat list (``random,heuristic,...``). An
+agent is a name with an optional argument after a colon: ``llm:openai:gpt-4o-mini``.
+
+Agent kinds are registered lazily (``name -> "module:factory"``) so that heavy dependencies
+are imported only when used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from duskfall.core.errors import ConfigError
+from duskfall.core.rng import derive_rng
+from duskfall.core.variant import State, Variant
+from duskfall.runtime.participant import Participant
+
+
+@dataclass
+class AgentContext:
+    """What a factory needs to build the agent of one seat."""
+
+    variant: Variant
+    seat: int
+    seed: int
+    arg: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def rng(self) -> random.Random:
+        return derive_rng(self.seed, f"agent:{self.seat}")
+
+
+AgentFactory = Callable[[AgentContext], Participant]
+
+_KINDS: dict[str, str | AgentFactory] = {
+    "llm": "duskfall.agents.llm_agent:make_llm_agent",
+    "cognitive": "duskfall.agents.cognitive:make_cognitive_agent",
+    "human": "duskfall.agents.human:make_human",
+}
+_KIND_HELP = {
+    "llm": "llm:<model spec> (e.g. llm:local, llm:openai:gpt-4o-mini)",
+    "cognitive": "cognitive:<model spec>",
+    "human": "human",
+}
+
+
+def register_agent_kind(name: str, factory: str | AgentFactory, help_text: str = "") -> None:
+    """Register an agent kind; ``factory`` may be ``"module:callable"`` (imported lazily)."""
+    _KINDS[name] = factory
+    _KIND_HELP[name] = help_text or name
+
+
+def valid_agent_names(variant: Variant) -> list[str]:
+    """Every agent name a spec may use for ``variant``."""
+    names = list(variant.bots())
+    for kind in _KINDS:
+        module = _KINDS[kind]
+        if isinstance(module, str) and importlib.util.find_spec(module.partition(":")[0]) is None:
+            continue
+        names.append(_KIND_HELP.get(kind, kind))
+    return names
+
+
+def _check_agent(variant: Variant, agent: str) -> str:
+    agent = agent.strip()
+    kind = agent.partition(":")[0]
+    if kind in variant.bots() and ":" not in agent:
+        return agent
+    if kind in _KINDS and (kind == "human" or agent.partition(":")[2]):
+        return agent
+    raise ConfigError(
+        f"unknown agent {agent!r} for {variant.id}; valid agents: "
+        + ", ".join(valid_agent_names(variant))
+    )
+
+
+def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State], list[str]]:
+    """Validate ``spec`` now and return a resolver that gives each seat's agent once roles are dealt."""
+    spec = spec.strip()
+    if not spec:
+        raise ConfigError("empty agent spec; e.g. 'random' or 'town=heuristic,mafia=random'")
+    parts = [p.strip() for p in spec.split(",")]
+    if all("=" not in p for p in parts):
+        if len(parts) == 1:
+            agent = _check_agent(variant, parts[0])
+            return lambda state: [agent] * state.num_seats
+        if len(parts) != num_seats:
+            raise ConfigError(
+                f"agent list has {len(parts)} entries but the game has {num_seats} seats"
+            )
+        agents = [_check_agent(variant, p) for p in parts]
+        return lambda state: list(agents)
+    by_key: dict[str, str] = {}
+    for part in parts:
+        key, sep, agent = part.partition("=")
+        if not sep:
+            raise ConfigError(f"agent spec part {part!r} needs KEY=AGENT when others use '='")
+        by_key[_normalise_key(variant, key.strip(), num_seats)] = _check_agent(variant, agent)
+
+    def resolve(state: State) -> list[str]:
+        roles = state.roles()
+        out = []
+        for seat in range(state.num_seats):
+            role = roles[seat].lower()
+            candidates = [str(seat), *(r.strip() for r in role.split("+")), state.team_of(seat)]
+            chosen = next((by_key[c] for c in candidates if c in by_key), by_key.get("default"))
+            if chosen is None:
+                raise ConfigError(
+                    f"agent spec {spec!r} names no agent for seat {seat} "
+                    f"({state.team_of(seat)}); add default=AGENT"
+                )
+            out.append(chosen)
+        return out
+
+    return resolve
+
+
+def _normalise_key(variant: Variant, key: str, num_seats: int) -> str:
+    low = key.lower()
+    if low in ("default", "*", "rest", "others"):
+        return "default"
+    if low.isdigit():
+        if int(low) >= num_seats:
+            raise ConfigError(f"seat {low} does not exist (seats are 0-{num_seats - 1})")
+        return str(int(low))
+    if low in variant.team_aliases:
+        return variant.team_aliases[low]
+    return low  # a role name, matched against each seat's roles
+
+
+def make_participant(agent: str, ctx: AgentContext) -> Participant:
+    """Build the participant for one seat from an agent string such as ``heuristic``."""
+    kind, _, arg = agent.partition(":")
+    bots = ctx.variant.bots()
+    if kind in bots and not arg:
+        participant: Participant = bots[kind](ctx.seat, ctx.rng)
+        return participant
+    factory = _KINDS.get(kind)
+    if factory is None:
+        raise ConfigError(f"unknown agent {agent!r}")
+    if isinstance(factory, str):
+        module_name, _, attr = factory.partition(":")
+        factory = getattr(importlib.import_module(module_name), attr)
+        _KINDS[kind] = factory
+    ctx.arg = arg
+    assert callable(factory)
+    return factory(ctx)

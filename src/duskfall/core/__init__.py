@@ -1,0 +1,29 @@
+"""Variant-independent types: seats, outcomes, events and visibility, errors, RNG, the Variant contract."""
+
+from duskfall.core.errors import ConfigError, DuskfallError, IllegalAction, ReplayMismatch
+from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
+from duskfall.core.outcome import Outcome, Termination
+from duskfall.core.rng import derive_rng
+from duskfall.core.variant import Decision, LegalActions, State, Variant, get_variant, variant_ids
+
+__all__ = [
+    "ADMIN",
+    "PUBLIC",
+    "ConfigError",
+    "Decision",
+    "DuskfallError",
+    "Event",
+    "IllegalAction",
+    "LegalActions",
+    "Outcome",
+    "ReplayMismatch",
+    "State",
+    "Termination",
+    "Variant",
+    "derive_rng",
+    "get_variant",
+    "seats_visibility",
+    "team_visibility",
+    "variant_ids",
+    "visible_to",
+]

@@ -1,0 +1,1 @@
+"""The async runtime: participants, handlers that ask and validate, the scheduler."""
