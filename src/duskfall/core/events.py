@@ -36,7 +36,9 @@ class Event:
     """One thing that happened in a game.
 
     ``seq`` and ``game_id`` are stamped by the game's event stream when the event is recorded;
-    the rules leave them unset.
+    the rules leave them unset. ``source`` is ``rules`` for events the rules produce (replay
+    re-derives and checks those) and something else (``runtime``, ``llm``, ``agent``...) for
+    events recorded around them (actions, retries, fallbacks, prompts, thoughts).
     """
 
     kind: str
@@ -46,6 +48,7 @@ class Event:
     phase: str = ""
     seq: int = -1
     game_id: str = ""
+    source: str = "rules"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +59,7 @@ class Event:
             "kind": self.kind,
             "visibility": self.visibility,
             "payload": self.payload,
+            "source": self.source,
         }
 
     @classmethod
@@ -68,6 +72,7 @@ class Event:
             phase=data.get("phase", ""),
             seq=data.get("seq", -1),
             game_id=data.get("game_id", ""),
+            source=data.get("source", "rules"),
         )
 
     def same_content(self, other: Event) -> bool:
@@ -78,6 +83,7 @@ class Event:
             and self.visibility == other.visibility
             and self.day == other.day
             and self.phase == other.phase
+            and self.source == other.source
         )
 
 

@@ -9,10 +9,12 @@ Programmatic bots may return an already-parsed action instead, and declare
 * ``decision``: the :class:`~duskfall.core.Decision` (seat and kind);
 * ``observation``: the seat's view (a lazy mapping: built on first access);
 * ``legal``: the :class:`~duskfall.core.LegalActions` of the seat;
-* ``schema``: the JSON schema of a legal action (built on first access by LLM agents);
+* ``schema``: the JSON schema of a legal action, lazily: call ``extra["schema"].get()``;
 * ``hint``: on a retry, why the previous answer was refused;
 * ``attempt``: 0 for the first ask, then 1, 2, ...
-* ``game_id``, ``variant``: which game this is.
+* ``game_id``, ``variant``: which game this is;
+* ``emit``: a callable taking an :class:`~duskfall.core.Event` to record (e.g. an ``admin``
+  ``llm_call`` event with the prompt, reply, tokens and cost; set ``source`` to ``llm``/``agent``).
 """
 
 from __future__ import annotations

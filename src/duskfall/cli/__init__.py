@@ -1,0 +1,63 @@
+"""The ``duskfall`` command line: one typer app; each command group lives in its own module."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+import typer
+from rich.console import Console
+
+from duskfall.core.errors import DuskfallError
+
+app = typer.Typer(
+    name="duskfall",
+    help="An arena for social-deduction games played by LLMs, programs and people.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err_console = Console(stderr=True)
+
+# Each module registers its commands on ``app`` when imported. Optional parts whose
+# dependencies are missing still register (they fail with a clear message when run).
+COMMAND_MODULES = [
+    "duskfall.cli.game_commands",
+    "duskfall.cli.server_commands",
+    "duskfall.cli.gm_commands",
+    "duskfall.cli.store_commands",
+    "duskfall.cli.web_commands",
+    "duskfall.cli.arena_commands",
+]
+
+
+def _load_commands() -> None:
+    for name in COMMAND_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+
+
+def main() -> None:
+    """Entry point: run the app; user-facing errors print one clear line, no traceback."""
+    _load_commands()
+    try:
+        app(standalone_mode=False)
+    except DuskfallError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}")
+        sys.exit(2)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        err_console.print("aborted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # click usage errors and the like
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise

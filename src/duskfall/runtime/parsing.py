@@ -1,0 +1,77 @@
+"""Lenient decoding of a participant's raw reply into the action part of a decision.
+
+Accepted shapes, in order: an action object already parsed by a bot; a JSON object (possibly
+in a Markdown fence or followed by trailing text) that is either the action itself or the
+envelope ``{"think": ..., "says": ..., "action": {...}}``; a bare number or word, which is
+handed to the legal actions as is (a human typing ``3`` or ``abstain``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from duskfall.core.errors import IllegalAction
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+
+
+@dataclass(slots=True)
+class Reply:
+    """A decoded reply: the action part, plus the envelope's thought and speech if present."""
+
+    action: Any
+    think: str | None = None
+    says: str | None = None
+
+
+def _first_json_object(text: str) -> Any:
+    """Decode the first JSON value in ``text`` that starts with ``{`` (ignores trailing text)."""
+    decoder = json.JSONDecoder()
+    for match in re.finditer(r"\{", text):
+        try:
+            value, _ = decoder.raw_decode(text, match.start())
+        except json.JSONDecodeError:
+            continue
+        return value
+    raise IllegalAction(
+        'could not find a JSON object in your reply; answer with one JSON object such as '
+        '{"think": "...", "says": "...", "action": {...}}',
+        code="bad_format",
+    )
+
+
+def decode_reply(raw: Any) -> Reply:
+    """Turn a raw reply into a :class:`Reply`; raises IllegalAction with a hint on junk."""
+    if not isinstance(raw, str):
+        if isinstance(raw, dict):
+            return _from_mapping(raw)
+        return Reply(raw)
+    text = raw.strip()
+    if not text:
+        raise IllegalAction("your reply was empty", code="bad_format")
+    if text[0] not in "{[`" and "{" not in text:
+        return Reply(text)  # a bare choice such as "3" or "abstain"
+    fence = _FENCE.search(text)
+    if fence:
+        text = fence.group(1).strip()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = _first_json_object(text)
+    if isinstance(value, dict):
+        return _from_mapping(value)
+    return Reply(value)
+
+
+def _from_mapping(data: dict[str, Any]) -> Reply:
+    think = data.get("think") if isinstance(data.get("think"), str) else None
+    says = data.get("says") if isinstance(data.get("says"), str) else None
+    if "action" in data and isinstance(data["action"], dict | int | str | bool | type(None)):
+        action = data["action"]
+        if isinstance(action, dict) and says is not None and "says" not in action:
+            action = {**action, "says": says}
+        return Reply(action, think, says)
+    return Reply(data, think, says)

@@ -1,0 +1,60 @@
+"""A game's event stream: stamps ``seq``/``game_id`` and notifies observers (log, web, server)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome
+
+
+class Observer(Protocol):
+    """Anything that follows a game: the log writer, the web page, the server's seats."""
+
+    def on_event(self, event: Event) -> None: ...
+
+    def on_phase_end(self) -> None: ...
+
+    def on_game_end(self, outcome: Outcome | None) -> None: ...
+
+
+class GameRecord:
+    """The ordered events of one game and the observers that receive them as they happen."""
+
+    def __init__(self, game_id: str, observers: Iterable[Observer] = ()) -> None:
+        self.game_id = game_id
+        self.events: list[Event] = []
+        self.observers: list[Observer] = list(observers)
+
+    def add(self, event: Event) -> Event:
+        event.seq = len(self.events)
+        event.game_id = self.game_id
+        self.events.append(event)
+        for observer in self.observers:
+            observer.on_event(event)
+        return event
+
+    def extend(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.add(event)
+
+    def phase_end(self) -> None:
+        for observer in self.observers:
+            observer.on_phase_end()
+
+    def game_end(self, outcome: Outcome | None) -> None:
+        for observer in self.observers:
+            observer.on_game_end(outcome)
+
+
+def action_event(state: Any, seat: int, action: Any, source: str) -> Event:
+    """The admin record of an applied action; replay re-applies these."""
+    return Event(
+        "action",
+        {"seat": seat, "action": action.to_dict(), "by": source},
+        "admin",
+        state.day,
+        state.phase,
+        source="runtime",
+    )

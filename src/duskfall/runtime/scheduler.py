@@ -1,0 +1,145 @@
+"""The scheduler: walks a game's decisions, asks participants through handlers, applies results.
+
+Each round it takes the state's pending decisions, groups them by kind (sub-phase), picks
+the handler for that kind (the variant's own, else :class:`AskHandler`), applies the actions
+it returns in ascending seat order, and records everything in the :class:`GameRecord`.
+Simultaneous decisions are asked concurrently. It can be paused between rounds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome, Termination
+from duskfall.core.rng import derive_rng
+from duskfall.core.variant import State, Variant
+from duskfall.runtime.handler import AskHandler, Handler, PhaseContext
+from duskfall.runtime.participant import Participant
+from duskfall.runtime.record import GameRecord, action_event
+from duskfall.runtime.settings import RuntimeSettings
+
+
+class Scheduler:
+    """Runs one game to its end."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        state: State,
+        participants: Mapping[int, Participant],
+        record: GameRecord,
+        *,
+        seed: int,
+        settings: RuntimeSettings | None = None,
+        handlers: Mapping[str, Handler] | None = None,
+        context_extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.state = state
+        self.participants = dict(participants)
+        self.record = record
+        self.settings = settings or RuntimeSettings()
+        self.handlers: dict[str, Handler] = dict(handlers or getattr(variant, "handlers", {}))
+        self.default_handler: Handler = AskHandler()
+        self.fallback_rng = derive_rng(seed, "fallback")
+        self.context_extra = dict(context_extra or {})
+        self.running = asyncio.Event()
+        self.running.set()
+        self.started = False
+
+    def pause(self) -> None:
+        """Stop before the next round of decisions (the current one finishes)."""
+        self.running.clear()
+
+    def resume(self) -> None:
+        self.running.set()
+
+    @property
+    def paused(self) -> bool:
+        return not self.running.is_set()
+
+    def start(self) -> None:
+        """Record the opening events (called by :meth:`run` unless resuming from a log)."""
+        if not self.started:
+            self.started = True
+            self.record.extend(self.state.opening_events())
+
+    async def step(self) -> bool:
+        """Settle one round of pending decisions; False once the game is over."""
+        state = self.state
+        if state.outcome() is not None:
+            return False
+        pending = state.pending()
+        if not pending:
+            raise RuntimeError(f"{self.variant.id}: no pending decision but no outcome")
+        phase_before = state.phase
+        kinds: dict[str, list[int]] = {}
+        for decision in pending:
+            kinds.setdefault(decision.kind, []).append(decision.seat)
+        calls = []
+        for kind, seats in kinds.items():
+            handler = self.handlers.get(kind, self.default_handler)
+            context = PhaseContext(
+                self.variant,
+                state,
+                self.record.game_id,
+                [d for d in pending if d.kind == kind],
+                self.fallback_rng,
+                self.settings,
+                self.context_extra,
+            )
+            calls.append(handler(context, [(s, self.participants[s]) for s in seats]))
+        results = [await calls[0]] if len(calls) == 1 else await asyncio.gather(*calls)
+        actions: dict[int, tuple[Any, str]] = {}
+        for result in results:
+            self.record.extend(result.subphase_log)
+            fallback_seats = {
+                e.payload["seat"] for e in result.subphase_log if e.kind == "fallback"
+            }
+            for seat, action in result.actions.items():
+                actions[seat] = (action, "fallback" if seat in fallback_seats else "agent")
+        for seat in sorted(actions):
+            action, by = actions[seat]
+            self.record.add(action_event(state, seat, action, by))
+            self.record.extend(state.apply(seat, action))
+            if state.outcome() is not None:
+                break
+        if state.phase != phase_before or state.outcome() is not None:
+            self.record.phase_end()
+        return state.outcome() is None
+
+    async def run(self) -> Outcome:
+        """Play to the end and return the outcome (recorded as a ``game_over`` event)."""
+        self.start()
+        while True:
+            await self.running.wait()
+            if not await self.step():
+                break
+        outcome = self.state.outcome()
+        assert outcome is not None
+        self.finish(outcome)
+        return outcome
+
+    def finish(self, outcome: Outcome) -> None:
+        self.record.add(game_over_event(self.state, outcome))
+        self.record.phase_end()
+        self.record.game_end(outcome)
+
+    def abort(self, reason: str) -> Outcome:
+        outcome = Outcome(None, Termination.ABORTED, reason)
+        self.finish(outcome)
+        return outcome
+
+
+def game_over_event(state: State, outcome: Outcome) -> Event:
+    return Event(
+        "game_over",
+        outcome.to_dict(),
+        "admin" if outcome.termination is Termination.ABORTED else "public",
+        state.day,
+        state.phase,
+        source="runtime",
+    )
