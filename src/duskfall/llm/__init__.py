@@ -1,0 +1,50 @@
+"""The LLM layer: a :class:`Model` (retries, concurrency limit, timeouts, usage and cost) over
+providers resolved lazily from a spec string by :func:`get_model`.
+
+>>> model = get_model("scripted")
+>>> # completion = await model.complete([{"role": "user", "content": "hi"}])
+"""
+
+from duskfall.llm.config import LLMConfig, Secret, load_config
+from duskfall.llm.errors import (
+    LLMError,
+    ModelSpecError,
+    ProviderUnavailable,
+    RateLimited,
+    ScriptExhausted,
+    TransientError,
+)
+from duskfall.llm.model import Model, RetriesExhausted
+from duskfall.llm.prices import Price, price_of, register_price
+from duskfall.llm.provider import Provider
+from duskfall.llm.providers.scripted import ScriptedProvider
+from duskfall.llm.registry import get_model, provider_names, register_provider
+from duskfall.llm.retry import RetryPolicy
+from duskfall.llm.types import Completion, Message, Request, Usage
+
+__all__ = [
+    "Completion",
+    "LLMConfig",
+    "LLMError",
+    "Message",
+    "Model",
+    "ModelSpecError",
+    "Price",
+    "Provider",
+    "ProviderUnavailable",
+    "RateLimited",
+    "Request",
+    "RetriesExhausted",
+    "RetryPolicy",
+    "ScriptExhausted",
+    "ScriptedProvider",
+    "Secret",
+    "TransientError",
+    "Usage",
+    "get_model",
+    "load_config",
+    "price_of",
+    "provider_names",
+    "register_price",
+    "register_provider",
+]

@@ -1,0 +1,86 @@
+"""Where API keys and defaults come from: the environment, or a TOML file the user points to.
+
+Keys are read from ``OPENAI_API_KEY`` / ``ANTHROPIC_API_KEY`` first, then from the file named
+by ``DUSKFALL_LLM_CONFIG`` (or passed as ``config_path``)::
+
+    [openai]
+    api_key = "sk-..."
+    base_url = "https://openrouter.ai/api/v1"   # optional default endpoint
+
+    [anthropic]
+    api_key = "sk-ant-..."
+
+    [prices]                       # USD per million tokens: [input, output]
+    "openai:my-finetune" = [0.30, 1.20]
+
+A key is held in a :class:`Secret`, whose ``repr`` and ``str`` never show it, so it cannot
+leak into logs, events or pages by accident.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from duskfall.core.errors import ConfigError
+from duskfall.llm.prices import register_price
+
+CONFIG_ENV = "DUSKFALL_LLM_CONFIG"
+KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+
+
+class Secret:
+    """A string that does not print itself."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+
+@dataclass
+class LLMConfig:
+    """Per-provider settings (``api_key`` as a :class:`Secret`, ``base_url``...)."""
+
+    providers: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def api_key(self, provider: str) -> Secret | None:
+        env = KEY_ENV.get(provider)
+        value = os.environ.get(env) if env else None
+        if not value:
+            value = self.providers.get(provider, {}).get("api_key")
+        return Secret(value) if value else None
+
+    def get(self, provider: str, key: str, default: Any = None) -> Any:
+        return self.providers.get(provider, {}).get(key, default)
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> LLMConfig:
+    """Read the config file (``path``, else ``$DUSKFALL_LLM_CONFIG``, else none)."""
+    path = path or os.environ.get(CONFIG_ENV)
+    if not path:
+        return LLMConfig()
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"LLM config file {file} does not exist; fix {CONFIG_ENV}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"LLM config file {file} is not valid TOML: {exc}") from None
+    for model, price in data.pop("prices", {}).items():
+        if not (isinstance(price, list) and len(price) == 2):
+            raise ConfigError(f"{file}: price of {model!r} must be [input, output] per 1M tokens")
+        register_price(model, float(price[0]), float(price[1]))
+    providers = {k: v for k, v in data.items() if isinstance(v, dict)}
+    return LLMConfig(providers)

@@ -1,0 +1,38 @@
+"""Objects that belong to one event loop (semaphores, HTTP clients), created on first use."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class PerLoop(Generic[T]):
+    """One ``T`` per running event loop, so a shared model works across loops (and tests)."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._values: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, T] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def get(self) -> T:
+        loop = asyncio.get_running_loop()
+        value = self._values.get(loop)
+        if value is None:
+            value = self._values[loop] = self._make()
+        return value
+
+
+_LIMITS: dict[tuple[str, int], PerLoop[asyncio.Semaphore]] = {}
+
+
+def concurrency_limit(key: str, limit: int) -> asyncio.Semaphore:
+    """The semaphore shared by every model that talks to provider endpoint ``key``."""
+    per_loop = _LIMITS.get((key, limit))
+    if per_loop is None:
+        per_loop = _LIMITS[(key, limit)] = PerLoop(lambda: asyncio.Semaphore(limit))
+    return per_loop.get()

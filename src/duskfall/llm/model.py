@@ -1,0 +1,187 @@
+"""Model: retries, a concurrency limit, timeouts, usage and cost over a :class:`Provider`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from duskfall.llm.errors import LLMError, TransientError
+from duskfall.llm.loops import concurrency_limit
+from duskfall.llm.prices import priced
+from duskfall.llm.provider import Provider
+from duskfall.llm.retry import RetryPolicy
+from duskfall.llm.schema import NoJSON, extract_json, validate
+from duskfall.llm.types import Completion, Message, Usage
+
+_ROLES = ("system", "user", "assistant")
+
+
+class RetriesExhausted(LLMError):
+    """Every attempt of a call failed; ``errors`` says why each did, ``usage`` what they cost."""
+
+    def __init__(self, message: str, errors: Sequence[str], usage: Usage) -> None:
+        super().__init__(message, usage=usage)
+        self.errors = tuple(errors)
+
+
+class Model:
+    """A callable model: ``await model.complete(messages, schema=None, **options)``.
+
+    * failures worth retrying (429, 5xx, timeouts, dropped connections, garbage and empty
+      replies) are re-sent with exponential backoff (``retry``), honouring Retry-After;
+    * every attempt has a ``timeout`` (seconds); ``deadline`` bounds a whole call;
+    * calls to one endpoint run at most ``concurrency`` at a time (default: the provider's);
+    * with a ``schema``, the reply is constrained where the provider can, else the schema is
+      put in the prompt; either way it is parsed leniently and validated, and an invalid
+      reply is re-asked once with the validation errors as a hint;
+    * ``usage`` and ``calls`` total everything this model has spent.
+    """
+
+    def __init__(
+        self,
+        provider: Provider,
+        *,
+        spec: str | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float = 60.0,
+        concurrency: int | None = None,
+    ) -> None:
+        if timeout <= 0:
+            raise ValueError("timeout must be positive")
+        if concurrency is not None and concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        self.provider = provider
+        own = provider.name if provider.model == provider.name else None
+        self.spec = spec or own or f"{provider.name}:{provider.model}"
+        self.retry = retry or RetryPolicy()
+        self.timeout = timeout
+        self.concurrency = concurrency or provider.max_concurrency
+        self.usage = Usage()
+        self.calls = 0
+
+    def __repr__(self) -> str:
+        return f"Model({self.spec!r})"
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        schema: Mapping[str, Any] | None = None,
+        *,
+        deadline: float | None = None,
+        **options: Any,
+    ) -> Completion:
+        """Send ``messages``; the reply, or :class:`LLMError` once retries are spent."""
+        started = time.monotonic()
+        sent = _checked_messages(messages)
+        if schema is not None and not self.provider.supports_schema:
+            sent = _with_schema_instruction(sent, schema)
+        usage, errors = Usage(), []
+        format_left, failures = self.retry.format_retries, 0
+        while True:
+            try:
+                reply = await self._attempt(sent, schema, options)
+            except LLMError as exc:
+                if not exc.retryable:
+                    raise
+                usage += exc.usage
+                errors.append(str(exc))
+                delay = self.retry.delay(failures, getattr(exc, "retry_after", None))
+                failures += 1
+                late = deadline is not None and time.monotonic() - started + delay > deadline
+                if failures > self.retry.retries or late:
+                    self._account(usage)
+                    raise RetriesExhausted(
+                        f"{self.spec}: gave up after {len(errors)} failed attempts (last: {exc})",
+                        errors,
+                        usage,
+                    ) from exc
+                await asyncio.sleep(delay)
+                continue
+            usage += reply.usage
+            text = reply.text
+            if schema is not None:
+                text, problems = _normalised(text, schema)
+                if problems and format_left > 0:
+                    format_left -= 1
+                    errors.append("invalid reply: " + "; ".join(problems))
+                    sent = [*sent, *_format_hint(reply.text, problems)]
+                    continue
+            self._account(usage)
+            return Completion(
+                text,
+                usage,
+                retries=len(errors),
+                errors=tuple(errors),
+                latency_s=time.monotonic() - started,
+                model=self.spec,
+            )
+
+    async def _attempt(
+        self, messages: list[Message], schema: Mapping[str, Any] | None, options: dict[str, Any]
+    ) -> Completion:
+        provider = self.provider
+        try:
+            async with concurrency_limit(provider.endpoint, self.concurrency):
+                async with asyncio.timeout(self.timeout):
+                    reply = await provider.complete(messages, schema, **options)
+        except TimeoutError:
+            raise TransientError(f"no reply within {self.timeout:g}s") from None
+        except LLMError:
+            raise
+        except Exception as exc:  # a provider bug or an unmapped SDK error
+            raise LLMError(f"{self.spec}: {type(exc).__name__}: {exc}") from exc
+        usage = priced(reply.usage, provider.name, provider.model)
+        if not reply.text.strip():
+            raise TransientError("empty reply", usage=usage)
+        return Completion(reply.text, usage)
+
+    def _account(self, usage: Usage) -> None:
+        self.usage += usage
+        self.calls += 1
+
+
+def _checked_messages(messages: Sequence[Message]) -> list[Message]:
+    if not messages:
+        raise ValueError("a model call needs at least one message")
+    for i, message in enumerate(messages):
+        if not isinstance(message, Mapping) or message.get("role") not in _ROLES:
+            raise ValueError(f"message {i} needs a role of {', '.join(_ROLES)}")
+        if not isinstance(message.get("content"), str):
+            raise ValueError(f"message {i} needs string content")
+    return [{"role": m["role"], "content": m["content"]} for m in messages]
+
+
+def _normalised(text: str, schema: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """The reply's JSON object as compact text, and what is wrong with it (if anything)."""
+    try:
+        value = extract_json(text)
+    except NoJSON:
+        return text, ["the reply contains no JSON object"]
+    problems = validate(value, schema)
+    return json.dumps(value, ensure_ascii=False), problems
+
+
+def _format_hint(reply: str, problems: list[str]) -> list[Message]:
+    listed = "; ".join(problems[:5])
+    return [
+        {"role": "assistant", "content": reply},
+        {
+            "role": "user",
+            "content": f"That reply was not valid ({listed}). "
+            "Answer again with only the corrected JSON object.",
+        },
+    ]
+
+
+def _with_schema_instruction(messages: list[Message], schema: Mapping[str, Any]) -> list[Message]:
+    note = (
+        "Reply with only one JSON object (no prose, no code fence) matching this JSON schema: "
+        + json.dumps(schema, separators=(",", ":"))
+    )
+    if messages[0]["role"] == "system":
+        first: Message = {"role": "system", "content": messages[0]["content"] + "\n\n" + note}
+        return [first, *messages[1:]]
+    return [{"role": "system", "content": note}, *messages]
