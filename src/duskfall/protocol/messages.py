@@ -1,0 +1,188 @@
+"""The messages of the wire protocol (seed 001, extended compatibly) as pydantic models.
+
+Server to client: ``ACTION_REQUEST``, ``GAME_EVENT``, ``ERROR`` (the seed's) and ``HELLO`` (an
+extension: the seat, game and reconnect token, sent when a seat is assigned). Client to server:
+``ACTION_RESPONSE`` (the seed's) and an optional ``HELLO`` (reconnect with a token, or a name).
+
+Extension fields are optional and additive, so clients written from the seed document alone
+ignore them. :func:`parse_client_message` is the one gate every client frame passes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+
+from duskfall.protocol.errors import ERROR_MESSAGES, ErrorCode, ProtocolError
+
+PROTOCOL_VERSION = 1
+MAX_NAME_LENGTH = 64
+MAX_TOKEN_LENGTH = 128
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON object sent on the wire (unset optional extensions left out)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+# --- server to client -----------------------------------------------------------------------
+
+
+class ActionRequest(_Message):
+    """Asks ``player_id`` to act; empty ``valid_actions`` is a state update (do not answer)."""
+
+    type: Literal["ACTION_REQUEST"] = "ACTION_REQUEST"
+    player_id: int
+    phase: str
+    valid_actions: dict[str, Any]
+    observation: dict[str, Any]
+    request_id: int | None = None
+    deadline_ms: int | None = None
+    game_id: str | None = None
+
+    @property
+    def needs_answer(self) -> bool:
+        return bool(self.valid_actions)
+
+
+class GameEvent(_Message):
+    """Something happened: ``event`` is its name, the other fields its payload."""
+
+    type: Literal["GAME_EVENT"] = "GAME_EVENT"
+    event: str
+    game_id: str | None = None
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class ErrorMessage(_Message):
+    """The last message was refused; ``message`` is the seed's wording, ``code`` is stable."""
+
+    type: Literal["ERROR"] = "ERROR"
+    message: str
+    code: str | None = None
+    detail: str | None = None
+    request_id: int | None = None
+    game_id: str | None = None
+
+
+class ServerHello(_Message):
+    """Extension: sent when a seat is assigned (or regained with a token)."""
+
+    type: Literal["HELLO"] = "HELLO"
+    protocol: int = PROTOCOL_VERSION
+    player_id: int
+    game_id: str
+    variant: str
+    num_players: int
+    token: str
+    deadline_ms: int | None = None
+    max_frame: int | None = None
+    reconnected: bool = False
+
+
+AnyServerMessage = ActionRequest | GameEvent | ErrorMessage | ServerHello
+_SERVER_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(
+    Annotated[AnyServerMessage, Field(discriminator="type")]
+)
+
+
+def parse_server_message(data: dict[str, Any]) -> AnyServerMessage:
+    """Validate a decoded server message (clients use this); raises ``ValidationError``."""
+    return _SERVER_ADAPTER.validate_python(data)
+
+
+# --- client to server -----------------------------------------------------------------------
+
+
+class _ClientMessage(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    def to_wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class ActionResponse(_ClientMessage):
+    """A client's answer. ``player_id`` is informational: the seat is the connection's."""
+
+    type: Literal["ACTION_RESPONSE"] = "ACTION_RESPONSE"
+    player_id: Any = None
+    action: dict[str, Any]
+    request_id: StrictInt | None = None
+
+
+class ClientHello(_ClientMessage):
+    """Optional first message: ``token`` reclaims a seat after a dropped connection."""
+
+    type: Literal["HELLO"] = "HELLO"
+    token: Annotated[str, Field(max_length=MAX_TOKEN_LENGTH)] | None = None
+    name: Annotated[str, Field(max_length=MAX_NAME_LENGTH)] | None = None
+
+
+AnyClientMessage = ActionResponse | ClientHello
+_CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(
+    Annotated[AnyClientMessage, Field(discriminator="type")]
+)
+_CLIENT_TYPES = ("ACTION_RESPONSE", "HELLO")
+
+
+def decode_json_object(payload: bytes) -> dict[str, Any]:
+    """UTF-8 JSON object from a frame payload; raises :class:`ProtocolError` with the reason."""
+    try:
+        text = payload.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        detail = f"frame is not valid UTF-8 ({exc.reason})"
+        raise ProtocolError(ErrorCode.BAD_UTF8, detail) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(ErrorCode.BAD_JSON, f"frame is not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise ProtocolError(ErrorCode.BAD_JSON, "frame is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"a message is a JSON object, not {type(data).__name__}"
+        )
+    return data
+
+
+def parse_client_message(payload: bytes) -> ActionResponse | ClientHello:
+    """Decode and validate one client frame; every problem becomes a :class:`ProtocolError`."""
+    data = decode_json_object(payload)
+    kind = data.get("type")
+    if kind not in _CLIENT_TYPES:
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE,
+            f"unknown message type {str(kind)[:40]!r}; expected ACTION_RESPONSE or HELLO",
+        )
+    try:
+        return _CLIENT_ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}: {where}: {first['msg']}") from None
+
+
+def error_message(
+    code: ErrorCode,
+    detail: str | None = None,
+    *,
+    request_id: int | None = None,
+    game_id: str | None = None,
+) -> dict[str, Any]:
+    """An ``ERROR`` frame's object: the seed's ``message`` plus ``code`` and ``detail``."""
+    message: dict[str, Any] = {"type": "ERROR", "message": ERROR_MESSAGES[code], "code": code.value}
+    if detail:
+        message["detail"] = detail
+    if request_id is not None:
+        message["request_id"] = request_id
+    if game_id is not None:
+        message["game_id"] = game_id
+    return message
