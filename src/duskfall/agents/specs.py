@@ -84,7 +84,7 @@ def _check_agent(variant: Variant, agent: str) -> str:
 
 
 def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State], list[str]]:
-    """Validate ``spec`` now and return a resolver that gives each seat's agent once roles are dealt."""
+    """Validate ``spec`` now; return a resolver giving each seat's agent once roles are dealt."""
     spec = spec.strip()
     if not spec:
         raise ConfigError("empty agent spec; e.g. 'random' or 'town=heuristic,mafia=random'")

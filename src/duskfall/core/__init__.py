@@ -1,4 +1,4 @@
-"""Variant-independent types: seats, outcomes, events and visibility, errors, RNG, the Variant contract."""
+"""Variant-independent types: seats, outcomes, events, visibility, errors, RNG, Variant contract."""
 
 from duskfall.core.errors import ConfigError, DuskfallError, IllegalAction, ReplayMismatch
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Termination(str, Enum):
+class Termination(StrEnum):
     """Why a game ended."""
 
     WIN = "win"

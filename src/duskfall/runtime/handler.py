@@ -38,9 +38,7 @@ class PhaseContext:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def runtime_event(self, kind: str, payload: dict[str, Any], visibility: str = ADMIN) -> Event:
-        return Event(
-            kind, payload, visibility, self.state.day, self.state.phase, source="runtime"
-        )
+        return Event(kind, payload, visibility, self.state.day, self.state.phase, source="runtime")
 
 
 @dataclass
@@ -111,7 +109,9 @@ async def ask(
             )
         except TimeoutError:
             reason = f"no answer within {timeout:g}s"
-            log.append(context.runtime_event("decision_timeout", {"seat": seat, "timeout": timeout}))
+            log.append(
+                context.runtime_event("decision_timeout", {"seat": seat, "timeout": timeout})
+            )
             break
         except asyncio.CancelledError:
             raise

@@ -37,7 +37,7 @@ def _first_json_object(text: str) -> Any:
             continue
         return value
     raise IllegalAction(
-        'could not find a JSON object in your reply; answer with one JSON object such as '
+        "could not find a JSON object in your reply; answer with one JSON object such as "
         '{"think": "...", "says": "...", "action": {...}}',
         code="bad_format",
     )

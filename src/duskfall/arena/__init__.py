@@ -1,0 +1,1 @@
+"""Simulation and tournaments: many games, in parallel, with statistics."""

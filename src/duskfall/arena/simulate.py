@@ -1,0 +1,171 @@
+"""``duskfall simulate``: many games in parallel worker processes.
+
+Workers each run an asyncio loop over a chunk of seeds through the same runtime as every other
+game (:func:`duskfall.runtime.game.run_game`); only small per-game summaries travel back, so
+memory stays flat however many games are played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from duskfall.arena.stats import Proportion
+from duskfall.runtime.game import GameSetup, run_game
+from duskfall.runtime.settings import RuntimeSettings
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What a worker reports about one finished game."""
+
+    seed: int
+    winner: str | None
+    termination: str
+    days: int
+    decisions: int
+    fallbacks: int
+    tokens: int = 0
+
+
+@dataclass
+class SimulationReport:
+    """Aggregated results of a simulation."""
+
+    variant: str
+    agents: str
+    games: int = 0
+    wins: Counter[str] = field(default_factory=Counter)
+    terminations: Counter[str] = field(default_factory=Counter)
+    total_days: int = 0
+    total_decisions: int = 0
+    total_fallbacks: int = 0
+    total_tokens: int = 0
+    seconds: float = 0.0
+
+    def add(self, summary: GameSummary) -> None:
+        self.games += 1
+        self.wins[summary.winner or "draw"] += 1
+        self.terminations[summary.termination] += 1
+        self.total_days += summary.days
+        self.total_decisions += summary.decisions
+        self.total_fallbacks += summary.fallbacks
+        self.total_tokens += summary.tokens
+
+    def win_rate(self, team: str) -> Proportion:
+        return Proportion(self.wins.get(team, 0), self.games)
+
+    @property
+    def mean_days(self) -> float:
+        return self.total_days / self.games if self.games else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+
+@dataclass(frozen=True)
+class SimulationJob:
+    """One worker's chunk of seeds."""
+
+    variant: str
+    agents: str
+    config: Mapping[str, Any]
+    seeds: tuple[int, ...]
+    log_dir: str | None
+    retries: int
+    decision_timeout: float
+
+
+async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
+    summaries = []
+    settings = RuntimeSettings(retries=job.retries, decision_timeout=job.decision_timeout)
+    for seed in job.seeds:
+        setup = GameSetup(
+            variant=job.variant,
+            seed=seed,
+            agents=job.agents,
+            config=job.config,
+            write_log=job.log_dir is not None,
+            log_path=None,
+            settings=settings,
+        )
+        if job.log_dir is not None:
+            setup.log_path = Path(job.log_dir) / f"{job.variant}-{seed}.jsonl"
+        game = await run_game(setup)
+        outcome = game.state.outcome()
+        assert outcome is not None
+        events = game.record.events
+        summaries.append(
+            GameSummary(
+                seed=seed,
+                winner=outcome.winner,
+                termination=outcome.termination.value,
+                days=game.state.day,
+                decisions=sum(1 for e in events if e.kind == "action"),
+                fallbacks=sum(1 for e in events if e.kind == "fallback"),
+                tokens=sum(
+                    int(e.payload.get("prompt_tokens", 0)) + int(e.payload.get("completion_tokens", 0))
+                    for e in events
+                    if e.kind == "llm_call"
+                ),
+            )
+        )
+        game.record.events.clear()
+    return summaries
+
+
+def run_chunk(job: SimulationJob) -> list[GameSummary]:
+    """Worker entry point: play a chunk of games in one event loop."""
+    return asyncio.run(_play_chunk(job))
+
+
+def _chunks(seeds: range, size: int) -> Iterator[tuple[int, ...]]:
+    for start in range(0, len(seeds), size):
+        yield tuple(seeds[start : start + size])
+
+
+def simulate(
+    variant: str,
+    games: int,
+    *,
+    agents: str = "random",
+    config: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    first_seed: int = 0,
+    log_dir: str | None = None,
+    retries: int = 2,
+    decision_timeout: float = 120.0,
+    chunk_size: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SimulationReport:
+    """Play ``games`` games with seeds ``first_seed..`` and aggregate the results."""
+    report = SimulationReport(variant, agents)
+    size = chunk_size or max(1, min(200, games // max(1, workers * 8) or 1))
+    jobs = (
+        SimulationJob(variant, agents, dict(config or {}), chunk, log_dir, retries, decision_timeout)
+        for chunk in _chunks(range(first_seed, first_seed + games), size)
+    )
+    start = time.perf_counter()
+    if workers <= 1:
+        for job in jobs:
+            for summary in run_chunk(job):
+                report.add(summary)
+                if progress:
+                    progress(1)
+    else:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(workers) as pool:
+            for summaries in pool.imap_unordered(run_chunk, jobs):
+                for summary in summaries:
+                    report.add(summary)
+                if progress:
+                    progress(len(summaries))
+    report.seconds = time.perf_counter() - start
+    return report

@@ -1,0 +1,57 @@
+"""Showing a game in the terminal as it happens (god view)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome
+from duskfall.core.variant import Variant
+
+
+def runtime_line(event: Event) -> str | None:
+    """Lines for the runtime's own events (thoughts, speech, retries, fallbacks)."""
+    p = event.payload
+    if event.kind == "thought":
+        return f"[dim]  ({p['seat']} thinks: {escape(str(p['text'])[:300])})[/]"
+    if event.kind == "invalid_action":
+        return f"[yellow]  seat {p['seat']} answer refused: {escape(str(p['error']))}[/]"
+    if event.kind == "fallback":
+        return f"[yellow]  seat {p['seat']} falls back to {p['action']} ({escape(p['reason'])})[/]"
+    if event.kind == "decision_timeout":
+        return f"[yellow]  seat {p['seat']} timed out[/]"
+    if event.kind == "participant_error":
+        return f"[yellow]  seat {p['seat']} failed: {escape(str(p['error']))}[/]"
+    return None
+
+
+class ConsoleView:
+    """An observer that prints every event in the god view."""
+
+    def __init__(self, variant: Variant, console: Console, show_runtime: bool = True) -> None:
+        self.variant = variant
+        self.console = console
+        self.show_runtime = show_runtime
+
+    def on_event(self, event: Event) -> None:
+        if event.source == "rules":
+            line = self.variant.format_event(event)
+        elif self.show_runtime:
+            line = runtime_line(event)
+        else:
+            line = None
+        if line:
+            self.console.print(line, highlight=False)
+
+    def on_phase_end(self) -> None:
+        pass
+
+    def on_game_end(self, outcome: Outcome | None) -> None:
+        pass
+
+
+def outcome_line(outcome: Outcome) -> str:
+    if outcome.winner is None:
+        return f"[bold]Draw[/] ({outcome.termination.value}: {outcome.reason})"
+    return f"[bold green]{outcome.winner} wins[/] ({outcome.reason})"

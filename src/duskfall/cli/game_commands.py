@@ -1,0 +1,170 @@
+"""``play``, ``simulate`` and ``replay``."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from duskfall.agents.specs import parse_spec
+from duskfall.arena.simulate import simulate as run_simulation
+from duskfall.cli import app
+from duskfall.cli.common import (
+    default_agents,
+    parse_config_options,
+    pick_seed,
+    resolve_variant,
+    with_human,
+    with_preset,
+)
+from duskfall.cli.display import ConsoleView, outcome_line
+from duskfall.core.errors import ConfigError
+from duskfall.core.variant import parse_config
+from duskfall.runtime.game import GameSetup, prepare_game
+from duskfall.runtime.settings import RuntimeSettings
+from duskfall.store.log import read_log
+from duskfall.store.replay import replay as replay_log
+
+console = Console()
+
+VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="sports-mafia, werewolf, mafia")]
+AgentsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--agents",
+        "-a",
+        help="agent spec: 'heuristic', 'town=heuristic,mafia=random', 'llm:local', a per-seat list",
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None, typer.Option("--set", help="config option KEY=VALUE (repeatable)")
+]
+ConfigFileOpt = Annotated[str | None, typer.Option("--config-file", help="JSON config file")]
+PresetOpt = Annotated[str | None, typer.Option("--preset", help="role preset (werewolf)")]
+
+
+@app.command()
+def play(
+    variant: VariantOpt = "sports-mafia",
+    seed: Annotated[int | None, typer.Option(help="random seed (printed if not given)")] = None,
+    agents: AgentsOpt = None,
+    log: Annotated[Path | None, typer.Option("--log", help="where to write the game log")] = None,
+    preset: PresetOpt = None,
+    human: Annotated[int | None, typer.Option("--human", help="play this seat yourself")] = None,
+    set_: SetOpt = None,
+    config_file: ConfigFileOpt = None,
+    retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
+    timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+) -> None:
+    """Play one game, shown as it happens (god view), and write its log."""
+    chosen = resolve_variant(variant)
+    seed = pick_seed(seed)
+    config = with_preset(parse_config_options(set_, config_file), preset)
+    spec = with_human(agents or default_agents(chosen), human)
+    setup = GameSetup(
+        variant=chosen.id,
+        seed=seed,
+        agents=spec,
+        config=config,
+        log_path=log,
+        settings=RuntimeSettings(retries=retries, decision_timeout=timeout),
+    )
+    game = prepare_game(setup)
+    if not quiet:
+        game.record.observers.append(ConsoleView(chosen, console))
+    console.print(f"[bold]{chosen.name}[/]  seed {seed}  game {game.game_id}")
+    roster = ", ".join(f"{s}:{a}" for s, a in enumerate(game.agents))
+    console.print(f"seats: {roster}", highlight=False)
+    outcome = asyncio.run(game.run())
+    console.print(outcome_line(outcome))
+    console.print(f"log written to {game.log_path}")
+
+
+@app.command()
+def simulate(
+    variant: VariantOpt = "sports-mafia",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="number of games")] = 1000,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="processes")] = 1,
+    agents: AgentsOpt = None,
+    seed: Annotated[int, typer.Option(help="seed of the first game")] = 0,
+    preset: PresetOpt = None,
+    set_: SetOpt = None,
+    config_file: ConfigFileOpt = None,
+    log_dir: Annotated[str | None, typer.Option(help="write every game's log here")] = None,
+) -> None:
+    """Play many games in parallel processes; print win rates with 95% intervals."""
+    chosen = resolve_variant(variant)
+    config = with_preset(parse_config_options(set_, config_file), preset)
+    spec = agents or default_agents(chosen)
+    probe = chosen.new_game(parse_config(chosen, config), seed)
+    parse_spec(chosen, spec, probe.num_seats)(probe)  # fail fast on a bad spec
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{chosen.id} {spec}", total=games)
+        report = run_simulation(
+            chosen.id,
+            games,
+            agents=spec,
+            config=config,
+            workers=workers,
+            first_seed=seed,
+            log_dir=log_dir,
+            progress=lambda n: progress.advance(task, n),
+        )
+    table = Table(title=f"{report.games} games of {chosen.name}, agents {spec}")
+    table.add_column("result")
+    table.add_column("rate [95% interval] (count)")
+    for team in [*chosen.teams, "draw"]:
+        table.add_row(team, str(report.win_rate(team)))
+    console.print(table)
+    console.print(
+        f"mean length {report.mean_days:.2f} days, "
+        f"{report.total_decisions / report.games:.1f} decisions/game, "
+        f"fallbacks {report.total_fallbacks}, "
+        f"{report.games_per_second:.1f} games/s with {workers} worker(s)"
+    )
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="a game log (.jsonl)")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
+) -> None:
+    """Re-apply a log's actions, check every event is reproduced exactly, and show the game."""
+    game_log = read_log(log, strict=False)
+    if game_log.corrupt is not None:
+        console.print(f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it")
+    header = game_log.header
+    try:
+        result = replay_log(game_log)
+    except ConfigError:
+        raise ConfigError(
+            f"{log}: variant {header.variant!r} has no rules engine to replay; "
+            "use 'duskfall games' or the web page to view it"
+        ) from None
+    if not quiet:
+        view = ConsoleView(result.variant, console)
+        console.print(f"[bold]{result.variant.name}[/]  seed {header.seed}  game {header.game_id}")
+        for event in game_log.events:
+            view.on_event(event)
+    outcome = game_log.outcome
+    if outcome is not None:
+        console.print(outcome_line(outcome))
+    else:
+        console.print("[yellow]the game did not finish[/] (resume it with 'duskfall resume')")
+    console.print(
+        f"[green]replay verified:[/] {result.actions} actions re-applied, "
+        f"{result.rules_events} rules events reproduced exactly"
+    )

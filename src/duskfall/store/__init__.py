@@ -1,0 +1,1 @@
+"""Game store: JSONL event logs, the SQLite index, replay and resume."""

@@ -1,0 +1,71 @@
+"""Replay: re-apply a log's recorded actions to the rules and check every rules event matches."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from duskfall.core.errors import ReplayMismatch
+from duskfall.core.events import Event
+from duskfall.core.outcome import Termination
+from duskfall.core.variant import State, Variant, get_variant, parse_config
+from duskfall.store.log import GameLog
+
+
+@dataclass
+class ReplayResult:
+    """The state after re-applying the log, and how much was checked."""
+
+    variant: Variant
+    state: State
+    rules_events: int
+    actions: int
+
+
+def _describe(event: Event) -> str:
+    return f"event {event.seq} ({event.kind} {event.payload})"
+
+
+def new_state_for(log: GameLog) -> tuple[Variant, State]:
+    """A fresh state for the log's variant, config and seed."""
+    variant = get_variant(log.header.variant)
+    config = parse_config(variant, log.header.config)
+    return variant, variant.new_game(config, log.header.seed)
+
+
+def replay(log: GameLog) -> ReplayResult:
+    """Re-apply every ``action`` event; raise :class:`ReplayMismatch` on any difference.
+
+    Works on a partial log too (a crashed game): it stops at the last recorded event.
+    """
+    variant, state = new_state_for(log)
+    produced: deque[Event] = deque(state.opening_events())
+    checked = actions = 0
+    for event in log.events:
+        if event.source == "rules":
+            if not produced:
+                raise ReplayMismatch(f"{_describe(event)} was not produced by the rules")
+            expected = produced.popleft()
+            if not expected.same_content(event):
+                raise ReplayMismatch(
+                    f"{_describe(event)} differs from the rules' {expected.kind} {expected.payload}"
+                )
+            checked += 1
+        elif event.kind == "action":
+            if produced:
+                raise ReplayMismatch(
+                    f"the rules produced {produced[0].kind} before {_describe(event)}, "
+                    "but the log does not have it"
+                )
+            payload = event.payload
+            produced.extend(state.apply(payload["seat"], payload["action"]))
+            actions += 1
+        elif event.kind == "game_over" and event.payload.get("termination") != Termination.ABORTED:
+            outcome = state.outcome()
+            if outcome is None or outcome.to_dict() != {
+                k: event.payload.get(k) for k in ("winner", "termination", "reason")
+            }:
+                raise ReplayMismatch(f"{_describe(event)} but the rules give {outcome}")
+    if produced and log.finished:
+        raise ReplayMismatch(f"the rules produced {produced[0].kind} that the log does not have")
+    return ReplayResult(variant, state, checked, actions)

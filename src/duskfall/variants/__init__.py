@@ -1,0 +1,1 @@
+"""Game variants. Each package exposes ``VARIANT`` (see :mod:`duskfall.core.variant`)."""
