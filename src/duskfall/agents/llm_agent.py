@@ -1,0 +1,204 @@
+"""LLMAgent: a seat played by a language model, one model call per decision.
+
+The prompts come from the variant (``system``: rules, role, win condition; ``user``: the
+seat's view, what it may see of the history, the legal choices). The agent adds its persona
+to the system prompt and its compact running memory (its own earlier notes) to the user
+prompt, and asks for ``{"think", "says", "action"}`` constrained by a JSON schema built from
+the decision's legal actions wherever the provider can constrain output. It returns the raw
+reply: the handler decodes, validates and re-asks with a hint (seed 004).
+
+Every call, successful or not, is recorded through ``extra["emit"]`` as an ``admin``
+``llm_call`` event with the prompt, reply, tokens, cost, latency and retries.
+
+Options (``AgentContext.options``, shared by every LLM seat of a game):
+
+* ``persona``: text for every LLM seat, or ``personas``: ``{seat: text}`` / a list by seat;
+* ``memory_chars`` (default 700): the running memory's size; 0 turns it off;
+* ``max_tokens`` (default 400), ``temperature``: sampling options for each call;
+* ``think_chars`` / ``says_chars`` (default 240): caps on the envelope's free text;
+* ``decision_timeout``: seconds for one decision, retries included;
+* ``llm_config``: path of an LLM config file (keys, prices; see :mod:`duskfall.llm.config`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from duskfall.agents.specs import AgentContext
+from duskfall.core.errors import IllegalAction
+from duskfall.llm import LLMError, Model, ProviderUnavailable, get_model
+from duskfall.llm.calls import llm_call_event
+from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS, envelope_schema
+from duskfall.llm.memory import RunningMemory, clip
+from duskfall.llm.types import Message, Usage
+from duskfall.runtime.parsing import decode_reply
+
+DEFAULT_MAX_TOKENS = 400
+MEMORY_HEADER = "Your own notes from earlier in this game (private):"
+
+
+class LLMAgent:
+    """A participant backed by a :class:`~duskfall.llm.Model`."""
+
+    renders_prompts = True
+
+    def __init__(
+        self,
+        model: Model,
+        *,
+        seat: int | None = None,
+        persona: str | None = None,
+        memory: RunningMemory | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        temperature: float | None = None,
+        think_chars: int = THINK_CHARS,
+        says_chars: int = SAYS_CHARS,
+        decision_timeout: float | None = None,
+    ) -> None:
+        self.model = model
+        self.seat = seat
+        self.persona = persona.strip() if persona else None
+        self.memory = memory if memory is not None else RunningMemory()
+        self.options: dict[str, Any] = {"max_tokens": max_tokens}
+        if temperature is not None:
+            self.options["temperature"] = temperature
+        self.think_chars = think_chars
+        self.says_chars = says_chars
+        # a decision may wait for its turn at the model and retry; leave room for both
+        self.decision_timeout = decision_timeout or max(120.0, 3 * model.timeout)
+        self.usage = Usage()
+        self.calls = 0
+        self._broken: LLMError | None = None
+        self._decisions = 0
+
+    def describe(self) -> str:
+        return f"llm:{self.model.spec}"
+
+    def messages(self, system_prompt: str, user_prompt: str) -> list[Message]:
+        """The chat sent for one decision: persona + variant system prompt, memory + view."""
+        system = system_prompt
+        if self.persona:
+            system = f"{system}\n\nYour persona (play in this character): {self.persona}"
+        notes = self.memory.render()
+        user = f"{MEMORY_HEADER}\n{notes}\n\n{user_prompt}" if notes else user_prompt
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
+        """One model call; returns the raw reply for the handler to decode and validate."""
+        if self._broken is not None:
+            raise self._broken  # the provider refused us for good (bad key, unknown model)
+        schema_source = extra.get("schema")
+        action_schema = schema_source.get() if schema_source is not None else None
+        schema = envelope_schema(
+            action_schema, think_chars=self.think_chars, says_chars=self.says_chars
+        )
+        messages = self.messages(system_prompt, user_prompt)
+        decision = extra.get("decision")
+        where = _where(extra.get("observation"), decision)
+        record = {
+            "seat": self.seat,
+            "model": self.model.spec,
+            "messages": messages,
+            "decision": getattr(decision, "kind", None),
+            "attempt": extra.get("attempt", 0),
+            **where,
+        }
+        if not extra.get("attempt"):
+            self._decisions += 1  # a retry of the same decision replaces its memory note
+        emit = extra.get("emit") or (lambda event: None)
+        started = time.monotonic()
+        try:
+            completion = await self.model.complete(
+                messages, schema, deadline=self.decision_timeout * 0.9, **self.options
+            )
+        except LLMError as exc:
+            self.usage += exc.usage
+            self.calls += 1
+            emit(
+                llm_call_event(
+                    **record,
+                    error=str(exc),
+                    usage=exc.usage,
+                    errors=getattr(exc, "errors", ()),
+                    latency_s=time.monotonic() - started,
+                )
+            )
+            if isinstance(exc, ProviderUnavailable):
+                self._broken = exc
+            raise
+        self.usage += completion.usage
+        self.calls += 1
+        emit(llm_call_event(**record, completion=completion))
+        self._remember(completion.text, decision, where)
+        return completion.text
+
+    def _remember(self, reply: str, decision: Any, where: Mapping[str, Any]) -> None:
+        if self.memory.budget_chars <= 0:
+            return
+        try:
+            decoded = decode_reply(reply)
+        except IllegalAction:  # an undecodable reply leaves no note; the handler will re-ask
+            return
+        kind = getattr(decision, "kind", "decision")
+        parts = [f"day {where['day']} {kind}:"]
+        if decoded.think:
+            parts.append(f"thought {clip(decoded.think, 90)!r};")
+        if decoded.says:
+            parts.append(f"said {clip(decoded.says, 60)!r};")
+        parts.append(f"chose {_compact(decoded.action)}")
+        self.memory.note(str(self._decisions), " ".join(parts))
+
+
+def _where(observation: Mapping[str, Any] | None, decision: Any) -> dict[str, Any]:
+    """Day and phase of a decision, read from the seat's observation where it has them."""
+    obs = observation if observation is not None else {}
+    day = obs.get("day", obs.get("turn", 0))
+    phase = obs.get("phase") or getattr(decision, "kind", "")
+    return {"day": int(day) if isinstance(day, int) else 0, "phase": str(phase)}
+
+
+def _compact(action: Any) -> str:
+    """A short rendering of an action for the memory (long lists are summarised)."""
+    if isinstance(action, Mapping):
+        items = []
+        for key, value in action.items():
+            if key == "says":
+                continue
+            if isinstance(value, list) and len(value) > 3:
+                value = "[...]"
+            items.append(f"{key}={value}")
+        return clip(", ".join(items), 70)
+    return clip(str(action), 70)
+
+
+def _persona_for(options: Mapping[str, Any], seat: int) -> str | None:
+    personas = options.get("personas")
+    if isinstance(personas, Mapping):
+        chosen = personas.get(seat, personas.get(str(seat)))
+        if chosen:
+            return str(chosen)
+    elif isinstance(personas, list | tuple) and seat < len(personas) and personas[seat]:
+        return str(personas[seat])
+    persona = options.get("persona")
+    return str(persona) if persona else None
+
+
+def make_llm_agent(ctx: AgentContext) -> LLMAgent:
+    """The ``llm:<model spec>`` agent kind (``llm:local``, ``llm:openai:gpt-4o-mini``...)."""
+    options = ctx.options
+    model = get_model(ctx.arg or "local", config_path=options.get("llm_config"))
+    memory_chars = int(options.get("memory_chars", 700))
+    temperature = options.get("temperature")
+    return LLMAgent(
+        model,
+        seat=ctx.seat,
+        persona=_persona_for(options, ctx.seat),
+        memory=RunningMemory(budget_chars=memory_chars),
+        max_tokens=int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
+        temperature=float(temperature) if temperature is not None else None,
+        think_chars=int(options.get("think_chars", THINK_CHARS)),
+        says_chars=int(options.get("says_chars", SAYS_CHARS)),
+        decision_timeout=options.get("decision_timeout"),
+    )

@@ -1,0 +1,169 @@
+"""OpenAI and every OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio, OpenRouter).
+
+``openai:MODEL`` talks to OpenAI with ``OPENAI_API_KEY``; ``openai:MODEL@BASE_URL`` to any
+compatible server (a key is optional there: local servers do not check it).
+
+Schema-constrained output is asked for as OpenAI structured outputs (``json_schema``); a
+server that refuses that form is asked with llama-cpp-python's ``json_object`` + ``schema``,
+and one that refuses both gets the schema in the prompt. The form that worked is remembered
+per endpoint.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from duskfall.core.errors import MissingDependency
+from duskfall.llm.config import LLMConfig, Secret
+from duskfall.llm.errors import (
+    LLMError,
+    ModelSpecError,
+    ProviderUnavailable,
+    RateLimited,
+    TransientError,
+)
+from duskfall.llm.loops import PerLoop
+from duskfall.llm.providers.http_errors import error_message, retry_after
+from duskfall.llm.types import Completion, Message, Usage, approx_tokens
+
+OPENAI_URL = "https://api.openai.com/v1"
+SCHEMA_FORMS = ("json_schema", "json_object", "prompt")
+_schema_form: dict[str, int] = {}  # endpoint -> index into SCHEMA_FORMS that the server takes
+
+
+class OpenAIProvider:
+    """Chat completions through the ``openai`` SDK (its own retries are off: the Model retries)."""
+
+    name = "openai"
+    supports_schema = True
+    max_concurrency = 16
+    default_timeout = 120.0
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: Secret | None = None):
+        try:
+            import openai
+        except ImportError:
+            raise MissingDependency("openai", "openai") from None
+        self._sdk = openai
+        self.model = model
+        self.base_url = (base_url or OPENAI_URL).rstrip("/")
+        if api_key is None and self.base_url == OPENAI_URL:
+            raise ProviderUnavailable(
+                "no OpenAI API key: set OPENAI_API_KEY (or api_key under [openai] in the file "
+                "named by DUSKFALL_LLM_CONFIG)"
+            )
+        self.endpoint = f"openai@{self.base_url}"
+        key = api_key.reveal() if api_key else "not-needed"
+        self._clients: PerLoop[Any] = PerLoop(
+            lambda: openai.AsyncOpenAI(
+                api_key=key, base_url=self.base_url, max_retries=0, timeout=None
+            )
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIProvider({self.model!r}, base_url={self.base_url!r})"
+
+    async def complete(
+        self, messages: Sequence[Message], schema: Mapping[str, Any] | None = None, **options: Any
+    ) -> Completion:
+        while True:
+            form = SCHEMA_FORMS[_schema_form.get(self.endpoint, 0)] if schema else None
+            request = self._request(messages, schema, form, options)
+            try:
+                return await self._send(request, messages)
+            except self._sdk.BadRequestError as exc:
+                if form is None or form == SCHEMA_FORMS[-1]:
+                    raise LLMError(
+                        f"{self.model} refused the request: {error_message(exc)}"
+                    ) from None
+                _schema_form[self.endpoint] = SCHEMA_FORMS.index(form) + 1
+
+    def _request(
+        self,
+        messages: Sequence[Message],
+        schema: Mapping[str, Any] | None,
+        form: str | None,
+        options: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        sent: list[dict[str, Any]] = [dict(m) for m in messages]
+        request: dict[str, Any] = {"model": self.model, **options}
+        if schema is not None and form == "json_schema":
+            request["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": dict(schema), "strict": False},
+            }
+        elif schema is not None and form == "json_object":
+            request["response_format"] = {"type": "json_object", "schema": dict(schema)}
+        elif schema is not None:
+            note = "Reply with only a JSON object matching this JSON schema: " + json.dumps(
+                schema, separators=(",", ":")
+            )
+            sent.insert(0, {"role": "system", "content": note})
+        request["messages"] = sent
+        return request
+
+    async def _send(self, request: dict[str, Any], messages: Sequence[Message]) -> Completion:
+        sdk = self._sdk
+        try:
+            response = await self._clients.get().chat.completions.create(**request)
+        except sdk.RateLimitError as exc:
+            raise RateLimited(
+                f"rate limited (429): {error_message(exc)}", retry_after(exc)
+            ) from None
+        except sdk.AuthenticationError:
+            raise ProviderUnavailable(
+                f"{self.base_url} rejected the API key; check OPENAI_API_KEY"
+            ) from None
+        except sdk.NotFoundError as exc:
+            raise ProviderUnavailable(
+                f"model {self.model!r} not found at {self.base_url}: {error_message(exc)}"
+            ) from None
+        except sdk.APITimeoutError:
+            raise TransientError(f"{self.base_url} timed out") from None
+        except sdk.APIConnectionError:
+            raise TransientError(
+                f"cannot reach {self.base_url}; is the server running and the URL right?"
+            ) from None
+        except sdk.APIStatusError as exc:
+            if exc.status_code >= 500 or exc.status_code in (408, 409):
+                raise TransientError(
+                    f"server error {exc.status_code}: {error_message(exc)}"
+                ) from None
+            if exc.status_code == 422:  # FastAPI-style validation: treat like a bad request
+                raise sdk.BadRequestError(
+                    error_message(exc), response=exc.response, body=None
+                ) from None
+            raise LLMError(f"HTTP {exc.status_code}: {error_message(exc)}") from None
+        except (sdk.APIResponseValidationError, json.JSONDecodeError, ValueError) as exc:
+            raise TransientError(f"unreadable reply: {type(exc).__name__}") from None
+        return _completion(response, messages)
+
+
+def _completion(response: Any, messages: Sequence[Message]) -> Completion:
+    choices = getattr(response, "choices", None)
+    if not choices:
+        raise TransientError("reply without choices")
+    text = getattr(choices[0].message, "content", None) or ""
+    usage = getattr(response, "usage", None)
+    if usage is not None and getattr(usage, "prompt_tokens", None) is not None:
+        counted = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0)
+    else:  # some servers omit usage; estimate so that accounting never reads zero
+        prompt = sum(approx_tokens(m["content"]) for m in messages)
+        counted = Usage(prompt, approx_tokens(text))
+    return Completion(text, counted)
+
+
+def from_spec(arg: str, config: LLMConfig) -> OpenAIProvider:
+    """``openai:MODEL`` or ``openai:MODEL@BASE_URL``."""
+    model, _, base_url = arg.partition("@")
+    if not model:
+        raise ModelSpecError("openai needs a model name: openai:gpt-4o-mini or openai:MODEL@URL")
+    if base_url and not base_url.startswith(("http://", "https://")):
+        raise ModelSpecError(f"base URL {base_url!r} must start with http:// or https://")
+    return OpenAIProvider(
+        model,
+        base_url=base_url or config.get("openai", "base_url"),
+        api_key=config.api_key("openai"),
+    )
