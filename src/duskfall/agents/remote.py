@@ -108,6 +108,7 @@ class RemoteSeat:
         self.timeout_policy = timeout_policy
         self.is_alive = is_alive
         self.name: str | None = None
+        self.token: str | None = None
         self._make_stand_in = stand_in
         self._stand_in: Participant | None = None
         self._gone = False

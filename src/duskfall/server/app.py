@@ -1,0 +1,176 @@
+"""The game server: accepts TCP connections, seats them through the lobby, reads their frames.
+
+One asyncio task per connection reads frames and hands each decoded message to the seat the
+connection plays; a bad frame gets an ``ERROR`` and reading goes on, a broken stream (length
+over the limit, frame not completed in time) gets an ``ERROR`` and the connection is closed.
+Nothing a connection does escapes its own task: other games and the server carry on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from duskfall.core.errors import ConfigError
+from duskfall.core.variant import get_variant, parse_config
+from duskfall.protocol.errors import ErrorCode, ProtocolError
+from duskfall.protocol.framing import FrameError
+from duskfall.protocol.messages import ClientHello, error_message, parse_client_message
+from duskfall.server.connection import Connection, ReadTimeout
+from duskfall.server.lobby import Lobby, Placement
+from duskfall.server.settings import ServerSettings
+
+log = logging.getLogger(__name__)
+
+
+class GameServer:
+    """``await server.start()``, then ``await server.serve()`` (returns after ``--games`` games)."""
+
+    def __init__(self, settings: ServerSettings | None = None, **options: Any) -> None:
+        self.settings = settings or ServerSettings(**options)
+        self.variant = get_variant(self.settings.variant)
+        config = parse_config(self.variant, self.settings.config)
+        num_seats = self.variant.new_game(config, 0).num_seats
+        self.lobby = Lobby(self.variant, num_seats, self.settings, on_game_done=self._game_done)
+        self.connections: set[Connection] = set()
+        self.frames_in = 0
+        self.frames_out = 0
+        self._server: asyncio.base_events.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._done = asyncio.Event()
+
+    @property
+    def port(self) -> int:
+        """The bound port (useful with ``port=0``)."""
+        assert self._server is not None, "server not started"
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    async def start(self) -> None:
+        try:
+            self._server = await asyncio.start_server(
+                self._accept, self.settings.host, self.settings.port, backlog=1024
+            )
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot listen on {self.settings.host}:{self.settings.port}: {exc.strerror}; "
+                "pick another --port or stop the process using it"
+            ) from None
+
+    async def serve(self) -> None:
+        """Serve until ``--games`` games are done (or forever), then close."""
+        if self._server is None:
+            await self.start()
+        try:
+            await self._done.wait()
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        """Stop accepting, abort unfinished games (logged as aborted), close every connection."""
+        if self._server is not None:
+            self._server.close()
+        rooms = [r.task for r in self.lobby.rooms.values() if r.task is not None]
+        for task in rooms:
+            task.cancel()
+        await asyncio.gather(*rooms, return_exceptions=True)
+        for connection in list(self.connections):
+            connection.send(error_message(ErrorCode.SHUTTING_DOWN, "the server is stopping"))
+            connection.abort()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._server is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._server.wait_closed(), 5.0)
+        self._done.set()
+
+    def _game_done(self) -> None:
+        if self.lobby.all_games_done:
+            self._done.set()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        settings = self.settings
+        connection = Connection(
+            reader,
+            writer,
+            max_frame=settings.max_frame,
+            read_timeout=settings.read_timeout,
+            write_buffer_limit=settings.write_buffer_limit,
+        )
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        self.connections.add(connection)
+        try:
+            await self._session(connection)
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("%r: session failed", connection)
+        finally:
+            self.connections.discard(connection)
+            self.frames_in += connection.frames_in
+            self.frames_out += connection.frames_out
+            with contextlib.suppress(Exception):
+                await connection.close()
+            if task is not None:
+                self._tasks.discard(task)
+
+    async def _session(self, connection: Connection) -> None:
+        if len(self.connections) > self.settings.max_connections:
+            connection.send(error_message(ErrorCode.SERVER_FULL, "too many connections"))
+            return
+        placement = self.lobby.seat(connection)
+        if placement is None:
+            connection.send(
+                error_message(ErrorCode.SHUTTING_DOWN, "this server has no more games to play")
+            )
+            return
+        current = [placement]
+        try:
+            await self._read(connection, current)
+        finally:
+            room, seat = current[0]
+            room.leave(seat, connection)
+
+    async def _read(self, connection: Connection, current: list[Placement]) -> None:
+        """Dispatch each frame to the connection's seat until the stream ends or breaks.
+
+        ``current[0]`` is the connection's placement; a HELLO with a token may move it.
+        """
+        try:
+            async for payload in connection.frames():
+                room, seat = current[0]
+                try:
+                    message = parse_client_message(payload)
+                except ProtocolError as exc:
+                    seat.on_protocol_error(exc)
+                    continue
+                if not isinstance(message, ClientHello):
+                    seat.on_response(message)
+                    continue
+                if message.name:
+                    seat.name = message.name
+                if message.token:
+                    moved = self.lobby.reclaim(message.token, connection, current[0])
+                    if moved is None:
+                        connection.send(
+                            error_message(
+                                ErrorCode.BAD_TOKEN,
+                                "no seat can be reclaimed with this token (unknown, expired, "
+                                "or its game is over); you keep your new seat",
+                                game_id=room.game_id,
+                            )
+                        )
+                    else:
+                        current[0] = moved
+        except FrameError as exc:
+            connection.send(error_message(ErrorCode(exc.code), str(exc)))
+        except ReadTimeout as exc:
+            connection.send(error_message(ErrorCode.READ_TIMEOUT, str(exc)))
+        except (ConnectionError, OSError):
+            pass

@@ -1,0 +1,112 @@
+"""What each seat hears of its game: the rules events it may see, GAME_OVER, state updates.
+
+:class:`WireObserver` follows a game's record. A ``rules`` event goes to every connected seat
+for which ``visible_to(event, seat, state.channels(seat))`` holds, as
+``{"type": "GAME_EVENT", "event": kind, **payload}``; the runtime's ``game_over`` becomes
+``GAME_OVER`` with the winner, for everyone. After the actions of each step, seats that did not
+act and are not being asked get an ``ACTION_REQUEST`` with empty ``valid_actions`` carrying
+their fresh observation (the reference server's state update; clients do not answer it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from duskfall.agents.remote import RemoteSeat
+from duskfall.core.events import Event, visible_to
+from duskfall.core.outcome import Outcome
+from duskfall.core.variant import State
+
+_RESERVED = ("type", "event", "game_id")
+
+
+def game_event_message(kind: str, payload: Mapping[str, Any], game_id: str) -> dict[str, Any]:
+    """The ``GAME_EVENT`` frame of a rules event (payload fields at the top level)."""
+    message: dict[str, Any] = {"type": "GAME_EVENT", "event": kind}
+    message.update((k, v) for k, v in payload.items() if k not in _RESERVED)
+    message["game_id"] = game_id
+    return message
+
+
+def game_over_message(payload: Mapping[str, Any], game_id: str) -> dict[str, Any]:
+    """``GAME_OVER``: the seed's ``winner`` plus ``termination`` and ``reason``."""
+    return game_event_message(
+        "GAME_OVER",
+        {
+            "winner": payload.get("winner"),
+            "termination": payload.get("termination"),
+            "reason": payload.get("reason", ""),
+        },
+        game_id,
+    )
+
+
+class WireObserver:
+    """Forwards a game's events to its remote seats (an observer of the game record)."""
+
+    def __init__(
+        self,
+        state: State,
+        seats: Mapping[int, RemoteSeat],
+        game_id: str,
+        *,
+        state_updates: bool = True,
+    ) -> None:
+        self.state = state
+        self.seats = dict(seats)
+        self.game_id = game_id
+        self.state_updates = state_updates
+        self._acted: set[int] = set()
+        self._update: asyncio.Handle | None = None
+
+    def on_event(self, event: Event) -> None:
+        if event.source == "rules":
+            self._forward(event)
+        elif event.kind == "action" and self.state_updates:
+            self._acted.add(int(event.payload["seat"]))
+            if self._update is None:
+                self._update = asyncio.get_running_loop().call_soon(self._send_state_updates)
+        elif event.kind == "game_over":
+            if self._update is not None:
+                self._update.cancel()
+                self._update = None
+            message = game_over_message(event.payload, self.game_id)
+            for seat in self.seats.values():
+                seat.send(message)
+
+    def on_phase_end(self) -> None:
+        pass
+
+    def on_game_end(self, outcome: Outcome | None) -> None:
+        pass
+
+    def _forward(self, event: Event) -> None:
+        message: dict[str, Any] | None = None
+        for index, seat in self.seats.items():
+            if seat.link is None or not visible_to(event, index, self.state.channels(index)):
+                continue
+            if message is None:
+                message = game_event_message(event.kind, event.payload, self.game_id)
+            seat.send(message)
+
+    def _send_state_updates(self) -> None:
+        self._update = None
+        acted, self._acted = self._acted, set()
+        state = self.state
+        if state.outcome() is not None:
+            return
+        for index, seat in self.seats.items():
+            if seat.link is None or seat.waiting or index in acted:
+                continue
+            seat.send(
+                {
+                    "type": "ACTION_REQUEST",
+                    "player_id": index,
+                    "phase": state.phase,
+                    "valid_actions": {},
+                    "observation": state.observe(index),
+                    "game_id": self.game_id,
+                }
+            )

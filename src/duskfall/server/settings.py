@@ -1,0 +1,53 @@
+"""Server options (``duskfall serve``); every limit has a safe default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from duskfall.agents.remote import Policy
+from duskfall.protocol.framing import DEFAULT_MAX_FRAME
+
+
+class ServerSettings(BaseModel):
+    """How the server listens, seats clients, runs and logs games."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=0, le=65535)
+    variant: str = "sports-mafia"
+    config: dict[str, Any] = Field(default_factory=dict, description="variant options")
+    seed: int | None = Field(None, description="seed of the first game (then +1 per game)")
+    games: int | None = Field(None, ge=1, description="stop after this many games")
+    fill_bots_after: float | None = Field(
+        None, ge=0, description="start a game with bots in its empty seats after this many s"
+    )
+    bot: str = Field("random", description="built-in bot for empty seats and stand-ins")
+    stand_in: Policy = Field(
+        Policy.FALLBACK, description="plays a silent or departed seat: fallback or bot"
+    )
+    deadline_ms: int = Field(60_000, ge=1, description="time a client has for one answer")
+    retries: int = Field(2, ge=0, le=10, description="re-asks after a bad answer")
+    reconnect_grace: float = Field(
+        30.0, ge=0, description="seconds a dropped client may take to reclaim its seat"
+    )
+    max_frame: int = Field(DEFAULT_MAX_FRAME, ge=64, description="largest accepted frame, bytes")
+    read_timeout: float = Field(10.0, gt=0, description="seconds one frame may take to arrive")
+    max_connections: int = Field(4096, ge=1)
+    write_buffer_limit: int = Field(
+        8 * 1024 * 1024, ge=1024, description="bytes queued to a client before it is dropped"
+    )
+    state_updates: bool = Field(
+        True, description="after each action, send other seats an empty ACTION_REQUEST"
+    )
+    log_dir: Path | None = Field(Path("games"), description="JSONL logs; None: no logs")
+
+    @property
+    def deadline(self) -> float:
+        return self.deadline_ms / 1000.0
+
+    def game_seed(self, index: int) -> int | None:
+        return None if self.seed is None else self.seed + index
