@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from duskfall.core.errors import ConfigError
@@ -19,7 +20,7 @@ from duskfall.protocol.errors import ErrorCode, ProtocolError
 from duskfall.protocol.framing import FrameError
 from duskfall.protocol.messages import ClientHello, error_message, parse_client_message
 from duskfall.server.connection import Connection, ReadTimeout
-from duskfall.server.lobby import Lobby, Placement
+from duskfall.server.lobby import GameResult, Lobby, Placement
 from duskfall.server.settings import ServerSettings
 
 log = logging.getLogger(__name__)
@@ -28,8 +29,15 @@ log = logging.getLogger(__name__)
 class GameServer:
     """``await server.start()``, then ``await server.serve()`` (returns after ``--games`` games)."""
 
-    def __init__(self, settings: ServerSettings | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        settings: ServerSettings | None = None,
+        *,
+        on_game_done: Callable[[GameResult], None] | None = None,
+        **options: Any,
+    ) -> None:
         self.settings = settings or ServerSettings(**options)
+        self.on_game_done = on_game_done
         self.variant = get_variant(self.settings.variant)
         config = parse_config(self.variant, self.settings.config)
         num_seats = self.variant.new_game(config, 0).num_seats
@@ -88,7 +96,12 @@ class GameServer:
                 await asyncio.wait_for(self._server.wait_closed(), 5.0)
         self._done.set()
 
-    def _game_done(self) -> None:
+    def _game_done(self, result: GameResult) -> None:
+        if self.on_game_done is not None:
+            try:
+                self.on_game_done(result)
+            except Exception:
+                log.exception("on_game_done hook failed")
         if self.lobby.all_games_done:
             self._done.set()
 

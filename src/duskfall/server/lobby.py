@@ -39,7 +39,7 @@ class Lobby:
         num_seats: int,
         settings: ServerSettings,
         *,
-        on_game_done: Callable[[], None] = lambda: None,
+        on_game_done: Callable[[GameResult], None] = lambda result: None,
     ) -> None:
         self._on_game_done = on_game_done
         self.variant = variant
@@ -121,5 +121,6 @@ class Lobby:
         if self.open_room is room:
             self.open_room = None
         log_path = room.game.log_path if room.game else None
-        self.results.append(GameResult(room.game_id, room.outcome, log_path))
-        self._on_game_done()
+        result = GameResult(room.game_id, room.outcome, log_path)
+        self.results.append(result)
+        self._on_game_done(result)

@@ -38,7 +38,9 @@ class ServerSettings(BaseModel):
     read_timeout: float = Field(10.0, gt=0, description="seconds one frame may take to arrive")
     max_connections: int = Field(4096, ge=1)
     write_buffer_limit: int = Field(
-        8 * 1024 * 1024, ge=1024, description="bytes queued to a client before it is dropped"
+        default=8 * 1024 * 1024,
+        ge=1024,
+        description="bytes queued to a client before it is dropped",
     )
     state_updates: bool = Field(
         True, description="after each action, send other seats an empty ACTION_REQUEST"

@@ -1,0 +1,171 @@
+"""``serve`` (the game server) and ``connect`` (join a server with built-in agents)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from duskfall.agents.remote import Policy
+from duskfall.cli import app
+from duskfall.cli.common import parse_config_options, with_preset
+from duskfall.client.agent import AgentClient, AgentPlayer
+from duskfall.core.errors import ConfigError
+from duskfall.protocol.framing import DEFAULT_MAX_FRAME
+from duskfall.protocol.messages import GameEvent
+from duskfall.server import GameServer, ServerSettings
+from duskfall.server.lobby import GameResult
+
+console = Console()
+
+
+@app.command()
+def serve(
+    variant: Annotated[str, typer.Option("--variant", "-v", help="game to serve")] = "sports-mafia",
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port (0: any free port)")] = 8765,
+    games: Annotated[int | None, typer.Option(help="stop after this many games")] = None,
+    fill_bots_after: Annotated[
+        float | None,
+        typer.Option(
+            help="start a game this many seconds after its first client, bots in the empty seats"
+        ),
+    ] = None,
+    bot: Annotated[str, typer.Option(help="built-in bot for empty seats / stand-ins")] = "random",
+    stand_in: Annotated[
+        Policy, typer.Option(help="plays a silent or departed seat: fallback or bot")
+    ] = Policy.FALLBACK,
+    deadline_ms: Annotated[int, typer.Option(help="milliseconds a client has per answer")] = 60000,
+    retries: Annotated[int, typer.Option(help="re-asks after a refused answer")] = 2,
+    reconnect_grace: Annotated[
+        float, typer.Option(help="seconds a dropped client may take to reclaim its seat")
+    ] = 30.0,
+    max_frame: Annotated[int, typer.Option(help="largest accepted frame in bytes")] = (
+        DEFAULT_MAX_FRAME
+    ),
+    read_timeout: Annotated[float, typer.Option(help="seconds one frame may take")] = 10.0,
+    max_connections: Annotated[int, typer.Option(help="simultaneous connections")] = 4096,
+    state_updates: Annotated[
+        bool, typer.Option(help="send other seats an empty ACTION_REQUEST after each action")
+    ] = True,
+    log_dir: Annotated[Path, typer.Option(help="directory of the game logs")] = Path("games"),
+    no_log: Annotated[bool, typer.Option("--no-log", help="do not write game logs")] = False,
+    seed: Annotated[int | None, typer.Option(help="seed of the first game (+1 per game)")] = None,
+    preset: Annotated[str | None, typer.Option(help="role preset (werewolf)")] = None,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="config option KEY=VALUE (repeatable)")
+    ] = None,
+    config_file: Annotated[str | None, typer.Option(help="JSON config file")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", help="log connections and errors")] = False,
+) -> None:
+    """Serve games over TCP (8-byte big-endian length + UTF-8 JSON frames, seed 001 protocol)."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING)
+    settings = ServerSettings(
+        host=host,
+        port=port,
+        variant=variant,
+        config=with_preset(parse_config_options(set_, config_file), preset),
+        seed=seed,
+        games=games,
+        fill_bots_after=fill_bots_after,
+        bot=bot,
+        stand_in=stand_in,
+        deadline_ms=deadline_ms,
+        retries=retries,
+        reconnect_grace=reconnect_grace,
+        max_frame=max_frame,
+        read_timeout=read_timeout,
+        max_connections=max_connections,
+        state_updates=state_updates,
+        log_dir=None if no_log else log_dir,
+    )
+    asyncio.run(_serve(settings))
+
+
+async def _serve(settings: ServerSettings) -> None:
+    def report(result: GameResult) -> None:
+        outcome = result.outcome
+        winner = (outcome.winner or "nobody") if outcome else "nobody"
+        how = outcome.termination.value if outcome else "aborted"
+        where = f" -> {result.log_path}" if result.log_path else ""
+        console.print(f"game {result.game_id}: {winner} ({how}){where}", soft_wrap=True)
+
+    server = GameServer(settings, on_game_done=report)
+    if settings.bot not in server.variant.bots():
+        raise ConfigError(
+            f"unknown bot {settings.bot!r} for {server.variant.id}; "
+            f"valid bots: {', '.join(server.variant.bots())}"
+        )
+    await server.start()
+    limit = f", {settings.games} games" if settings.games else ""
+    console.print(
+        f"serving {server.variant.id} on {settings.host}:{server.port}"
+        f" ({server.lobby.num_seats} seats a game{limit})",
+        highlight=False,
+    )
+    try:
+        await server.serve()
+    finally:
+        await server.close()
+
+
+@app.command()
+def connect(
+    host: Annotated[str, typer.Option(help="server address")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="server port")] = 8765,
+    agent: Annotated[
+        str, typer.Option("--agent", "-a", help="random, heuristic, llm:<model spec>, ...")
+    ] = "random",
+    count: Annotated[int, typer.Option(help="how many clients to start at once")] = 1,
+    variant: Annotated[
+        str, typer.Option(help="game, if the server does not say (it does in its HELLO)")
+    ] = "sports-mafia",
+    seed: Annotated[int, typer.Option(help="seed of the agents' choices")] = 0,
+    name: Annotated[str | None, typer.Option(help="name sent to the server")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only failures")] = False,
+) -> None:
+    """Join a server with built-in agents; each plays one game."""
+    if count < 1:
+        raise ConfigError("--count must be at least 1")
+    players = [AgentPlayer(agent, variant=variant, seed=seed + i) for i in range(count)]
+    results = asyncio.run(_connect(host, port, players, name))
+    failed = 0
+    for index, (client, game_over) in enumerate(results):
+        seat = client.session.player_id
+        if isinstance(game_over, BaseException):
+            failed += 1
+            console.print(f"client {index}: [red]failed[/]: {game_over}")
+        elif game_over is None:
+            failed += 1
+            console.print(f"client {index} (seat {seat}): [red]connection closed before the end[/]")
+        elif not quiet:
+            console.print(
+                f"client {index}: seat {seat} of {client.session.game_id}: "
+                f"winner {game_over.payload.get('winner')}",
+                highlight=False,
+            )
+    if failed:
+        raise typer.Exit(1)
+
+
+async def _connect(
+    host: str, port: int, players: list[AgentPlayer], name: str | None
+) -> list[tuple[AgentClient, GameEvent | BaseException | None]]:
+    clients = [AgentClient(host, port, player, name=name) for player in players]
+
+    async def play(client: AgentClient) -> GameEvent | None:
+        try:
+            await client.connect()
+        except (OSError, TimeoutError) as exc:
+            raise ConfigError(f"cannot connect to {host}:{port}: {exc}") from None
+        try:
+            return await client.run()
+        finally:
+            await client.close()
+
+    outcomes = await asyncio.gather(*(play(c) for c in clients), return_exceptions=True)
+    return list(zip(clients, outcomes, strict=True))

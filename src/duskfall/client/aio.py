@@ -1,0 +1,141 @@
+"""The asyncio client, in the same callback style as the blocking one.
+
+``determine_action`` may be a coroutine (an LLM call) or a plain function::
+
+    client = AsyncClient("127.0.0.1", 8765, on_action_request=my_async_policy)
+    game_over = await client.run()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from typing import Any
+
+from duskfall.client.session import (
+    Callbacks,
+    ClientSession,
+    ErrorHandler,
+    EventHandler,
+    HelloHandler,
+    RequestHandler,
+)
+from duskfall.protocol.framing import DEFAULT_MAX_FRAME, FrameError
+from duskfall.protocol.messages import ActionRequest, GameEvent
+
+log = logging.getLogger(__name__)
+READ_SIZE = 65536
+CLOSE_TIMEOUT = 5.0
+
+
+class AsyncClient(Callbacks):
+    """Plays one seat over an asyncio stream; every request with actions gets one answer."""
+
+    def __init__(
+        self,
+        host: str = "localhost",
+        port: int = 8765,
+        *,
+        name: str | None = None,
+        on_action_request: RequestHandler | None = None,
+        on_event: EventHandler | None = None,
+        on_error: ErrorHandler | None = None,
+        on_hello: HelloHandler | None = None,
+        connect_timeout: float = 10.0,
+        max_frame: int = DEFAULT_MAX_FRAME,
+    ) -> None:
+        super().__init__(on_action_request, on_event, on_error, on_hello)
+        self.host = host
+        self.port = port
+        self.name = name
+        self.connect_timeout = connect_timeout
+        self.session = ClientSession(max_frame=max_frame)
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def connect(self, *, token: str | None = None) -> AsyncClient:
+        """Open the connection; with ``token``, reclaim that seat (after a dropped connection)."""
+        self.reader, self.writer = await asyncio.wait_for(
+            asyncio.open_connection(self.host, self.port), self.connect_timeout
+        )
+        self.session.reset_stream()
+        if token or self.name:
+            await self._send_bytes(self.session.hello(token=token, name=self.name))
+        return self
+
+    async def reconnect(self) -> AsyncClient:
+        """Connect again and reclaim this client's seat with its token."""
+        await self.close()
+        return await self.connect(token=self.session.token)
+
+    async def close(self) -> None:
+        writer, self.writer = self.writer, None
+        if writer is None:
+            return
+        writer.close()
+        try:
+            await asyncio.wait_for(writer.wait_closed(), CLOSE_TIMEOUT)
+        except (TimeoutError, OSError, ConnectionError):
+            writer.transport.abort()
+
+    async def __aenter__(self) -> AsyncClient:
+        if self.writer is None:
+            await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def run(self) -> GameEvent | None:
+        """Play until ``GAME_OVER`` or until the server closes; returns the GAME_OVER event."""
+        if self.reader is None:
+            await self.connect()
+        reader = self.reader
+        assert reader is not None
+        while not self.session.finished:
+            try:
+                data = await reader.read(READ_SIZE)
+            except (ConnectionError, OSError):
+                break
+            if not data:
+                break
+            try:
+                messages = self.session.receive(data)
+            except FrameError as exc:
+                log.error("cannot read the server's stream: %s", exc)
+                break
+            for message in messages:
+                request = self.notify(message)
+                if request is not None:
+                    await self._answer(request)
+        return self.session.game_over
+
+    async def determine_action(self, request: ActionRequest) -> dict[str, Any] | None:
+        """Your agent: return the ``action`` object for ``request`` (None: do not answer)."""
+        if self._on_action_request is None:
+            raise NotImplementedError("override determine_action or pass on_action_request")
+        action = self._on_action_request(request)
+        if inspect.isawaitable(action):
+            action = await action
+        result: dict[str, Any] | None = action
+        return result
+
+    async def _answer(self, request: ActionRequest) -> None:
+        try:
+            action = await self.determine_action(request)
+        except Exception:
+            log.exception("determine_action failed; not answering request %s", request.request_id)
+            return
+        if action is not None:
+            await self.send_action(action, request)
+
+    async def send_action(self, action: dict[str, Any], request: ActionRequest) -> None:
+        await self._send_bytes(self.session.response(action, request))
+
+    async def _send_bytes(self, frame: bytes) -> None:
+        writer = self.writer
+        if writer is None:
+            raise ConnectionError("not connected")
+        writer.write(frame)
+        await writer.drain()

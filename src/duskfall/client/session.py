@@ -1,0 +1,147 @@
+"""Client-side protocol state shared by the blocking and the asyncio client (no I/O here).
+
+:class:`ClientSession` decodes whatever bytes arrive (partial frames, several frames in one
+read), validates each server message, remembers the seat, game, reconnect token and the game's
+end, and encodes the client's frames.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from duskfall.protocol.errors import ProtocolError
+from duskfall.protocol.framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_message
+from duskfall.protocol.messages import (
+    ActionRequest,
+    AnyServerMessage,
+    ErrorMessage,
+    GameEvent,
+    ServerHello,
+    decode_json_object,
+    parse_server_message,
+)
+
+log = logging.getLogger(__name__)
+
+RequestHandler = Callable[[ActionRequest], Any]
+EventHandler = Callable[[GameEvent], None]
+ErrorHandler = Callable[[ErrorMessage], None]
+HelloHandler = Callable[[ServerHello], None]
+
+
+class ClientSession:
+    """What a client knows about its connection: seat, game, token, last error, the end."""
+
+    def __init__(self, *, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        self.decoder = FrameDecoder(max_frame)
+        self.player_id: int | None = None
+        self.game_id: str | None = None
+        self.variant: str | None = None
+        self.token: str | None = None
+        self.game_over: GameEvent | None = None
+        self.last_error: ErrorMessage | None = None
+        self.messages_in = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.game_over is not None
+
+    def reset_stream(self) -> None:
+        """Forget a half-read frame (after reconnecting on a new socket)."""
+        self.decoder = FrameDecoder(self.decoder.max_frame)
+
+    def receive(self, data: bytes) -> list[AnyServerMessage]:
+        """Messages completed by ``data``; malformed ones are logged and skipped."""
+        messages: list[AnyServerMessage] = []
+        for payload in self.decoder.feed(data):
+            try:
+                message = parse_server_message(decode_json_object(payload))
+            except (ProtocolError, ValidationError) as exc:
+                log.warning("ignoring a server message I cannot read: %s", exc)
+                continue
+            self._note(message)
+            messages.append(message)
+        return messages
+
+    def _note(self, message: AnyServerMessage) -> None:
+        self.messages_in += 1
+        if isinstance(message, ServerHello):
+            self.player_id = message.player_id
+            self.game_id = message.game_id
+            self.variant = message.variant
+            self.token = message.token
+        elif isinstance(message, ActionRequest):
+            self.player_id = message.player_id
+            self.game_id = message.game_id or self.game_id
+        elif isinstance(message, ErrorMessage):
+            self.last_error = message
+        elif message.event == "GAME_OVER":
+            self.game_over = message
+
+    def response(self, action: dict[str, Any], request: ActionRequest) -> bytes:
+        """The ``ACTION_RESPONSE`` frame answering ``request`` (its ``request_id`` echoed)."""
+        message: dict[str, Any] = {
+            "type": "ACTION_RESPONSE",
+            "player_id": request.player_id,
+            "action": action,
+        }
+        if request.request_id is not None:
+            message["request_id"] = request.request_id
+        return encode_message(message)
+
+    def hello(self, *, token: str | None = None, name: str | None = None) -> bytes:
+        message: dict[str, Any] = {"type": "HELLO"}
+        if token:
+            message["token"] = token
+        if name:
+            message["name"] = name
+        return encode_message(message)
+
+
+class Callbacks:
+    """The seed's callback style: pass callables, or subclass and override the methods."""
+
+    def __init__(
+        self,
+        on_action_request: RequestHandler | None = None,
+        on_event: EventHandler | None = None,
+        on_error: ErrorHandler | None = None,
+        on_hello: HelloHandler | None = None,
+    ) -> None:
+        self._on_action_request = on_action_request
+        self._on_event = on_event
+        self._on_error = on_error
+        self._on_hello = on_hello
+
+    def on_event(self, event: GameEvent) -> None:
+        """A ``GAME_EVENT`` (including ``GAME_OVER``)."""
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def on_error(self, error: ErrorMessage) -> None:
+        """An ``ERROR``; the server asks again when an answer was refused."""
+        if self._on_error is not None:
+            self._on_error(error)
+        else:
+            log.info("server error: %s (%s) %s", error.message, error.code, error.detail or "")
+
+    def on_hello(self, hello: ServerHello) -> None:
+        """The server's ``HELLO``: seat, game and reconnect token."""
+        if self._on_hello is not None:
+            self._on_hello(hello)
+
+    def notify(self, message: AnyServerMessage) -> ActionRequest | None:
+        """Run the callback for ``message``; return it if it is a request that needs an answer."""
+        if isinstance(message, ActionRequest):
+            return message if message.needs_answer else None
+        if isinstance(message, GameEvent):
+            self.on_event(message)
+        elif isinstance(message, ErrorMessage):
+            self.on_error(message)
+        else:
+            self.on_hello(message)
+        return None

@@ -1,0 +1,74 @@
+"""Rebuild a seat's legal actions from a request's ``valid_actions`` (for built-in agents).
+
+A client only has the wire form. A variant may describe how to read it back by giving its
+``VARIANT`` a ``legal_from_wire(phase, valid_actions)`` method; sports mafia's wire form (the
+seed's) is read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from duskfall.core.errors import ConfigError
+from duskfall.core.variant import LegalActions, Variant
+
+SKIP = -1
+_TARGET_KEYS = {
+    "vote": ("VOTE", False),
+    "kill": ("KILL", True),
+    "don_check": ("DON_CHECK", False),
+    "sheriff_check": ("SHERIFF_CHECK", False),
+}
+
+
+def _ints(values: Any, key: str) -> tuple[int, ...]:
+    if not isinstance(values, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        raise ValueError(f"valid_actions[{key!r}] is not a list of player ids")
+    return tuple(values)
+
+
+def sports_mafia_legal(phase: str, valid_actions: Mapping[str, Any]) -> Any:
+    """Sports mafia: ``declaration``/``nomination``, ``vote``, ``eliminate_all``, night keys."""
+    from duskfall.variants.sports_mafia.legal import (
+        DeclarationChoice,
+        EliminateAllChoice,
+        TargetChoice,
+    )
+
+    if "eliminate_all" in valid_actions:
+        return EliminateAllChoice(phase)
+    if "declaration" in valid_actions:
+        nomination = _ints(valid_actions.get("nomination", [SKIP]), "nomination")
+        return DeclarationChoice(tuple(p for p in nomination if p != SKIP), phase)
+    for key, (action_type, skippable) in _TARGET_KEYS.items():
+        if key in valid_actions:
+            targets = _ints(valid_actions[key], key)
+            allow_skip = skippable and SKIP in targets
+            return TargetChoice(
+                phase, action_type, key, tuple(t for t in targets if t != SKIP), allow_skip
+            )
+    raise ValueError(f"unknown valid_actions {sorted(valid_actions)} for phase {phase}")
+
+
+_READERS: dict[str, Callable[[str, Mapping[str, Any]], Any]] = {
+    "sports-mafia": sports_mafia_legal,
+}
+
+
+def legal_from_wire(variant: Variant, phase: str, valid_actions: Mapping[str, Any]) -> LegalActions:
+    """The legal actions behind ``valid_actions``; ValueError if they cannot be read."""
+    own = getattr(variant, "legal_from_wire", None)
+    if callable(own):
+        legal: LegalActions = own(phase, valid_actions)
+        return legal
+    reader = _READERS.get(variant.id)
+    if reader is None:
+        raise ConfigError(
+            f"variant {variant.id} does not describe its wire actions (legal_from_wire); "
+            "built-in agents cannot play it over the wire"
+        )
+    legal = reader(phase, valid_actions)
+    return legal
