@@ -1,0 +1,69 @@
+"""The public chat: its messages, how they are rendered, and the sanitiser for player replies.
+
+The chat holds only public text: the GM's replies with every secret replaced by a notice,
+players' public replies, and system notes. A player's reply is sanitised before it enters the
+chat so that it can never pass for a GM marker, a system notice or another player's line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from duskfall.gm.markers import neutralise
+from duskfall.gm.texts import Texts
+
+Role = Literal["gm", "player", "system"]
+PLAYER_PREFIX = "🎮"
+MAX_REPLY_CHARS = 2000
+
+_BRACKETS = str.maketrans({"[": "(", "]": ")", "【": "(", "】": ")"})
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """One public message: ``role`` says who wrote it, ``speaker`` is a player's name."""
+
+    role: Role
+    text: str
+    speaker: str = ""
+
+    def line(self, texts: Texts) -> str:
+        if self.role == "player":
+            return f"{PLAYER_PREFIX} {self.speaker}: {self.text}"
+        if self.role == "gm":
+            return f"{texts.gm_label}: {self.text}"
+        return self.text
+
+
+def sanitise_player_reply(name: str, reply: str) -> str:
+    """A player's raw reply made safe for the chat; empty when nothing usable is left.
+
+    Drops a leading ``NAME:`` the model may have written itself, turns square and lenticular
+    brackets into parentheses (no markers, no fake notices), removes the player-line prefix
+    and puts the reply on one line (no impersonation), and caps the length.
+    """
+    text = reply.strip().replace(PLAYER_PREFIX, "")
+    own_prefix = re.compile(rf"^\s*\**\s*{re.escape(name)}\s*\**\s*[:：]\s*", re.IGNORECASE)
+    text = own_prefix.sub("", text, count=1)
+    text = text.translate(_BRACKETS)
+    text = _WHITESPACE.sub(" ", text).strip()
+    if len(text) > MAX_REPLY_CHARS:
+        text = text[:MAX_REPLY_CHARS].rstrip() + "..."
+    return text
+
+
+def render_chat(
+    messages: Sequence[ChatMessage], texts: Texts, window: int, *, for_player: bool
+) -> str:
+    """The last ``window`` messages, one per line; markers neutralised in a player's view."""
+    shown = list(messages)[-window:] if window > 0 else []
+    if not shown:
+        return texts.no_messages
+    lines = [m.line(texts) for m in shown]
+    if for_player:
+        lines = [neutralise(line) for line in lines]
+    return "\n".join(lines)

@@ -1,0 +1,102 @@
+"""The configuration of a GM game: card, language, models, seats, limits.
+
+It can be written as a TOML or JSON file (``duskfall gm --config game.toml``)::
+
+    card = "avalon5"          # a built-in card id or a path to a card file
+    language = "en"           # zh or en (built-in cards exist in both)
+    gm_model = "local"
+    player_model = "local"    # for seats without their own model
+    seed = 7
+    max_steps = 120
+
+    [[players]]
+    name = "Ann"
+    persona = "a careful reader of votes"
+    model = "openai:gpt-4o-mini"
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from duskfall.core.errors import ConfigError
+from duskfall.gm.cards import Card, PlayerSpec, load_card
+from duskfall.gm.names import check_roster
+from duskfall.gm.texts import Language
+
+DEFAULT_CARD = "werewolf6"
+
+
+class GMSettings(BaseModel):
+    """Everything that decides how a GM game is run (the log header records it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    card: str = DEFAULT_CARD
+    language: Language | None = Field(None, description="zh or en; default: the card's")
+    gm_model: str = "local"
+    player_model: str = "local"
+    players: list[PlayerSpec] | None = Field(None, description="default: the card's seats")
+    seed: int = 0
+    max_steps: int = Field(150, ge=1, description="rounds (GM instruction + action) at most")
+    max_gm_failures: int = Field(3, ge=1, description="unusable GM replies in a row at most")
+    chat_window: int = Field(50, ge=1, description="public messages shown in each prompt")
+    gm_max_tokens: int = Field(400, ge=16)
+    player_max_tokens: int = Field(200, ge=16)
+    temperature: float = Field(0.7, ge=0.0, le=2.0)
+    gm_timeout: float = Field(180.0, gt=0, description="seconds the GM may take per reply")
+    player_timeout: float = Field(120.0, gt=0, description="seconds a player may take")
+
+
+def load_settings_file(path: Path) -> dict[str, Any]:
+    """Read a TOML or JSON settings file into a mapping."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(
+            f"config {path} is not valid {path.suffix[1:] or 'TOML'}: {exc}"
+        ) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"config {path} must hold a table of settings")
+    return data
+
+
+def make_settings(data: dict[str, Any]) -> GMSettings:
+    """Validate settings; problems become one clear ConfigError."""
+    try:
+        settings = GMSettings.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise ConfigError(f"invalid gm config: {problems}") from None
+    if settings.players is not None:
+        check_roster([p.name for p in settings.players])
+    return settings
+
+
+def resolve_card(settings: GMSettings) -> Card:
+    card = load_card(settings.card, settings.language)
+    check_roster([p.name for p in card.players])
+    return card
+
+
+def seats(settings: GMSettings, card: Card) -> list[PlayerSpec]:
+    """The seats of the game, each with a model spec filled in."""
+    players = settings.players if settings.players is not None else card.players
+    if len(players) < 2:
+        raise ConfigError("a GM game needs at least 2 players")
+    return [
+        PlayerSpec(name=p.name, persona=p.persona, model=p.model or settings.player_model)
+        for p in players
+    ]

@@ -1,0 +1,386 @@
+"""The coordinator: asks the game master what happens next, and makes it happen.
+
+One *step* is one instruction of the game master and what follows from it:
+
+1. ask the GM (its card, its notebook, the public chat; a format reminder after a refused
+   reply) and parse the markers of its reply;
+2. refuse a reply with no usable marker, a malformed marker or an unknown name: nothing of it
+   is published, the reason goes into the next prompt, and after ``max_gm_failures`` refusals
+   in a row the game stops;
+3. publish the reply with every secret replaced by a notice, put each secret in its player's
+   queue, and end the game on a game-over marker;
+4. on a turn marker, ask that player (persona, public chat, its own secrets) and put the
+   answer in the public chat (or, for a private turn, in the GM's notebook only). A player
+   that fails or times out is recorded as silent and the game goes on.
+
+Every await has a deadline, every change is an event (see :mod:`duskfall.gm.state`), and the
+loop can be paused between steps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from duskfall.core.errors import ConfigError, MissingDependency
+from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility
+from duskfall.core.outcome import Outcome, Termination
+from duskfall.core.rng import derive_rng
+from duskfall.gm.cards import Card, PlayerSpec
+from duskfall.gm.chat import sanitise_player_reply
+from duskfall.gm.config import GMSettings
+from duskfall.gm.markers import Marker, MarkerKind, ParsedReply, parse_reply, redact_secrets
+from duskfall.gm.names import UnknownPlayer, resolve_name
+from duskfall.gm.prompts import gm_messages, player_messages
+from duskfall.gm.state import SOURCE, GMState
+from duskfall.gm.texts import Texts, texts_for
+from duskfall.llm.types import Message
+from duskfall.runtime.record import GameRecord
+
+# Errors that no retry can fix: the game stops at once with their message.
+FATAL_MODEL_ERRORS: tuple[type[Exception], ...] = (MissingDependency, ConfigError)
+SEEDED_PROVIDERS = ("local", "openai")
+
+
+class ChatModel(Protocol):
+    """What the coordinator needs of a model (:class:`duskfall.llm.Model` fits)."""
+
+    async def complete(
+        self, messages: Sequence[Message], schema: Mapping[str, Any] | None = None, **options: Any
+    ) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """A usable GM reply: names resolved to players."""
+
+    parsed: ParsedReply
+    turn: str | None
+    private: bool
+    secrets: list[tuple[Marker, str]]
+
+
+class GMGame:
+    """Runs one GM game; build it with :func:`duskfall.gm.session.new_game` or ``resume_game``."""
+
+    def __init__(
+        self,
+        settings: GMSettings,
+        card: Card,
+        seats: Sequence[PlayerSpec],
+        gm_model: ChatModel,
+        player_models: Mapping[str, ChatModel],
+        record: GameRecord,
+        state: GMState | None = None,
+    ) -> None:
+        self.settings = settings
+        self.card = card
+        self.seats = list(seats)
+        self.names = [seat.name for seat in self.seats]
+        missing = [name for name in self.names if name not in player_models]
+        if missing:
+            raise ConfigError(f"no model for player(s) {', '.join(missing)}")
+        self.gm_model = gm_model
+        self.player_models = dict(player_models)
+        self.record = record
+        self.state = state or GMState(list(self.names))
+        self.texts: Texts = texts_for(card.language)
+        self.running = asyncio.Event()
+        self.running.set()
+        self.idle = asyncio.Event()  # set while run() waits on a pause
+
+    # -- control -------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.state.outcome is not None
+
+    def pause(self) -> None:
+        """Stop before the next step (the current one finishes)."""
+        self.running.clear()
+
+    def resume(self) -> None:
+        self.running.set()
+
+    @property
+    def paused(self) -> bool:
+        return not self.running.is_set()
+
+    def start(self) -> None:
+        """Record the start of the game (once; a resumed game has already started)."""
+        if self.state.started:
+            return
+        names = ("、" if self.card.language == "zh" else ", ").join(self.names)
+        self._emit(
+            "gm_start",
+            {
+                "card": self.card.id,
+                "title": self.card.title,
+                "language": self.card.language,
+                "players": [{"seat": i, "name": n} for i, n in enumerate(self.names)],
+            },
+            PUBLIC,
+        )
+        self._chat("system", self.texts.game_started.format(players=names))
+        self.record.phase_end()
+
+    async def run(self) -> Outcome:
+        """Play until the game is over; waits while paused."""
+        self.start()
+        while await self.step():
+            if self.paused:
+                self.idle.set()
+                await self.running.wait()
+                self.idle.clear()
+        assert self.state.outcome is not None
+        return self.state.outcome
+
+    def save(self) -> None:
+        """Mark the log as paused at a step boundary (resume it later from the log)."""
+        self._emit("paused", {"step": self.state.step}, ADMIN)
+        self.record.phase_end()
+
+    def stop(self, reason: str) -> Outcome:
+        """End the game now, e.g. when the user quits."""
+        return self._finish(Termination.ABORTED, reason, by="user")
+
+    # -- one step ------------------------------------------------------------------------
+
+    async def step(self) -> bool:
+        """Run one step; False once the game is over."""
+        self.start()
+        if self.over:
+            return False
+        number = self.state.step + 1
+        if number >= self.settings.max_steps:
+            self._finish(
+                Termination.DAY_LIMIT, f"step limit {self.settings.max_steps} reached", by="limit"
+            )
+            return False
+        self._emit("step", {"step": number}, ADMIN)
+        instruction = await self._instruction(number)
+        if instruction is not None:
+            await self._carry_out(number, instruction)
+        self.record.phase_end()
+        return not self.over
+
+    async def _instruction(self, number: int) -> Instruction | None:
+        """Ask the GM until its reply is usable; None if the game had to stop."""
+        attempt = 0
+        while True:
+            messages = gm_messages(
+                self.card,
+                self.state,
+                self.texts,
+                self.settings.chat_window,
+                reminder=self.state.last_problem,
+            )
+            reply, error = await self._call(
+                self.gm_model,
+                messages,
+                self.settings.gm_max_tokens,
+                self.settings.gm_timeout,
+                f"gm:{number}:{attempt}",
+            )
+            self._emit(
+                "gm_call",
+                {
+                    "step": number,
+                    "attempt": attempt,
+                    "messages": messages,
+                    "reply": reply.text if reply else None,
+                    "error": str(error) if error else None,
+                    "usage": _usage(reply),
+                },
+                ADMIN,
+            )
+            if isinstance(error, FATAL_MODEL_ERRORS):
+                self._finish(Termination.ABORTED, f"the game master's model failed: {error}")
+                return None
+            if error is not None:
+                problem = f"the game master's model failed: {error}"
+            else:
+                assert reply is not None
+                parsed = parse_reply(reply.text)
+                problem_or_instruction = self._check(parsed)
+                if isinstance(problem_or_instruction, Instruction):
+                    return problem_or_instruction
+                problem = problem_or_instruction
+            failures = self.state.failures + 1
+            self._emit(
+                "gm_rejected", {"step": number, "reason": problem, "failures": failures}, ADMIN
+            )
+            if failures >= self.settings.max_gm_failures:
+                self._finish(
+                    Termination.ABORTED,
+                    f"the game master gave {failures} unusable replies in a row (last: {problem})",
+                    public_reason=f"the game master gave {failures} unusable replies in a row",
+                )
+                return None
+            attempt += 1
+
+    def _check(self, parsed: ParsedReply) -> Instruction | str:
+        """The instruction in a parsed reply, or why it cannot be used."""
+        if parsed.problems:
+            return "; ".join(parsed.problems)
+        if not parsed.has_instruction:
+            return "no marker found"
+        try:
+            turn = parsed.turn
+            turn_name = resolve_name(turn.name, self.names) if turn else None
+            secrets = [(m, resolve_name(m.name, self.names)) for m in parsed.secrets]
+        except UnknownPlayer as exc:
+            return str(exc)
+        private = turn is not None and turn.kind is MarkerKind.PRIVATE_TURN
+        return Instruction(parsed, turn_name, private, secrets)
+
+    async def _carry_out(self, number: int, instruction: Instruction) -> None:
+        self._emit(
+            "gm_instruction",
+            {
+                "step": number,
+                "turn": instruction.turn,
+                "private": instruction.private,
+                "secrets": [name for _, name in instruction.secrets],
+                "game_over": instruction.parsed.game_over,
+            },
+            ADMIN,
+        )
+        recipient = {marker.start: name for marker, name in instruction.secrets}
+
+        def notice(marker: Marker) -> str:
+            return self.texts.secret_notice.format(name=recipient[marker.start])
+
+        public = redact_secrets(instruction.parsed, notice)
+        if public:
+            self._chat("gm", public, step=number)
+        for marker, name in instruction.secrets:
+            self._emit(
+                "secret", {"step": number, "player": name, "text": marker.text}, self._only(name)
+            )
+        if instruction.parsed.game_over:
+            self._finish(Termination.WIN, "the game master declared the game over", by="gm")
+            return
+        if instruction.turn is not None:
+            await self._player_turn(number, instruction.turn, instruction.private)
+
+    async def _player_turn(self, number: int, name: str, private: bool) -> None:
+        seat = self.seats[self.names.index(name)]
+        self._emit("turn", {"step": number, "player": name, "private": private}, PUBLIC)
+        messages = player_messages(
+            self.card, seat, self.state, self.texts, self.settings.chat_window, private=private
+        )
+        reply, error = await self._call(
+            self.player_models[name],
+            messages,
+            self.settings.player_max_tokens,
+            self.settings.player_timeout,
+            f"player:{name}:{number}",
+        )
+        self._emit(
+            "player_call",
+            {
+                "step": number,
+                "player": name,
+                "private": private,
+                "messages": messages,
+                "reply": reply.text if reply else None,
+                "error": str(error) if error else None,
+                "usage": _usage(reply),
+            },
+            ADMIN,
+        )
+        text = sanitise_player_reply(name, reply.text) if reply else ""
+        if not text:
+            reason = str(error) if error else "empty reply"
+            self._emit("player_silent", {"step": number, "player": name, "reason": reason}, ADMIN)
+            text = self.texts.silent
+        if private:
+            self._emit(
+                "private_reply", {"step": number, "player": name, "text": text}, self._only(name)
+            )
+            self._chat("system", self.texts.private_notice.format(name=name), step=number)
+        else:
+            self._chat("player", text, speaker=name, step=number)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    async def _call(
+        self,
+        model: ChatModel,
+        messages: list[Message],
+        max_tokens: int,
+        timeout: float,
+        stream: str,
+    ) -> tuple[Any, BaseException | None]:
+        """One model call with a hard deadline; returns (completion, None) or (None, error)."""
+        options: dict[str, Any] = {
+            "max_tokens": max_tokens,
+            "temperature": self.settings.temperature,
+        }
+        provider = getattr(getattr(model, "provider", None), "name", "")
+        if provider in SEEDED_PROVIDERS:
+            options["seed"] = derive_rng(self.settings.seed, stream).getrandbits(31)
+        try:
+            reply = await asyncio.wait_for(model.complete(messages, **options), timeout)
+        except TimeoutError:
+            return None, TimeoutError(f"no reply within {timeout:g}s")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # any model failure is recorded; the game decides what next
+            return None, exc
+        if not isinstance(getattr(reply, "text", None), str):
+            return None, TypeError(f"the model returned {type(reply).__name__}, not a completion")
+        return reply, None
+
+    def _only(self, name: str) -> str:
+        return seats_visibility([self.names.index(name)])
+
+    def _emit(self, kind: str, payload: dict[str, Any], visibility: str) -> Event:
+        phase = "opening" if self.state.step <= 0 else "play"
+        event = Event(kind, payload, visibility, 0, phase, source=SOURCE)
+        self.record.add(event)
+        self.state.apply(event)
+        return event
+
+    def _chat(self, role: str, text: str, *, speaker: str = "", step: int | None = None) -> None:
+        payload: dict[str, Any] = {"step": self.state.step if step is None else step}
+        payload.update(role=role, speaker=speaker, text=text)
+        self._emit("chat", payload, PUBLIC)
+
+    def _finish(
+        self,
+        termination: Termination,
+        reason: str,
+        *,
+        by: str = "coordinator",
+        public_reason: str | None = None,
+    ) -> Outcome:
+        """Record the end of the game; the detailed reason stays in the admin record."""
+        if self.state.outcome is not None:
+            return self.state.outcome
+        if public_reason is not None:
+            self._emit("stopped", {"step": self.state.step, "reason": reason}, ADMIN)
+        outcome = Outcome(None, termination, public_reason or reason)
+        payload = {**outcome.to_dict(), "steps": self.state.step + 1, "by": by}
+        self._emit("game_over", payload, PUBLIC)
+        self.record.phase_end()
+        self.record.game_end(outcome)
+        return outcome
+
+
+def _usage(reply: Any) -> dict[str, Any]:
+    usage = getattr(reply, "usage", None)
+    if usage is None:
+        return {}
+    to_dict = getattr(usage, "to_dict", None)
+    if callable(to_dict):
+        result: dict[str, Any] = to_dict()
+        return result
+    return {
+        "prompt_tokens": getattr(usage, "prompt_tokens", 0),
+        "completion_tokens": getattr(usage, "completion_tokens", 0),
+        "cost_usd": getattr(usage, "cost_usd", 0.0),
+    }

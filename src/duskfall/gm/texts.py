@@ -1,0 +1,136 @@
+"""Every fixed sentence of GM mode, in each supported language (``zh``, ``en``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Language = Literal["zh", "en"]
+LANGUAGES: tuple[Language, ...] = ("zh", "en")
+
+
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """Templates use ``str.format`` fields named in each attribute's comment."""
+
+    gm_label: str
+    secret_notice: str  # {name}
+    private_notice: str  # {name}
+    silent: str
+    game_started: str  # {players}
+    opening_trigger: str
+    next_trigger: str
+    marker_guide: str  # {players}
+    reminder: str  # {reason} {players}
+    notebook_header: str
+    chat_header: str  # {window}
+    no_messages: str
+    sent_entry: str  # {name} {text}
+    received_entry: str  # {name} {text}
+    player_system: str  # {name} {persona} {rules}
+    secrets_header: str
+    no_secrets: str
+    own_private_reply: str  # {text}
+    public_turn: str  # {name}
+    private_turn: str  # {name}
+
+
+ZH = Texts(
+    gm_label="主持人",
+    secret_notice="[系统已向{name}发送秘密信息]",
+    private_notice="[{name}已私下回复主持人]",
+    silent="（沉默）",
+    game_started="游戏开始。玩家：{players}",
+    opening_trigger="请开始游戏：致开场白，并用秘密指示给每位玩家分配身份。",
+    next_trigger="请根据聊天记录判断下一步行动。",
+    marker_guide=(
+        "## 主持方式\n"
+        "玩家：{players}\n"
+        "你写的所有内容所有玩家都能看到，秘密指示除外。每条回复必须至少包含一个标记：\n"
+        "- 【轮到：名字】 让该玩家公开发言（每条回复只有第一个轮到标记有效）。\n"
+        "- 【私密轮到：名字】 让该玩家私下回复你（夜间行动、秘密投票），只有你能看到。\n"
+        "- 【秘密指示：名字｜内容】 把内容只发给该玩家（身份、夜间结果），可以有多个。\n"
+        "- 游戏结束：宣布胜负后说“游戏结束”，只在游戏真正结束时说。\n"
+        "名字必须与玩家名单完全一致。每条回复保持简短。"
+    ),
+    reminder=(
+        "格式提醒：你上一条回复无法执行（{reason}）。请重新回复，并使用标记："
+        "【轮到：名字】、【私密轮到：名字】、【秘密指示：名字｜内容】，"
+        "或在游戏结束时说“游戏结束”。玩家：{players}"
+    ),
+    notebook_header="## 你的秘密记录（只有你能看到）",
+    chat_header="## 公开聊天记录（最近{window}条）",
+    no_messages="（暂无消息）",
+    sent_entry="→ 发给{name}：{text}",
+    received_entry="← {name}私下回复：{text}",
+    player_system=(
+        "你是{name}，正在参加一场由主持人主持的游戏。\n"
+        "你的人格：{persona}\n\n"
+        "## 游戏规则\n{rules}\n\n"
+        "轮到你时，只写你要说的话或要做的事，用中文，两三句话。"
+        "不要替别的玩家说话，不要使用方括号。"
+    ),
+    secrets_header="## 你的秘密信息（只有你知道）",
+    no_secrets="（暂无）",
+    own_private_reply="你私下回复了主持人：{text}",
+    public_turn="现在轮到你（{name}）公开发言。",
+    private_turn="现在轮到你（{name}）私下回复主持人，只有主持人能看到。请回应主持人最新的秘密指示。",
+)
+
+EN = Texts(
+    gm_label="GM",
+    secret_notice="[system sent a secret message to {name}]",
+    private_notice="[{name} answered the GM in private]",
+    silent="(silent)",
+    game_started="The game begins. Players: {players}",
+    opening_trigger=(
+        "Start the game: give a short opening and assign every player a role with secret "
+        "instructions."
+    ),
+    next_trigger="Read the chat and decide the next step.",
+    marker_guide=(
+        "## How you run the game\n"
+        "Players: {players}\n"
+        "Everything you write is shown to all players, except secret instructions. "
+        "Every reply must contain at least one marker:\n"
+        "- [TURN: NAME] NAME speaks next in public (only the first turn marker counts).\n"
+        "- [PRIVATE TURN: NAME] NAME answers you in private (night actions, secret votes); "
+        "only you see the answer.\n"
+        "- [SECRET: NAME | TEXT] TEXT is shown to NAME only (roles, night results); "
+        "several per reply are fine.\n"
+        "- GAME OVER: say it after announcing the winner, and only when the game has ended.\n"
+        "Write the names exactly as listed. Keep every reply short."
+    ),
+    reminder=(
+        "Format reminder: your last reply could not be used ({reason}). Reply again using the "
+        "markers [TURN: NAME], [PRIVATE TURN: NAME], [SECRET: NAME | TEXT], or say GAME OVER "
+        "when the game has ended. Players: {players}"
+    ),
+    notebook_header="## Your private notebook (only you see this)",
+    chat_header="## Public chat (last {window} messages)",
+    no_messages="(no messages yet)",
+    sent_entry="-> to {name}: {text}",
+    received_entry="<- {name} answered in private: {text}",
+    player_system=(
+        "You are {name}, a player in a game run by a game master (GM).\n"
+        "Your persona: {persona}\n\n"
+        "## The game\n{rules}\n\n"
+        "When it is your turn, write only what you say or do, in English, in two or three "
+        "sentences. Do not speak for other players and do not use square brackets."
+    ),
+    secrets_header="## Your secret information (only you know this)",
+    no_secrets="(none yet)",
+    own_private_reply="You answered the GM in private: {text}",
+    public_turn="It is your turn to speak in public, {name}.",
+    private_turn=(
+        "It is your private turn, {name}: only the GM sees your answer. Answer the GM's "
+        "latest secret instruction."
+    ),
+)
+
+_TEXTS: dict[str, Texts] = {"zh": ZH, "en": EN}
+
+
+def texts_for(language: str) -> Texts:
+    """The sentences of ``language`` (``zh`` or ``en``)."""
+    return _TEXTS[language]
