@@ -19,13 +19,14 @@ from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import GameRecord, Observer
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
+from duskfall.store.indexing import index_observer
 from duskfall.store.log import LogHeader, LogWriter
 
 DEFAULT_LOG_DIR = Path("games")
 
 # Factories of extra observers every logged game gets (e.g. the SQLite index); each receives
 # the game's header and its log path and returns an observer, or None.
-OBSERVER_FACTORIES: list[Callable[[LogHeader, Path | None], Observer | None]] = []
+OBSERVER_FACTORIES: list[Callable[[LogHeader, Path | None], Observer | None]] = [index_observer]
 
 
 def new_game_id(variant_id: str, seed: int) -> str:

@@ -1,0 +1,463 @@
+"""The SQLite index of games: one row per game, for listing, filtering and finding logs.
+
+The log (``store.log``) is the record of a game; the index is a summary next to it that the
+``games`` command and the web pages query. A row is created when a game starts (status
+``running``), refreshed at every phase end and closed when the game ends (``finished`` or
+``aborted``). Simulated games without a log get a summary row only (``log_path`` is NULL).
+
+The database runs in WAL mode with a busy timeout, so several processes (a server, a
+``play`` in another terminal, the web app) can read and write it at the same time.
+
+Typical use::
+
+    index = GameIndex(default_db_path())
+    for row in index.list_games(variant="werewolf", status="finished", limit=20):
+        print(row.id, row.winner, row.tokens, row.log_path)
+    row = index.get("werewolf-7-1a2b3c4d")
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from duskfall.core.errors import DuskfallError
+from duskfall.store.log import LogHeader, utc_now
+
+DB_ENV = "DUSKFALL_DB"
+DEFAULT_DB = Path("duskfall.db")
+DISABLED = frozenset({"", "off", "none"})
+
+STATUSES = ("running", "finished", "aborted")
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id                TEXT PRIMARY KEY,
+    variant           TEXT NOT NULL,
+    config            TEXT NOT NULL,
+    seed              INTEGER NOT NULL,
+    status            TEXT NOT NULL,
+    winner            TEXT,
+    termination       TEXT,
+    days              INTEGER NOT NULL DEFAULT 0,
+    events            INTEGER NOT NULL DEFAULT 0,
+    prompt_tokens     INTEGER NOT NULL DEFAULT 0,
+    completion_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd          REAL NOT NULL DEFAULT 0,
+    started_at        TEXT NOT NULL,
+    updated_at        TEXT NOT NULL,
+    finished_at       TEXT,
+    log_path          TEXT,
+    host              TEXT,
+    pid               INTEGER
+);
+CREATE INDEX IF NOT EXISTS games_by_start ON games (started_at DESC);
+CREATE INDEX IF NOT EXISTS games_by_variant ON games (variant, status);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat    INTEGER NOT NULL,
+    agent   TEXT NOT NULL,
+    model   TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_by_agent ON seats (agent);
+CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
+"""
+
+
+class GameIndexError(DuskfallError):
+    """The game index cannot be opened or used."""
+
+
+class UnknownGame(DuskfallError):
+    """No game (or more than one) matches an id."""
+
+
+def model_of(agent: str) -> str | None:
+    """The model behind an agent string: ``llm:openai:gpt-4o`` -> ``openai:gpt-4o``."""
+    kind, sep, arg = agent.partition(":")
+    return arg if sep and kind in ("llm", "cognitive") and arg else None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """Who played one seat."""
+
+    seat: int
+    agent: str
+    model: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One game in the index. ``log_path`` is None for summary-only (simulated) games."""
+
+    id: str
+    variant: str
+    config: dict[str, Any]
+    seed: int
+    seats: tuple[SeatRow, ...]
+    status: str
+    winner: str | None = None
+    termination: str | None = None
+    days: int = 0
+    events: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    started_at: str = ""
+    updated_at: str = ""
+    finished_at: str | None = None
+    log_path: str | None = None
+    host: str | None = None
+    pid: int | None = None
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def process_gone(self) -> bool:
+        """A ``running`` game whose process (on this host) no longer exists: resume it."""
+        if self.status != "running" or self.pid is None or self.host != socket.gethostname():
+            return False
+        return not _pid_alive(self.pid)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass
+class Usage:
+    """Running totals of a game, folded from its events."""
+
+    days: int = 0
+    events: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def add(self, kind: str, day: int, payload: dict[str, Any]) -> None:
+        self.events += 1
+        self.days = max(self.days, day)
+        if kind == "llm_call":
+            self.prompt_tokens += int(payload.get("prompt_tokens") or 0)
+            self.completion_tokens += int(payload.get("completion_tokens") or 0)
+            self.cost_usd += float(payload.get("cost_usd") or 0.0)
+
+
+def seat_rows(roster: Iterable[dict[str, Any]]) -> tuple[SeatRow, ...]:
+    """Seat rows from a log header's roster (``[{"seat": 0, "agent": "random"}, ...]``)."""
+    out = []
+    for entry in roster:
+        agent = str(entry.get("agent", "unknown"))
+        model = entry.get("model") or model_of(agent)
+        out.append(SeatRow(int(entry["seat"]), agent, model))
+    return tuple(out)
+
+
+def default_db_path() -> Path | None:
+    """The index the process uses: ``$DUSKFALL_DB``, else ``./duskfall.db``; None if off."""
+    value = os.environ.get(DB_ENV)
+    if value is None:
+        return DEFAULT_DB
+    if value.strip().lower() in DISABLED:
+        return None
+    return Path(value)
+
+
+def use_db(path: str | Path | None) -> None:
+    """Make ``path`` this process's index (and its child processes'); None turns indexing off."""
+    os.environ[DB_ENV] = "off" if path is None else str(path)
+
+
+_GAME_COLUMNS = (
+    "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
+    "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
+)
+
+
+class GameIndex:
+    """A connection to the SQLite game index at ``path`` (created on first use)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise GameIndexError(f"game index {self.path} is a directory; pass a file path")
+        if not self.path.parent.is_dir():
+            raise GameIndexError(f"cannot create game index {self.path}: no such directory")
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            self._db.execute("PRAGMA busy_timeout = 30000")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise GameIndexError(
+                f"game index {self.path} has schema {version}, newer than this duskfall "
+                f"({SCHEMA_VERSION}); upgrade duskfall"
+            )
+        if version < SCHEMA_VERSION:
+            # CREATE ... IF NOT EXISTS: a concurrent first use by another process is harmless
+            self._db.executescript(
+                f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+            )
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> GameIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (taken eagerly so concurrent writers queue, not deadlock)."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            raise GameIndexError(f"game index {self.path}: {exc}") from None
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # -- writing -----------------------------------------------------------------------
+
+    def record_start(self, header: LogHeader, log_path: str | Path | None) -> None:
+        """Create (or, on resume, reopen) the row of a game that is starting: ``running``."""
+        now = utc_now()
+        with self._write() as db:
+            db.execute(
+                f"INSERT INTO games ({_GAME_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, 'running', NULL, NULL, 0, 0, 0, 0, 0, ?, ?, NULL, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET status = 'running', winner = NULL, "
+                "termination = NULL, finished_at = NULL, updated_at = excluded.updated_at, "
+                "log_path = excluded.log_path, host = excluded.host, pid = excluded.pid",
+                (
+                    header.game_id,
+                    header.variant,
+                    json.dumps(header.config, sort_keys=True),
+                    header.seed,
+                    header.started_at or now,
+                    now,
+                    None if log_path is None else str(Path(log_path).resolve()),
+                    socket.gethostname(),
+                    os.getpid(),
+                ),
+            )
+            self._replace_seats(db, header.game_id, seat_rows(header.roster))
+
+    def update(self, game_id: str, usage: Usage) -> None:
+        """Refresh a running game's totals (days, events, tokens, cost)."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET days = ?, events = ?, prompt_tokens = ?, completion_tokens = ?, "
+                "cost_usd = ?, updated_at = ? WHERE id = ?",
+                (*_usage_values(usage), utc_now(), game_id),
+            )
+
+    def record_end(
+        self, game_id: str, usage: Usage, winner: str | None, termination: str | None
+    ) -> None:
+        """Close a game's row: ``aborted`` if ``termination`` is, else ``finished``."""
+        status = "aborted" if termination == "aborted" else "finished"
+        now = utc_now()
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET days = ?, events = ?, prompt_tokens = ?, completion_tokens = ?, "
+                "cost_usd = ?, status = ?, winner = ?, termination = ?, updated_at = ?, "
+                "finished_at = ?, pid = NULL WHERE id = ?",
+                (*_usage_values(usage), status, winner, termination, now, now, game_id),
+            )
+
+    def add_rows(self, rows: Sequence[GameRow]) -> None:
+        """Insert (or replace) whole rows in one transaction: simulations use this in batches."""
+        if not rows:
+            return
+        with self._write() as db:
+            db.executemany(
+                f"INSERT OR REPLACE INTO games ({_GAME_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [_row_values(row) for row in rows],
+            )
+            db.executemany(
+                "INSERT OR REPLACE INTO seats (game_id, seat, agent, model) VALUES (?, ?, ?, ?)",
+                [(row.id, s.seat, s.agent, s.model) for row in rows for s in row.seats],
+            )
+
+    @staticmethod
+    def _replace_seats(db: sqlite3.Connection, game_id: str, seats: Sequence[SeatRow]) -> None:
+        db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        db.executemany(
+            "INSERT INTO seats (game_id, seat, agent, model) VALUES (?, ?, ?, ?)",
+            [(game_id, s.seat, s.agent, s.model) for s in seats],
+        )
+
+    # -- reading -----------------------------------------------------------------------
+
+    def list_games(
+        self,
+        *,
+        variant: str | None = None,
+        status: str | None = None,
+        agent: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameRow]:
+        """Games, newest first. ``agent`` matches a seat's agent (``heuristic``), its kind
+        (``llm`` matches ``llm:local``) or its model (``openai:gpt-4o-mini``)."""
+        where, params = _filters(variant, status, agent)
+        rows = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games{where} "
+            "ORDER BY started_at DESC, id LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        ).fetchall()
+        return self._with_seats(rows)
+
+    def count_games(
+        self, *, variant: str | None = None, status: str | None = None, agent: str | None = None
+    ) -> int:
+        """How many games :meth:`list_games` would list without a limit."""
+        where, params = _filters(variant, status, agent)
+        return int(self._db.execute(f"SELECT COUNT(*) FROM games{where}", params).fetchone()[0])
+
+    def get(self, game_id: str) -> GameRow:
+        """The game with this id, or with a unique id prefix; raises :class:`UnknownGame`."""
+        rows = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        ).fetchall()
+        if not rows:
+            pattern = game_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            rows = self._db.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id LIKE ? ESCAPE '\\' LIMIT 3",
+                (pattern + "%",),
+            ).fetchall()
+        if not rows:
+            raise UnknownGame(f"no game {game_id!r} in the index {self.path}")
+        if len(rows) > 1:
+            ids = ", ".join(r[0] for r in rows[:2])
+            raise UnknownGame(f"{game_id!r} matches several games ({ids}, ...); give more of it")
+        return self._with_seats(rows)[0]
+
+    def _with_seats(self, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
+        if not rows:
+            return []
+        ids = [r[0] for r in rows]
+        seats: dict[str, list[SeatRow]] = {game_id: [] for game_id in ids}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for game_id, seat, agent, model in self._db.execute(
+                f"SELECT game_id, seat, agent, model FROM seats WHERE game_id IN ({marks}) "
+                "ORDER BY game_id, seat",
+                chunk,
+            ):
+                seats[game_id].append(SeatRow(seat, agent, model))
+        return [_game_row(r, tuple(seats[r[0]])) for r in rows]
+
+
+def _filters(
+    variant: str | None, status: str | None, agent: str | None
+) -> tuple[str, tuple[Any, ...]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    if variant:
+        clauses.append("variant = ?")
+        params.append(variant)
+    if status:
+        if status not in STATUSES:
+            raise GameIndexError(f"unknown status {status!r}; valid: {', '.join(STATUSES)}")
+        clauses.append("status = ?")
+        params.append(status)
+    if agent:
+        clauses.append(
+            "id IN (SELECT game_id FROM seats WHERE agent = ? OR model = ? OR agent LIKE ?)"
+        )
+        kind_prefix = agent.replace("%", "").replace("_", "") + ":%"
+        params.extend([agent, agent, kind_prefix])
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(params)
+
+
+def _usage_values(usage: Usage) -> tuple[int, int, int, int, float]:
+    return (
+        usage.days,
+        usage.events,
+        usage.prompt_tokens,
+        usage.completion_tokens,
+        usage.cost_usd,
+    )
+
+
+def _row_values(row: GameRow) -> tuple[Any, ...]:
+    return (
+        row.id,
+        row.variant,
+        json.dumps(row.config, sort_keys=True),
+        row.seed,
+        row.status,
+        row.winner,
+        row.termination,
+        row.days,
+        row.events,
+        row.prompt_tokens,
+        row.completion_tokens,
+        row.cost_usd,
+        row.started_at,
+        row.updated_at or row.started_at,
+        row.finished_at,
+        row.log_path,
+        row.host,
+        row.pid,
+    )
+
+
+def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
+    (game_id, variant, config, seed, status, winner, termination, days, events) = values[:9]
+    (prompt, completion, cost, started, updated, finished, log_path, host, pid) = values[9:]
+    return GameRow(
+        id=game_id,
+        variant=variant,
+        config=json.loads(config),
+        seed=seed,
+        seats=seats,
+        status=status,
+        winner=winner,
+        termination=termination,
+        days=days,
+        events=events,
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        cost_usd=cost,
+        started_at=started,
+        updated_at=updated,
+        finished_at=finished,
+        log_path=log_path,
+        host=host,
+        pid=pid,
+    )

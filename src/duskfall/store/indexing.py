@@ -1,0 +1,119 @@
+"""Keeping the game index current: an observer for live games and summary rows for simulations.
+
+Every logged game gets an :class:`IndexObserver` through ``runtime.game.OBSERVER_FACTORIES``.
+Code that writes logs itself (e.g. the GM mode, with a ``LogWriter``) indexes its game with
+one line::
+
+    record.observers.append(index_observer(header, log_path))   # None when indexing is off
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from duskfall.core.errors import DuskfallError
+from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome, Termination
+from duskfall.store.index import GameIndex, GameRow, Usage, default_db_path, seat_rows
+from duskfall.store.log import LogHeader, utc_now
+
+log = logging.getLogger(__name__)
+
+
+def usage_of(events: Iterable[Event]) -> Usage:
+    """Days, event count, tokens and cost of a list of events."""
+    usage = Usage()
+    for event in events:
+        usage.add(event.kind, event.day, event.payload)
+    return usage
+
+
+class IndexObserver:
+    """Keeps one game's index row current: created ``running``, refreshed at every phase end,
+    closed ``finished``/``aborted`` at the game end.
+
+    A failing index never stops a game: the problem is logged once and the row left as is.
+    """
+
+    def __init__(self, index: GameIndex, header: LogHeader, log_path: str | Path | None) -> None:
+        self.index = index
+        self.game_id = header.game_id
+        self.usage = Usage()
+        self._failed = False
+        index.record_start(header, log_path)
+
+    def catch_up(self, events: Iterable[Event]) -> None:
+        """Count events recorded before this observer was attached (a resumed game)."""
+        self.usage = usage_of(events)
+        self._guard(lambda: self.index.update(self.game_id, self.usage))
+
+    def on_event(self, event: Event) -> None:
+        self.usage.add(event.kind, event.day, event.payload)
+
+    def on_phase_end(self) -> None:
+        self._guard(lambda: self.index.update(self.game_id, self.usage))
+
+    def on_game_end(self, outcome: Outcome | None) -> None:
+        winner = outcome.winner if outcome else None
+        termination = outcome.termination.value if outcome else Termination.ABORTED.value
+        self._guard(lambda: self.index.record_end(self.game_id, self.usage, winner, termination))
+        self.index.close()
+
+    def _guard(self, write: Callable[[], None]) -> None:
+        if self._failed:
+            return
+        try:
+            write()
+        except DuskfallError as exc:
+            self._failed = True
+            log.warning("game index not updated for %s: %s", self.game_id, exc)
+
+
+def index_observer(
+    header: LogHeader, log_path: str | Path | None, db: str | Path | None = None
+) -> IndexObserver | None:
+    """The index observer of a logged game (None for unlogged games or when indexing is off).
+
+    ``db`` defaults to :func:`~duskfall.store.index.default_db_path`. Raises
+    :class:`~duskfall.store.index.GameIndexError` if the index cannot be opened.
+    """
+    if log_path is None:
+        return None
+    path = db if db is not None else default_db_path()
+    if path is None:
+        return None
+    return IndexObserver(GameIndex(path), header, log_path)
+
+
+def summary_row(
+    header: LogHeader,
+    events: Iterable[Event],
+    outcome: Outcome | None,
+    *,
+    log_path: str | Path | None = None,
+) -> GameRow:
+    """The finished row of a game played without an index observer (simulations)."""
+    usage = usage_of(events)
+    termination = outcome.termination.value if outcome else Termination.ABORTED.value
+    now = utc_now()
+    return GameRow(
+        id=header.game_id,
+        variant=header.variant,
+        config=header.config,
+        seed=header.seed,
+        seats=seat_rows(header.roster),
+        status="aborted" if termination == Termination.ABORTED.value else "finished",
+        winner=outcome.winner if outcome else None,
+        termination=termination,
+        days=usage.days,
+        events=usage.events,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cost_usd=usage.cost_usd,
+        started_at=header.started_at,
+        updated_at=now,
+        finished_at=now,
+        log_path=None if log_path is None else str(Path(log_path).resolve()),
+    )
