@@ -1,0 +1,255 @@
+"""Typed Werewolf events (seed 004's ``WerewolfKill``, ``WitchAction``, ``Vote``...).
+
+The rules emit plain :class:`duskfall.core.Event` values (cheap in the hot path); every one of
+them converts to its pydantic model here with :func:`from_event` and back with
+``model.to_event()``, which the tests check for every event of many games. Each model carries
+its phase, sub-phase and visibility. Payloads hold JSON-native values only (lists, no int
+keys), so an event survives a trip through the JSONL log unchanged.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from duskfall.core.events import Event
+from duskfall.variants.werewolf import phases as P
+
+
+class WitchActionType(StrEnum):
+    ANTIDOTE = "ANTIDOTE"
+    POISON = "POISON"
+    PASS = "PASS"
+
+
+class SeerResult(StrEnum):
+    GOOD = "Good"
+    WEREWOLF = "Werewolf"
+
+
+class Cause(StrEnum):
+    WOLVES = "wolves"
+    POISON = "poison"
+    EXILE = "exile"
+    HUNTER = "hunter"
+
+
+class WerewolfEvent(BaseModel):
+    """Base: ``day``, ``phase``, ``visibility`` go on the core event, the rest in its payload."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=True)
+    kind: ClassVar[str] = ""
+    day: int = 0
+    phase: str = ""
+    visibility: str = "public"
+    sub_phase: str | None = None
+
+    def to_event(self) -> Event:
+        payload = self.model_dump(exclude={"day", "phase", "visibility"}, mode="json")
+        return Event(self.kind, payload, self.visibility, self.day, self.phase)
+
+
+class Cast(BaseModel):
+    """One vote: ``target`` None is an abstention (or a wolf's no-kill)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seat: int
+    target: int | None
+
+
+class Tally(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seat: int
+    votes: float
+
+
+class Death(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=True)
+    seat: int
+    cause: Cause
+
+
+class GameStart(WerewolfEvent):
+    kind: ClassVar[str] = "game_start"
+    players: list[str]
+    roles_in_play: dict[str, int]
+    options: dict[str, Any]
+
+
+class RolesDealt(WerewolfEvent):
+    kind: ClassVar[str] = "roles_dealt"
+    roles: list[str]
+
+
+class RoleAssigned(WerewolfEvent):
+    kind: ClassVar[str] = "role_assigned"
+    seat: int
+    role: str
+
+
+class WolfTeam(WerewolfEvent):
+    kind: ClassVar[str] = "wolf_team"
+    wolves: list[int]
+
+
+class NightStart(WerewolfEvent):
+    kind: ClassVar[str] = "night_start"
+
+
+class DayStart(WerewolfEvent):
+    kind: ClassVar[str] = "day_start"
+
+
+class Speech(WerewolfEvent):
+    """Wolf chat, campaign speech, day speech or last words (``sub_phase`` says which)."""
+
+    kind: ClassVar[str] = "speech"
+    seat: int
+    text: str
+
+
+class WolfVotes(WerewolfEvent):
+    """The wolves did not agree yet; they talk again."""
+
+    kind: ClassVar[str] = "wolf_votes"
+    sub_phase: str | None = P.WOLF_KILL
+    round: int
+    votes: list[Cast]
+
+
+class WerewolfKill(WerewolfEvent):
+    kind: ClassVar[str] = "werewolf_kill"
+    sub_phase: str | None = P.WOLF_KILL
+    target: int | None
+    votes: list[Cast]
+
+
+class WitchTold(WerewolfEvent):
+    kind: ClassVar[str] = "witch_told"
+    sub_phase: str | None = P.WITCH
+    seat: int
+    target: int | None
+
+
+class WitchAction(WerewolfEvent):
+    kind: ClassVar[str] = "witch_action"
+    sub_phase: str | None = P.WITCH
+    seat: int
+    action: WitchActionType
+    target: int | None = None
+
+
+class GuardAction(WerewolfEvent):
+    kind: ClassVar[str] = "guard_action"
+    sub_phase: str | None = P.GUARD
+    seat: int
+    target: int | None
+
+
+class SeerAction(WerewolfEvent):
+    kind: ClassVar[str] = "seer_action"
+    sub_phase: str | None = P.SEER
+    seat: int
+    target: int
+    result: SeerResult
+
+
+class NightResolved(WerewolfEvent):
+    kind: ClassVar[str] = "night_resolved"
+    attacked: int | None
+    saved: bool
+    guarded: bool
+    poisoned: int | None
+    deaths: list[Death]
+
+
+class BadgeCandidates(WerewolfEvent):
+    kind: ClassVar[str] = "badge_candidates"
+    sub_phase: str | None = P.BADGE_RUN
+    candidates: list[int]
+
+
+class BadgeWithdrawals(WerewolfEvent):
+    kind: ClassVar[str] = "badge_withdrawals"
+    sub_phase: str | None = P.BADGE_WITHDRAW
+    withdrawn: list[int]
+    remaining: list[int]
+
+
+class Vote(WerewolfEvent):
+    """A cast vote, revealed when the vote closes (``sub_phase`` VOTE or BADGE_VOTE)."""
+
+    kind: ClassVar[str] = "vote"
+    seat: int
+    target: int | None
+    weight: float
+
+
+class VoteResult(WerewolfEvent):
+    kind: ClassVar[str] = "vote_result"
+    tally: list[Tally]
+    chosen: int | None
+    tied: list[int]
+
+
+class SheriffElected(WerewolfEvent):
+    kind: ClassVar[str] = "sheriff_elected"
+    seat: int | None
+    reason: str
+
+
+class Deaths(WerewolfEvent):
+    """The dawn announcement: who died in the night (no roles, no causes)."""
+
+    kind: ClassVar[str] = "deaths"
+    seats: list[int]
+
+
+class Exiled(WerewolfEvent):
+    kind: ClassVar[str] = "exiled"
+    sub_phase: str | None = P.VOTE
+    seat: int
+
+
+class HunterShot(WerewolfEvent):
+    kind: ClassVar[str] = "hunter_shot"
+    sub_phase: str | None = P.HUNTER_SHOT
+    seat: int
+    target: int | None
+
+
+class BadgePassed(WerewolfEvent):
+    kind: ClassVar[str] = "badge_passed"
+    sub_phase: str | None = P.BADGE_PASS
+    seat: int
+    target: int | None
+
+
+class GameEnd(WerewolfEvent):
+    """The end: every role is revealed."""
+
+    kind: ClassVar[str] = "game_end"
+    winner: str | None
+    reason: str
+    roles: list[str]
+
+
+EVENT_TYPES: dict[str, type[WerewolfEvent]] = {
+    cls.kind: cls
+    for cls in (
+        GameStart, RolesDealt, RoleAssigned, WolfTeam, NightStart, DayStart, Speech, WolfVotes,
+        WerewolfKill, WitchTold, WitchAction, GuardAction, SeerAction, NightResolved,
+        BadgeCandidates, BadgeWithdrawals, Vote, VoteResult, SheriffElected, Deaths, Exiled,
+        HunterShot, BadgePassed, GameEnd,
+    )
+}  # fmt: skip
+
+
+def from_event(event: Event) -> WerewolfEvent:
+    """The typed model of a Werewolf rules event; KeyError for a kind this variant never emits."""
+    cls = EVENT_TYPES[event.kind]
+    return cls.model_validate(
+        {**event.payload, "day": event.day, "phase": event.phase, "visibility": event.visibility}
+    )

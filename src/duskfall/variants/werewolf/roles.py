@@ -1,0 +1,88 @@
+"""Roles, teams and presets of Werewolf, as data."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+WEREWOLF = "Werewolf"
+VILLAGER = "Villager"
+SEER = "Seer"
+WITCH = "Witch"
+HUNTER = "Hunter"
+GUARD = "Guard"
+
+ROLES: tuple[str, ...] = (WEREWOLF, VILLAGER, SEER, WITCH, HUNTER, GUARD)
+GODS: frozenset[str] = frozenset({SEER, WITCH, HUNTER, GUARD})
+UNIQUE_ROLES: frozenset[str] = GODS
+
+WOLF_TEAM = "werewolf"
+VILLAGE_TEAM = "village"
+TEAMS: tuple[str, ...] = (VILLAGE_TEAM, WOLF_TEAM)
+
+TEAM_ALIASES: dict[str, str] = {
+    "werewolf": WOLF_TEAM,
+    "werewolves": WOLF_TEAM,
+    "wolf": WOLF_TEAM,
+    "wolves": WOLF_TEAM,
+    "village": VILLAGE_TEAM,
+    "good": VILLAGE_TEAM,
+    "town": VILLAGE_TEAM,
+}
+
+PRESETS: dict[str, tuple[str, ...]] = {
+    "werewolf-12": (WEREWOLF,) * 4 + (VILLAGER,) * 4 + (SEER, WITCH, HUNTER, GUARD),
+    "werewolf-9": (WEREWOLF,) * 3 + (VILLAGER,) * 3 + (SEER, WITCH, HUNTER),
+    "werewolf-6": (WEREWOLF,) * 2 + (VILLAGER,) * 2 + (SEER, WITCH),
+}
+DEFAULT_PRESET = "werewolf-12"
+
+MIN_SEATS = 4
+MAX_SEATS = 18
+
+DEFAULT_NAMES: tuple[str, ...] = (
+    "Ada", "Bram", "Cleo", "Dax", "Edda", "Finn", "Greta", "Hugo", "Iris",
+    "Jonas", "Kira", "Lars", "Mira", "Nils", "Olga", "Piet", "Runa", "Sven",
+)  # fmt: skip
+
+
+def team_of_role(role: str) -> str:
+    return WOLF_TEAM if role == WEREWOLF else VILLAGE_TEAM
+
+
+def canonical_role(name: str) -> str:
+    """``"seer"``, ``"Seers"``, ``"werewolves"`` -> the canonical role name, else ValueError."""
+    key = name.strip().lower()
+    for role in ROLES:
+        if key in (role.lower(), role.lower() + "s", role.lower() + "es"):
+            return role
+    if key == "werewolves":
+        return WEREWOLF
+    raise ValueError(f"unknown role {name!r}; roles are {', '.join(ROLES)}")
+
+
+def check_role_list(roles: Sequence[str]) -> None:
+    """Raise ValueError saying what is wrong with a custom role list."""
+    if not MIN_SEATS <= len(roles) <= MAX_SEATS:
+        raise ValueError(f"a game needs {MIN_SEATS} to {MAX_SEATS} roles, got {len(roles)}")
+    counts = Counter(roles)
+    if counts[WEREWOLF] == 0:
+        raise ValueError("the role list needs at least one Werewolf")
+    if counts[WEREWOLF] * 2 >= len(roles):
+        raise ValueError("werewolves must be fewer than half of the players")
+    for role in UNIQUE_ROLES:
+        if counts[role] > 1:
+            raise ValueError(f"at most one {role} per game, got {counts[role]}")
+
+
+def describe_roles(roles: Sequence[str]) -> str:
+    """``"4 Werewolves, 4 Villagers, Seer, Witch"`` in role order."""
+    counts = Counter(roles)
+    parts = []
+    for role in ROLES:
+        n = counts[role]
+        if n == 1:
+            parts.append(role)
+        elif n > 1:
+            parts.append(f"{n} {role}s")
+    return ", ".join(parts)

@@ -1,0 +1,700 @@
+"""Werewolf rules (seed 004): a plain, deterministic state machine.
+
+The game is a queue of steps. A step either emits events and goes on, or asks seats for
+decisions (:meth:`WerewolfState.pending`) and waits; when the last answer of a batch arrives
+(:meth:`WerewolfState.apply`) the batch is resolved and the queue runs on. Night N comes
+before day N. See ``phases.py`` for the order and docs/werewolf.md for every rule.
+
+Information isolation: every event carries a visibility, and a seat's history is exactly the
+events :func:`~duskfall.core.visible_to` lets it see (kept per seat as events are emitted, so
+that :meth:`observe` is cheap). :meth:`observe` is the one place a seat's view is built.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter, deque
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from duskfall.core.errors import IllegalAction
+from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
+from duskfall.core.outcome import Outcome, Termination
+from duskfall.core.rng import derive_rng
+from duskfall.core.variant import Decision
+from duskfall.variants.werewolf import phases as P
+from duskfall.variants.werewolf.actions import (
+    ANTIDOTE,
+    POISON,
+    Action,
+    Choice,
+    Pick,
+    Potion,
+    Say,
+    SpeechChoice,
+    TargetChoice,
+    WitchChoice,
+    YesNo,
+    YesNoChoice,
+)
+from duskfall.variants.werewolf.config import WerewolfConfig
+from duskfall.variants.werewolf.events import Cause
+from duskfall.variants.werewolf.roles import (
+    GODS,
+    GUARD,
+    HUNTER,
+    SEER,
+    VILLAGE_TEAM,
+    VILLAGER,
+    WEREWOLF,
+    WITCH,
+    WOLF_TEAM,
+    team_of_role,
+)
+
+WOLF_CHANNEL = team_visibility(WOLF_TEAM)
+GOOD, BAD = "Good", "Werewolf"
+
+Step = tuple[Any, ...]
+
+
+class WerewolfState:
+    """One game of Werewolf in progress."""
+
+    variant_id = "werewolf"
+
+    def __init__(self, config: WerewolfConfig, seed: int) -> None:
+        self.config = config
+        roles = list(config.role_list())
+        derive_rng(seed, "deal").shuffle(roles)
+        self.num_seats = len(roles)
+        self.names: tuple[str, ...] = config.seat_names()
+        self.role_of: list[str] = roles
+        self.alive: list[bool] = [True] * self.num_seats
+        self.day = 1
+        self.phase = P.NIGHT
+        self.sheriff: int | None = None
+        self.antidote = WITCH in roles
+        self.poison = WITCH in roles
+        self.last_guarded: int | None = None
+        self.checks: list[tuple[int, int, str]] = []  # (night, target, result) of the seer
+        self.events: list[Event] = []
+        self._had_gods = any(r in GODS for r in roles)
+        self._had_villagers = VILLAGER in roles
+        self._public_rules = config.model_dump(exclude={"preset", "roles", "names"})
+        self._roles_in_play = dict(Counter(roles))
+        self._derive()
+        self._new_night()
+        self._night_deaths: list[tuple[int, str]] = []
+        self._candidates: list[int] = []
+        self._outcome: Outcome | None = None
+        self._queue: deque[Step] = deque([("_night_start", 1)])
+        self._clear_asks()
+        self._deal()
+        self._run()
+        self._opening = len(self.events)
+
+    # -- derived tables -------------------------------------------------------------------
+
+    def _derive(self) -> None:
+        """Tables that follow from the roles (rebuilt if roles change, e.g. when scrambled)."""
+        n = self.num_seats
+        self.is_wolf = [r == WEREWOLF for r in self.role_of]
+        self._channels = [
+            frozenset({WOLF_TEAM}) if self.is_wolf[s] else frozenset() for s in range(n)
+        ]
+        self._role_seat = {r: s for s, r in enumerate(self.role_of) if r in GODS}
+        self._audience: dict[str, tuple[int, ...]] = {}
+        self._seen: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        for event in self.events:
+            self._record_seen(event)
+
+    def _new_night(self) -> None:
+        self._attacked: int | None = None
+        self._told: int | None = None
+        self._saved = False
+        self._poisoned: int | None = None
+        self._guarded: int | None = None
+
+    def _clear_asks(self) -> None:
+        self._asks: dict[int, str] = {}
+        self._answers: dict[int, Action] = {}
+        self._pending: list[Decision] = []
+        self._legal: dict[int, Choice] = {}
+        self._resolver = ""
+
+    # -- the State contract ---------------------------------------------------------------
+
+    def opening_events(self) -> list[Event]:
+        return self.events[: self._opening]
+
+    def pending(self) -> list[Decision]:
+        return list(self._pending)
+
+    def legal(self, seat: int) -> Choice:
+        """The choices of a pending seat; IllegalAction(``not_your_turn``) for any other."""
+        kind = self._asks.get(seat)
+        if kind is None or seat in self._answers:
+            raise IllegalAction(f"it is not seat {seat}'s turn", "not_your_turn")
+        choice = self._legal.get(seat)
+        if choice is None:
+            choice = self._legal[seat] = self._choice(seat, kind)
+        return choice
+
+    def apply(self, seat: int, action: Any) -> list[Event]:
+        if self._outcome is not None:
+            raise IllegalAction("the game is over", "not_your_turn")
+        legal = self.legal(seat)
+        start = len(self.events)
+        self._answers[seat] = legal.parse(action)
+        self._pending = [d for d in self._pending if d.seat != seat]
+        if not self._pending:
+            answers, resolver = self._answers, self._resolver
+            self._clear_asks()
+            getattr(self, resolver)(answers)
+            self._run()
+        return self.events[start:]
+
+    def apply_all(self, actions: Mapping[int, Any]) -> list[Event]:
+        parsed = {}
+        for seat in sorted(actions):
+            parsed[seat] = self.legal(seat).parse(actions[seat])
+        events: list[Event] = []
+        for seat, action in parsed.items():
+            events.extend(self.apply(seat, action))
+        return events
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def channels(self, seat: int) -> frozenset[str]:
+        return self._channels[seat]
+
+    def roles(self) -> dict[int, str]:
+        return dict(enumerate(self.role_of))
+
+    def team_of(self, seat: int) -> str:
+        return team_of_role(self.role_of[seat])
+
+    def alive_seats(self) -> list[int]:
+        return [s for s in range(self.num_seats) if self.alive[s]]
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know, and nothing else: the only source of its view."""
+        role = self.role_of[seat]
+        obs: dict[str, Any] = {
+            "variant": self.variant_id,
+            "seat": seat,
+            "name": self.names[seat],
+            "role": role,
+            "team": team_of_role(role),
+            "alive": self.alive[seat],
+            "day": self.day,
+            "phase": self.phase,
+            "decision": self._asks.get(seat) if seat not in self._answers else None,
+            "players": [
+                {"seat": s, "name": self.names[s], "alive": self.alive[s]}
+                for s in range(self.num_seats)
+            ],
+            "sheriff": self.sheriff,
+            "roles_in_play": dict(self._roles_in_play),
+            "rules": dict(self._public_rules),
+            "history": list(self._seen[seat]),
+        }
+        if role == WEREWOLF:
+            obs["wolves"] = [s for s in range(self.num_seats) if self.is_wolf[s]]
+        elif role == SEER:
+            obs["checks"] = [{"night": n, "target": t, "result": r} for n, t, r in self.checks]
+        elif role == WITCH:
+            obs["antidote"] = self.antidote
+            obs["poison"] = self.poison
+            obs["attacked_tonight"] = self._told if self.phase == P.NIGHT else None
+        elif role == GUARD:
+            obs["last_guarded"] = self.last_guarded
+        if self._outcome is not None:
+            obs["outcome"] = self._outcome.to_dict()
+        return obs
+
+    # -- events ---------------------------------------------------------------------------
+
+    def _emit(
+        self, kind: str, visibility: str, sub_phase: str | None = None, **payload: Any
+    ) -> None:
+        payload["sub_phase"] = sub_phase
+        event = Event(kind, payload, visibility, self.day, self.phase)
+        self.events.append(event)
+        self._record_seen(event)
+
+    def _record_seen(self, event: Event) -> None:
+        audience = self._audience.get(event.visibility)
+        if audience is None:
+            audience = self._audience[event.visibility] = tuple(
+                s for s in range(self.num_seats) if visible_to(event, s, self._channels[s])
+            )
+        if audience:
+            entry = {"day": event.day, "phase": event.phase, "kind": event.kind, **event.payload}
+            for seat in audience:
+                self._seen[seat].append(entry)
+
+    def _deal(self) -> None:
+        self._emit(
+            "game_start",
+            PUBLIC,
+            players=list(self.names),
+            roles_in_play=dict(self._roles_in_play),
+            options=dict(self._public_rules),
+        )
+        self._emit("roles_dealt", ADMIN, roles=list(self.role_of))
+        for seat, role in enumerate(self.role_of):
+            self._emit("role_assigned", seats_visibility([seat]), seat=seat, role=role)
+        wolves = [s for s in range(self.num_seats) if self.is_wolf[s]]
+        self._emit("wolf_team", WOLF_CHANNEL, wolves=wolves)
+
+    # -- the step machine -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        while self._outcome is None and not self._pending:
+            if not self._queue:
+                self._queue.append(
+                    ("_day_start",) if self.phase == P.NIGHT else ("_night_start", self.day + 1)
+                )
+            name, *args = self._queue.popleft()
+            getattr(self, name)(*args)
+
+    def _next(self, *steps: Step) -> None:
+        """Run ``steps`` before whatever is queued."""
+        self._queue.extendleft(reversed(steps))
+
+    def _ask(self, resolver: str, asks: Sequence[tuple[int, str]]) -> None:
+        self._asks = dict(asks)
+        self._pending = [Decision(seat, kind) for seat, kind in asks]
+        self._resolver = resolver
+
+    def _living(self, exclude: int | None = None) -> tuple[int, ...]:
+        return tuple(s for s in range(self.num_seats) if self.alive[s] and s != exclude)
+
+    def _living_wolves(self) -> list[int]:
+        return [s for s in range(self.num_seats) if self.alive[s] and self.is_wolf[s]]
+
+    def _living_role(self, role: str) -> int | None:
+        seat = self._role_seat.get(role)
+        return seat if seat is not None and self.alive[seat] else None
+
+    def _choice(self, seat: int, kind: str) -> Choice:
+        names = self.names
+        if kind in P.SPEECH_KINDS:
+            return SpeechChoice(kind, self.config.speech_max_chars, _SPEECH_QUESTIONS[kind])
+        if kind == P.WITCH:
+            attacked = self._attacked
+            return WitchChoice(
+                attacked,
+                self.antidote and attacked is not None and attacked != seat,
+                self._living(exclude=seat) if self.poison else (),
+                names,
+            )
+        if kind in (P.BADGE_RUN, P.BADGE_WITHDRAW):
+            return YesNoChoice(kind, _YES_NO_QUESTIONS[kind])
+        if kind == P.WOLF_KILL:
+            targets, none_word = self._living(), "no kill"
+        elif kind == P.GUARD:
+            living = self._living()
+            targets, none_word = tuple(s for s in living if s != self.last_guarded), "nobody"
+        elif kind == P.SEER:
+            return TargetChoice(kind, self._living(exclude=seat), False, "", names, _Q[kind])
+        elif kind == P.BADGE_VOTE:
+            targets = tuple(c for c in self._candidates if c in self._remaining)
+            none_word = "abstain"
+        elif kind == P.VOTE:
+            targets, none_word = self._living(exclude=seat), "abstain"
+        elif kind == P.HUNTER_SHOT:
+            targets, none_word = self._living(exclude=seat), "hold fire"
+        elif kind == P.BADGE_PASS:
+            targets, none_word = self._living(exclude=seat), "tear up the badge"
+        else:  # pragma: no cover - every kind the rules ask is listed above
+            raise AssertionError(kind)
+        return TargetChoice(kind, targets, True, none_word, names, _Q[kind])
+
+    # -- night ----------------------------------------------------------------------------
+
+    def _night_start(self, night: int) -> None:
+        self.day, self.phase = night, P.NIGHT
+        self._new_night()
+        self._emit("night_start", PUBLIC)
+        self._queue.extend(
+            [("_wolf_round", 1), ("_witch_turn",), ("_guard_seer_turn",), ("_resolve_night",)]
+        )
+
+    def _wolf_round(self, round_no: int) -> None:
+        wolves = self._living_wolves()
+        chat: list[Step] = (
+            [("_ask_speech", P.WOLF_CHAT, w) for w in wolves] if len(wolves) > 1 else []
+        )
+        self._next(*chat, ("_ask_wolf_kill", round_no))
+
+    def _ask_wolf_kill(self, round_no: int) -> None:
+        self._wolf_round_no = round_no
+        self._ask("_resolve_wolf_kill", [(w, P.WOLF_KILL) for w in self._living_wolves()])
+
+    def _resolve_wolf_kill(self, answers: dict[int, Action]) -> None:
+        votes = [(seat, _target(answers[seat])) for seat in sorted(answers)]
+        casts = [{"seat": s, "target": t} for s, t in votes]
+        agreed = len({t for _, t in votes}) == 1
+        if not agreed and self._wolf_round_no < self.config.wolf_rounds:
+            self._emit(
+                "wolf_votes", WOLF_CHANNEL, P.WOLF_KILL, round=self._wolf_round_no, votes=casts
+            )
+            self._next(("_wolf_round", self._wolf_round_no + 1))
+            return
+        counts = Counter(t for _, t in votes)
+        top = max(counts.values())
+        self._attacked = next(t for _, t in votes if counts[t] == top)
+        self._emit("werewolf_kill", WOLF_CHANNEL, P.WOLF_KILL, target=self._attacked, votes=casts)
+
+    def _witch_turn(self) -> None:
+        witch = self._living_role(WITCH)
+        if witch is None or not (self.antidote or self.poison):
+            return
+        self._told = self._attacked
+        self._emit("witch_told", seats_visibility([witch]), P.WITCH, seat=witch, target=self._told)
+        self._ask("_resolve_witch", [(witch, P.WITCH)])
+
+    def _resolve_witch(self, answers: dict[int, Action]) -> None:
+        ((witch, action),) = answers.items()
+        assert isinstance(action, Potion)
+        if action.potion == ANTIDOTE:
+            self.antidote, self._saved = False, True
+        elif action.potion == POISON:
+            self.poison, self._poisoned = False, action.target
+        self._emit(
+            "witch_action",
+            seats_visibility([witch]),
+            P.WITCH,
+            seat=witch,
+            action=action.potion,
+            target=action.target,
+        )
+
+    def _guard_seer_turn(self) -> None:
+        guard, seer = self._living_role(GUARD), self._living_role(SEER)
+        asks = [(s, kind) for s, kind in ((guard, P.GUARD), (seer, P.SEER)) if s is not None]
+        if asks:
+            self._ask("_resolve_guard_seer", sorted(asks))
+
+    def _resolve_guard_seer(self, answers: dict[int, Action]) -> None:
+        for seat in sorted(answers):
+            action = answers[seat]
+            assert isinstance(action, Pick)
+            if action.kind == P.GUARD:
+                self._guarded = action.target
+                self._emit(
+                    "guard_action",
+                    seats_visibility([seat]),
+                    P.GUARD,
+                    seat=seat,
+                    target=action.target,
+                )
+            else:
+                target = action.target
+                assert target is not None
+                result = BAD if self.is_wolf[target] else GOOD
+                self.checks.append((self.day, target, result))
+                self._emit(
+                    "seer_action",
+                    seats_visibility([seat]),
+                    P.SEER,
+                    seat=seat,
+                    target=target,
+                    result=result,
+                )
+
+    def _resolve_night(self) -> None:
+        deaths: dict[int, str] = {}
+        attacked = self._attacked
+        guarded = attacked is not None and self._guarded == attacked
+        if attacked is not None:
+            if self._saved and guarded:
+                dies = self.config.guarded_and_saved == "dies"
+            else:
+                dies = not (self._saved or guarded)
+            if dies:
+                deaths[attacked] = Cause.WOLVES.value
+        if self._poisoned is not None:
+            deaths[self._poisoned] = Cause.POISON.value  # the guard does not stop poison
+        self._night_deaths = sorted(deaths.items())
+        self.last_guarded = self._guarded if self._living_role(GUARD) is not None else None
+        self._emit(
+            "night_resolved",
+            ADMIN,
+            attacked=attacked,
+            saved=self._saved,
+            guarded=guarded,
+            poisoned=self._poisoned,
+            deaths=[{"seat": s, "cause": c} for s, c in self._night_deaths],
+        )
+
+    # -- day ------------------------------------------------------------------------------
+
+    def _day_start(self) -> None:
+        self.phase = P.DAY
+        self._emit("day_start", PUBLIC)
+        if self.day == 1 and self.config.badge:
+            self._queue.append(("_badge_run",))
+        self._queue.extend([("_dawn",), ("_day_speeches",), ("_ask_vote",), ("_day_end",)])
+
+    def _dawn(self) -> None:
+        deaths, self._night_deaths = self._night_deaths, []
+        self._emit("deaths", PUBLIC, seats=[s for s, _ in deaths])
+        last_words = self.day == 1 or not self.config.last_words_first_night_only
+        self._deaths(deaths, last_words)
+
+    def _deaths(self, batch: Sequence[tuple[int, str]], last_words: bool) -> None:
+        """Apply deaths, check for a winner, then queue last words, shots and badge passes."""
+        for seat, _ in batch:
+            self.alive[seat] = False
+        if self._check_win():
+            return
+        steps: list[Step] = []
+        for seat, cause in batch:
+            if last_words:
+                steps.append(("_ask_speech", P.LAST_WORDS, seat))
+            if (
+                self.role_of[seat] == HUNTER
+                and self.config.hunter_shot
+                and cause in (Cause.WOLVES.value, Cause.EXILE.value)
+            ):
+                steps.append(("_ask_one", "_resolve_hunter", P.HUNTER_SHOT, seat))
+            if self.sheriff == seat:
+                steps.append(("_ask_one", "_resolve_badge_pass", P.BADGE_PASS, seat))
+        self._next(*steps)
+
+    def _ask_one(self, resolver: str, kind: str, seat: int) -> None:
+        self._ask(resolver, [(seat, kind)])
+
+    def _ask_speech(self, kind: str, seat: int) -> None:
+        if self.alive[seat] or kind == P.LAST_WORDS:
+            self._ask("_resolve_speech", [(seat, kind)])
+
+    def _resolve_speech(self, answers: dict[int, Action]) -> None:
+        ((seat, action),) = answers.items()
+        assert isinstance(action, Say)
+        visibility = WOLF_CHANNEL if action.kind == P.WOLF_CHAT else PUBLIC
+        self._emit("speech", visibility, action.kind, seat=seat, text=action.text)
+
+    def _resolve_hunter(self, answers: dict[int, Action]) -> None:
+        ((seat, action),) = answers.items()
+        target = _target(action)
+        self._emit("hunter_shot", PUBLIC, P.HUNTER_SHOT, seat=seat, target=target)
+        if target is not None:
+            self._deaths([(target, Cause.HUNTER.value)], last_words=False)
+
+    def _resolve_badge_pass(self, answers: dict[int, Action]) -> None:
+        ((seat, action),) = answers.items()
+        self.sheriff = _target(action)
+        self._emit("badge_passed", PUBLIC, P.BADGE_PASS, seat=seat, target=self.sheriff)
+
+    def _day_speeches(self) -> None:
+        order = [s for s in self._living() if s != self.sheriff]
+        if self.sheriff is not None and self.alive[self.sheriff]:
+            order.append(self.sheriff)
+        self._next(*(("_ask_speech", P.SPEECH, s) for s in order))
+
+    def _ask_vote(self) -> None:
+        self._ask("_resolve_vote", [(s, P.VOTE) for s in self._living()])
+
+    def _resolve_vote(self, answers: dict[int, Action]) -> None:
+        chosen = self._count_votes(answers, P.VOTE, lambda s: 1.5 if s == self.sheriff else 1.0)
+        if chosen is not None:
+            self._emit("exiled", PUBLIC, P.VOTE, seat=chosen)
+            self._deaths([(chosen, Cause.EXILE.value)], last_words=True)
+
+    def _count_votes(self, answers: dict[int, Action], kind: str, weight: Any) -> int | None:
+        """Reveal the votes and tally them; a unique top seat is chosen, a tie chooses no one."""
+        tally: dict[int, float] = {}
+        for seat in sorted(answers):
+            target = _target(answers[seat])
+            w = weight(seat)
+            self._emit("vote", PUBLIC, kind, seat=seat, target=target, weight=w)
+            if target is not None:
+                tally[target] = tally.get(target, 0.0) + w
+        top = max(tally.values(), default=0.0)
+        tied = sorted(s for s, v in tally.items() if v == top)
+        chosen = tied[0] if len(tied) == 1 else None
+        self._emit(
+            "vote_result",
+            PUBLIC,
+            kind,
+            tally=[{"seat": s, "votes": v} for s, v in sorted(tally.items())],
+            chosen=chosen,
+            tied=tied if len(tied) > 1 else [],
+        )
+        return chosen
+
+    def _day_end(self) -> None:
+        if self.day >= self.config.day_limit:
+            self._end(None, f"day limit ({self.config.day_limit}) reached", Termination.DAY_LIMIT)
+
+    # -- sheriff election -----------------------------------------------------------------
+
+    def _badge_run(self) -> None:
+        self._ask("_resolve_badge_run", [(s, P.BADGE_RUN) for s in self._living()])
+
+    def _resolve_badge_run(self, answers: dict[int, Action]) -> None:
+        self._candidates = [s for s in sorted(answers) if _yes(answers[s])]
+        self._remaining = list(self._candidates)
+        self._emit("badge_candidates", PUBLIC, P.BADGE_RUN, candidates=self._candidates)
+        if len(self._candidates) < 2:
+            self._settle_badge()
+            return
+        speeches = [("_ask_speech", P.BADGE_SPEECH, c) for c in self._candidates]
+        self._next(*speeches, ("_badge_withdraw",))
+
+    def _badge_withdraw(self) -> None:
+        self._ask("_resolve_badge_withdraw", [(c, P.BADGE_WITHDRAW) for c in self._candidates])
+
+    def _resolve_badge_withdraw(self, answers: dict[int, Action]) -> None:
+        withdrawn = [s for s in sorted(answers) if _yes(answers[s])]
+        self._remaining = [c for c in self._candidates if c not in withdrawn]
+        self._emit(
+            "badge_withdrawals",
+            PUBLIC,
+            P.BADGE_WITHDRAW,
+            withdrawn=withdrawn,
+            remaining=self._remaining,
+        )
+        voters = [s for s in self._living() if s not in self._candidates]
+        if len(self._remaining) < 2 or not voters:
+            self._settle_badge()
+            return
+        self._ask("_resolve_badge_vote", [(s, P.BADGE_VOTE) for s in voters])
+
+    def _settle_badge(self) -> None:
+        """No vote: a lone candidate is elected; no candidate, or no voter, loses the badge."""
+        if len(self._remaining) == 1:
+            self._elect(self._remaining[0], "unopposed")
+        elif not self._candidates:
+            self._elect(None, "nobody ran")
+        elif not self._remaining:
+            self._elect(None, "every candidate withdrew")
+        else:
+            self._elect(None, "nobody was left to vote")
+
+    def _resolve_badge_vote(self, answers: dict[int, Action]) -> None:
+        chosen = self._count_votes(answers, P.BADGE_VOTE, lambda s: 1.0)
+        self._elect(chosen, "elected" if chosen is not None else "tie or no votes: badge lost")
+
+    def _elect(self, seat: int | None, reason: str) -> None:
+        self.sheriff = seat
+        self._emit("sheriff_elected", PUBLIC, P.BADGE_VOTE, seat=seat, reason=reason)
+
+    # -- the end --------------------------------------------------------------------------
+
+    def _check_win(self) -> bool:
+        wolves = gods = villagers = 0
+        for seat in range(self.num_seats):
+            if self.alive[seat]:
+                role = self.role_of[seat]
+                if role == WEREWOLF:
+                    wolves += 1
+                elif role == VILLAGER:
+                    villagers += 1
+                else:
+                    gods += 1
+        if wolves == 0:
+            self._end(VILLAGE_TEAM, "all werewolves are dead")
+        elif self.config.win_condition == "all-kill":
+            if gods + villagers == 0:
+                self._end(WOLF_TEAM, "every villager and god is dead")
+        elif self._had_gods and gods == 0:
+            self._end(WOLF_TEAM, "all gods are dead")
+        elif self._had_villagers and villagers == 0:
+            self._end(WOLF_TEAM, "all villagers are dead")
+        return self._outcome is not None
+
+    def _end(self, winner: str | None, reason: str, how: Termination = Termination.WIN) -> None:
+        self._outcome = Outcome(winner, how, reason)
+        self._queue.clear()
+        self._clear_asks()
+        self._emit("game_end", PUBLIC, winner=winner, reason=reason, roles=list(self.role_of))
+
+
+def _target(action: Action) -> int | None:
+    assert isinstance(action, Pick)
+    return action.target
+
+
+def _yes(action: Action) -> bool:
+    assert isinstance(action, YesNo)
+    return action.yes
+
+
+_SPEECH_QUESTIONS = {
+    P.WOLF_CHAT: "Talk privately with your fellow werewolves about tonight's kill.",
+    P.BADGE_SPEECH: "Give your campaign speech for sheriff.",
+    P.SPEECH: "Give your day speech.",
+    P.LAST_WORDS: "You are dead. Say your last words.",
+}
+_YES_NO_QUESTIONS = {
+    P.BADGE_RUN: "Do you run for sheriff?",
+    P.BADGE_WITHDRAW: "Do you withdraw from the sheriff race?",
+}
+_Q = {
+    P.WOLF_KILL: "Whom do the werewolves kill tonight?",
+    P.GUARD: "Whom do you protect tonight (not the same player two nights running)?",
+    P.SEER: "Whose identity do you check tonight?",
+    P.BADGE_VOTE: "Whom do you vote for sheriff?",
+    P.VOTE: "Whom do you vote to exile?",
+    P.HUNTER_SHOT: "You are dead. Whom do you shoot?",
+    P.BADGE_PASS: "You are dead. To whom do you pass the sheriff's badge?",
+}
+
+
+def scramble_hidden(state: WerewolfState, seat: int, rng: random.Random) -> WerewolfState:
+    """A copy of ``state`` with everything ``seat`` may not know randomised.
+
+    Roles are shuffled among the seats whose role ``seat`` does not know (keeping the team of
+    seats it learnt as Good/Werewolf); other seats' secrets (potions, guard and seer choices,
+    the wolves' target, pending answers, hidden events) are replaced by random values.
+    ``observe(seat)`` must not change.
+    """
+    new = copy.deepcopy(state)
+    n = state.num_seats
+    role = state.role_of[seat]
+    known = {seat}
+    if role == WEREWOLF or state.outcome() is not None:
+        known |= {s for s in range(n) if state.is_wolf[s]} if role == WEREWOLF else set(range(n))
+    known |= {e.payload["seat"] for e in state.events if e.kind == "hunter_shot"}
+    team_known = {t: r for _, t, r in state.checks} if role == SEER else {}
+    groups: dict[str | None, list[int]] = {}
+    for s in range(n):
+        if s not in known:
+            groups.setdefault(team_known.get(s), []).append(s)
+    for members in groups.values():
+        roles = [new.role_of[s] for s in members]
+        rng.shuffle(roles)
+        for s, r in zip(members, roles, strict=True):
+            new.role_of[s] = r
+    living = state._living() or (seat,)
+    if role != WITCH:
+        new.antidote, new.poison = rng.random() < 0.5, rng.random() < 0.5
+        new._told, new._saved = rng.choice(living), rng.random() < 0.5
+        new._poisoned = rng.choice(living)
+    if role != GUARD:
+        new.last_guarded = new._guarded = rng.choice(living)
+    if role != SEER:
+        new.checks = [(1, rng.choice(living), rng.choice([GOOD, BAD]))]
+    if role != WEREWOLF and role != WITCH:
+        new._attacked = rng.choice(living)
+    new._night_deaths = [(rng.choice(living), Cause.WOLVES.value)]
+    new._legal = {}  # choices are rebuilt from the scrambled state
+    for other, kind in state._asks.items():
+        if other != seat and other in state._answers:
+            new._answers[other] = state._choice(other, kind).sample(rng)
+    channels = state.channels(seat)
+    for i, event in enumerate(new.events):
+        if not visible_to(event, seat, channels):
+            new.events[i] = Event(
+                event.kind, {"scrambled": rng.random()}, event.visibility, event.day, event.phase
+            )
+    new._derive()  # every seat's history is rebuilt from the scrambled events
+    return new
