@@ -146,6 +146,8 @@ def decode_json_object(payload: bytes) -> dict[str, Any]:
         raise ProtocolError(ErrorCode.BAD_JSON, f"frame is not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise ProtocolError(ErrorCode.BAD_JSON, "frame is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise ProtocolError(ErrorCode.BAD_JSON, f"frame is not usable JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE, f"a message is a JSON object, not {type(data).__name__}"
