@@ -83,7 +83,7 @@ class YesNo:
 
 
 def _label(seat: int, names: Sequence[str]) -> str:
-    return f"{seat} ({names[seat]})"
+    return f"seat {seat} ({names[seat]})"
 
 
 def _payload(data: Any, kind: str, keys: Sequence[str]) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 WEREWOLF = "Werewolf"
 VILLAGER = "Villager"
@@ -75,14 +75,17 @@ def check_role_list(roles: Sequence[str]) -> None:
             raise ValueError(f"at most one {role} per game, got {counts[role]}")
 
 
-def describe_roles(roles: Sequence[str]) -> str:
+def plural(role: str) -> str:
+    return "Werewolves" if role == WEREWOLF else role + "s"
+
+
+def describe_counts(counts: Mapping[str, int]) -> str:
     """``"4 Werewolves, 4 Villagers, Seer, Witch"`` in role order."""
-    counts = Counter(roles)
     parts = []
     for role in ROLES:
-        n = counts[role]
+        n = counts.get(role, 0)
         if n == 1:
             parts.append(role)
         elif n > 1:
-            parts.append(f"{n} {role}s")
+            parts.append(f"{n} {plural(role)}")
     return ", ".join(parts)
