@@ -16,6 +16,7 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
 * ``memory_chars`` (default 700): the running memory's size; 0 turns it off;
 * ``max_tokens`` (default 400), ``temperature``: sampling options for each call;
 * ``think_chars`` / ``says_chars`` (default 240): caps on the envelope's free text;
+* ``timeout`` (seconds for one model call) and ``retries`` (re-sends after failures);
 * ``decision_timeout``: seconds for one decision, retries included;
 * ``llm_config``: path of an LLM config file (keys, prices; see :mod:`duskfall.llm.config`).
 """
@@ -28,7 +29,7 @@ from typing import Any
 
 from duskfall.agents.specs import AgentContext
 from duskfall.core.errors import IllegalAction
-from duskfall.llm import LLMError, Model, ProviderUnavailable, get_model
+from duskfall.llm import LLMError, Model, ProviderUnavailable, RetryPolicy, get_model
 from duskfall.llm.calls import llm_call_event
 from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS, envelope_schema
 from duskfall.llm.memory import RunningMemory, clip
@@ -188,7 +189,13 @@ def _persona_for(options: Mapping[str, Any], seat: int) -> str | None:
 def make_llm_agent(ctx: AgentContext) -> LLMAgent:
     """The ``llm:<model spec>`` agent kind (``llm:local``, ``llm:openai:gpt-4o-mini``...)."""
     options = ctx.options
-    model = get_model(ctx.arg or "local", config_path=options.get("llm_config"))
+    retries = options.get("retries")
+    model = get_model(
+        ctx.arg or "local",
+        config_path=options.get("llm_config"),
+        timeout=float(options["timeout"]) if options.get("timeout") else None,
+        retry=RetryPolicy(retries=int(retries)) if retries is not None else None,
+    )
     memory_chars = int(options.get("memory_chars", 700))
     temperature = options.get("temperature")
     return LLMAgent(

@@ -32,7 +32,7 @@ class AnthropicProvider:
     name = "anthropic"
     supports_schema = True
     max_concurrency = 8
-    default_timeout = 120.0
+    default_timeout = 60.0
 
     def __init__(self, model: str, *, api_key: Secret | None, base_url: str | None = None):
         try:

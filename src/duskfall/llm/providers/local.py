@@ -117,9 +117,7 @@ class LocalProvider:
         else:
             file = Path(path).expanduser()
             if not file.is_file():
-                raise ModelSpecError(
-                    f"no GGUF model file at {file}; give local:/path/to/model.gguf"
-                )
+                raise ModelSpecError(f"no GGUF file at {file}; give local:/path/to/model.gguf")
             self.path = str(file.resolve())
             self.model = file.stem
         self.chat_format = chat_format

@@ -33,13 +33,17 @@ SCHEMA_FORMS = ("json_schema", "json_object", "prompt")
 _schema_form: dict[str, int] = {}  # endpoint -> index into SCHEMA_FORMS that the server takes
 
 
+class _Refused(Exception):
+    """The server refused the request as malformed (HTTP 400/422)."""
+
+
 class OpenAIProvider:
     """Chat completions through the ``openai`` SDK (its own retries are off: the Model retries)."""
 
     name = "openai"
     supports_schema = True
     max_concurrency = 16
-    default_timeout = 120.0
+    default_timeout = 60.0
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: Secret | None = None):
         try:
@@ -73,11 +77,9 @@ class OpenAIProvider:
             request = self._request(messages, schema, form, options)
             try:
                 return await self._send(request, messages)
-            except self._sdk.BadRequestError as exc:
+            except _Refused as exc:
                 if form is None or form == SCHEMA_FORMS[-1]:
-                    raise LLMError(
-                        f"{self.model} refused the request: {error_message(exc)}"
-                    ) from None
+                    raise LLMError(f"{self.model} refused the request: {exc}") from None
                 _schema_form[self.endpoint] = SCHEMA_FORMS.index(form) + 1
 
     def _request(
@@ -131,10 +133,8 @@ class OpenAIProvider:
                 raise TransientError(
                     f"server error {exc.status_code}: {error_message(exc)}"
                 ) from None
-            if exc.status_code == 422:  # FastAPI-style validation: treat like a bad request
-                raise sdk.BadRequestError(
-                    error_message(exc), response=exc.response, body=None
-                ) from None
+            if exc.status_code in (400, 422):  # 422: FastAPI-style request validation
+                raise _Refused(error_message(exc)) from None
             raise LLMError(f"HTTP {exc.status_code}: {error_message(exc)}") from None
         except (sdk.APIResponseValidationError, json.JSONDecodeError, ValueError) as exc:
             raise TransientError(f"unreadable reply: {type(exc).__name__}") from None

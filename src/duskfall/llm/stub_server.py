@@ -1,0 +1,257 @@
+"""A loopback OpenAI-compatible server for tests and benchmarks, with fault injection.
+
+It answers ``POST /v1/chat/completions`` after a fixed ``latency``, with a valid instance of
+the request's JSON schema (so game agents play legally) or a short text. A
+:class:`FaultPlan` turns a share of the calls into faults: HTTP 500, 429 with Retry-After,
+a hang (no answer until the client gives up), garbage (a body that is not JSON) or an empty
+reply. ``response_formats`` limits the structured-output forms it accepts (others get
+HTTP 400, as from a server that does not know them). ``stats`` counts what happened;
+``max_in_flight`` shows how many calls overlapped.
+
+    async with StubServer(latency=0.1) as server:
+        model = get_model(f"openai:stub@{server.url}")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from duskfall.llm.schema import example
+from duskfall.llm.types import approx_tokens
+
+FAULTS = ("500", "429", "hang", "garbage", "empty")
+MAX_BODY = 8 * 1024 * 1024
+
+
+@dataclass
+class FaultPlan:
+    """Fault a ``rate`` share of calls, drawing the kind from ``kinds`` with a seeded rng."""
+
+    rate: float = 0.0
+    kinds: tuple[str, ...] = FAULTS
+    seed: int = 0
+    retry_after: str = "0"
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.kinds) - set(FAULTS)
+        if unknown:
+            raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {FAULTS}")
+        self.rng = random.Random(self.seed)
+
+    def draw(self) -> str | None:
+        if self.rate > 0 and self.rng.random() < self.rate:
+            return self.rng.choice(self.kinds)
+        return None
+
+
+def schema_answer(request: Mapping[str, Any]) -> str:
+    """A reply valid against the request's schema, chosen deterministically from the request."""
+    digest = hashlib.sha256(json.dumps(request.get("messages"), sort_keys=True).encode()).digest()
+    rng = random.Random(digest)
+    fmt = request.get("response_format") or {}
+    schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema")
+    if schema is None:
+        return "I have nothing to add."
+    return json.dumps(example(schema, rng))
+
+
+class StubServer:
+    """An OpenAI-compatible HTTP/1.1 server on 127.0.0.1 (keep-alive, one request at a time
+    per connection, as the ``openai`` SDK's client sends them)."""
+
+    def __init__(
+        self,
+        *,
+        latency: float = 0.0,
+        faults: FaultPlan | None = None,
+        answer: Callable[[Mapping[str, Any]], str] = schema_answer,
+        response_formats: tuple[str, ...] = ("text", "json_schema", "json_object"),
+    ) -> None:
+        self.latency = latency
+        self.response_formats = response_formats
+        self.faults = faults or FaultPlan()
+        self.answer = answer
+        self.stats: Counter[str] = Counter()
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._closing = asyncio.Event()
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    async def start(self) -> StubServer:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def close(self) -> None:
+        self._closing.set()
+        if self._server is not None:
+            self._server.close()
+        for writer in list(self._writers):
+            writer.close()  # readers see EOF and hung answers wake on _closing: all return
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5)
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    async def __aenter__(self) -> StubServer:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        self._writers.add(writer)
+        try:
+            while not self._closing.is_set():
+                request = await _read_request(reader)
+                if request is None:
+                    break
+                method, path, body = request
+                if not await self._respond(method, path, body, writer):
+                    break
+        except (ConnectionError, asyncio.IncompleteReadError, ValueError):
+            pass
+        finally:
+            self._tasks.discard(task)
+            self._writers.discard(writer)
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    async def _respond(
+        self, method: str, path: str, body: bytes, writer: asyncio.StreamWriter
+    ) -> bool:
+        """Answer one request; False to drop the connection."""
+        if method == "GET" and path.rstrip("/").endswith("/models"):
+            _write(writer, 200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+            return True
+        if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+            _write(writer, 404, {"error": {"message": f"no route {method} {path}"}})
+            return True
+        try:
+            request = json.loads(body)
+        except json.JSONDecodeError:
+            _write(writer, 400, {"error": {"message": "body is not JSON"}})
+            return True
+        form = (request.get("response_format") or {}).get("type", "text")
+        if form not in self.response_formats:  # like a server that knows fewer forms
+            _write(writer, 400, {"error": {"message": f"response_format {form} unsupported"}})
+            return True
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if self.latency:
+                await asyncio.sleep(self.latency)
+            fault = self.faults.draw()
+            self.stats[fault or "ok"] += 1
+            return await self._answer(request, fault, writer)
+        finally:
+            self.in_flight -= 1
+
+    async def _answer(
+        self, request: dict[str, Any], fault: str | None, writer: asyncio.StreamWriter
+    ) -> bool:
+        if fault == "hang":
+            await self._closing.wait()  # until the client gives up and the server closes
+            return False
+        if fault == "500":
+            _write(writer, 500, {"error": {"message": "injected server error"}})
+        elif fault == "429":
+            headers = {"Retry-After": self.faults.retry_after}
+            _write(writer, 429, {"error": {"message": "injected rate limit"}}, headers)
+        elif fault == "garbage":
+            _write_raw(writer, 200, b"<html>\x00\xffnot json at all", "application/json")
+        else:
+            text = "" if fault == "empty" else self.answer(request)
+            _write(writer, 200, _completion(request, text))
+        await writer.drain()
+        return True
+
+
+def _completion(request: Mapping[str, Any], text: str) -> dict[str, Any]:
+    prompt = sum(approx_tokens(str(m.get("content", ""))) for m in request.get("messages", []))
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 0,
+        "model": request.get("model", "stub"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": approx_tokens(text),
+            "total_tokens": prompt + approx_tokens(text),
+        },
+    }
+
+
+async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, bytes] | None:
+    head = await reader.readuntil(b"\r\n\r\n")
+    if not head:
+        return None
+    lines = head.decode("latin-1").split("\r\n")
+    method, path, _version = lines[0].split(" ", 2)
+    headers = {}
+    for line in lines[1:]:
+        name, sep, value = line.partition(":")
+        if sep:
+            headers[name.strip().lower()] = value.strip()
+    length = int(headers.get("content-length", "0"))
+    if length > MAX_BODY:
+        raise ValueError("body too large")
+    body = await reader.readexactly(length) if length else b""
+    return method, path, body
+
+
+_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests"}
+
+
+def _write(
+    writer: asyncio.StreamWriter,
+    status: int,
+    payload: Any,
+    headers: Mapping[str, str] | None = None,
+) -> None:
+    _write_raw(writer, status, json.dumps(payload).encode(), "application/json", headers)
+
+
+def _write_raw(
+    writer: asyncio.StreamWriter,
+    status: int,
+    body: bytes,
+    content_type: str,
+    headers: Mapping[str, str] | None = None,
+) -> None:
+    reason = _REASONS.get(status, "Internal Server Error" if status >= 500 else "Error")
+    lines = [
+        f"HTTP/1.1 {status} {reason}",
+        f"Content-Type: {content_type}",
+        f"Content-Length: {len(body)}",
+        "Connection: keep-alive",
+        *(f"{k}: {v}" for k, v in (headers or {}).items()),
+    ]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
