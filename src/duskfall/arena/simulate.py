@@ -19,6 +19,8 @@ from typing import Any
 from duskfall.arena.stats import Proportion
 from duskfall.runtime.game import GameSetup, run_game
 from duskfall.runtime.settings import RuntimeSettings
+from duskfall.store.index import GameIndex, GameRow, default_db_path
+from duskfall.store.indexing import summary_row
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class GameSummary:
     decisions: int
     fallbacks: int
     tokens: int = 0
+    row: GameRow | None = None  # the game's index row, for games without a log
 
 
 @dataclass
@@ -81,6 +84,7 @@ class SimulationJob:
     log_dir: str | None
     retries: int
     decision_timeout: float
+    index_rows: bool = False
 
 
 async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
@@ -111,10 +115,12 @@ async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
                 decisions=sum(1 for e in events if e.kind == "action"),
                 fallbacks=sum(1 for e in events if e.kind == "fallback"),
                 tokens=sum(
-                    int(e.payload.get("prompt_tokens", 0)) + int(e.payload.get("completion_tokens", 0))
+                    int(e.payload.get("prompt_tokens", 0))
+                    + int(e.payload.get("completion_tokens", 0))
                     for e in events
                     if e.kind == "llm_call"
                 ),
+                row=summary_row(game.header, events, outcome) if job.index_rows else None,
             )
         )
         game.record.events.clear()
@@ -147,18 +153,32 @@ def simulate(
 ) -> SimulationReport:
     """Play ``games`` games with seeds ``first_seed..`` and aggregate the results."""
     report = SimulationReport(variant, agents)
+    # logged games are indexed as they are played; the others get summary rows, in batches
+    db = default_db_path() if log_dir is None else None
+    index = GameIndex(db) if db is not None else None
     size = chunk_size or max(1, min(200, games // max(1, workers * 8) or 1))
     jobs = (
-        SimulationJob(variant, agents, dict(config or {}), chunk, log_dir, retries, decision_timeout)
+        SimulationJob(
+            variant,
+            agents,
+            dict(config or {}),
+            chunk,
+            log_dir,
+            retries,
+            decision_timeout,
+            index_rows=index is not None,
+        )
         for chunk in _chunks(range(first_seed, first_seed + games), size)
     )
     start = time.perf_counter()
     if workers <= 1:
         for job in jobs:
-            for summary in run_chunk(job):
+            summaries = run_chunk(job)
+            for summary in summaries:
                 report.add(summary)
                 if progress:
                     progress(1)
+            _index(index, summaries)
     else:
         context = multiprocessing.get_context("spawn")
         with context.Pool(workers) as pool:
@@ -167,5 +187,13 @@ def simulate(
                     report.add(summary)
                 if progress:
                     progress(len(summaries))
+                _index(index, summaries)
     report.seconds = time.perf_counter() - start
+    if index is not None:
+        index.close()
     return report
+
+
+def _index(index: GameIndex | None, summaries: list[GameSummary]) -> None:
+    if index is not None:
+        index.add_rows([s.row for s in summaries if s.row is not None])

@@ -18,7 +18,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 # Each module registers its commands on ``app`` when imported. Optional parts whose
 # dependencies are missing still register (they fail with a clear message when run).

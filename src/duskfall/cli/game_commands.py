@@ -27,10 +27,11 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.variant import parse_config
 from duskfall.runtime.game import GameSetup, prepare_game
 from duskfall.runtime.settings import RuntimeSettings
+from duskfall.store.index import use_db
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay as replay_log
 
-console = Console()
+console = Console(soft_wrap=True)
 
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="sports-mafia, werewolf, mafia")]
 AgentsOpt = Annotated[
@@ -46,6 +47,10 @@ SetOpt = Annotated[
 ]
 ConfigFileOpt = Annotated[str | None, typer.Option("--config-file", help="JSON config file")]
 PresetOpt = Annotated[str | None, typer.Option("--preset", help="role preset (werewolf)")]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", help="game index (default: $DUSKFALL_DB, else ./duskfall.db)"),
+]
 
 
 @app.command()
@@ -61,8 +66,11 @@ def play(
     retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
     timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    db: DbOpt = None,
 ) -> None:
     """Play one game, shown as it happens (god view), and write its log."""
+    if db is not None:
+        use_db(db)
     chosen = resolve_variant(variant)
     seed = pick_seed(seed)
     config = with_preset(parse_config_options(set_, config_file), preset)
@@ -97,8 +105,11 @@ def simulate(
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
     log_dir: Annotated[str | None, typer.Option(help="write every game's log here")] = None,
+    db: DbOpt = None,
 ) -> None:
     """Play many games in parallel processes; print win rates with 95% intervals."""
+    if db is not None:
+        use_db(db)
     chosen = resolve_variant(variant)
     config = with_preset(parse_config_options(set_, config_file), preset)
     spec = agents or default_agents(chosen)
@@ -145,7 +156,9 @@ def replay(
     """Re-apply a log's actions, check every event is reproduced exactly, and show the game."""
     game_log = read_log(log, strict=False)
     if game_log.corrupt is not None:
-        console.print(f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it")
+        console.print(
+            f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it"
+        )
     header = game_log.header
     try:
         result = replay_log(game_log)

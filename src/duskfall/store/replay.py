@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from duskfall.core.errors import ReplayMismatch
 from duskfall.core.events import Event
@@ -20,6 +20,8 @@ class ReplayResult:
     state: State
     rules_events: int
     actions: int
+    # rules events the last actions produced that the (cut-off) log does not have yet
+    unrecorded: list[Event] = field(default_factory=list)
 
 
 def _describe(event: Event) -> str:
@@ -68,4 +70,4 @@ def replay(log: GameLog) -> ReplayResult:
                 raise ReplayMismatch(f"{_describe(event)} but the rules give {outcome}")
     if produced and log.finished:
         raise ReplayMismatch(f"the rules produced {produced[0].kind} that the log does not have")
-    return ReplayResult(variant, state, checked, actions)
+    return ReplayResult(variant, state, checked, actions, list(produced))

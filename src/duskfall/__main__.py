@@ -1,0 +1,5 @@
+"""``python -m duskfall``."""
+
+from duskfall.cli import main
+
+main()

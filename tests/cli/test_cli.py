@@ -1,0 +1,71 @@
+"""The play / simulate / replay commands, run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def duskfall(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "duskfall", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_play_shows_the_game_and_writes_a_replayable_log(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    played = duskfall("play", "--seed", "5", "--log", str(log), cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "Day 1" in played.stdout and "wins" in played.stdout
+    assert str(log) in played.stdout
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["type"] == "header" and header["seed"] == 5
+    replayed = duskfall("replay", str(log), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    assert "replay verified" in replayed.stdout
+
+
+def test_same_seed_same_game(tmp_path: Path) -> None:
+    outputs = []
+    for name in ("a", "b"):
+        result = duskfall("play", "--seed", "11", "--log", str(tmp_path / name), cwd=tmp_path)
+        outputs.append([line for line in result.stdout.splitlines() if "game " not in line][2:-1])
+    assert outputs[0] == outputs[1]
+
+
+def test_simulate_prints_rates_with_intervals(tmp_path: Path) -> None:
+    result = duskfall("simulate", "--games", "40", "--workers", "2", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "RED" in result.stdout and "BLACK" in result.stdout and "%" in result.stdout
+    assert "games/s" in result.stdout
+
+
+def test_user_errors_are_one_clear_line(tmp_path: Path) -> None:
+    for args, needle in [
+        (("play", "--agents", "wizard"), "valid agents"),
+        (("play", "--variant", "chess"), "valid variants"),
+        (("play", "--set", "day_limit=0"), "day_limit"),
+        (("play", "--set", "colour=red"), "colour"),
+        (("replay", str(tmp_path / "missing.jsonl")), "no such log file"),
+    ]:
+        result = duskfall(*args, cwd=tmp_path)
+        assert result.returncode != 0
+        assert needle in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_corrupt_log_is_reported_and_the_good_part_replayed(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    duskfall("play", "--seed", "2", "--log", str(log), "--quiet", cwd=tmp_path)
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:40]) + lines[40][: len(lines[40]) // 2])
+    result = duskfall("replay", str(log), "-q", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "ends mid-line" in result.stdout and "39 events" in result.stdout
+    assert "did not finish" in result.stdout

@@ -1,0 +1,155 @@
+"""The ask/validate/retry/fallback handler and the scheduler, with scripted participants."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from duskfall.core.rng import derive_rng
+from duskfall.core.variant import get_variant, parse_config
+from duskfall.runtime.handler import AskHandler, PhaseContext, ask
+from duskfall.runtime.participant import Bot
+from duskfall.runtime.record import GameRecord
+from duskfall.runtime.scheduler import Scheduler
+from duskfall.runtime.settings import RuntimeSettings
+
+VARIANT = get_variant("sports-mafia")
+
+
+class Scripted:
+    """Answers from a list; records the prompts and extras it was given."""
+
+    def __init__(self, replies: list[Any]) -> None:
+        self.replies = list(replies)
+        self.calls: list[tuple[str, str, dict[str, Any]]] = []
+
+    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
+        self.calls.append((system_prompt, user_prompt, extra))
+        reply = self.replies.pop(0)
+        if isinstance(reply, BaseException):
+            raise reply
+        if callable(reply):
+            return await reply()
+        return reply
+
+
+def context(settings: RuntimeSettings | None = None) -> PhaseContext:
+    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=3)
+    return PhaseContext(
+        VARIANT,
+        state,
+        "g",
+        state.pending(),
+        derive_rng(3, "fallback"),
+        settings or RuntimeSettings(),
+    )
+
+
+DECLARE = '{"think": "t", "action": {"type": "DECLARATION", "declaration": [0,0,0,0,0,0,0,0,0,0]}}'
+
+
+async def test_valid_answer_is_parsed_and_thought_recorded() -> None:
+    ctx = context()
+    log: list[Any] = []
+    player = Scripted([DECLARE])
+    action = await ask(ctx, 0, player, log)
+    assert action.declaration == (0,) * 10
+    assert [e.kind for e in log] == ["thought"]
+    system, user, extra = player.calls[0]
+    assert "sports mafia" in system and "DECLARATION" in user
+    assert extra["attempt"] == 0 and extra["hint"] is None
+    assert extra["schema"].get()["properties"]["type"] == {"const": "DECLARATION"}
+
+
+async def test_invalid_answer_is_retried_with_the_hint() -> None:
+    ctx = context()
+    log: list[Any] = []
+    player = Scripted(['{"action": {"type": "VOTE", "target": 1}}', "garbage", DECLARE])
+    await ask(ctx, 0, player, log)
+    hints = [c[2]["hint"] for c in player.calls]
+    assert hints[0] is None and "DECLARATION" in hints[1] and hints[2]
+    assert "refused" in player.calls[1][1]  # the hint reaches the prompt too
+    assert [e.kind for e in log] == ["invalid_action", "invalid_action", "thought"]
+    assert all(e.visibility == "admin" for e in log)
+
+
+async def test_fallback_after_retries_is_recorded() -> None:
+    ctx = context(RuntimeSettings(retries=1))
+    log: list[Any] = []
+    action = await ask(ctx, 0, Scripted(["nope", "still nope"]), log)
+    assert action.declaration == (0,) * 10 and action.nomination_policy == ()
+    assert [e.kind for e in log] == ["invalid_action", "invalid_action", "fallback"]
+    assert log[-1].payload["action"]["type"] == "DECLARATION"
+
+
+async def test_timeout_and_errors_fall_back_without_hanging() -> None:
+    ctx = context(RuntimeSettings(retries=2, decision_timeout=0.05))
+    never = asyncio.Event()
+
+    async def hang() -> str:
+        await never.wait()
+        return DECLARE
+
+    log: list[Any] = []
+    await ask(ctx, 0, Scripted([hang]), log)
+    assert [e.kind for e in log] == ["decision_timeout", "fallback"]
+    log = []
+    await ask(ctx, 0, Scripted([RuntimeError("boom"), ValueError("bad"), KeyError("x")]), log)
+    assert [e.kind for e in log] == ["participant_error"] * 3 + ["fallback"]
+
+
+class CountingBot(Bot):
+    def act(self, observation: Any, legal: Any) -> Any:
+        return legal.default(self.rng)
+
+
+async def test_bots_never_pay_for_prompts(monkeypatch: Any) -> None:
+    calls = []
+    monkeypatch.setattr(VARIANT, "render_prompts", lambda *a: calls.append(a) or ("", ""))
+    ctx = context()
+    await ask(ctx, 0, CountingBot(0, derive_rng(0, "b")), [])
+    assert calls == []
+
+
+async def test_simultaneous_decisions_are_asked_concurrently() -> None:
+    """All living voters must be waiting at once; a sequential handler would time out."""
+    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=4)
+    while state.phase == "DECLARATION":
+        seat = state.pending()[0].seat
+        state.apply(seat, {"type": "DECLARATION", "declaration": [0] * 10})
+    voters = [d.seat for d in state.pending()]
+    everyone_waiting = asyncio.Event()
+    waiting = 0
+
+    def voter(seat: int) -> Callable[[], Any]:
+        async def answer() -> str:
+            nonlocal waiting
+            waiting += 1
+            if waiting == len(voters):
+                everyone_waiting.set()
+            await asyncio.wait_for(everyone_waiting.wait(), 5)
+            return str((seat + 1) % 10)
+
+        return answer
+
+    ctx = PhaseContext(VARIANT, state, "g", state.pending(), derive_rng(0, "f"))
+    result = await AskHandler()(ctx, [(s, Scripted([voter(s)])) for s in voters])
+    assert sorted(result.actions) == voters and result.subphase_log == []
+
+
+async def test_scheduler_plays_to_the_end_and_can_pause() -> None:
+    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=9)
+    bots = {s: CountingBot(s, derive_rng(9, f"b{s}")) for s in range(10)}
+    record = GameRecord("g")
+    scheduler = Scheduler(VARIANT, state, bots, record, seed=9)
+    scheduler.pause()
+    task = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0)
+    assert scheduler.paused and state.outcome() is None and not task.done()
+    scheduler.resume()
+    outcome = await asyncio.wait_for(task, 30)
+    assert outcome == state.outcome()
+    kinds = [e.kind for e in record.events]
+    assert kinds[-1] == "game_over" and "action" in kinds
+    assert [e.seq for e in record.events] == list(range(len(record.events)))
