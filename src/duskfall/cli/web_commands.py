@@ -1,0 +1,77 @@
+"""``duskfall web``: the spectator, replay and play-in-the-browser pages."""
+
+from __future__ import annotations
+
+import errno
+import importlib.util
+import os
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from duskfall.cli import app
+from duskfall.core.errors import ConfigError, MissingDependency
+
+console = Console()
+
+ADMIN_TOKEN_ENV = "DUSKFALL_ADMIN_TOKEN"
+
+
+def _require_web_extra() -> None:
+    for module in ("fastapi", "uvicorn"):
+        if importlib.util.find_spec(module) is None:
+            raise MissingDependency(module, "web")
+
+
+def _check_port_free(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ConfigError(
+                    f"port {port} on {host} is in use; pick another with --port"
+                ) from None
+            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+@app.command()
+def web(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="game index (default $DUSKFALL_DB or duskfall.db)")
+    ] = None,
+    games_dir: Annotated[
+        Path, typer.Option("--games-dir", help="where game logs are read and written")
+    ] = Path("games"),
+) -> None:
+    """Serve the web pages: game list, live games, replays, and seats to play in the browser.
+
+    The admin token (needed to start, pause and resume games, and to see the hidden roles of
+    games with human or remote seats) is printed at startup; set $DUSKFALL_ADMIN_TOKEN to
+    choose it.
+    """
+    _require_web_extra()
+    import uvicorn
+
+    from duskfall.store.index import default_db_path, use_db
+    from duskfall.web.access import Access, new_token
+    from duskfall.web.app import WebSettings, create_app
+
+    if db is not None:
+        use_db(db)  # games started from the page are indexed there too
+    db_path = db if db is not None else default_db_path()
+    games_dir.mkdir(parents=True, exist_ok=True)
+    token = os.environ.get(ADMIN_TOKEN_ENV) or new_token()
+    _check_port_free(host, port)
+    settings = WebSettings(games_dir=games_dir, db=db_path, access=Access(token))
+    shown_host = f"[{host}]" if ":" in host else host
+    console.print(f"duskfall web on http://{shown_host}:{port}/  (games in {games_dir})")
+    console.print(f"admin page: http://{shown_host}:{port}/#admin={token}", highlight=False)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")

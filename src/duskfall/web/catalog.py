@@ -1,0 +1,155 @@
+"""Where games are found: the SQLite game index, and the log directory for games not in it.
+
+Rows are plain dicts for the game list page. The index is opened per call (SQLite in WAL mode
+makes that cheap and safe next to other processes writing it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from duskfall.core.errors import LogCorrupt
+from duskfall.store.index import GameIndex, GameRow, UnknownGame
+from duskfall.web.feed import has_people, public_agents
+from duskfall.web.follow import read_header
+
+SCAN_LIMIT = 500
+TAIL_BYTES = 8192
+
+Row = dict[str, Any]
+
+
+def _last_line(path: Path) -> str:
+    with path.open("rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        handle.seek(max(0, size - TAIL_BYTES))
+        lines = handle.read().rstrip(b"\n").rsplit(b"\n", 1)
+    return lines[-1].decode("utf-8", errors="replace")
+
+
+def _log_outcome(path: Path) -> dict[str, Any] | None:
+    try:
+        last = json.loads(_last_line(path))
+    except (OSError, ValueError):
+        return None
+    if isinstance(last, dict) and last.get("kind") == "game_over":
+        payload = last.get("payload")
+        return payload if isinstance(payload, dict) else {}
+    return None
+
+
+def indexed_status(row: GameRow) -> str:
+    """The index's status, with ``interrupted`` for a running game whose process is gone."""
+    return "interrupted" if row.process_alive is False else row.status
+
+
+def _index_row(row: GameRow) -> Row:
+    agents = [s.agent for s in row.seats]
+    status = indexed_status(row)
+    return {
+        "game_id": row.id,
+        "variant": row.variant,
+        "seed": row.seed,
+        "status": status,
+        "winner": row.winner,
+        "days": row.days,
+        "events": row.events,
+        "tokens": row.tokens,
+        "cost_usd": row.cost_usd,
+        "started_at": row.started_at,
+        "agents": public_agents(row.variant, agents),
+        "protected": has_people(row.variant, agents),
+        "has_log": row.log_path is not None,
+        "live": False,
+    }
+
+
+def _log_row(path: Path) -> Row | None:
+    try:
+        header = read_header(path)
+    except LogCorrupt:
+        return None
+    outcome = _log_outcome(path)
+    agents = [str(entry.get("agent", "?")) for entry in header.roster]
+    status = "running"
+    if outcome is not None:
+        status = "aborted" if outcome.get("termination") == "aborted" else "finished"
+    return {
+        "game_id": header.game_id,
+        "variant": header.variant,
+        "seed": header.seed,
+        "status": status,
+        "winner": (outcome or {}).get("winner"),
+        "days": None,
+        "events": None,
+        "tokens": None,
+        "cost_usd": None,
+        "started_at": header.started_at,
+        "agents": public_agents(header.variant, agents),
+        "protected": has_people(header.variant, agents),
+        "has_log": True,
+        "live": False,
+    }
+
+
+@dataclass
+class Catalog:
+    """Finds games in the index at ``db`` (if any) and in the log directory ``games_dir``."""
+
+    db: Path | None
+    games_dir: Path
+
+    @contextmanager
+    def _index(self) -> Iterator[GameIndex | None]:
+        if self.db is None or not self.db.exists():
+            yield None
+            return
+        index = GameIndex(self.db)
+        try:
+            yield index
+        finally:
+            index.close()
+
+    def list_games(self, limit: int = 200) -> list[Row]:
+        """Indexed games with a log, then logs in the directory the index does not know."""
+        rows: dict[str, Row] = {}
+        with self._index() as index:
+            if index is not None:
+                for game in index.list_games(limit=limit):
+                    if game.log_path is not None:
+                        rows[game.id] = _index_row(game)
+        if self.games_dir.is_dir():
+            logs = sorted(
+                self.games_dir.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True
+            )
+            for path in logs[:SCAN_LIMIT]:
+                if path.stem in rows:
+                    continue
+                row = _log_row(path)
+                if row is not None and row["game_id"] not in rows:
+                    rows[row["game_id"]] = row
+        ordered = sorted(rows.values(), key=lambda r: str(r["started_at"]), reverse=True)
+        return ordered[:limit]
+
+    def locate(self, game_id: str) -> tuple[Path, str | None]:
+        """The log of ``game_id`` and the index's status for it; raises UnknownGame."""
+        with self._index() as index:
+            if index is not None:
+                try:
+                    row = index.get(game_id)
+                except UnknownGame:
+                    row = None
+                if row is not None and row.log_path is not None:
+                    return Path(row.log_path), indexed_status(row)
+        if "/" not in game_id and "\\" not in game_id and not game_id.startswith("."):
+            path = self.games_dir / f"{game_id}.jsonl"
+            if path.is_file():
+                return path, None
+        raise UnknownGame(f"no game {game_id!r}")

@@ -1,0 +1,106 @@
+"""Every game the web app knows: those it runs, and those it reads from logs.
+
+:meth:`GameHub.feed` gives the :class:`~duskfall.web.feed.GameFeed` of a game whichever way
+it is driven, so that pages follow a game the same way in both cases.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from duskfall.store.index import UnknownGame
+from duskfall.web.catalog import Catalog, Row
+from duskfall.web.feed import GameFeed, public_agents
+from duskfall.web.follow import LogFollower
+from duskfall.web.live import GameRequest, LiveGame
+
+KEEP_FOLLOWERS = 32
+
+
+class GameHub:
+    """Live games of this process, and followers of logs (the most recent few are kept)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.live: dict[str, LiveGame] = {}
+        self.followers: OrderedDict[str, LogFollower] = OrderedDict()
+
+    @property
+    def games_dir(self) -> Path:
+        return self.catalog.games_dir
+
+    def start(self, request: GameRequest) -> LiveGame:
+        """Prepare and start a game in this process (raises ConfigError on a bad request)."""
+        game = LiveGame(request, self.games_dir)
+        self.live[game.game_id] = game
+        game.start()
+        return game
+
+    def feed(self, game_id: str) -> GameFeed:
+        """The feed of a live game, or of a game's log (read now, tailed while watched)."""
+        if game_id in self.live:
+            return self.live[game_id].feed
+        follower = self.followers.get(game_id)
+        if follower is None or follower.problem is not None:
+            follower = self._open(game_id)
+        else:
+            self.followers.move_to_end(game_id)
+            follower.poll()
+        return follower.feed
+
+    def follow(self, game_id: str) -> None:
+        """Keep a followed log's feed current while it has subscribers."""
+        follower = self.followers.get(game_id)
+        if follower is not None:
+            follower.ensure_following()
+
+    def _open(self, game_id: str) -> LogFollower:
+        path, indexed_status = self.catalog.locate(game_id)
+        follower = LogFollower(path)
+        if follower.game_id != game_id and game_id not in (path.stem, follower.game_id):
+            raise UnknownGame(f"no game {game_id!r}")
+        if not follower.done and indexed_status in ("interrupted", "aborted"):
+            follower.feed.status = indexed_status
+        self.followers[follower.game_id] = follower
+        while len(self.followers) > KEEP_FOLLOWERS:
+            _, oldest = self.followers.popitem(last=False)
+            oldest.feed.subscribers.clear()
+        return follower
+
+    def list_games(self) -> list[Row]:
+        rows = {row["game_id"]: row for row in self.catalog.list_games()}
+        for game_id, game in self.live.items():
+            row = rows.get(game_id) or _live_row(game)
+            row.update(live=True, status=game.feed.status, protected=game.feed.protected)
+            rows[game_id] = row
+        live_first = sorted(rows.values(), key=lambda r: (not r["live"], r["status"] != "running"))
+        return live_first
+
+    async def close(self) -> None:
+        for game in list(self.live.values()):
+            await game.stop()
+        for follower in list(self.followers.values()):
+            await follower.stop()
+
+
+def _live_row(game: LiveGame) -> dict[str, Any]:
+    header = game.game.header
+    outcome = game.feed.timeline.outcome
+    return {
+        "game_id": game.game_id,
+        "variant": header.variant,
+        "seed": header.seed,
+        "status": game.feed.status,
+        "winner": outcome.winner if outcome else None,
+        "days": game.game.state.day,
+        "events": len(game.feed.timeline.frames),
+        "tokens": None,
+        "cost_usd": None,
+        "started_at": header.started_at,
+        "agents": public_agents(header.variant, game.feed.agents),
+        "protected": game.feed.protected,
+        "has_log": game.log_path is not None,
+        "live": True,
+    }

@@ -1,0 +1,178 @@
+"""How an event looks on the page: one plain line, its scope, the seats it reveals and its votes.
+
+Rendering is generic (kind + payload) so that every variant shows up; the variant's own
+``format_event`` supplies the line where it has one (its rich markup is stripped), and a small
+per-variant table covers the kinds it leaves out. Nothing here decides *who* may see an event:
+that is :func:`duskfall.core.events.visible_to`, applied by :mod:`duskfall.web.timeline`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.text import Text
+
+from duskfall.core.events import ADMIN, PUBLIC, Event
+from duskfall.core.variant import Variant
+
+Payload = Mapping[str, Any]
+LineFormatter = Callable[[Payload], str]
+
+SEAT_KEYS = ("seat", "player_id", "player", "voter", "by")
+TEXT_LIMIT = 600
+
+# Kinds a variant's ``format_event`` leaves out but a spectator wants to read.
+VARIANT_LINES: dict[str, dict[str, LineFormatter]] = {
+    "sports-mafia": {
+        "GAME_STARTED": lambda p: f"The game starts with {p['players']} players",
+        "ROLE_ASSIGNED": lambda p: f"player {p['player_id']} is dealt {p['role']}",
+        "MAFIA_TEAM": lambda p: f"the mafia team is {p['members']} (don {p['don']})",
+        "VOTING_STARTED": lambda p: f"voting on {p.get('nominated', p.get('candidates', ''))}",
+    },
+}
+
+
+def _clip(text: Any, limit: int = TEXT_LIMIT) -> str:
+    value = str(text)
+    return value if len(value) <= limit else value[: limit - 3] + "..."
+
+
+def _seat_label(value: Any) -> str:
+    return "nobody" if value in (None, -1) else f"seat {value}"
+
+
+def _compact(payload: Payload) -> str:
+    parts = []
+    for key, value in payload.items():
+        shown = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+        parts.append(f"{key}={_clip(shown, 80)}")
+    return " ".join(parts)
+
+
+RUNTIME_LINES: dict[str, LineFormatter] = {
+    "action": lambda p: (
+        f"seat {p['seat']} acts: {_compact(p['action'])}"
+        + (" (fallback)" if p.get("by") == "fallback" else "")
+    ),
+    "thought": lambda p: f"seat {p['seat']} thinks: {_clip(p['text'])}",
+    "speech": lambda p: f"seat {p['seat']} says: {_clip(p['text'])}",
+    "invalid_action": lambda p: f"seat {p['seat']} answer refused: {p['error']}",
+    "fallback": lambda p: f"seat {p['seat']} falls back to {_compact(p['action'])} ({p['reason']})",
+    "decision_timeout": lambda p: f"seat {p['seat']} timed out after {p['timeout']:g}s",
+    "participant_error": lambda p: f"seat {p['seat']} failed: {p['error']}",
+    "llm_call": lambda p: (
+        f"{_seat_label(p.get('seat'))} called {p.get('model', '?')}: "
+        f"{p.get('prompt_tokens', 0)}+{p.get('completion_tokens', 0)} tokens, "
+        f"${float(p.get('cost_usd', 0.0)):.4f}"
+    ),
+    "suspicion": lambda p: f"{_seat_label(p.get('seat'))} updates its suspicions",
+    "game_over": lambda p: (
+        f"{p['winner']} wins ({p.get('reason', '')})"
+        if p.get("winner")
+        else f"game over: {p.get('termination', '')} ({p.get('reason', '')})"
+    ),
+}
+
+
+def plain(markup: str) -> str:
+    """Rich console markup (``[bold]Day 1[/]``) as plain text."""
+    try:
+        return Text.from_markup(markup).plain
+    except Exception:  # not valid markup after all: show it as it is
+        return markup
+
+
+def event_line(variant: Variant | None, variant_id: str, event: Event) -> str:
+    """The one line a spectator reads for ``event``."""
+    payload = event.payload
+    try:
+        if event.source == "rules" and variant is not None:
+            line = variant.format_event(event)
+            if line:
+                return plain(line)
+        table = VARIANT_LINES.get(variant_id, {})
+        formatter = table.get(event.kind) or RUNTIME_LINES.get(event.kind)
+        if formatter is not None:
+            return formatter(payload)
+    except (KeyError, TypeError, ValueError):
+        pass  # an unexpected payload shape: fall back to the generic line
+    for key in ("text", "message", "says"):
+        if isinstance(payload.get(key), str):
+            who = actor(event)
+            prefix = f"seat {who}: " if who is not None else ""
+            return f"{prefix}{_clip(payload[key])}"
+    body = _compact(payload)
+    return f"{event.kind}: {body}" if body else event.kind
+
+
+def scope(event: Event) -> str:
+    """``public``, ``private`` (a team or some seats) or ``admin`` (god view only)."""
+    if event.visibility == PUBLIC:
+        return "public"
+    if event.visibility == ADMIN:
+        return "admin"
+    return "private"
+
+
+def actor(event: Event) -> int | None:
+    """The seat an event is about or by, if its payload names one."""
+    for key in SEAT_KEYS:
+        value = event.payload.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def revealed_roles(event: Event) -> dict[int, str]:
+    """Roles an event tells whoever sees it: ``{"seat"|"player_id": n, "role": r}``, or a
+    full deal ``{"roles": [...]}``."""
+    payload = event.payload
+    role = payload.get("role")
+    if isinstance(role, str):
+        for key in ("seat", "player_id", "player", "target"):
+            seat = payload.get(key)
+            if isinstance(seat, int) and not isinstance(seat, bool):
+                return {seat: role}
+    roles = payload.get("roles")
+    if isinstance(roles, list) and all(isinstance(r, str) for r in roles):
+        return dict(enumerate(roles))
+    return {}
+
+
+def _seat_or_none(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return None if value < 0 else value
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        return _seat_or_none(int(value))
+    return None
+
+
+def vote_casts(event: Event) -> list[tuple[int, int | None]] | None:
+    """The votes an event records as ``(voter, target or None)`` pairs, or None if it has none.
+
+    Understands ``{"votes": {voter: target}}``, ``{"votes": [{"seat"|"voter": v, "target": t}]}``
+    and single casts: a ``*vote*`` kind with a voter and a ``target``.
+    """
+    votes = event.payload.get("votes")
+    casts: list[tuple[int, int | None]] = []
+    if isinstance(votes, Mapping):
+        for voter, target in votes.items():
+            seat = _seat_or_none(voter)
+            if seat is not None:
+                casts.append((seat, _seat_or_none(target)))
+        return casts
+    if isinstance(votes, list) and all(isinstance(v, Mapping) for v in votes):
+        for cast in votes:
+            seat = _seat_or_none(cast.get("seat", cast.get("voter")))
+            if seat is not None and "target" in cast:
+                casts.append((seat, _seat_or_none(cast["target"])))
+        return casts
+    if "vote" in event.kind.lower() and "target" in event.payload:
+        voter = actor(event)
+        if voter is not None:
+            return [(voter, _seat_or_none(event.payload["target"]))]
+    return None

@@ -1,0 +1,146 @@
+"""A game's events as the web shows them: each with who may see it and who is alive then.
+
+A :class:`Timeline` is fed a log header and then events one by one, from a game running in
+this process or from a log being read or tailed; both go through the same code. It rebuilds
+the rules state by re-applying each recorded ``action`` (as :mod:`duskfall.store.replay`
+does), so that every event gets the seats that may see it, computed with the one filter
+:func:`duskfall.core.events.visible_to` and each seat's ``state.channels(seat)`` at that
+moment, and the list of living seats after it. Variants without a rules engine (a game-master
+game) still show: their private events are then visible to the god view only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from duskfall.core.errors import DuskfallError
+from duskfall.core.events import Event, visible_to
+from duskfall.core.outcome import Outcome
+from duskfall.core.variant import State, Variant, get_variant, parse_config
+from duskfall.store.log import LogHeader
+from duskfall.web import present
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One event, the seats that may see it, and the living seats once it happened."""
+
+    event: Event
+    seats: frozenset[int]
+    alive: tuple[int, ...]
+    view: dict[str, Any] = field(compare=False)
+
+
+def _rules_for(header: LogHeader) -> tuple[Variant | None, State | None, str | None]:
+    try:
+        variant = get_variant(header.variant)
+    except DuskfallError:
+        return None, None, f"variant {header.variant!r} has no rules engine here"
+    try:
+        state = variant.new_game(parse_config(variant, header.config), header.seed)
+    except Exception as exc:  # a log from another version: show the events anyway
+        return variant, None, f"cannot rebuild the game state: {exc}"
+    return variant, state, None
+
+
+class Timeline:
+    """The frames of one game, in order; see the module docstring."""
+
+    def __init__(self, header: LogHeader) -> None:
+        self.header = header
+        self.num_seats = len(header.roster)
+        self.variant, self.state, self.problem = _rules_for(header)
+        self.frames: list[Frame] = []
+        self.outcome: Outcome | None = None
+        self._alive: tuple[int, ...] = self._living()
+
+    @property
+    def game_id(self) -> str:
+        return self.header.game_id
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    def _living(self) -> tuple[int, ...]:
+        if self.state is not None:
+            return tuple(self.state.alive())
+        return tuple(range(self.num_seats))
+
+    def _channels(self, seat: int) -> frozenset[str]:
+        return self.state.channels(seat) if self.state is not None else frozenset()
+
+    def _apply(self, event: Event) -> None:
+        if self.state is None or event.kind != "action":
+            return
+        try:
+            self.state.apply(event.payload["seat"], event.payload["action"])
+        except Exception as exc:  # the log disagrees with the rules: stop tracking the state
+            self.problem = f"event {event.seq}: the rules refused the recorded action ({exc})"
+            self.state = None
+            return
+        self._alive = self._living()
+
+    def add(self, event: Event) -> Frame:
+        """Record the next event and return its frame."""
+        self._apply(event)
+        seats = frozenset(
+            s for s in range(self.num_seats) if visible_to(event, s, self._channels(s))
+        )
+        if event.kind == "game_over":
+            self.outcome = Outcome.from_dict(event.payload)
+        frame = Frame(event, seats, self._alive, self._view(event))
+        self.frames.append(frame)
+        return frame
+
+    def _view(self, event: Event) -> dict[str, Any]:
+        casts = present.vote_casts(event)
+        return {
+            "seq": event.seq,
+            "day": event.day,
+            "phase": event.phase,
+            "kind": event.kind,
+            "source": event.source,
+            "scope": present.scope(event),
+            "visibility": event.visibility,
+            "text": present.event_line(self.variant, self.header.variant, event),
+            "actor": present.actor(event),
+            "alive": list(self._alive),
+            "reveals": {str(s): r for s, r in present.revealed_roles(event).items()},
+            "votes": None if casts is None else [list(c) for c in casts],
+            "payload": event.payload,
+        }
+
+    def visible(self, seat: int | None) -> list[Frame]:
+        """The frames ``seat`` may see; ``None`` is the god view (all of them)."""
+        if seat is None:
+            return list(self.frames)
+        return [f for f in self.frames if seat in f.seats]
+
+    def roles(self) -> dict[int, str]:
+        """Every seat's role (god view): from the rules state, else from the events."""
+        if self.state is not None:
+            return dict(self.state.roles())
+        found: dict[int, str] = {}
+        for frame in self.frames:
+            found.update(present.revealed_roles(frame.event))
+        return found
+
+    def describe(self) -> dict[str, Any]:
+        """What every viewer may know about the game: ids, seats and their agents."""
+        header = self.header
+        return {
+            "game_id": header.game_id,
+            "variant": header.variant,
+            "variant_name": getattr(self.variant, "name", header.variant),
+            "seed": header.seed,
+            "config": header.config,
+            "started_at": header.started_at,
+            "seats": [
+                {"seat": entry.get("seat", i), "agent": entry.get("agent", "?")}
+                for i, entry in enumerate(header.roster)
+            ],
+            "outcome": self.outcome.to_dict() if self.outcome is not None else None,
+            "problem": self.problem,
+        }
