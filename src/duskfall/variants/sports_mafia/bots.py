@@ -1,4 +1,8 @@
-"""Built-in sports-mafia bots."""
+"""Built-in sports-mafia bots: ``uniform``, ``random`` (seed 001's RandomAgent), ``heuristic``.
+
+Every bot sees only its observation and its legal actions, draws randomness only from its
+own seeded ``rng`` and returns typed actions (no prompt is ever rendered for it).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,36 @@ from typing import Any
 
 from duskfall.core.variant import LegalActions
 from duskfall.runtime.participant import Bot
+from duskfall.variants.sports_mafia.actions import (
+    NUM_PLAYERS,
+    SKIP,
+    Declaration,
+    DonCheck,
+    EliminateAllVote,
+    Kill,
+    SheriffCheck,
+    Vote,
+)
+from duskfall.variants.sports_mafia.heuristic import HeuristicAgent
+from duskfall.variants.sports_mafia.legal import DeclarationChoice, TargetChoice
+from duskfall.variants.sports_mafia.policies import (
+    ProbabilisticDeclarationPolicy,
+    ProbabilisticEliminateAllPolicy,
+    ProbabilisticNightActionPolicy,
+    ProbabilisticVotingPolicy,
+    SheriffPolicy,
+)
+
+TARGET_ACTIONS: dict[str, type[Vote | Kill | DonCheck | SheriffCheck]] = {
+    "VOTE": Vote,
+    "KILL": Kill,
+    "DON_CHECK": DonCheck,
+    "SHERIFF_CHECK": SheriffCheck,
+}
 
 
 class UniformBot(Bot):
-    """Picks a uniformly random legal action (the kit's baseline)."""
+    """Picks a uniformly random legal action (the test kit's baseline)."""
 
     name = "uniform"
 
@@ -19,7 +49,69 @@ class UniformBot(Bot):
         return legal.sample(self.rng)
 
 
-BOTS: dict[str, type[Bot]] = {"uniform": UniformBot, "random": UniformBot}
+class RandomAgent(Bot):
+    """Seed 001's RandomAgent: every decision is a draw from a randomly created policy.
+
+    The declaration policy and the sheriff policy are created once per game (a random
+    "temperament" kept across days, so that sheriff claims stay consistent); voting,
+    nomination, night and eliminate-all policies are created afresh for every decision over
+    the legal choices. The agent never reads its observation: it knows the turn by counting
+    its own declarations (a living player declares exactly once a day), so a game of random
+    agents never pays for building a view.
+    """
+
+    name = "random"
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        super().__init__(seat, rng)
+        self.declarations_made = 0
+        self.declaration_policy: ProbabilisticDeclarationPolicy | None = None
+        self.sheriff_policy: SheriffPolicy | None = None
+
+    def act(self, observation: Mapping[str, Any], legal: LegalActions) -> Any:
+        rng = self.rng
+        if isinstance(legal, DeclarationChoice):
+            return self._declare(legal)
+        if isinstance(legal, TargetChoice):
+            if legal.action_type == "VOTE":
+                target = ProbabilisticVotingPolicy.create_random_policy(
+                    legal.targets, rng
+                ).sample_vote(rng)
+            else:
+                targets = (SKIP, *legal.targets) if legal.allow_skip else legal.targets
+                target = ProbabilisticNightActionPolicy.create_random_policy(
+                    legal.action_type, targets, rng
+                ).sample_target(rng)
+            return TARGET_ACTIONS[legal.action_type](target)
+        eliminate = ProbabilisticEliminateAllPolicy.create_random_policy(rng)
+        return EliminateAllVote(eliminate.sample_vote(rng))
+
+    def _declare(self, legal: DeclarationChoice) -> Declaration:
+        rng = self.rng
+        turn = self.declarations_made
+        self.declarations_made += 1
+        if self.declaration_policy is None:
+            self.declaration_policy = ProbabilisticDeclarationPolicy.create_random_policy(
+                NUM_PLAYERS, rng
+            )
+        if self.sheriff_policy is None:
+            self.sheriff_policy = SheriffPolicy.create_random_policy(
+                self.seat, turn, range(NUM_PLAYERS), rng
+            )
+        self.sheriff_policy.update_turn(turn)
+        nomination = ProbabilisticVotingPolicy.create_random_policy((SKIP, *legal.nominable), rng)
+        return Declaration(
+            self.declaration_policy.sample_declaration(rng),
+            self.sheriff_policy.sample_sheriff_claims(rng),
+            tuple(sorted(nomination.target_probs.items())),
+        )
+
+
+BOTS: dict[str, type[Bot]] = {
+    "uniform": UniformBot,
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+}
 
 
 def make_bot(name: str, seat: int, rng: random.Random) -> Bot:
