@@ -1,0 +1,641 @@
+"""Classic mafia (seed 000) as a pure, synchronous state machine.
+
+A game is a night then a day, repeated. Each phase is a queue of sub-phases (``Step``):
+sequential ones (team chat messages, team votes, sheriff assignments, vigilante shots) yield
+one decision at a time so every speaker sees what came before; simultaneous ones (lone or
+uncoordinated night actions, the day vote) are pending together and resolved when the last
+one arrives. Night order: mafia chat and kill vote, doctors, sheriffs, vigilantes, then
+resolution (the shot cannot be blocked; the mafia's target dies unless protected).
+
+Everything a seat may know is recorded as it happens in one of three places: the public log,
+a channel log (``mafia``, ``doctors``, ``sheriffs``, ``vigilantes``) or the seat's private
+log. ``observe`` (in :mod:`.view`) reads only those, plus the seat's own roles and history.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from duskfall.core.errors import IllegalAction
+from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility
+from duskfall.core.outcome import Outcome, Termination
+from duskfall.core.rng import derive_rng
+from duskfall.core.variant import Decision
+from duskfall.variants.mafia.actions import (
+    ABSTAIN,
+    INVESTIGATE,
+    KILL,
+    PASS,
+    PROTECT,
+    SHOOT,
+    VOTE,
+    Choose,
+    Say,
+)
+from duskfall.variants.mafia.config import MafiaConfig
+from duskfall.variants.mafia.legal import LegalView, NoDecision, SayChoice, TargetChoice
+from duskfall.variants.mafia.roles import (
+    DOCTOR,
+    MAFIA,
+    MAFIA_TEAM,
+    ROLES,
+    SHERIFF,
+    TOWN,
+    VIGILANTE,
+    RoleSet,
+    role_label,
+    team_of_roles,
+)
+from duskfall.variants.mafia.view import observe
+
+VARIANT_ID = "mafia"
+NIGHT, DAY, OVER = "NIGHT", "DAY", "OVER"
+
+MAFIA_CHAT = "MAFIA_CHAT"
+MAFIA_VOTE = "MAFIA_VOTE"
+DOCTOR_COORDINATION = "DOCTOR_COORDINATION"
+DOCTOR_PROTECTION_VOTE = "DOCTOR_PROTECTION_VOTE"
+DOCTOR_ACTION = "DOCTOR_ACTION"
+SHERIFF_COORDINATION = "SHERIFF_COORDINATION"
+SHERIFF_INVESTIGATION_ASSIGNMENT = "SHERIFF_INVESTIGATION_ASSIGNMENT"
+SHERIFF_ACTION = "SHERIFF_ACTION"
+VIGILANTE_COORDINATION = "VIGILANTE_COORDINATION"
+VIGILANTE_ACTION = "VIGILANTE_ACTION"
+DAY_DISCUSSION = "DAY_DISCUSSION"
+DAY_VOTE = "DAY_VOTE"
+
+CHAT_KINDS: dict[str, str] = {
+    MAFIA_CHAT: "mafia",
+    DOCTOR_COORDINATION: "doctors",
+    SHERIFF_COORDINATION: "sheriffs",
+    VIGILANTE_COORDINATION: "vigilantes",
+}
+TEAM_VOTE_KINDS: dict[str, str] = {MAFIA_VOTE: "mafia", DOCTOR_PROTECTION_VOTE: "doctors"}
+ACTION_TYPES: dict[str, tuple[str, str | None]] = {
+    MAFIA_VOTE: (KILL, None),
+    DOCTOR_PROTECTION_VOTE: (PROTECT, None),
+    DOCTOR_ACTION: (PROTECT, None),
+    SHERIFF_INVESTIGATION_ASSIGNMENT: (INVESTIGATE, None),
+    SHERIFF_ACTION: (INVESTIGATE, None),
+    VIGILANTE_ACTION: (SHOOT, PASS),
+    DAY_VOTE: (VOTE, ABSTAIN),
+}
+
+
+@dataclass(slots=True)
+class Step:
+    """One sub-phase: ``order`` acts one by one, or all at once when ``simultaneous``."""
+
+    kind: str
+    order: list[int]
+    simultaneous: bool = False
+    position: int = 0
+    received: dict[int, Any] = field(default_factory=dict)
+    closed: bool = False
+
+    def waiting(self) -> list[int]:
+        if self.simultaneous:
+            return [s for s in self.order if s not in self.received]
+        return [self.order[self.position]] if self.position < len(self.order) else []
+
+
+@dataclass(frozen=True, slots=True)
+class Investigation:
+    night: int
+    sheriff: int
+    target: int
+    roles: RoleSet
+    shared: bool
+
+
+class MafiaState:
+    """One game of classic mafia; see the module docstring."""
+
+    variant_id = VARIANT_ID
+
+    def __init__(self, config: MafiaConfig, seed: int) -> None:
+        self.config = config
+        self.seed = seed
+        self.num_seats = config.players
+        self.names: tuple[str, ...] = tuple(config.seat_names())
+        deal = config.deal()
+        if config.shuffle_roles:
+            derive_rng(seed, "deal").shuffle(deal)
+        self.seat_roles: list[RoleSet] = deal
+        self.teams: list[str] = [team_of_roles(r) for r in deal]
+        dealt = Counter(role for roles in deal for role in roles)
+        self.setup: dict[str, int] = {r: dealt[r] for r in ROLES if dealt[r]}
+        self.living: list[bool] = [True] * self.num_seats
+        self.rng = derive_rng(seed, "rules")
+        self.day = 1
+        self.phase = NIGHT
+        self._outcome: Outcome | None = None
+        self._channels = self._deal_channels()
+        # What seats may know, recorded as it happens.
+        self.public_log: list[dict[str, Any]] = []
+        self.channel_logs: dict[str, list[dict[str, Any]]] = {c: [] for c in self._members}
+        self.private_logs: dict[int, list[dict[str, Any]]] = {}
+        # Persistent night history.
+        self.last_protection: dict[int, tuple[int, int]] = {}
+        self.investigations: list[Investigation] = []
+        self.shots: dict[int, tuple[int, int]] = {}
+        # Current phase.
+        self.steps: list[Step] = []
+        self._reset_night()
+        self.spoken: Counter[int] = Counter()
+        self._opening: list[Event] = self._deal_events() + self._begin_night()
+
+    # ----------------------------------------------------------------- set-up
+
+    def _deal_channels(self) -> dict[int, frozenset[str]]:
+        """Private channels: the mafia always; other roles when two or more coordinate."""
+        self._members: dict[str, tuple[int, ...]] = {}
+        for name, role in ROLES.items():
+            holders = tuple(s for s, r in enumerate(self.seat_roles) if name in r)
+            if role.channel and holders and (name == MAFIA or self._coordinated(holders)):
+                self._members[role.channel] = holders
+        return {
+            seat: frozenset(c for c, members in self._members.items() if seat in members)
+            for seat in range(self.num_seats)
+        }
+
+    def _coordinated(self, holders: Sequence[int]) -> bool:
+        return self.config.coordination and len(holders) >= 2
+
+    def _deal_events(self) -> list[Event]:
+        events = [
+            self._event(
+                "setup",
+                {
+                    "players": [{"seat": s, "name": n} for s, n in enumerate(self.names)],
+                    "setup": dict(self.setup),
+                    "multi_role": self.config.allow_multi_role,
+                    "coordination": self.config.coordination,
+                },
+            ),
+            self._event("deal", {"roles": _keyed(self.roles())}, ADMIN),
+        ]
+        for seat, roles in enumerate(self.seat_roles):
+            events.append(
+                self._event(
+                    "role",
+                    {"seat": seat, "roles": list(roles), "team": self.teams[seat]},
+                    seats_visibility([seat]),
+                )
+            )
+        for channel, members in self._members.items():
+            events.append(
+                self._event(
+                    "team",
+                    {"channel": channel, "members": list(members)},
+                    team_visibility(channel),
+                )
+            )
+        return events
+
+    # --------------------------------------------------------- State contract
+
+    def opening_events(self) -> list[Event]:
+        events, self._opening = self._opening, []
+        return events
+
+    def pending(self) -> list[Decision]:
+        if self._outcome is not None or not self.steps:
+            return []
+        step = self.steps[0]
+        return [Decision(seat, step.kind) for seat in step.waiting()]
+
+    def legal(self, seat: int) -> LegalView:
+        if self._outcome is not None or not self.steps or seat not in self.steps[0].waiting():
+            return NoDecision()
+        kind = self.steps[0].kind
+        if kind in CHAT_KINDS or kind == DAY_DISCUSSION:
+            return SayChoice(kind, tuple(self.alive()), self.names, self.config.max_message_chars)
+        action_type, pass_type = ACTION_TYPES[kind]
+        return TargetChoice(kind, action_type, self.targets(seat, kind), self.names, pass_type)
+
+    def apply(self, seat: int, action: Any) -> list[Event]:
+        if self._outcome is not None:
+            raise IllegalAction("the game is over", "not_your_turn")
+        if not self.steps or seat not in self.steps[0].waiting():
+            raise IllegalAction(f"it is not {self.names[seat]}'s turn", "not_your_turn")
+        step = self.steps[0]
+        parsed = self.legal(seat).parse(action)
+        events = self._on_action(step, seat, parsed)
+        if step.simultaneous:
+            step.received[seat] = parsed
+        else:
+            step.position += 1
+        if step.closed or not step.waiting():
+            events += self._finish_step(step)
+        return events
+
+    def apply_all(self, actions: Mapping[int, Any]) -> list[Event]:
+        events: list[Event] = []
+        for seat in sorted(actions):
+            events += self.apply(seat, actions[seat])
+        return events
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        return observe(self, seat)
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def channels(self, seat: int) -> frozenset[str]:
+        return self._channels[seat]
+
+    def roles(self) -> dict[int, str]:
+        return {seat: role_label(roles) for seat, roles in enumerate(self.seat_roles)}
+
+    def team_of(self, seat: int) -> str:
+        return self.teams[seat]
+
+    def alive(self) -> list[int]:
+        return [s for s in range(self.num_seats) if self.living[s]]
+
+    # ---------------------------------------------------------------- queries
+
+    def members(self, channel: str) -> tuple[int, ...]:
+        """Seats on a private channel (dead ones included)."""
+        return self._members.get(channel, ())
+
+    def holders(self, role: str, alive_only: bool = True) -> list[int]:
+        return [
+            s
+            for s, roles in enumerate(self.seat_roles)
+            if role in roles and (self.living[s] or not alive_only)
+        ]
+
+    def shares_results(self, sheriff: int) -> bool:
+        return "sheriffs" in self._channels[sheriff]
+
+    def known_investigations(self, sheriff: int) -> list[Investigation]:
+        """Results ``sheriff`` knows: its own, plus the team's when sheriffs coordinate."""
+        shared = self.shares_results(sheriff)
+        return [
+            inv for inv in self.investigations if inv.sheriff == sheriff or (shared and inv.shared)
+        ]
+
+    def protection_banned(self, doctor: int) -> int | None:
+        """The player ``doctor`` protected last night (not allowed again tonight)."""
+        last = self.last_protection.get(doctor)
+        return last[1] if last is not None and last[0] == self.day - 1 else None
+
+    def has_shot(self, vigilante: int) -> bool:
+        return vigilante not in self.shots
+
+    def tonight(self) -> dict[str, Any]:
+        """The night's choices so far (god view; ``view`` filters what a seat may see)."""
+        return self._night
+
+    # ------------------------------------------------------------- legality
+
+    def targets(self, seat: int, kind: str) -> tuple[int, ...]:
+        """The players ``seat`` may choose in a decision of ``kind`` (it must be pending)."""
+        alive = self.alive()
+        if kind == MAFIA_VOTE:
+            return tuple(s for s in alive if self.teams[s] != MAFIA_TEAM)
+        if kind in (DOCTOR_ACTION, DOCTOR_PROTECTION_VOTE):
+            doctors = self.steps[0].order if kind == DOCTOR_PROTECTION_VOTE else [seat]
+            banned = {self.protection_banned(d) for d in doctors}
+            return tuple(s for s in alive if s not in banned)
+        if kind in (SHERIFF_ACTION, SHERIFF_INVESTIGATION_ASSIGNMENT):
+            return self._investigation_targets(seat, kind == SHERIFF_INVESTIGATION_ASSIGNMENT)
+        return tuple(s for s in alive if s != seat)
+
+    def _investigation_targets(self, sheriff: int, coordinated: bool) -> tuple[int, ...]:
+        """Not oneself, not a player already assigned tonight, and nobody re-investigated
+        while someone not yet investigated (and not known to the team) remains."""
+        assigned = set(self._night["assigned"]) if coordinated else set()
+        candidates = [s for s in self.alive() if s != sheriff and s not in assigned]
+        known = {inv.target for inv in self.known_investigations(sheriff)}
+        if coordinated and not self.config.allow_multi_role:
+            known.update(self.members("sheriffs"))
+        fresh = [s for s in candidates if s not in known]
+        return tuple(fresh or candidates)
+
+    # --------------------------------------------------------------- actions
+
+    def _on_action(self, step: Step, seat: int, action: Any) -> list[Event]:
+        kind = step.kind
+        if kind in CHAT_KINDS:
+            return [self._chat(CHAT_KINDS[kind], seat, action, step)]
+        if kind == DAY_DISCUSSION:
+            self.spoken[seat] += 1
+            return [self._speech(seat, action)]
+        assert isinstance(action, Choose)
+        if kind in TEAM_VOTE_KINDS:
+            return [self._team_vote(TEAM_VOTE_KINDS[kind], seat, action)]
+        if kind == DOCTOR_ACTION:
+            assert action.target is not None
+            return [self._protect(seat, action.target, None)]
+        if kind in (SHERIFF_ACTION, SHERIFF_INVESTIGATION_ASSIGNMENT):
+            assert action.target is not None
+            return [self._investigate(seat, action.target)]
+        if kind == VIGILANTE_ACTION:
+            return [self._vigilante(seat, action, step)]
+        return []  # DAY_VOTE: secret until everyone has voted
+
+    def _chat(self, channel: str, seat: int, action: Say, step: Step) -> Event:
+        per_round = len(set(step.order))
+        entry = {
+            "kind": "chat",
+            "day": self.day,
+            "seat": seat,
+            "name": self.names[seat],
+            "says": action.says,
+            "target": action.target,
+            "round": step.position // per_round + 1,
+            "rounds": len(step.order) // per_round,
+        }
+        return self._to_channel(channel, entry)
+
+    def _speech(self, seat: int, action: Say) -> Event:
+        entry = {
+            "kind": "speech",
+            "day": self.day,
+            "seat": seat,
+            "name": self.names[seat],
+            "says": action.says,
+            "target": action.target,
+            "claim": action.claim,
+        }
+        self.public_log.append(entry)
+        return self._event("speech", dict(entry))
+
+    def _team_vote(self, channel: str, seat: int, action: Choose) -> Event:
+        votes: dict[int, int] = self._night["votes"].setdefault(channel, {})
+        assert action.target is not None
+        votes[seat] = action.target
+        entry = {
+            "kind": "team_vote",
+            "day": self.day,
+            "seat": seat,
+            "name": self.names[seat],
+            "target": action.target,
+            "target_name": self.names[action.target],
+            "says": action.says,
+            "tally": _keyed(_tally(votes)),
+        }
+        return self._to_channel(channel, entry)
+
+    def _protect(self, doctor: int, target: int, consensus: dict[int, int] | None) -> Event:
+        self._night["protections"][doctor] = target
+        self.last_protection[doctor] = (self.day, target)
+        payload: dict[str, Any] = {
+            "seat": doctor,
+            "target": target,
+            "target_name": self.names[target],
+            "coordination": consensus is not None,
+        }
+        if consensus is not None:
+            payload["consensus_votes"] = _keyed(consensus)
+        self._remember(doctor, {"kind": "protection", "day": self.day, "target": target})
+        return self._event("doctor_action", payload, ADMIN)
+
+    def _investigate(self, sheriff: int, target: int) -> Event:
+        shared = self.shares_results(sheriff)
+        result = Investigation(self.day, sheriff, target, self.seat_roles[target], shared)
+        self.investigations.append(result)
+        self._night["assigned"].append(target)
+        entry = {
+            "kind": "investigation",
+            "day": self.day,
+            "seat": sheriff,
+            "name": self.names[sheriff],
+            "target": target,
+            "target_name": self.names[target],
+            "roles": list(result.roles),
+            "coordination": shared,
+        }
+        return self._to_channel("sheriffs", entry) if shared else self._to_seat(sheriff, entry)
+
+    def _vigilante(self, seat: int, action: Choose, step: Step) -> Event:
+        entry: dict[str, Any] = {
+            "kind": "vigilante_shot" if action.target is not None else "vigilante_pass",
+            "day": self.day,
+            "seat": seat,
+            "name": self.names[seat],
+            "says": action.says,
+        }
+        if action.target is not None:
+            self._night["shot"] = (seat, action.target)
+            self.shots[seat] = (self.day, action.target)
+            entry["target"] = action.target
+            entry["target_name"] = self.names[action.target]
+            step.closed = True  # at most one shot a night
+        if "vigilantes" in self._channels[seat]:
+            return self._to_channel("vigilantes", entry)
+        return self._to_seat(seat, entry)
+
+    def _to_channel(self, channel: str, entry: dict[str, Any]) -> Event:
+        """Record ``entry`` in a private channel's log; its event is visible to that team."""
+        self.channel_logs[channel].append(entry)
+        return self._event(entry["kind"], {"channel": channel, **entry}, team_visibility(channel))
+
+    def _to_seat(self, seat: int, entry: dict[str, Any]) -> Event:
+        """Record ``entry`` for ``seat`` alone."""
+        self._remember(seat, entry)
+        return self._event(entry["kind"], dict(entry), seats_visibility([seat]))
+
+    def _remember(self, seat: int, entry: dict[str, Any]) -> None:
+        self.private_logs.setdefault(seat, []).append(entry)
+
+    # ---------------------------------------------------------------- steps
+
+    def _finish_step(self, step: Step) -> list[Event]:
+        self.steps.pop(0)
+        events: list[Event] = []
+        if step.kind == MAFIA_VOTE:
+            events += self._settle_mafia_vote()
+        elif step.kind == DOCTOR_PROTECTION_VOTE:
+            events += self._settle_doctor_vote(step.order)
+        elif step.kind == DAY_VOTE:
+            events += self._settle_day_vote(step.received)
+        if not self.steps and self._outcome is None:
+            events += self._resolve_night() if self.phase == NIGHT else self._end_day()
+        return events
+
+    def _plurality(self, votes: Mapping[int, int]) -> tuple[int, dict[int, int]]:
+        tally = _tally(votes)
+        best = max(tally.values())
+        tied = sorted(t for t, n in tally.items() if n == best)
+        return (tied[0] if len(tied) == 1 else self.rng.choice(tied)), tally
+
+    def _settle_mafia_vote(self) -> list[Event]:
+        target, tally = self._plurality(self._night["votes"]["mafia"])
+        self._night["kill"] = target
+        entry = {
+            "kind": "mafia_target",
+            "day": self.day,
+            "target": target,
+            "target_name": self.names[target],
+            "tally": _keyed(tally),
+        }
+        return [self._to_channel("mafia", entry)]
+
+    def _settle_doctor_vote(self, doctors: list[int]) -> list[Event]:
+        target, tally = self._plurality(self._night["votes"]["doctors"])
+        entry = {
+            "kind": "doctor_consensus",
+            "day": self.day,
+            "target": target,
+            "target_name": self.names[target],
+            "tally": _keyed(tally),
+            "votes": tally[target],
+            "of": len(doctors),
+        }
+        events = [self._to_channel("doctors", entry)]
+        events += [self._protect(d, target, tally) for d in doctors]
+        return events
+
+    def _settle_day_vote(self, ballots: Mapping[int, Choose]) -> list[Event]:
+        votes = {seat: ballots[seat].target for seat in sorted(ballots)}
+        tally = _tally({s: t for s, t in votes.items() if t is not None})
+        best = max(tally.values(), default=0)
+        top = [t for t, n in tally.items() if n == best]
+        eliminated = top[0] if len(top) == 1 and best > 1 else None
+        entry: dict[str, Any] = {
+            "kind": "vote_result",
+            "day": self.day,
+            "votes": {str(s): t for s, t in votes.items()},
+            "tally": _keyed(tally),
+            "eliminated": eliminated,
+            "roles": None,
+        }
+        if eliminated is not None:
+            self.living[eliminated] = False
+            entry["name"] = self.names[eliminated]
+            entry["roles"] = list(self.seat_roles[eliminated])
+        self.public_log.append(entry)
+        events = [self._event("vote_result", dict(entry))]
+        return events + self._check_winner()
+
+    # ---------------------------------------------------------- phase changes
+
+    def _reset_night(self) -> None:
+        self._night: dict[str, Any] = {
+            "votes": {},
+            "kill": None,
+            "protections": {},
+            "assigned": [],
+            "shot": None,
+        }
+
+    def _begin_night(self) -> list[Event]:
+        self.phase = NIGHT
+        self._reset_night()
+        cfg = self.config
+        steps: list[Step] = []
+        mafia = self.holders(MAFIA)
+        if len(mafia) >= 2 and cfg.mafia_chat_rounds:
+            steps.append(Step(MAFIA_CHAT, mafia * cfg.mafia_chat_rounds))
+        steps.append(Step(MAFIA_VOTE, mafia))
+        doctors = self.holders(DOCTOR)
+        if self._coordinated(doctors):
+            if cfg.doctor_chat_rounds:
+                steps.append(Step(DOCTOR_COORDINATION, doctors * cfg.doctor_chat_rounds))
+            steps.append(Step(DOCTOR_PROTECTION_VOTE, doctors))
+        elif doctors:
+            steps.append(Step(DOCTOR_ACTION, doctors, simultaneous=True))
+        sheriffs = self.holders(SHERIFF)
+        if self._coordinated(sheriffs):
+            if cfg.sheriff_chat_rounds:
+                steps.append(Step(SHERIFF_COORDINATION, sheriffs * cfg.sheriff_chat_rounds))
+            steps.append(Step(SHERIFF_INVESTIGATION_ASSIGNMENT, sheriffs))
+        elif sheriffs:
+            steps.append(Step(SHERIFF_ACTION, sheriffs, simultaneous=True))
+        vigilantes = self.holders(VIGILANTE)
+        armed = [v for v in vigilantes if self.has_shot(v)]
+        if armed:
+            if self._coordinated(vigilantes) and cfg.vigilante_chat_rounds:
+                steps.append(Step(VIGILANTE_COORDINATION, vigilantes * cfg.vigilante_chat_rounds))
+            steps.append(Step(VIGILANTE_ACTION, armed))
+        self.steps = steps
+        return [self._event("night_start", {"night": self.day})]
+
+    def _resolve_night(self) -> list[Event]:
+        night = self._night
+        deaths: dict[int, str] = {}
+        if night["shot"] is not None:
+            deaths[night["shot"][1]] = "vigilante"
+        kill = night["kill"]
+        saved = kill is not None and kill in night["protections"].values()
+        if kill is not None and not saved:
+            deaths.setdefault(kill, "mafia")
+        summary = {
+            "night": self.day,
+            "mafia_target": kill,
+            "protections": {str(d): t for d, t in night["protections"].items()},
+            "saved": saved,
+            "shot": None if night["shot"] is None else list(night["shot"]),
+            "deaths": {str(s): cause for s, cause in deaths.items()},
+        }
+        for seat in deaths:
+            self.living[seat] = False
+        dawn = {
+            "kind": "dawn",
+            "day": self.day,
+            "deaths": [
+                {"seat": s, "name": self.names[s], "roles": list(self.seat_roles[s])}
+                for s in sorted(deaths)
+            ],
+        }
+        self.public_log.append(dawn)
+        events = [self._event("night_summary", summary, ADMIN), self._event("dawn", dict(dawn))]
+        events += self._check_winner()
+        if self._outcome is None:
+            events += self._begin_day()
+        return events
+
+    def _begin_day(self) -> list[Event]:
+        self.phase = DAY
+        self.spoken = Counter()
+        alive = self.alive()
+        start = (self.day - 1) % len(alive)
+        rotation = alive[start:] + alive[:start]
+        total = min(self.config.discussion_cap, self.config.messages_per_player * len(alive))
+        order = (rotation * self.config.messages_per_player)[:total]
+        self.steps = [Step(DAY_DISCUSSION, order)] if order else []
+        self.steps.append(Step(DAY_VOTE, alive, simultaneous=True))
+        return [self._event("day_start", {"day": self.day, "messages": total})]
+
+    def _end_day(self) -> list[Event]:
+        if self.day >= self.config.day_limit:
+            self._outcome = Outcome(None, Termination.DAY_LIMIT, f"day limit {self.day} reached")
+            self.phase = OVER
+            return []
+        self.day += 1
+        return self._begin_night()
+
+    def _check_winner(self) -> list[Event]:
+        mafia = sum(1 for s in self.alive() if self.teams[s] == MAFIA_TEAM)
+        town = len(self.alive()) - mafia
+        if mafia == 0:
+            self._outcome = Outcome(TOWN, Termination.WIN, "no mafia remains")
+        elif mafia >= town:
+            self._outcome = Outcome(MAFIA_TEAM, Termination.WIN, "the mafia equal the town")
+        else:
+            return []
+        self.phase = OVER
+        self.steps = []
+        return [self._event("game_end", {**self._outcome.to_dict(), "roles": _keyed(self.roles())})]
+
+    def _event(self, kind: str, payload: dict[str, Any], visibility: str = PUBLIC) -> Event:
+        return Event(kind, payload, visibility, self.day, self.phase)
+
+
+def _tally(votes: Mapping[int, int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for target in votes.values():
+        counts[target] = counts.get(target, 0) + 1
+    return counts
+
+
+def _keyed(counts: Mapping[int, Any]) -> dict[str, Any]:
+    """A seat-keyed mapping with string keys, as it reads back from JSON."""
+    return {str(seat): value for seat, value in counts.items()}

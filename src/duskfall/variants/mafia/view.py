@@ -1,0 +1,143 @@
+"""The one place a seat's view of a mafia game is built.
+
+``observe(state, seat)`` reads only what ``seat`` may know: the public log, the logs of its
+own private channels, its private log, its own roles and history, and engine advice computed
+from public information and the team's shared knowledge. Prompts, protocol observations and
+bot inputs are all built from this view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from duskfall.variants.mafia.priorities import (
+    digest,
+    investigation_priorities,
+    protection_priorities,
+)
+
+if TYPE_CHECKING:
+    from duskfall.variants.mafia.rules import MafiaState
+
+_CHAT_CHANNEL = {
+    "MAFIA_CHAT": "mafia",
+    "MAFIA_VOTE": "mafia",
+    "DOCTOR_COORDINATION": "doctors",
+    "DOCTOR_PROTECTION_VOTE": "doctors",
+    "SHERIFF_COORDINATION": "sheriffs",
+    "SHERIFF_INVESTIGATION_ASSIGNMENT": "sheriffs",
+    "VIGILANTE_COORDINATION": "vigilantes",
+}
+_DOCTOR_KINDS = ("DOCTOR_COORDINATION", "DOCTOR_PROTECTION_VOTE", "DOCTOR_ACTION")
+_SHERIFF_KINDS = ("SHERIFF_COORDINATION", "SHERIFF_INVESTIGATION_ASSIGNMENT", "SHERIFF_ACTION")
+_VIGILANTE_KINDS = ("VIGILANTE_COORDINATION", "VIGILANTE_ACTION")
+
+
+def observe(state: MafiaState, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know right now, as plain JSON-ready data."""
+    roles = state.seat_roles[seat]
+    channels = sorted(state.channels(seat))
+    decision = _decision_kind(state, seat)
+    known = _known_roles(state, seat)
+    view: dict[str, Any] = {
+        "variant": state.variant_id,
+        "seat": seat,
+        "name": state.names[seat],
+        "roles": list(roles),
+        "team": state.team_of(seat),
+        "alive": state.living[seat],
+        "day": state.day,
+        "phase": state.phase,
+        "decision": decision,
+        "players": [
+            {
+                "seat": s,
+                "name": state.names[s],
+                "alive": state.living[s],
+                "roles": list(known[s]) if s in known else None,
+            }
+            for s in range(state.num_seats)
+        ],
+        "setup": dict(state.setup),
+        "allies": {c: list(state.members(c)) for c in channels},
+        "public_log": list(state.public_log),
+        "channel_logs": {c: list(state.channel_logs[c]) for c in channels},
+        "private_log": list(state.private_logs.get(seat, ())),
+        "investigations": [
+            {
+                "night": inv.night,
+                "sheriff": inv.sheriff,
+                "target": inv.target,
+                "roles": list(inv.roles),
+            }
+            for inv in state.known_investigations(seat)
+        ],
+    }
+    if decision is not None:
+        view["context"] = _context(state, seat, decision)
+    return view
+
+
+def _decision_kind(state: MafiaState, seat: int) -> str | None:
+    for decision in state.pending():
+        if decision.seat == seat:
+            return decision.kind
+    return None
+
+
+def _known_roles(state: MafiaState, seat: int) -> dict[int, tuple[str, ...]]:
+    """Seats whose exact roles ``seat`` knows: itself, the dead, its investigations."""
+    known = {s: state.seat_roles[s] for s in range(state.num_seats) if not state.living[s]}
+    for inv in state.known_investigations(seat):
+        known[inv.target] = inv.roles
+    known[seat] = state.seat_roles[seat]
+    return known
+
+
+def _team(state: MafiaState, seat: int, channel: str) -> list[int]:
+    """Living members of ``seat``'s team on ``channel`` (just ``seat`` if it has none)."""
+    if channel not in state.channels(seat):
+        return [seat]
+    return [s for s in state.members(channel) if state.living[s]]
+
+
+def _context(state: MafiaState, seat: int, kind: str) -> dict[str, Any]:
+    """What the engine tells ``seat`` for this decision (seed 000's per-phase game state)."""
+    context: dict[str, Any] = {}
+    channel = _CHAT_CHANNEL.get(kind)
+    if channel is not None and channel in state.channels(seat):
+        team = _team(state, seat, channel)
+        context["team"] = [{"seat": s, "name": state.names[s]} for s in team]
+        context["tonight"] = [e for e in state.channel_logs[channel] if e["day"] == state.day]
+        votes = state.tonight()["votes"].get(channel)
+        if votes is not None:
+            context["current_votes"] = {str(s): t for s, t in votes.items()}
+    if kind in _DOCTOR_KINDS:
+        team = _team(state, seat, "doctors")
+        banned = {state.protection_banned(d) for d in team} - {None}
+        candidates = [s for s in state.alive() if s not in banned]
+        ranked = protection_priorities(digest(state.public_log), candidates, team)
+        context["cannot_protect"] = sorted(b for b in banned if b is not None)
+        context["protection_priorities"] = [p.to_dict(state.names) for p in ranked]
+    elif kind in _SHERIFF_KINDS:
+        team = _team(state, seat, "sheriffs")
+        if kind == "SHERIFF_INVESTIGATION_ASSIGNMENT":
+            context["assigned_tonight"] = list(state.tonight()["assigned"])
+            candidates = list(state.targets(seat, kind))
+        else:
+            candidates = [s for s in state.alive() if s not in team]
+            if kind == "SHERIFF_ACTION":
+                candidates = list(state.targets(seat, kind))
+        ranked = investigation_priorities(digest(state.public_log), candidates, team)
+        context["investigation_priorities"] = [p.to_dict(state.names) for p in ranked]
+    elif kind in _VIGILANTE_KINDS:
+        team = _team(state, seat, "vigilantes")
+        context["shots"] = [
+            {"seat": v, "name": state.names[v], "shot_available": state.has_shot(v)} for v in team
+        ]
+    elif kind == "DAY_DISCUSSION":
+        step = state.steps[0]
+        left = step.order[step.position :]
+        context["messages_left"] = len(left)
+        context["my_messages_left"] = left.count(seat)
+    return context
