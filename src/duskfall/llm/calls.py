@@ -3,12 +3,15 @@
 Participants record each model call with :func:`llm_call_event` through ``extra["emit"]``:
 an ``admin`` event of kind ``llm_call`` and source ``llm`` holding the prompt, the reply,
 tokens, cost, latency and retries (never a key: specs are stripped of credentials).
-:func:`usage_by_seat` and :func:`game_usage` read those events back from any log.
+:func:`usage_by_seat`, :func:`game_usage` and :func:`call_report` read them back from any
+log, together with the runtime's re-asks and fallbacks.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.core.events import ADMIN, Event
@@ -80,3 +83,65 @@ def game_usage(events: Iterable[Event]) -> tuple[Usage, int]:
             total += _usage_of(event)
             calls += 1
     return total, calls
+
+
+@dataclass
+class CallReport:
+    """What a game's LLM players cost and how often the runtime had to step in."""
+
+    calls: int = 0
+    usage: Usage = field(default_factory=Usage)
+    retries: int = 0
+    failed_calls: int = 0
+    invalid_replies: int = 0
+    participant_errors: int = 0
+    timeouts: int = 0
+    fallbacks: int = 0
+    by_seat: dict[int | None, Usage] = field(default_factory=dict)
+    retry_reasons: Counter[str] = field(default_factory=Counter)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            **self.usage.to_dict(),
+            "total_tokens": self.usage.total_tokens,
+            "retries": self.retries,
+            "failed_calls": self.failed_calls,
+            "invalid_replies": self.invalid_replies,
+            "participant_errors": self.participant_errors,
+            "timeouts": self.timeouts,
+            "fallbacks": self.fallbacks,
+        }
+
+
+_RUNTIME_COUNTS = {
+    "invalid_action": "invalid_replies",
+    "participant_error": "participant_errors",
+    "decision_timeout": "timeouts",
+    "fallback": "fallbacks",
+}
+
+
+def call_report(events: Iterable[Event]) -> CallReport:
+    """Summarise the LLM calls, retries, re-asks and fallbacks recorded in ``events``."""
+    report = CallReport()
+    for event in events:
+        if event.kind == LLM_CALL:
+            usage = _usage_of(event)
+            seat = event.payload.get("seat")
+            report.calls += 1
+            report.usage += usage
+            report.by_seat[seat] = report.by_seat.get(seat, Usage()) + usage
+            reasons = event.payload.get("retry_reasons", [])
+            report.retries += len(reasons)
+            report.retry_reasons.update(_reason_kind(r) for r in reasons)
+            report.failed_calls += "error" in event.payload
+        elif event.kind in _RUNTIME_COUNTS and event.source == "runtime":
+            name = _RUNTIME_COUNTS[event.kind]
+            setattr(report, name, getattr(report, name) + 1)
+    return report
+
+
+def _reason_kind(reason: str) -> str:
+    """``'server error 500: ...'`` -> ``'server error 500'``."""
+    return reason.split(":", 1)[0].strip()
