@@ -125,11 +125,12 @@ class GameRow:
         return self.prompt_tokens + self.completion_tokens
 
     @property
-    def process_gone(self) -> bool:
-        """A ``running`` game whose process (on this host) no longer exists: resume it."""
+    def process_alive(self) -> bool | None:
+        """For a ``running`` game: whether its process still exists (None if unknown, e.g.
+        it runs on another host). A dead one was interrupted: resume it."""
         if self.status != "running" or self.pid is None or self.host != socket.gethostname():
-            return False
-        return not _pid_alive(self.pid)
+            return None
+        return _pid_alive(self.pid)
 
 
 def _pid_alive(pid: int) -> bool:
