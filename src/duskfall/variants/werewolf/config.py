@@ -27,6 +27,9 @@ class WerewolfConfig(BaseModel):
         None, description="custom role list, e.g. ['Werewolf', 'Werewolf', 'Seer', ...]"
     )
     names: list[str] | None = Field(None, description="player names, one per seat")
+    deal: Literal["shuffle", "in_order"] = Field(
+        "shuffle", description="shuffle the roles by seed, or seat them in the order given"
+    )
     guarded_and_saved: Literal["survives", "dies"] = Field(
         "survives", description="fate of a player both guarded and saved by the witch"
     )

@@ -67,7 +67,8 @@ class WerewolfState:
     def __init__(self, config: WerewolfConfig, seed: int) -> None:
         self.config = config
         roles = list(config.role_list())
-        derive_rng(seed, "deal").shuffle(roles)
+        if config.deal == "shuffle":
+            derive_rng(seed, "deal").shuffle(roles)
         self.num_seats = len(roles)
         self.names: tuple[str, ...] = config.seat_names()
         self.role_of: list[str] = roles
@@ -82,7 +83,7 @@ class WerewolfState:
         self.events: list[Event] = []
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
-        self._public_rules = config.model_dump(exclude={"preset", "roles", "names"})
+        self._public_rules = config.model_dump(exclude={"preset", "roles", "names", "deal"})
         self._roles_in_play = dict(Counter(roles))
         self._derive()
         self._new_night()
