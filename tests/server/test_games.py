@@ -94,7 +94,7 @@ async def test_fill_bots_after_starts_with_bots_in_empty_seats(tmp_path: Path) -
 
 
 async def test_games_limit_refuses_newcomers_and_stops(tmp_path: Path) -> None:
-    async with serving(tmp_path, games=1) as server:
+    async with serving(tmp_path, games=1, hello_timeout=0.2) as server:
         clients = await seat_clients(server.port, 10)
         late = await WireClient.open(server.port, wait_hello=False)
         error = await late.error()

@@ -137,53 +137,85 @@ class GameServer:
         if len(self.connections) > self.settings.max_connections:
             connection.send(error_message(ErrorCode.SERVER_FULL, "too many connections"))
             return
-        placement = self.lobby.seat(connection)
-        if placement is None:
-            connection.send(
-                error_message(ErrorCode.SHUTTING_DOWN, "this server has no more games to play")
-            )
-            return
-        current = [placement]
+        current: list[Placement | None] = [self.lobby.seat(connection)]
         try:
             await self._read(connection, current)
         finally:
-            room, seat = current[0]
-            room.leave(seat, connection)
+            if current[0] is not None:
+                room, seat = current[0]
+                room.leave(seat, connection)
 
-    async def _read(self, connection: Connection, current: list[Placement]) -> None:
+    async def _read(self, connection: Connection, current: list[Placement | None]) -> None:
         """Dispatch each frame to the connection's seat until the stream ends or breaks.
 
-        ``current[0]`` is the connection's placement; a HELLO with a token may move it.
+        ``current[0]`` is the connection's placement; a HELLO with a token may move it. A
+        connection the lobby could not seat (no more games) may still reclaim a seat: its
+        first frame, within ``hello_timeout``, must be that HELLO.
         """
+        frames = connection.frames()
         try:
-            async for payload in connection.frames():
-                room, seat = current[0]
+            if current[0] is None:
+                try:
+                    first = await asyncio.wait_for(anext(frames), self.settings.hello_timeout)
+                except (TimeoutError, StopAsyncIteration):
+                    first = None
+                if first is None or not self._reconnect(connection, first, current):
+                    connection.send(
+                        error_message(
+                            ErrorCode.SHUTTING_DOWN,
+                            "this server has no more games to play (a dropped client may "
+                            "still reclaim its seat: send HELLO with its token first)",
+                        )
+                    )
+                    return
+            async for payload in frames:
+                placement = current[0]
+                assert placement is not None
                 try:
                     message = parse_client_message(payload)
                 except ProtocolError as exc:
-                    seat.on_protocol_error(exc)
+                    placement[1].on_protocol_error(exc)
                     continue
-                if not isinstance(message, ClientHello):
-                    seat.on_response(message)
-                    continue
-                if message.name:
-                    seat.name = message.name
-                if message.token:
-                    moved = self.lobby.reclaim(message.token, connection, current[0])
-                    if moved is None:
-                        connection.send(
-                            error_message(
-                                ErrorCode.BAD_TOKEN,
-                                "no seat can be reclaimed with this token (unknown, expired, "
-                                "or its game is over); you keep your new seat",
-                                game_id=room.game_id,
-                            )
-                        )
-                    else:
-                        current[0] = moved
+                if isinstance(message, ClientHello):
+                    self._hello(connection, message, current)
+                else:
+                    placement[1].on_response(message)
         except FrameError as exc:
             connection.send(error_message(ErrorCode(exc.code), str(exc)))
         except ReadTimeout as exc:
             connection.send(error_message(ErrorCode.READ_TIMEOUT, str(exc)))
         except (ConnectionError, OSError):
             pass
+
+    def _reconnect(
+        self, connection: Connection, payload: bytes, current: list[Placement | None]
+    ) -> bool:
+        """An unseated connection's first frame: a HELLO with a token that reclaims a seat."""
+        try:
+            message = parse_client_message(payload)
+        except ProtocolError:
+            return False
+        if not isinstance(message, ClientHello) or not message.token:
+            return False
+        self._hello(connection, message, current)
+        return current[0] is not None
+
+    def _hello(
+        self, connection: Connection, message: ClientHello, current: list[Placement | None]
+    ) -> None:
+        placement = current[0]
+        if message.token:
+            moved = self.lobby.reclaim(message.token, connection, placement)
+            if moved is not None:
+                current[0] = placement = moved
+            else:
+                connection.send(
+                    error_message(
+                        ErrorCode.BAD_TOKEN,
+                        "no seat can be reclaimed with this token (unknown, expired, or its "
+                        "game is over)",
+                        game_id=placement[0].game_id if placement else None,
+                    )
+                )
+        if message.name and placement is not None:
+            placement[1].name = message.name

@@ -96,22 +96,32 @@ class Lobby:
         self.open_room = room
         return room
 
-    def reclaim(self, token: str, connection: Connection, current: Placement) -> Placement | None:
-        """Move ``connection`` from its fresh seat to the seat of ``token``; None if refused."""
+    def reclaim(
+        self, token: str, connection: Connection, current: Placement | None
+    ) -> Placement | None:
+        """Move ``connection`` (from its fresh seat, if any) to the seat of ``token``.
+
+        None if the token is unknown or its seat can no longer be reclaimed.
+        """
         room = self._token_rooms.get(token)
         if room is None:
             return None
-        if current[1].token == token:
+        if current is not None and current[1].token == token:
             return current
         seat = room.reclaim(token, connection)
         if seat is None:
             return None
-        current[0].leave(current[1], connection)
-        if current[0].started:  # the fresh seat's game had already begun: it plays on without us
-            current[1].abandon()
-        if self.open_room is None and current[0].has_free_seat():
-            self.open_room = current[0]
+        if current is not None:
+            self._release(current, connection)
         return room, seat
+
+    def _release(self, placement: Placement, connection: Connection) -> None:
+        room, seat = placement
+        room.leave(seat, connection)
+        if room.started:  # the fresh seat's game had already begun: it plays on without us
+            seat.abandon()
+        if self.open_room is None and room.has_free_seat():
+            self.open_room = room
 
     def _finished(self, room: Room) -> None:
         self.games_done += 1

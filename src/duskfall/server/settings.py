@@ -36,6 +36,9 @@ class ServerSettings(BaseModel):
     )
     max_frame: int = Field(DEFAULT_MAX_FRAME, ge=64, description="largest accepted frame, bytes")
     read_timeout: float = Field(10.0, gt=0, description="seconds one frame may take to arrive")
+    hello_timeout: float = Field(
+        2.0, gt=0, description="seconds a connection with no seat to get has to send a HELLO"
+    )
     max_connections: int = Field(4096, ge=1)
     write_buffer_limit: int = Field(
         default=8 * 1024 * 1024,
