@@ -106,9 +106,36 @@ def test_problem_messages_never_quote_secret_text() -> None:
 
 
 def test_words_that_only_start_like_keywords_are_not_markers() -> None:
-    parsed = parse_reply("[TURNIP: Bob] [secretive | x] [Night 1] [note]")
+    parsed = parse_reply("[TURNIP: Bob] [Turnabout] [Night 1] [note]")
     assert parsed.markers == [] and parsed.problems == []
     assert not parsed.has_instruction
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("[SECRETBob|wolf]", "Bob"),
+        ("[SECRET INSTRUCTION: Bob | wolf]", "Bob"),
+        ("【秘密信息：Bob｜狼人】", "Bob"),
+        ("［SECRET：Bob｜wolf］", "Bob"),
+    ],
+)
+def test_secret_lookalikes_are_read_as_secrets(text: str, name: str) -> None:
+    [secret] = parse_reply(text).secrets
+    assert secret.name == name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Secretly, the wolves wake]",
+        "SECRET: Bob | wolf",
+        "秘密指示：Bob｜狼人",
+        "(SECRET: Bob | x)",
+    ],
+)
+def test_secret_text_outside_a_proper_marker_is_refused(text: str) -> None:
+    assert parse_reply(f"Night. {text} [TURN: Ann]").problems
 
 
 @pytest.mark.parametrize(
@@ -141,7 +168,7 @@ def test_neutralise_turns_markers_inert_and_leaves_other_brackets() -> None:
     assert parse_reply(text).markers == []
 
 
-_alphabet = st.sampled_from(list("ab |:：｜[]【】") + ["TURN", "SECRET", "轮到", "秘密指示", "\n"])
+_alphabet = st.sampled_from([*list("ab |:：｜[]【】"), "TURN", "SECRET", "轮到", "秘密指示", "\n"])
 
 
 @given(st.lists(_alphabet, max_size=40).map("".join))

@@ -33,7 +33,7 @@ def test_exact_match_wins_over_substring() -> None:
 
 
 def test_ambiguous_substring_is_refused_with_the_candidates() -> None:
-    with pytest.raises(UnknownPlayer, match="ambiguous.*AI-Alpha, AI-Beta"):
+    with pytest.raises(UnknownPlayer, match=r"ambiguous.*AI-Alpha, AI-Beta"):
         resolve_name("AI", PLAYERS)
 
 

@@ -12,6 +12,11 @@ turn marker (public or private) counts. Brackets nest inside a marker, so a secr
 itself contain brackets; a marker that never closes is reported as a problem (the whole reply
 is then refused, so no part of a secret can reach the public chat).
 
+Secrets fail safe: a bracket that starts like a secret (``[SECRETBob|...]``, ``[Secretly]``)
+is read as a secret marker, and secret-looking text outside a proper marker (``SECRET: Bob |
+...`` without brackets) is a problem, so a sloppy secret is refused rather than published.
+Square brackets may also be full-width (``［］``).
+
 A bare game-over phrase counts only when the reply has no turn and no secret marker (so that
 an opening that explains "the game ends when ..." does not end it); the bracketed form always
 counts.
@@ -24,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-OPENERS = "【["
-CLOSERS = "】]"
+OPENERS = "【[［"
+CLOSERS = "】]］"
 COLONS = ":："
 PIPES = "|｜"
 
@@ -46,6 +51,7 @@ _KEYWORDS: tuple[tuple[str, MarkerKind], ...] = (
     ("private_turn", MarkerKind.PRIVATE_TURN),
     ("private-turn", MarkerKind.PRIVATE_TURN),
     ("秘密指示", MarkerKind.SECRET),
+    ("秘密", MarkerKind.SECRET),
     ("secret", MarkerKind.SECRET),
     ("轮到", MarkerKind.TURN),
     ("turn", MarkerKind.TURN),
@@ -55,6 +61,11 @@ _KEYWORDS: tuple[tuple[str, MarkerKind], ...] = (
 )
 
 _BARE_GAME_OVER = re.compile(r"游戏结束|\bgame\s*over\b", re.IGNORECASE)
+# A secret written without its brackets would be published: such a reply is refused.
+_BARE_SECRET = re.compile(
+    r"秘密指示|(?:secret|秘密)[^\n|｜]{0,60}[|｜]|\bsecret(?:\s+(?:instruction|message))?\s*[:：]",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +114,11 @@ def _match_keyword(text: str, pos: int) -> tuple[MarkerKind, int] | None:
         if text[pos:end].casefold() != keyword:
             continue
         following = text[end : end + 1]
-        # "[TURNIP]" is no marker: an ASCII keyword must not run into more letters.
-        if keyword.isascii() and following and (following.isalnum() or following == "_"):
+        # "[TURNIP]" is no marker: an ASCII keyword must not run into more letters. Secrets
+        # are the exception: "[SECRETBob|...]" or "[Secretly ...]" is read as a (possibly
+        # malformed) secret, so that nothing secret-looking is ever published by mistake.
+        runs_on = following.isalnum() or following == "_"
+        if keyword.isascii() and runs_on and kind is not MarkerKind.SECRET:
             continue
         return kind, end
     return None
@@ -131,6 +145,13 @@ def _strip_colon(body: str) -> str:
     return body.strip()
 
 
+def _name_part(text: str) -> str:
+    """The name in a marker's name part: after any label ("INSTRUCTION: Bob" -> "Bob")."""
+    for colon in COLONS:
+        text = text.rpartition(colon)[2]
+    return text.strip()
+
+
 def _marker(kind: MarkerKind, body: str, start: int, end: int) -> Marker | str:
     """Build a marker from its body, or return the problem with it."""
     body = _strip_colon(body)
@@ -140,15 +161,16 @@ def _marker(kind: MarkerKind, body: str, start: int, end: int) -> Marker | str:
         cut = min((body.find(p) for p in PIPES if p in body), default=-1)
         if cut < 0:
             return "a secret marker has no '|' between the player's name and the message"
-        name, message = body[:cut].strip(), body[cut + 1 :].strip()
+        name, message = _name_part(body[:cut]), body[cut + 1 :].strip()
         if not name:
             return "a secret marker has no player name before the '|'"
         if not message:
             return f"the secret marker for {name!r} has an empty message"
         return Marker(kind, name, message, start, end)
-    if not body:
+    name = _name_part(body)
+    if not name:
         return "a turn marker has no player name"
-    return Marker(kind, body, "", start, end)
+    return Marker(kind, name, "", start, end)
 
 
 def find_markers(text: str) -> tuple[list[Marker], list[str], list[tuple[int, int]]]:
@@ -189,10 +211,12 @@ def parse_reply(text: str) -> ParsedReply:
     """Parse a GM reply; see the module docstring for the rules."""
     markers, problems, spans = find_markers(text)
     parsed = ParsedReply(text, markers, problems=problems)
+    outside = _remove_spans(text, spans, lambda _span: " ")
+    if _BARE_SECRET.search(outside):
+        parsed.problems.append("a secret instruction is written without its 【】 or [] brackets")
     if any(m.kind is MarkerKind.GAME_OVER for m in markers):
         parsed.game_over = True
     elif parsed.turn is None and not parsed.secrets:
-        outside = _remove_spans(text, spans, lambda _span: " ")
         parsed.game_over = _BARE_GAME_OVER.search(outside) is not None
     return parsed
 
