@@ -125,10 +125,31 @@ def actor(event: Event) -> int | None:
     return None
 
 
-def revealed_roles(event: Event) -> dict[int, str]:
-    """Roles an event tells whoever sees it: ``{"seat"|"player_id": n, "role": r}``, or a
-    full deal ``{"roles": [...]}``."""
+# What a variant's private events tell the seats that see them, beyond ``{seat, role}``.
+VARIANT_REVEALS: dict[str, dict[str, Callable[[Payload], dict[int, str]]]] = {
+    "sports-mafia": {
+        "MAFIA_TEAM": lambda p: {
+            **{int(m): "MAFIA" for m in p["members"]},
+            int(p["don"]): "DON",
+        },
+        "SHERIFF_CHECK_RESULT": lambda p: {int(p["target"]): f"{p['team']} (checked)"},
+        "DON_CHECK_RESULT": lambda p: {
+            int(p["target"]): "SHERIFF" if p["is_sheriff"] else "not sheriff (checked)"
+        },
+    },
+}
+
+
+def revealed_roles(variant_id: str, event: Event) -> dict[int, str]:
+    """Roles an event tells whoever sees it: the variant's table, ``{"seat"|"player_id": n,
+    "role": r}``, or a full deal ``{"roles": [...]}``."""
     payload = event.payload
+    special = VARIANT_REVEALS.get(variant_id, {}).get(event.kind)
+    if special is not None:
+        try:
+            return special(payload)
+        except (KeyError, TypeError, ValueError):
+            return {}
     role = payload.get("role")
     if isinstance(role, str):
         for key in ("seat", "player_id", "player", "target"):

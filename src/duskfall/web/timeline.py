@@ -96,6 +96,7 @@ class Timeline:
 
     def _view(self, event: Event) -> dict[str, Any]:
         casts = present.vote_casts(event)
+        reveals = present.revealed_roles(self.header.variant, event)
         return {
             "seq": event.seq,
             "day": event.day,
@@ -107,7 +108,7 @@ class Timeline:
             "text": present.event_line(self.variant, self.header.variant, event),
             "actor": present.actor(event),
             "alive": list(self._alive),
-            "reveals": {str(s): r for s, r in present.revealed_roles(event).items()},
+            "reveals": {str(s): r for s, r in reveals.items()},
             "votes": None if casts is None else [list(c) for c in casts],
             "payload": event.payload,
         }
@@ -124,7 +125,7 @@ class Timeline:
             return dict(self.state.roles())
         found: dict[int, str] = {}
         for frame in self.frames:
-            found.update(present.revealed_roles(frame.event))
+            found.update(present.revealed_roles(self.header.variant, frame.event))
         return found
 
     def describe(self) -> dict[str, Any]:
