@@ -50,6 +50,7 @@ class AgentPlayer:
         self.variant = self._checked_variant(variant)
         self.participant: Participant | None = None
         self.seat: int | None = None
+        self.game_id: str | None = None
 
     def _checked_variant(self, variant_id: str) -> Variant:
         variant = get_variant(variant_id)
@@ -62,11 +63,12 @@ class AgentPlayer:
             self.variant = self._checked_variant(variant_id)
             self.participant = None
 
-    def _participant_for(self, seat: int) -> Participant:
-        if self.participant is None or self.seat != seat:
+    def _participant_for(self, seat: int, game_id: str | None) -> Participant:
+        """The agent of this seat in this game (agents may keep state within a game)."""
+        if self.participant is None or (self.seat, self.game_id) != (seat, game_id):
             ctx = AgentContext(self.variant, seat, self.seed, "", self.options)
             self.participant = make_participant(self.agent, ctx)
-            self.seat = seat
+            self.seat, self.game_id = seat, game_id
         return self.participant
 
     async def act(
@@ -75,7 +77,7 @@ class AgentPlayer:
         """The ``action`` object answering ``request``."""
         variant = self.variant
         seat = request.player_id
-        participant = self._participant_for(seat)
+        participant = self._participant_for(seat, request.game_id)
         legal = legal_from_wire(variant, request.phase, request.valid_actions)
         observation = request.observation
         system = user = ""
