@@ -22,6 +22,7 @@ from duskfall.store.index import (
     GameIndex,
     GameIndexError,
     GameRow,
+    check_status,
     default_db_path,
     use_db,
 )
@@ -78,6 +79,8 @@ def games(
     db: DbOpt = None,
 ) -> None:
     """List indexed games, newest first."""
+    if status is not None:
+        check_status(status)
     with open_index(db) as index:
         rows = index.list_games(
             variant=variant, status=status, agent=agent, limit=limit, offset=offset

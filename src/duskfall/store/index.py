@@ -383,6 +383,12 @@ class GameIndex:
         return [_game_row(r, tuple(seats[r[0]])) for r in rows]
 
 
+def check_status(status: str) -> None:
+    """Raise :class:`GameIndexError` unless ``status`` is one of :data:`STATUSES`."""
+    if status not in STATUSES:
+        raise GameIndexError(f"unknown status {status!r}; valid: {', '.join(STATUSES)}")
+
+
 def _filters(
     variant: str | None, status: str | None, agent: str | None
 ) -> tuple[str, tuple[Any, ...]]:
@@ -392,8 +398,7 @@ def _filters(
         clauses.append("variant = ?")
         params.append(variant)
     if status:
-        if status not in STATUSES:
-            raise GameIndexError(f"unknown status {status!r}; valid: {', '.join(STATUSES)}")
+        check_status(status)
         clauses.append("status = ?")
         params.append(status)
     if agent:
