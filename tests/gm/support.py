@@ -68,3 +68,11 @@ def chat_lines(events: list[Event]) -> list[str]:
 
 def prompt_text(event: Event) -> str:
     return "\n".join(m["content"] for m in event.payload["messages"])
+
+
+def gm_calls(events: list[Event]) -> list[Event]:
+    return [e for e in of_kind(events, "llm_call") if e.payload["role"] == "gm"]
+
+
+def player_calls(events: list[Event]) -> list[Event]:
+    return [e for e in of_kind(events, "llm_call") if e.payload["role"] == "player"]

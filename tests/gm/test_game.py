@@ -8,7 +8,7 @@ from duskfall.core.events import visible_to
 from duskfall.core.outcome import Termination
 from duskfall.llm import Request
 
-from .support import build_game, chat_lines, kinds, of_kind, prompt_text
+from .support import build_game, chat_lines, gm_calls, kinds, of_kind, player_calls, prompt_text
 
 EN_GAME = [
     "Night falls on the village. "
@@ -65,8 +65,8 @@ async def test_full_english_game() -> None:
     assert private.payload == {"step": 1, "player": "AI-Alpha", "text": "I kill AI-Zeta."}
     assert private.visibility == "seats:0"
     # the GM reads the private answer in its notebook at the next step
-    gm_calls = of_kind(events, "gm_call")
-    assert "<- AI-Alpha answered in private: I kill AI-Zeta." in prompt_text(gm_calls[2])
+    calls = gm_calls(events)
+    assert "<- AI-Alpha answered in private: I kill AI-Zeta." in prompt_text(calls[2])
 
 
 async def test_full_chinese_game() -> None:
@@ -87,7 +87,7 @@ async def test_full_chinese_game() -> None:
     turns = [(e.payload["player"], e.payload["private"]) for e in of_kind(events, "turn")]
     assert turns == [("AI-Alpha", True), ("AI-Gamma", False), ("AI-Beta", False)]
     # a player's prompt is Chinese, holds its persona, the chat and its own secrets only
-    call = of_kind(events, "player_call")[0]
+    call = player_calls(events)[0]
     text = prompt_text(call)
     assert "你是AI-Alpha" in text and "你是狼人，同伴是AI-Beta" in text
     assert "你是预言家" not in text
@@ -107,7 +107,7 @@ async def test_secrets_reach_only_their_player() -> None:
         if event.visibility == "public":
             assert "You are a Werewolf" not in str(event.payload)
             assert "Whom do you kill" not in str(event.payload)
-    for call in of_kind(events, "player_call"):
+    for call in player_calls(events):
         mine = [e for e in secrets if e.payload["player"] == call.payload["player"]]
         others = {e.payload["text"] for e in secrets} - {e.payload["text"] for e in mine}
         text = prompt_text(call)
@@ -127,7 +127,7 @@ async def test_reply_without_marker_gets_a_reminder_with_the_reason_then_recover
         "AI-Epsilon, AI-Zeta",
     ]
     assert [e.payload["failures"] for e in rejected] == [1, 2]
-    calls = of_kind(events, "gm_call")
+    calls = gm_calls(events)
     assert "Format reminder" not in prompt_text(calls[0])
     assert "(no marker found)" in prompt_text(calls[1])
     assert "unknown player 'Zed'" in prompt_text(calls[2])
@@ -162,7 +162,7 @@ async def test_three_failures_in_a_row_stop_the_game_with_a_clear_reason() -> No
     [stopped] = of_kind(events, "stopped")
     assert "no '|'" in stopped.payload["reason"]
     assert kinds(events)[-1] == "game_over"
-    assert len(of_kind(events, "gm_call")) == 3
+    assert len(gm_calls(events)) == 3
 
 
 async def test_failures_must_be_in_a_row() -> None:
@@ -231,7 +231,7 @@ async def test_step_limit_stops_a_runaway_game() -> None:
     assert outcome.termination is Termination.DAY_LIMIT
     assert outcome.reason == "step limit 5 reached"
     assert len(of_kind(events, "step")) == 5
-    assert len(of_kind(events, "player_call")) == 5
+    assert len(player_calls(events)) == 5
 
 
 async def test_only_secrets_continue_the_loop_without_a_player_call() -> None:
@@ -239,7 +239,7 @@ async def test_only_secrets_continue_the_loop_without_a_player_call() -> None:
         ["[SECRET: AI-Alpha | a]", "[SECRET: AI-Beta | b] [SECRET: AI-Beta | c]", "GAME OVER"]
     )
     await game.run()
-    assert of_kind(events, "player_call") == []
+    assert player_calls(events) == []
     assert [e.payload["text"] for e in of_kind(events, "secret")] == ["a", "b", "c"]
 
 
@@ -249,16 +249,16 @@ async def test_game_over_is_public_and_nothing_runs_after_it() -> None:
     assert not await game.step()
     [over] = of_kind(events, "game_over")
     assert over.visibility == "public" and over.payload["termination"] == "win"
-    assert of_kind(events, "player_call") == []
+    assert player_calls(events) == []
 
 
 async def test_markers_in_the_gm_text_are_neutralised_for_players_only() -> None:
     game, events = build_game(["Go! [TURN: AI-Alpha]", "[TURN: AI-Beta]", "GAME OVER"])
     await game.run()
-    beta = of_kind(events, "player_call")[1]
+    beta = player_calls(events)[1]
     assert "GM: Go! (TURN: AI-Alpha)" in prompt_text(beta)
     assert "[TURN:" not in prompt_text(beta)
-    gm = of_kind(events, "gm_call")[1]
+    gm = gm_calls(events)[1]
     assert "GM: Go! [TURN: AI-Alpha]" in prompt_text(gm)
 
 
@@ -277,9 +277,11 @@ async def test_every_event_is_from_gm_and_admin_holds_prompts() -> None:
     game, events = build_game(EN_GAME)
     await game.run()
     assert {e.source for e in events} == {"gm"}
+    assert {e.payload["seat"] for e in gm_calls(events)} == {None}
+    assert [e.payload["seat"] for e in player_calls(events)] == [0, 2, 0]
     assert [e.seq for e in events] == list(range(len(events)))
     for event in events:
-        if event.kind in ("gm_call", "player_call", "gm_rejected", "gm_instruction", "step"):
+        if event.kind in ("llm_call", "gm_rejected", "gm_instruction", "step"):
             assert event.visibility == "admin"
 
 
@@ -296,5 +298,7 @@ async def test_same_script_gives_the_same_log() -> None:
     for _ in range(2):
         game, events = build_game(EN_GAME)
         await game.run()
+        for event in events:
+            event.payload.pop("latency_s", None)  # wall time, the one thing allowed to differ
         logs.append([e.to_dict() for e in events])
     assert logs[0] == logs[1]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from duskfall.core.events import visible_to
 from duskfall.llm import Request
 
-from .support import build_game, of_kind, prompt_text
+from .support import build_game, of_kind, player_calls, prompt_text
 
 NAME_POOL = ["Ann", "Bob", "Cid", "Dora", "AI-Alpha", "AI-Beta", "高文", "伊莲"]
 TOKEN = re.compile(r"TK\d+X")
@@ -121,7 +121,7 @@ def _run(names: list[str], replies: list[str], lines: list[str]) -> None:
             owner[token] = seat[event.payload["player"]]
     every_token = set(TOKEN.findall(" ".join(replies)))
 
-    for call in of_kind(events, "player_call"):
+    for call in player_calls(events):
         me = seat[call.payload["player"]]
         seen = set(TOKEN.findall(prompt_text(call)))
         assert all(owner.get(token) == me for token in seen), (call.payload["player"], seen)

@@ -36,7 +36,8 @@ from duskfall.gm.names import UnknownPlayer, resolve_name
 from duskfall.gm.prompts import gm_messages, player_messages
 from duskfall.gm.state import SOURCE, GMState
 from duskfall.gm.texts import Texts, texts_for
-from duskfall.llm.types import Message
+from duskfall.llm.calls import llm_call_event
+from duskfall.llm.types import Completion, Message
 from duskfall.runtime.record import GameRecord
 
 # Errors that no retry can fix: the game stops at once with their message.
@@ -184,17 +185,8 @@ class GMGame:
                 self.settings.gm_timeout,
                 f"gm:{number}:{attempt}",
             )
-            self._emit(
-                "gm_call",
-                {
-                    "step": number,
-                    "attempt": attempt,
-                    "messages": messages,
-                    "reply": reply.text if reply else None,
-                    "error": str(error) if error else None,
-                    "usage": _usage(reply),
-                },
-                ADMIN,
+            self._record_call(
+                self.gm_model, None, messages, reply, error, role="gm", step=number, attempt=attempt
             )
             if isinstance(error, FATAL_MODEL_ERRORS):
                 self._finish(Termination.ABORTED, f"the game master's model failed: {error}")
@@ -279,19 +271,20 @@ class GMGame:
             self.settings.player_timeout,
             f"player:{name}:{number}",
         )
-        self._emit(
-            "player_call",
-            {
-                "step": number,
-                "player": name,
-                "private": private,
-                "messages": messages,
-                "reply": reply.text if reply else None,
-                "error": str(error) if error else None,
-                "usage": _usage(reply),
-            },
-            ADMIN,
+        self._record_call(
+            self.player_models[name],
+            self.names.index(name),
+            messages,
+            reply,
+            error,
+            role="player",
+            step=number,
+            player=name,
+            private=private,
         )
+        if isinstance(error, FATAL_MODEL_ERRORS):
+            self._finish(Termination.ABORTED, f"{name}'s model failed: {error}")
+            return
         text = sanitise_player_reply(name, reply.text) if reply else ""
         if not text:
             reason = str(error) if error else "empty reply"
@@ -314,7 +307,7 @@ class GMGame:
         max_tokens: int,
         timeout: float,
         stream: str,
-    ) -> tuple[Any, BaseException | None]:
+    ) -> tuple[Completion | None, BaseException | None]:
         """One model call with a hard deadline; returns (completion, None) or (None, error)."""
         options: dict[str, Any] = {
             "max_tokens": max_tokens,
@@ -331,16 +324,43 @@ class GMGame:
             raise
         except Exception as exc:  # any model failure is recorded; the game decides what next
             return None, exc
-        if not isinstance(getattr(reply, "text", None), str):
+        if not isinstance(reply, Completion):
             return None, TypeError(f"the model returned {type(reply).__name__}, not a completion")
         return reply, None
+
+    def _record_call(
+        self,
+        model: ChatModel,
+        seat: int | None,
+        messages: list[Message],
+        reply: Any,
+        error: BaseException | None,
+        **fields: Any,
+    ) -> None:
+        """The admin ``llm_call`` record of one model call (what the index and web read)."""
+        event = llm_call_event(
+            seat=seat,
+            model=str(getattr(model, "spec", type(model).__name__)),
+            messages=messages,
+            completion=reply if isinstance(reply, Completion) else None,
+            error=None if error is None else str(error),
+            usage=getattr(error, "usage", None),
+            phase=self._phase,
+            **fields,
+        )
+        event.source = SOURCE
+        self.record.add(event)
+        self.state.apply(event)
+
+    @property
+    def _phase(self) -> str:
+        return "opening" if self.state.step <= 0 else "play"
 
     def _only(self, name: str) -> str:
         return seats_visibility([self.names.index(name)])
 
     def _emit(self, kind: str, payload: dict[str, Any], visibility: str) -> Event:
-        phase = "opening" if self.state.step <= 0 else "play"
-        event = Event(kind, payload, visibility, 0, phase, source=SOURCE)
+        event = Event(kind, payload, visibility, 0, self._phase, source=SOURCE)
         self.record.add(event)
         self.state.apply(event)
         return event
@@ -369,18 +389,3 @@ class GMGame:
         self.record.phase_end()
         self.record.game_end(outcome)
         return outcome
-
-
-def _usage(reply: Any) -> dict[str, Any]:
-    usage = getattr(reply, "usage", None)
-    if usage is None:
-        return {}
-    to_dict = getattr(usage, "to_dict", None)
-    if callable(to_dict):
-        result: dict[str, Any] = to_dict()
-        return result
-    return {
-        "prompt_tokens": getattr(usage, "prompt_tokens", 0),
-        "completion_tokens": getattr(usage, "completion_tokens", 0),
-        "cost_usd": getattr(usage, "cost_usd", 0.0),
-    }

@@ -118,3 +118,11 @@ def resume_game(
     record.events = list(log.events)
     state = GMState.from_events([p.name for p in roster], log.events)
     return GMGame(settings, card, roster, gm_model, player_models, record, state)
+
+
+def close_log(game: GMGame) -> None:
+    """Flush and close the game's log (after a save or an interruption)."""
+    for observer in game.record.observers:
+        close = getattr(observer, "close", None)
+        if callable(close):
+            close()

@@ -10,16 +10,17 @@ kind                  visibility   payload
 ====================  ===========  ==========================================================
 ``gm_start``          public       card, title, language, players
 ``step``              admin        step
-``gm_call``           admin        step, attempt, messages, reply, error, usage
+``llm_call``          admin        role (gm/player), step, seat, model, messages, reply,
+                                   error, tokens, cost (:func:`duskfall.llm.calls.llm_call_event`)
 ``gm_rejected``       admin        step, reason, failures (in a row)
 ``gm_instruction``    admin        step, turn, private, secrets (names), game_over
 ``chat``              public       step, role (gm/player/system), speaker, text
 ``secret``            seats:i      step, player, text
 ``turn``              public       step, player, private
-``player_call``       admin        step, player, private, messages, reply, error, usage
 ``player_silent``     admin        step, player, reason
 ``private_reply``     seats:i      step, player, text
 ``paused``            admin        step
+``stopped``           admin        step, reason (the full reason of an abort)
 ``game_over``         public       winner, termination, reason, steps, by
 ====================  ===========  ==========================================================
 """
@@ -101,10 +102,9 @@ class GMState:
         elif kind == "gm_instruction":
             self.failures = 0
             self.last_problem = None
-        elif kind == "gm_call":
-            self.gm_tokens.add(payload.get("usage") or {})
-        elif kind == "player_call":
-            self.player_tokens.add(payload.get("usage") or {})
+        elif kind == "llm_call":
+            side = self.gm_tokens if payload.get("role") == "gm" else self.player_tokens
+            side.add(payload)
         elif kind == "game_over":
             self.outcome = Outcome.from_dict(payload)
 

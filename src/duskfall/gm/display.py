@@ -1,0 +1,58 @@
+"""A GM game in the terminal: one line per event worth showing, with or without secrets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.text import Text
+
+from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome
+from duskfall.gm.chat import ChatMessage
+from duskfall.gm.texts import Texts
+
+Line = tuple[str, str]  # text, rich style
+
+
+def describe(event: Event, texts: Texts, *, show_secrets: bool) -> Line | None:
+    """The terminal line of ``event``, or None. Secrets are shown only with ``show_secrets``."""
+    payload = event.payload
+    kind = event.kind
+    if kind == "chat":
+        message = ChatMessage(payload["role"], payload["text"], payload.get("speaker", ""))
+        style = {"gm": "bold", "player": "", "system": "dim"}[message.role]
+        return message.line(texts), style
+    if kind == "secret" and show_secrets:
+        return f"   🔒 -> {payload['player']}: {payload['text']}", "magenta"
+    if kind == "private_reply" and show_secrets:
+        return f"   🔒 <- {payload['player']}: {payload['text']}", "magenta"
+    if kind == "gm_rejected":
+        return f"   ! GM reply refused ({payload['failures']}): {payload['reason']}", "yellow"
+    if kind == "player_silent":
+        return f"   ! {payload['player']} is silent: {payload['reason']}", "yellow"
+    if kind == "stopped":
+        return f"stopped: {payload['reason']}", "bold red"
+    if kind == "game_over":
+        return f"game over after {payload['steps']} steps: {payload['reason']}", "bold green"
+    return None
+
+
+@dataclass
+class TerminalView:
+    """An observer that prints a game as it happens."""
+
+    console: Console
+    texts: Texts
+    show_secrets: bool = True
+
+    def on_event(self, event: Event) -> None:
+        line = describe(event, self.texts, show_secrets=self.show_secrets)
+        if line is not None:
+            self.console.print(Text(line[0], style=line[1]))
+
+    def on_phase_end(self) -> None:
+        return None
+
+    def on_game_end(self, outcome: Outcome | None) -> None:
+        return None
