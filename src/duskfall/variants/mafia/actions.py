@@ -47,9 +47,7 @@ class Choose:
     says: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type}
-        if self.target is not None:
-            data["target"] = self.target
+        data: dict[str, Any] = {"type": self.type, "target": self.target}
         if self.reasoning:
             data["reasoning"] = self.reasoning
         if self.says:

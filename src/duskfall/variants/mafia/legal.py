@@ -210,28 +210,4 @@ class SayChoice:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class NoDecision:
-    """What ``legal`` returns for a seat that has nothing to decide now."""
-
-    kind: str = "NONE"
-
-    def parse(self, data: Any) -> Any:
-        raise IllegalAction("it is not your turn to act", "not_your_turn")
-
-    def default(self, rng: random.Random) -> Any:
-        raise IllegalAction("it is not your turn to act", "not_your_turn")
-
-    sample = default
-
-    def to_wire(self) -> dict[str, Any]:
-        return {}
-
-    def schema(self) -> dict[str, Any]:
-        return {"not": {}}
-
-    def describe(self) -> str:
-        return "nothing to decide now"
-
-
-LegalView = TargetChoice | SayChoice | NoDecision
+LegalView = TargetChoice | SayChoice

@@ -36,7 +36,7 @@ from duskfall.variants.mafia.actions import (
     Say,
 )
 from duskfall.variants.mafia.config import MafiaConfig
-from duskfall.variants.mafia.legal import LegalView, NoDecision, SayChoice, TargetChoice
+from duskfall.variants.mafia.legal import LegalView, SayChoice, TargetChoice
 from duskfall.variants.mafia.roles import (
     DOCTOR,
     MAFIA,
@@ -210,7 +210,7 @@ class MafiaState:
 
     def legal(self, seat: int) -> LegalView:
         if self._outcome is not None or not self.steps or seat not in self.steps[0].waiting():
-            return NoDecision()
+            raise IllegalAction(f"{self.names[seat]} has nothing to decide now", "not_your_turn")
         kind = self.steps[0].kind
         if kind in CHAT_KINDS or kind == DAY_DISCUSSION:
             return SayChoice(kind, tuple(self.alive()), self.names, self.config.max_message_chars)
