@@ -2,9 +2,8 @@
 
 from pathlib import Path
 
-from kit import VariantKit
-
 from duskfall.variants.werewolf.rules import scramble_hidden
+from kit import VariantKit
 
 CONFIGS = [
     {"preset": "werewolf-12"},

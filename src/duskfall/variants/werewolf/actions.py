@@ -21,7 +21,19 @@ POISON = "POISON"
 PASS = "PASS"
 
 NONE_WORDS = frozenset(
-    {"none", "null", "nobody", "no one", "noone", "abstain", "skip", "pass", "-1", "no kill"}
+    {
+        "none",
+        "null",
+        "nobody",
+        "no one",
+        "noone",
+        "abstain",
+        "skip",
+        "pass",
+        "-1",
+        "no kill",
+        "hold",
+    }
 )
 YES_WORDS = frozenset({"yes", "y", "true", "1", "run", "withdraw", "ok", "sure"})
 NO_WORDS = frozenset({"no", "n", "false", "0", "stay", "pass", "skip", "keep"})
@@ -151,7 +163,10 @@ class TargetChoice:
                 raise IllegalAction(f"this decision is {self.kind}, not {data.kind}")
             target = data.target
         else:
-            target = read_seat(_payload(data, self.kind, ("target", "seat", "player")), self.names)
+            value = _payload(data, self.kind, ("target", "seat", "player"))
+            if isinstance(value, str) and value.strip().lower() == self.none_word:
+                value = None
+            target = read_seat(value, self.names)
         if target is None:
             if not self.none_allowed:
                 raise IllegalAction(f"you must choose a seat: {self._options()}", "invalid_target")
