@@ -1,0 +1,92 @@
+"""Fixtures of the web tests: an isolated game index, finished game logs, an app client."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from duskfall.runtime.game import GameSetup, run_game
+from duskfall.web.access import Access
+from duskfall.web.app import WebSettings, create_app
+
+ADMIN = "admin-token-for-tests"
+
+
+@pytest.fixture(autouse=True)
+def isolated_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own game index, never the working directory's."""
+    db = tmp_path / "index.db"
+    monkeypatch.setenv("DUSKFALL_DB", str(db))
+    return db
+
+
+@pytest.fixture
+def games_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "games"
+    path.mkdir()
+    return path
+
+
+def play_logged(games_dir: Path, seed: int, agents: str = "random") -> Path:
+    """Play a sports-mafia game of bots to the end and return its log."""
+    setup = GameSetup(
+        "sports-mafia",
+        seed=seed,
+        agents=agents,
+        game_id=f"sports-mafia-test-{seed}",
+        log_path=games_dir / f"sports-mafia-test-{seed}.jsonl",
+    )
+    game = asyncio.run(run_game(setup))
+    assert game.log_path is not None
+    return game.log_path
+
+
+@pytest.fixture
+def finished_log(games_dir: Path) -> Path:
+    return play_logged(games_dir, seed=3)
+
+
+@pytest.fixture
+def client(games_dir: Path, isolated_index: Path) -> Iterator[TestClient]:
+    settings = WebSettings(games_dir=games_dir, db=isolated_index, access=Access(ADMIN))
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def answer_for(request: dict[str, Any]) -> dict[str, Any]:
+    """A legal answer built from a decision's JSON schema (first choice, zeros, false)."""
+    return _value(request["schema"])
+
+
+def _value(schema: dict[str, Any]) -> Any:
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return schema["enum"][-1]
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            return _value(schema[key][0])
+    kind = schema.get("type")
+    if kind == "object":
+        required = set(schema.get("required", []))
+        props = schema.get("properties", {})
+        return {k: _value(v) for k, v in props.items() if k in required}
+    if kind == "array":
+        return [_value(schema.get("items", {})) for _ in range(schema.get("minItems", 0))]
+    if kind == "boolean":
+        return False
+    if kind == "string":
+        return "I have nothing to add."
+    return max(0, schema.get("minimum", 0))
