@@ -8,6 +8,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from duskfall.core.errors import DuskfallError
 
@@ -44,7 +45,7 @@ def main() -> None:
     try:
         app(standalone_mode=False)
     except DuskfallError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         sys.exit(2)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
