@@ -1,0 +1,94 @@
+"""``duskfall games`` and the index rows of simulated games, run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from duskfall.arena.simulate import simulate
+from duskfall.store.index import GameIndex, GameRow, SeatRow
+
+
+def duskfall(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "duskfall", *args],
+        cwd=cwd,
+        env={**os.environ, "COLUMNS": "200"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def listed(*args: str, cwd: Path) -> list[dict[str, Any]]:
+    result = duskfall("games", "--json", *args, cwd=cwd)
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def row(game_id: str, variant: str, status: str, agents: list[str], started: str) -> GameRow:
+    return GameRow(
+        id=game_id,
+        variant=variant,
+        config={},
+        seed=1,
+        seats=tuple(SeatRow(s, a, a.partition(":")[2] or None) for s, a in enumerate(agents)),
+        status=status,
+        winner="town" if status == "finished" else None,
+        prompt_tokens=1200,
+        cost_usd=0.0123,
+        started_at=f"2026-03-0{started}T10:00:00",
+    )
+
+
+def test_games_filters(tmp_path: Path) -> None:
+    db = tmp_path / "other.db"
+    with GameIndex(db) as index:
+        index.add_rows(
+            [
+                row("ww-1", "werewolf", "finished", ["llm:local", "heuristic"], "1"),
+                row("ww-2", "werewolf", "running", ["heuristic", "heuristic"], "2"),
+                row("mf-3", "mafia", "aborted", ["random", "llm:openai:gpt-4o"], "3"),
+                row("mf-4", "mafia", "finished", ["random", "random"], "4"),
+            ]
+        )
+    ids = lambda *args: [r["id"] for r in listed("--db", str(db), *args, cwd=tmp_path)]  # noqa: E731
+    assert ids() == ["mf-4", "mf-3", "ww-2", "ww-1"]
+    assert ids("--variant", "werewolf") == ["ww-2", "ww-1"]
+    assert ids("--status", "finished") == ["mf-4", "ww-1"]
+    assert ids("--agent", "llm") == ["mf-3", "ww-1"]
+    assert ids("--agent", "openai:gpt-4o", "--status", "aborted") == ["mf-3"]
+    assert ids("--agent", "heuristic", "--variant", "mafia") == []
+    assert ids("--limit", "2", "--offset", "1") == ["mf-3", "ww-2"]
+    table = duskfall("games", "--db", str(db), "--variant", "werewolf", cwd=tmp_path)
+    assert table.returncode == 0, table.stderr
+    assert "2 of 2 games" in table.stdout
+    assert "llm:local×1, heuristic×1" in table.stdout and "1,200" in table.stdout
+    assert "mf-4" not in table.stdout
+
+
+def test_simulated_games_get_summary_rows(tmp_path: Path) -> None:
+    db = tmp_path / "sim.db"
+    result = duskfall(
+        "simulate", "-n", "24", "-w", "2", "--agents", "random", "--db", str(db), cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    rows = listed("--db", str(db), "--limit", "100", cwd=tmp_path)
+    assert len(rows) == 24 and len({r["id"] for r in rows}) == 24
+    assert {r["seed"] for r in rows} == set(range(24))
+    assert all(r["status"] == "finished" and r["log_path"] is None for r in rows)
+    assert all(len(r["seats"]) == 10 and r["days"] >= 1 and r["events"] > 0 for r in rows)
+    assert "24 games of" in result.stdout
+
+
+def test_logged_simulations_are_indexed_with_their_logs(
+    tmp_path: Path, private_index: Path
+) -> None:
+    simulate("sports-mafia", 3, agents="random", log_dir=str(tmp_path / "logs"))
+    rows = GameIndex(private_index).list_games()
+    assert len(rows) == 3
+    assert all(r.status == "finished" and r.log_path and Path(r.log_path).exists() for r in rows)
