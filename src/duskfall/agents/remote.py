@@ -36,7 +36,8 @@ DEADLINE_MARGIN = 2.0  # seconds the runtime waits beyond the seat's own deadlin
 class SeatLink(Protocol):
     """Where a seat's messages go: the current connection of its client."""
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: dict[str, Any] | bytes) -> None:
+        """Queue a message, or a frame already encoded (shared by several seats)."""
 
 
 class Policy(StrEnum):
@@ -149,7 +150,7 @@ class RemoteSeat:
         if self._pending is not None and not self._pending.answer.done():
             self._pending.answer.set_result(_GONE)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | bytes) -> None:
         if self._link is not None:
             self._link.send(message)
 

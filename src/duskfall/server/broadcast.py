@@ -18,6 +18,7 @@ from duskfall.agents.remote import RemoteSeat
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
+from duskfall.protocol.framing import encode_message
 
 _RESERVED = ("type", "event", "game_id")
 
@@ -72,9 +73,9 @@ class WireObserver:
             if self._update is not None:
                 self._update.cancel()
                 self._update = None
-            message = game_over_message(event.payload, self.game_id)
+            frame = encode_message(game_over_message(event.payload, self.game_id))
             for seat in self.seats.values():
-                seat.send(message)
+                seat.send(frame)
 
     def on_phase_end(self) -> None:
         pass
@@ -83,13 +84,13 @@ class WireObserver:
         pass
 
     def _forward(self, event: Event) -> None:
-        message: dict[str, Any] | None = None
+        frame: bytes | None = None  # encoded once, for every seat that may see it
         for index, seat in self.seats.items():
             if seat.link is None or not visible_to(event, index, self.state.channels(index)):
                 continue
-            if message is None:
-                message = game_event_message(event.kind, event.payload, self.game_id)
-            seat.send(message)
+            if frame is None:
+                frame = encode_message(game_event_message(event.kind, event.payload, self.game_id))
+            seat.send(frame)
 
     def _send_state_updates(self) -> None:
         self._update = None

@@ -55,15 +55,16 @@ class Connection:
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.peer}>"
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue one message; never blocks. A client that stopped reading is dropped."""
+    def send(self, message: dict[str, Any] | bytes) -> None:
+        """Queue one message (or an encoded frame); never blocks. A client that stopped
+        reading is dropped."""
         if self.closing:
             return
         transport = self.writer.transport
         if transport.is_closing():
             self.closing = True
             return
-        self.writer.write(encode_message(message))
+        self.writer.write(message if isinstance(message, bytes) else encode_message(message))
         self.frames_out += 1
         if transport.get_write_buffer_size() > self.write_buffer_limit:
             log.warning("%r: dropped, %d bytes unread", self, transport.get_write_buffer_size())
