@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,6 +37,7 @@ from duskfall.variants.werewolf.roles import SEER, WEREWOLF, WITCH
 SEER_CLAIM = re.compile(r"\bi am the seer\b", re.IGNORECASE)
 RESULT = re.compile(r"\bseat (\d+)(?: \([^)]*\))? is (?:a )?(werewolf|good)\b", re.IGNORECASE)
 SUGGESTION = re.compile(r"\b(?:exile|vote(?: for)?|kill) seat (\d+)\b", re.IGNORECASE)
+SUSPECT = re.compile(r"\bsuspect seat (\d+)\b", re.IGNORECASE)
 NO_KILL = re.compile(r"\bno kill\b", re.IGNORECASE)
 
 
@@ -59,6 +61,8 @@ class HeuristicBot(Bot):
         self.claims: dict[int, dict[int, str]] = {}  # seer claimant -> {seat: result}
         self.suggested: int | None = None  # the sheriff's latest "exile seat N"
         self.proposals: dict[int, int | None] = {}  # tonight's wolf chat: wolf -> target
+        self.votes: list[tuple[int, int]] = []  # every (voter, target) of the day votes
+        self.mentions: Counter[int] = Counter()  # "I suspect seat N" heard today
 
     # -- reading the history -----------------------------------------------------------
 
@@ -68,8 +72,12 @@ class HeuristicBot(Bot):
             kind = entry["kind"]
             if kind == "night_start":
                 self.proposals = {}
+            elif kind == "day_start":
+                self.mentions = Counter()
             elif kind == "speech":
                 self._hear(entry, obs)
+            elif kind == "vote" and entry["sub_phase"] == P.VOTE and entry["target"] is not None:
+                self.votes.append((entry["seat"], entry["target"]))
         self._read = len(history)
 
     def _hear(self, entry: Mapping[str, Any], obs: Mapping[str, Any]) -> None:
@@ -86,6 +94,8 @@ class HeuristicBot(Bot):
                 results[int(seat)] = "Werewolf" if result.lower() == "werewolf" else "Good"
         if speaker == obs["sheriff"] and (match := SUGGESTION.search(text)):
             self.suggested = int(match.group(1))
+        if match := SUSPECT.search(text):
+            self.mentions[int(match.group(1))] += 1
 
     # -- what the bot believes -----------------------------------------------------------
 
@@ -121,8 +131,15 @@ class HeuristicBot(Bot):
         false_claims = [c for c in self.claims if c != seer and c in candidates]
         if false_claims:
             return false_claims[0]
-        unknown = sorted(candidates - good - ({seer} if seer is not None else set()))
-        return self.rng.choice(unknown) if unknown else None
+        unknown = candidates - good - ({seer} if seer is not None else set())
+        trusted = good | ({seer} if seer is not None else set())
+        against = Counter(v for v, t in self.votes if t in trusted and v in unknown)
+        if against:
+            return max(sorted(against), key=against.__getitem__)
+        mentioned = [s for s, _ in self.mentions.most_common() if s in unknown]
+        if mentioned:
+            return mentioned[0]
+        return self.rng.choice(sorted(unknown)) if unknown else None
 
     # -- decisions -----------------------------------------------------------------------
 
@@ -248,6 +265,8 @@ class HeuristicBot(Bot):
             text = self._wolf_cover(obs, alive)
         else:
             text = "I am a villager." if role != WITCH else "I am a good player."
+            if kind == P.SPEECH and (pick := self._suspect(obs, alive, set())) is not None:
+                text += f" I suspect seat {pick}."
         if kind == P.SPEECH and obs["sheriff"] == self.seat:
             pick = (
                 self._wolf_vote(obs, alive, set(obs["wolves"]))
@@ -266,7 +285,8 @@ class HeuristicBot(Bot):
             leader = min(w for w in wolves if w in alive)
             if claimant not in wolves and accused and claimant in alive and leader == self.seat:
                 return f"I am the Seer. Seat {claimant} is a werewolf."
-        return "I am a villager."
+        pick = self._wolf_vote(obs, alive, wolves)
+        return "I am a villager." + (f" I suspect seat {pick}." if pick is not None else "")
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}

@@ -107,6 +107,7 @@ class WerewolfState:
         ]
         self._role_seat = {r: s for s, r in enumerate(self.role_of) if r in GODS}
         self._audience: dict[str, tuple[int, ...]] = {}
+        self._players: list[dict[str, Any]] | None = None
         self._seen: list[list[dict[str, Any]]] = [[] for _ in range(n)]
         for event in self.events:
             self._record_seen(event)
@@ -182,7 +183,11 @@ class WerewolfState:
         return [s for s in range(self.num_seats) if self.alive[s]]
 
     def observe(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know, and nothing else: the only source of its view."""
+        """Everything ``seat`` may know, and nothing else: the only source of its view.
+
+        The roster, role counts and rules are shared between observations: treat an
+        observation as read-only.
+        """
         role = self.role_of[seat]
         obs: dict[str, Any] = {
             "variant": self.variant_id,
@@ -194,13 +199,10 @@ class WerewolfState:
             "day": self.day,
             "phase": self.phase,
             "decision": self._asks.get(seat) if seat not in self._answers else None,
-            "players": [
-                {"seat": s, "name": self.names[s], "alive": self.alive[s]}
-                for s in range(self.num_seats)
-            ],
+            "players": self._players_view(),
             "sheriff": self.sheriff,
-            "roles_in_play": dict(self._roles_in_play),
-            "rules": dict(self._public_rules),
+            "roles_in_play": self._roles_in_play,
+            "rules": self._public_rules,
             "history": list(self._seen[seat]),
         }
         if role == WEREWOLF:
@@ -216,6 +218,15 @@ class WerewolfState:
         if self._outcome is not None:
             obs["outcome"] = self._outcome.to_dict()
         return obs
+
+    def _players_view(self) -> list[dict[str, Any]]:
+        """The public roster, rebuilt only after a death (observations are read-only)."""
+        if self._players is None:
+            self._players = [
+                {"seat": s, "name": self.names[s], "alive": self.alive[s]}
+                for s in range(self.num_seats)
+            ]
+        return self._players
 
     # -- events ---------------------------------------------------------------------------
 
@@ -453,6 +464,7 @@ class WerewolfState:
         """Apply deaths, check for a winner, then queue last words, shots and badge passes."""
         for seat, _ in batch:
             self.alive[seat] = False
+        self._players = None
         if self._check_win():
             return
         steps: list[Step] = []
