@@ -55,11 +55,16 @@ def drive(
     script: Script | None = None,
     *,
     until: Callable[[MafiaState], bool] | None = None,
+    trace: list[tuple[int, str]] | None = None,
 ) -> list[Event]:
-    """Play until ``until(state)`` holds or the game ends; return the rules events."""
+    """Play until ``until(state)`` holds or the game ends; return the rules events.
+
+    ``trace`` collects ``(day, kind)`` of every decision taken."""
     events: list[Event] = []
     while state.outcome() is None and not (until and until(state)):
         for decision in state.pending():
+            if trace is not None:
+                trace.append((state.day, decision.kind))
             events += state.apply(
                 decision.seat, _action(state, decision.seat, decision.kind, script or {})
             )
@@ -74,6 +79,11 @@ def at(kind: str, day: int = 1) -> Callable[[MafiaState], bool]:
         return state.day > day or (state.day == day and bool(pending) and pending[0].kind == kind)
 
     return reached
+
+
+def turn(kind: str, seat: int) -> Callable[[MafiaState], bool]:
+    """Stop when ``seat`` is asked for a ``kind`` decision."""
+    return lambda state: any(d.kind == kind and d.seat == seat for d in state.pending())
 
 
 def kinds(events: list[Event], kind: str) -> list[Event]:

@@ -78,7 +78,7 @@ class TargetChoice:
         target = data.get("target", data.get("player"))
         declined = any(data.get(key) is False for key in ("shoot", "shouldShoot", "act"))
         if (
-            kind == self.pass_type
+            (kind is not None and kind == self.pass_type)
             or declined
             or (isinstance(target, str) and target.strip().casefold() in _PASS_WORDS)
             or (target is None and self.pass_type is not None)
