@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,9 @@ def play_logged(games_dir: Path, seed: int, agents: str = "random") -> Path:
         game_id=f"sports-mafia-test-{seed}",
         log_path=games_dir / f"sports-mafia-test-{seed}.jsonl",
     )
-    game = asyncio.run(run_game(setup))
+    # in a thread of its own: the browser tests' driver keeps an event loop in this one
+    with ThreadPoolExecutor(1) as pool:
+        game = pool.submit(asyncio.run, run_game(setup)).result()
     assert game.log_path is not None
     return game.log_path
 

@@ -295,7 +295,10 @@ function renderDecision() {
     try {
       await api("POST", `/api/games/${encodeURIComponent(gameId)}/seats/${request.seat}/action`,
         { request_id: request.request_id, action }, tokenFor(request.seat));
-      box.classList.add("hidden");
+      if (page.request && page.request.request_id === request.request_id) {
+        page.request = null; // answered; the next decision arrives over the socket
+        renderDecision();
+      }
     } catch (err) {
       error.textContent = err.message;
     }
@@ -328,6 +331,7 @@ function renderDecision() {
     el("details", { class: "knows" }, el("summary", { text: "What you know (your observation)" }),
       el("pre", { text: JSON.stringify(request.observation, null, 1) })),
   );
+  box.dataset.requestId = String(request.request_id);
   box.classList.remove("hidden");
 }
 

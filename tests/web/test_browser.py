@@ -1,0 +1,214 @@
+"""The pages in a real browser (chromium): live games, god and seat views, replays, controls,
+and a seat played to the end. CI installs chromium from the distribution's packages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from duskfall.store.log import read_log
+from duskfall.store.replay import replay
+from duskfall.web.access import Access
+from duskfall.web.app import WebSettings, create_app
+
+from .conftest import ADMIN, bearer, play_logged
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed"),
+]
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+WAIT_MS = 20_000
+
+
+@dataclass
+class Server:
+    url: str
+    games_dir: Path
+
+    def start(self, **body: Any) -> dict[str, Any]:
+        response = httpx.post(
+            f"{self.url}/api/games",
+            json={"variant": "sports-mafia", "agents": "random", **body},
+            headers=bearer(ADMIN),
+        )
+        response.raise_for_status()
+        started: dict[str, Any] = response.json()
+        return started
+
+
+@pytest.fixture
+def server(games_dir: Path, isolated_index: Path) -> Iterator[Server]:
+    settings = WebSettings(games_dir=games_dir, db=isolated_index, access=Access(ADMIN))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not uv.started:  # start-up of the fixture's own server thread
+        assert time.monotonic() < deadline, "the web server did not start"
+        time.sleep(0.01)
+    yield Server(f"http://127.0.0.1:{port}", games_dir)
+    uv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(WAIT_MS)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def _position(page: Any) -> tuple[int, int]:
+    text = page.inner_text("#pos")
+    match = re.match(r"(\d+) / (\d+)", text)
+    assert match, text
+    return int(match.group(1)), int(match.group(2))
+
+
+def _wait_for_more_events(page: Any, than: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelectorAll('#events li').length > n", arg=than, timeout=WAIT_MS
+    )
+
+
+def test_a_live_game_advances_on_the_page(server: Server, page: Any) -> None:
+    started = server.start(seed=31, pace=0.05)
+    page.goto(f"{server.url}{started['url']}")
+    page.wait_for_selector("#events li")
+    seen = page.locator("#events li").count()
+    _wait_for_more_events(page, seen)
+    page.wait_for_selector("#status .status-finished")
+    now, total = _position(page)
+    assert now == total and total > seen
+    assert "wins" in page.inner_text("#outcome")
+
+
+def test_god_and_seat_views(server: Server, page: Any) -> None:
+    log_path = play_logged(server.games_dir, seed=32)
+    roles = replay(read_log(log_path)).state.roles()
+    sheriff = next(s for s, r in roles.items() if r == "SHERIFF")
+    citizen = next(s for s, r in roles.items() if r == "CITIZEN")
+    page.goto(f"{server.url}/games/{log_path.stem}")
+    page.wait_for_selector(f".player[data-seat='{sheriff}'] .role:text('SHERIFF')")
+    assert "SHERIFF" in page.content()
+    page.select_option("#view", str(citizen))
+    page.wait_for_selector(f"#view-note:text('seat {citizen}')")
+    page.wait_for_selector(f".player[data-seat='{citizen}'] .role:text('CITIZEN')")
+    assert page.locator(f".player[data-seat='{sheriff}'] .role").inner_text() == ""
+    assert "SHERIFF" not in page.content()
+    assert "seat=" in page.url and page.locator("#god-panels").is_hidden()
+    page.select_option("#view", "god")
+    page.wait_for_selector(f".player[data-seat='{sheriff}'] .role:text('SHERIFF')")
+
+
+def test_scrub_a_replay(server: Server, page: Any) -> None:
+    log_path = play_logged(server.games_dir, seed=33)
+    page.goto(f"{server.url}/games/{log_path.stem}")
+    page.wait_for_selector("#outcome:not(.hidden)")
+    now, total = _position(page)
+    assert now == total and page.locator(".player.dead").count() > 0
+    page.click("#first")
+    assert _position(page) == (1, total)
+    assert page.locator(".player.dead").count() == 0
+    assert page.locator("#outcome").is_hidden()
+    page.click("#next")
+    assert _position(page) == (2, total)
+    page.fill("#scrub", str(total // 2))
+    assert _position(page) == (total // 2 + 1, total)
+    page.click("#live")
+    assert _position(page) == (total, total)
+
+
+def test_pause_and_resume_from_the_page(server: Server, page: Any) -> None:
+    started = server.start(seed=34, pace=0.2)
+    page.goto(f"{server.url}{started['url']}#admin={ADMIN}")
+    page.wait_for_selector("#events li")
+    page.click("#pause")
+    page.wait_for_selector("#status .status-paused")
+    assert page.locator("#resume").is_visible() and page.locator("#pause").is_hidden()
+    snapshot = httpx.get(f"{server.url}/api/games/{started['game_id']}").json()
+    assert snapshot["status"] == "paused"
+    paused_at = page.locator("#events li").count()
+    page.click("#resume")
+    page.wait_for_selector("#status .status-running")
+    _wait_for_more_events(page, paused_at)
+
+
+def test_controls_are_hidden_without_the_admin_token(server: Server, page: Any) -> None:
+    started = server.start(seed=35, pace=0.2)
+    page.goto(f"{server.url}{started['url']}")
+    page.wait_for_selector("#events li")
+    assert page.locator("#pause").is_hidden() and page.locator("#resume").is_hidden()
+
+
+def test_play_a_seat_to_the_end(server: Server, page: Any) -> None:
+    started = server.start(seed=36, human_seats=[4])
+    seat = started["seats"]["4"]
+    page.goto(f"{server.url}{seat['url']}")
+    page.wait_for_selector(".player[data-seat='4'].me")
+    assert "#token" not in page.url  # the token left the address bar
+    answered: set[str] = set()
+    while True:
+        page.wait_for_function(
+            """answered => {
+                const box = document.getElementById('decision');
+                const open = !box.classList.contains('hidden')
+                    && !answered.includes(box.dataset.requestId);
+                return open || document.querySelector('#status .status-finished');
+            }""",
+            arg=sorted(answered),
+        )
+        if page.locator("#status .status-finished").count():
+            break
+        box = page.locator("#decision")
+        answered.add(str(box.get_attribute("data-request-id")))
+        for group in box.locator(".choices").all():
+            group.locator("button.choice").last.click()
+        page.click("#decision-send")
+    assert answered, "the seat was never asked anything"
+    assert "wins" in page.inner_text("#outcome")
+    log = read_log(server.games_dir / f"{started['game_id']}.jsonl")
+    by_seat = [e for e in log.events if e.kind == "action" and e.payload["seat"] == 4]
+    assert len(by_seat) == len(answered)
+    assert all(e.payload["by"] == "agent" for e in by_seat)
+    # seat 4 is a citizen (seed 36): it saw its own role and nobody else's
+    assert page.locator("#god-panels").is_hidden()
+    shown = {
+        card.get_attribute("data-seat"): card.locator(".role").inner_text()
+        for card in page.locator(".player").all()
+    }
+    assert {s: r for s, r in shown.items() if r} == {"4": "CITIZEN"}
+    assert not re.search(r"SHERIFF|MAFIA|\bDON\b", page.content())
