@@ -5,14 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from duskfall.cli import app
 from duskfall.cli.display import ConsoleView, outcome_line
@@ -61,6 +64,43 @@ def status_text(row: GameRow) -> str:
     return f"[{colour}]{row.status}[/]" if colour else row.status
 
 
+@dataclass(frozen=True)
+class Column:
+    """A column of the ``games`` table; narrow terminals drop the lowest ``keep`` first."""
+
+    title: str
+    cell: Callable[[GameRow], str]
+    keep: int
+    justify: Literal["left", "right"] = "left"
+
+
+COLUMNS = (
+    Column("game", lambda r: r.id, 9),
+    Column("variant", lambda r: r.variant, 3),
+    Column("status", status_text, 8),
+    Column("winner", lambda r: escape(r.winner or ("draw" if r.status == "finished" else "-")), 7),
+    Column("days", lambda r: str(r.days), 5, "right"),
+    Column("seats", lambda r: escape(seats_summary(r)), 6),
+    Column("tokens", lambda r: f"{r.tokens:,}", 4, "right"),
+    Column("cost $", lambda r: f"{r.cost_usd:.4f}", 2, "right"),
+    Column("started", lambda r: r.started_at[5:16].replace("T", " "), 1),
+)
+
+
+def fitting_columns(cells: list[list[str]], width: int) -> list[int]:
+    """Indexes of the columns to show: all that fit in ``width``, most important first."""
+    widths = [
+        max([len(Text.from_markup(row[i]).plain) for row in cells] + [len(c.title)]) + 3
+        for i, c in enumerate(COLUMNS)
+    ]
+    shown = list(range(len(COLUMNS)))
+    for i in sorted(shown, key=lambda i: COLUMNS[i].keep):
+        if sum(widths[j] for j in shown) <= width or len(shown) == 1:
+            break
+        shown.remove(i)
+    return shown
+
+
 @app.command()
 def games(
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="only this variant")] = (
@@ -90,22 +130,14 @@ def games(
         for row in rows:
             print(json.dumps(asdict(row), ensure_ascii=False))
         return
-    table = Table(title=f"{len(rows)} of {total} games in {index.path}")
-    for column in ("game", "variant", "status", "winner", "days", "seats", "tokens", "cost $"):
-        table.add_column(column, justify="right" if column in ("days", "tokens") else "left")
-    table.add_column("started")
-    for row in rows:
-        table.add_row(
-            row.id,
-            row.variant,
-            status_text(row),
-            escape(row.winner or ("-" if row.status != "finished" else "draw")),
-            str(row.days),
-            escape(seats_summary(row)),
-            f"{row.tokens:,}",
-            f"{row.cost_usd:.4f}",
-            row.started_at[:19].replace("T", " "),
-        )
+    table = Table(title=f"{len(rows)} of {total} games in {index.path}", box=box.SIMPLE_HEAD)
+    cells = [[cell(row) for cell in (c.cell for c in COLUMNS)] for row in rows]
+    shown = fitting_columns(cells, console.width)
+    for i in shown:
+        column = COLUMNS[i]
+        table.add_column(column.title, justify=column.justify, no_wrap=True)
+    for values in cells:
+        table.add_row(*(values[i] for i in shown))
     console.print(table)
 
 
