@@ -223,9 +223,7 @@ def _witch(p: Mapping[str, Any], name: Namer) -> str:
 
 
 _LINES: dict[str, Callable[[Mapping[str, Any], Namer], str]] = {
-    "game_start": lambda p, n: (
-        "Werewolf begins: " + ", ".join(f"{r} x{c}" for r, c in p["roles_in_play"].items())
-    ),
+    "game_start": lambda p, n: f"Werewolf begins with {describe_counts(p['roles_in_play'])}.",
     "roles_dealt": lambda p, n: "roles: " + ", ".join(f"{i}={r}" for i, r in enumerate(p["roles"])),
     "role_assigned": lambda p, n: f"{n(p['seat'])} is dealt the {p['role']} card",
     "wolf_team": lambda p, n: "[wolves] the werewolves are " + ", ".join(map(n, p["wolves"])),
