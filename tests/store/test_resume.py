@@ -133,14 +133,19 @@ async def test_unknown_agent_is_refused(finished_log: bytes, tmp_path: Path) -> 
         prepare_resume(path)
 
 
-def test_corrupt_middle_line_is_reported(finished_log: bytes, tmp_path: Path) -> None:
-    lines = finished_log.splitlines(keepends=True)
+def test_corrupt_middle_line_is_reported_and_not_cut(finished_log: bytes, tmp_path: Path) -> None:
+    lines = cut_after(finished_log, 60).splitlines(keepends=True)
     lines[21] = b'{"seq": 20, "kind": \n'
     path = tmp_path / "corrupt.jsonl"
-    path.write_bytes(b"".join(lines))
+    damaged = b"".join(lines)
+    path.write_bytes(damaged)
     with pytest.raises(LogCorrupt, match=r"corrupt.jsonl:22: corrupt line"):
         read_log(path)
-    assert len(read_log(path, strict=False).events) == 20
+    partial = read_log(path, strict=False)
+    assert len(partial.events) == 20 and replay(partial).actions > 0
+    with pytest.raises(CannotResume, match="more lines follow it"):
+        prepare_resume(path)
+    assert path.read_bytes() == damaged
 
 
 async def test_resume_updates_the_index(

@@ -1,7 +1,7 @@
 """Resume: continue a game whose process died (kill -9, power loss) from its log.
 
 1. Read the log leniently; a torn or corrupt last line is cut off (everything before it is kept
-   byte for byte).
+   byte for byte). Damage in the middle of a log is refused: cutting there would lose events.
 2. Re-apply the recorded actions to a fresh state (:func:`~duskfall.store.replay.replay`), which
    also checks the log against the rules. Rules events that the last actions produced but the
    log had not received yet are appended first.
@@ -78,6 +78,18 @@ def _load(path: Path) -> GameLog:
     return log
 
 
+def _check_damage_is_at_the_end(path: Path, log: GameLog) -> None:
+    """Only a damaged *last* line is cut on resume; whole events after a bad line are kept."""
+    if log.corrupt is None:
+        return
+    after_bad_line = path.read_bytes().split(b"\n")[2 + len(log.events) :]
+    if any(line.strip() for line in after_bad_line):
+        raise CannotResume(
+            f"{log.corrupt}, and more lines follow it; repair the log by hand "
+            "(resume only cuts a damaged last line)"
+        )
+
+
 def _check_not_running(game_id: str, force: bool) -> None:
     db = default_db_path()
     if force or db is None or not db.exists():
@@ -137,6 +149,7 @@ def prepare_resume(
     path = Path(path)
     log = _load(path)
     header = log.header
+    _check_damage_is_at_the_end(path, log)
     _check_not_running(header.game_id, force)
     try:
         result = replay(log)
