@@ -22,7 +22,13 @@ CLI = [sys.executable, "-c", "from duskfall.cli import main; main()"]
 async def start_server(*options: str) -> tuple[asyncio.subprocess.Process, int]:
     """``duskfall serve --port 0 OPTIONS`` in its own process; returns it and its port."""
     process = await asyncio.create_subprocess_exec(
-        *CLI, "serve", "--host", "127.0.0.1", "--port", "0", *options,
+        *CLI,
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        *options,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
     )

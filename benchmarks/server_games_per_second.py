@@ -14,10 +14,9 @@ import asyncio
 import tempfile
 import time
 
-from server_common import start_server, stop_server
-
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.runtime.game import GameSetup, run_game
+from server_common import start_server, stop_server
 
 
 async def one_game(port: int, seed: int) -> bool:
