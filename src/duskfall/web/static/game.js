@@ -3,7 +3,8 @@
 "use strict";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
-const RUNTIME_KINDS = new Set(["action", "llm_call", "suspicion", "invalid_action", "fallback"]);
+// Shown in the feed only on request (thoughts, suspicions and calls have their own panels).
+const RUNTIME_KINDS = new Set(["action", "llm_call", "suspicion", "thought", "invalid_action", "fallback"]);
 const PLAY_MS = 350;
 
 const page = {
@@ -201,11 +202,11 @@ function renderPlayers() {
       class: `player${isAlive ? "" : " dead"}${page.view === seat ? " me" : ""}${event && event.actor === seat ? " acting" : ""}`,
       "data-seat": seat,
     },
-    el("div", { class: "seat-no", text: `${seat}${page.view === seat ? " (you)" : ""}` }),
+    el("div", {}, el("span", { class: "seat-no", text: `${seat}${page.view === seat ? " (you)" : ""}` }),
+      received.get(seat) ? el("span", { class: "votes", title: "votes received", text: received.get(seat) }) : null),
     el("span", { class: "life", text: isAlive ? "alive" : "out" }),
     el("div", { class: `role${/mafia|don|wolf|black/i.test(role || "") ? " team-bad" : ""}`, text: role || "" }),
-    el("div", { class: "agent", text: agent }),
-    received.get(seat) ? el("span", { class: "votes", title: "votes received", text: received.get(seat) }) : null);
+    el("div", { class: "agent", text: agent }));
   });
   $("players").replaceChildren(...cards);
   renderTally(votes);
@@ -320,7 +321,7 @@ function renderDecision() {
     }
   });
   const role = request.observation && request.observation.role;
-  box.replaceChildren(
+  const parts = [
     el("h2", { text: `Your move: ${phaseLabel(request.kind)}` }),
     role ? el("div", {}, "You are ", el("strong", { text: role })) : null,
     el("p", { class: "describe", text: request.describe }),
@@ -330,7 +331,8 @@ function renderDecision() {
     el("details", {}, el("summary", { text: "Answer as JSON" }), json, sendJson),
     el("details", { class: "knows" }, el("summary", { text: "What you know (your observation)" }),
       el("pre", { text: JSON.stringify(request.observation, null, 1) })),
-  );
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
   box.dataset.requestId = String(request.request_id);
   box.classList.remove("hidden");
 }
