@@ -94,3 +94,20 @@ async def test_connect_count_plays_ten_seats_from_one_process(tmp_path: Path) ->
         await wait_game_done(server)
     assert code == 0, err
     assert len(re.findall(r"winner (RED|BLACK|None)", out)) == 10
+
+
+async def test_the_documented_minimal_client_plays_a_full_game(tmp_path: Path) -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = doc.split("## A minimal client (standard library only)", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.splitlines()) < 60
+    script = tmp_path / "minimal_client.py"
+    script.write_text(code, encoding="utf-8")
+    async with serving(tmp_path, games=1) as server:
+        port = str(server.port)
+        results = await asyncio.gather(
+            *(_run(sys.executable, str(script), "127.0.0.1", port) for _ in range(10))
+        )
+        await wait_game_done(server)
+    assert [code for code, _, _ in results] == [0] * 10, results
+    assert all("game over, winner:" in out for _, out, _ in results)

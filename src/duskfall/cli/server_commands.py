@@ -101,10 +101,10 @@ async def _serve(settings: ServerSettings) -> None:
             f"valid bots: {', '.join(server.variant.bots())}"
         )
     await server.start()
-    limit = f", {settings.games} games" if settings.games else ""
+    limit = f", stops after {settings.games} game(s)" if settings.games else ""
     console.print(
         f"serving {server.variant.id} on {settings.host}:{server.port}"
-        f" ({server.lobby.num_seats} seats a game{limit})",
+        f" ({server.lobby.num_seats} seats per game{limit})",
         highlight=False,
     )
     try:
