@@ -19,7 +19,7 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions, State, Variant
 from duskfall.runtime.parsing import decode_reply
-from duskfall.runtime.participant import LazyObservation, Participant
+from duskfall.runtime.participant import Bot, LazyObservation, Participant
 from duskfall.runtime.settings import RuntimeSettings
 
 RAW_LOG_LIMIT = 2000
@@ -61,6 +61,17 @@ def _timeout_for(participant: Participant, settings: RuntimeSettings) -> float:
     return float(own) if own else settings.decision_timeout
 
 
+def _plain_bot(participant: Participant) -> Bot | None:
+    """The participant if it is a :class:`Bot` whose ``decide`` is just a synchronous ``act``.
+
+    Such a bot is called directly (no task, no timer): a deadline could not interrupt it
+    anyway, and its answer and any error it raises are handled exactly as usual.
+    """
+    if isinstance(participant, Bot) and type(participant).decide is Bot.decide:
+        return participant
+    return None
+
+
 def _prompts(
     context: PhaseContext,
     participant: Participant,
@@ -88,25 +99,29 @@ async def ask(
     hint: str | None = None
     reason = "no answer"
     timeout = _timeout_for(participant, context.settings)
+    bot = _plain_bot(participant)
     for attempt in range(context.settings.retries + 1):
         system, user = _prompts(context, participant, observation, legal, hint)
         try:
-            raw = await asyncio.wait_for(
-                participant.decide(
-                    system,
-                    user,
-                    decision=decision,
-                    observation=observation,
-                    legal=legal,
-                    schema=_LazySchema(legal.schema),
-                    hint=hint,
-                    attempt=attempt,
-                    game_id=context.game_id,
-                    variant=context.variant.id,
-                    emit=log.append,
-                ),
-                timeout,
-            )
+            if bot is not None:
+                raw = bot.act(observation, legal)
+            else:
+                raw = await asyncio.wait_for(
+                    participant.decide(
+                        system,
+                        user,
+                        decision=decision,
+                        observation=observation,
+                        legal=legal,
+                        schema=_LazySchema(legal.schema),
+                        hint=hint,
+                        attempt=attempt,
+                        game_id=context.game_id,
+                        variant=context.variant.id,
+                        emit=log.append,
+                    ),
+                    timeout,
+                )
         except TimeoutError:
             reason = f"no answer within {timeout:g}s"
             log.append(
@@ -184,9 +199,12 @@ class AskHandler:
         self, context: PhaseContext, participants: Sequence[tuple[int, Participant]]
     ) -> HandlerResult:
         logs: list[list[Event]] = [[] for _ in participants]
-        if len(participants) == 1:
-            seat, participant = participants[0]
-            actions = [await ask(context, seat, participant, logs[0])]
+        if len(participants) == 1 or all(_plain_bot(p) for _, p in participants):
+            # one seat, or bots that never suspend: asking in seat order is what gather does
+            actions = [
+                await ask(context, seat, participant, logs[i])
+                for i, (seat, participant) in enumerate(participants)
+            ]
         else:
             actions = await asyncio.gather(
                 *(

@@ -24,6 +24,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -42,8 +43,14 @@ from duskfall.variants.sports_mafia.actions import (
 from duskfall.variants.sports_mafia.legal import DeclarationChoice, TargetChoice
 from duskfall.variants.sports_mafia.policies import ClaimMatrix, SheriffPolicy
 
-TRIOS: tuple[int, ...] = tuple(
-    sum(1 << p for p in trio) for trio in combinations(range(NUM_PLAYERS), 3)
+# Every possible black team: (bit mask, members, the indices of its three pairs).
+TRIOS: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = tuple(
+    (sum(1 << p for p in trio), trio, tuple(a * NUM_PLAYERS + b for a, b in combinations(trio, 2)))
+    for trio in combinations(range(NUM_PLAYERS), 3)
+)
+ALL = (1 << NUM_PLAYERS) - 1
+MEMBERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(p for p in range(NUM_PLAYERS) if mask >> p & 1) for mask in range(ALL + 1)
 )
 # Likelihoods of the soft evidence (relative; only ratios matter).
 KILLED_AT_NIGHT_IF_BLACK = 0.1  # the mafia rarely kill their own
@@ -61,20 +68,39 @@ def _mask(players: Iterable[int]) -> int:
     return sum(1 << p for p in players)
 
 
-def _members(mask: int) -> list[int]:
-    return [p for p in range(NUM_PLAYERS) if mask >> p & 1]
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claim:
     """One player's sheriff claims: whom it called black and red (bit masks)."""
 
+    player: int
     black: int
     red: int
+    inconsistent: bool = False
 
     def errors(self, trio: int) -> int:
         """How many of the claimed checks are wrong if ``trio`` is the black team."""
         return (self.black & ~trio).bit_count() + (self.red & trio).bit_count()
+
+    def as_sheriff(self, trio: int) -> float:
+        """The likelihood of these claims from a real sheriff if ``trio`` is the black team."""
+        wrong = self.errors(trio)
+        right = (self.black | self.red).bit_count() - wrong
+        likelihood = SHERIFF_RIGHT**right * SHERIFF_WRONG**wrong
+        return likelihood * (INCONSISTENT_SHERIFF if self.inconsistent else 1.0)
+
+    def as_black(self, trio: int) -> float:
+        """The likelihood of these claims from a black player of team ``trio``."""
+        return BLACK_CLAIMS * BLACK_CALLS_TEAMMATE_BLACK ** (self.black & trio).bit_count()
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """The public facts the beliefs are computed from (hashable, so results are cached)."""
+
+    alive_mask: int
+    night_killed: int
+    claims: tuple[Claim, ...]
+    teammate_votes: tuple[int, ...]  # per unordered pair a*10+b: votes between a and b
 
 
 @dataclass
@@ -111,11 +137,9 @@ class Table:
     team: list[int]
     don: int | None
     claims: dict[int, Claim]
-    night_killed: int
-    vote_pairs: Counter[tuple[int, int]]
+    evidence: Evidence
     sheriff_checks: dict[int, bool]  # target -> is black
     don_checks: dict[int, bool]  # target -> is sheriff
-    inconsistent: frozenset[int]  # players who rewrote a revealed claim
 
     @classmethod
     def read(cls, obs: Mapping[str, Any], memory: Memory) -> Table:
@@ -123,38 +147,50 @@ class Table:
         for info in obs["players"]:
             player = info["player_id"]
             matrix = info["sheriff_claims"]
-            memory.watch_claims(player, matrix)
-            black = red = 0
-            for row in matrix:
-                for target, value in enumerate(row):
-                    if value < 0:
-                        black |= 1 << target
-                    elif value > 0:
-                        red |= 1 << target
-            if black or red:
-                claims[player] = Claim(black, red)
+            if player in memory.revealed or any(map(any, matrix)):
+                memory.watch_claims(player, matrix)
+                claims[player] = _read_claim(player, matrix, player in memory.inconsistent)
         alive = list(obs["alive_players"])
+        alive_mask = _mask(alive)
         voted_out, pairs = _read_votes(obs["vote_history"])
+        teammate_votes = [0] * (NUM_PLAYERS * NUM_PLAYERS)
+        for (voter, target), count in pairs.items():
+            teammate_votes[min(voter, target) * NUM_PLAYERS + max(voter, target)] += count
+        dead = _mask(range(NUM_PLAYERS)) & ~alive_mask
+        evidence = Evidence(
+            alive_mask,
+            dead & ~voted_out,
+            tuple(c for c in claims.values() if c.black or c.red),
+            tuple(teammate_votes),
+        )
         private = obs["private_info"]
-        dead = _mask(range(NUM_PLAYERS)) & ~_mask(alive)
         return cls(
             seat=obs["player_id"],
             role=obs["role"],
             turn=obs["turn"],
             alive=alive,
-            alive_mask=_mask(alive),
+            alive_mask=alive_mask,
             tied=list(obs["tied_players"]),
             team=list(private.get("mafia_team", ())),
             don=next((int(p) for p, r in obs["known_roles"].items() if r == "DON"), None),
             claims=claims,
-            night_killed=dead & ~voted_out,
-            vote_pairs=pairs,
+            evidence=evidence,
             sheriff_checks={
                 int(t): team == "BLACK" for t, team in private.get("sheriff_checks", {}).items()
             },
             don_checks={int(t): bool(v) for t, v in private.get("don_checks", {}).items()},
-            inconsistent=frozenset(memory.inconsistent),
         )
+
+
+def _read_claim(player: int, matrix: Sequence[Sequence[int]], inconsistent: bool) -> Claim:
+    black = red = 0
+    for row in matrix:
+        for target, value in enumerate(row):
+            if value < 0:
+                black |= 1 << target
+            elif value > 0:
+                red |= 1 << target
+    return Claim(player, black, red, inconsistent)
 
 
 def _read_votes(history: Sequence[Mapping[str, Any]]) -> tuple[int, Counter[tuple[int, int]]]:
@@ -199,65 +235,69 @@ def read_beliefs(
     known_black: int = 0,
     sheriff: int | None = None,
     not_sheriff: int = 0,
+    with_sheriff: bool = False,
 ) -> Beliefs:
+    """Each player's probability of being black (and the sheriff) given what ``table`` shows.
+
+    ``known_red``/``known_black`` are bit masks of players whose team the reader knows,
+    ``sheriff`` the sheriff if known, ``not_sheriff`` players known not to be it. The
+    sheriff probabilities are computed only ``with_sheriff`` (else they are zeros).
+    """
+    black, sheriff_p = _weigh(
+        table.evidence, known_red, known_black, sheriff, not_sheriff, with_sheriff
+    )
+    return Beliefs(list(black), list(sheriff_p))
+
+
+@lru_cache(maxsize=4096)
+def _weigh(
+    evidence: Evidence,
+    known_red: int,
+    known_black: int,
+    sheriff: int | None,
+    not_sheriff: int,
+    with_sheriff: bool,
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Weigh every black trio consistent with the hard facts by the soft evidence."""
     black = [0.0] * NUM_PLAYERS
     sheriff_p = [0.0] * NUM_PLAYERS
     total = 0.0
-    alive_mask = table.alive_mask
-    alive_count = len(table.alive)
-    claimers = table.claims
-    pairs = table.vote_pairs
-    for trio in TRIOS:
+    alive_mask = evidence.alive_mask
+    alive_count = alive_mask.bit_count()
+    killed = evidence.night_killed
+    votes = evidence.teammate_votes
+    claims = evidence.claims
+    for trio, members, pairs in TRIOS:
         if trio & known_red or known_black & ~trio:
             continue
         living_black = (trio & alive_mask).bit_count()
         if living_black == 0 or 2 * living_black >= alive_count:
             continue  # the game would be over
-        weight = KILLED_AT_NIGHT_IF_BLACK ** (trio & table.night_killed).bit_count()
-        members = _members(trio)
-        for a in members:
-            for b in members:
-                if a != b and (a, b) in pairs:
-                    weight *= VOTE_FOR_TEAMMATE ** pairs[(a, b)]
-        red_claimers: dict[int, float] = {}
-        for player, claim in claimers.items():
-            if trio >> player & 1:
-                calls_teammates = (claim.black & trio).bit_count()
-                weight *= BLACK_CLAIMS * BLACK_CALLS_TEAMMATE_BLACK**calls_teammates
-            else:
-                red_claimers[player] = _sheriff_likelihood(
-                    claim, trio, player in table.inconsistent
-                )
-        candidates = (
-            [sheriff]
-            if sheriff is not None
-            else [p for p in range(NUM_PLAYERS) if not (trio | not_sheriff) >> p & 1]
-        )
-        citizen_all = CITIZEN_CLAIMS ** len(red_claimers)
-        shares = [
-            citizen_all / CITIZEN_CLAIMS * red_claimers[s] if s in red_claimers else citizen_all
-            for s in candidates
-        ]
-        evidence = sum(shares)
-        if evidence <= 0:
+        weight = KILLED_AT_NIGHT_IF_BLACK ** (trio & killed).bit_count()
+        weight *= VOTE_FOR_TEAMMATE ** (votes[pairs[0]] + votes[pairs[1]] + votes[pairs[2]])
+        # The sheriff is one of the candidates, equally likely a priori; red claimers who
+        # are not the sheriff are lying citizens.
+        candidates = (sheriff,) if sheriff is not None else MEMBERS[~(trio | not_sheriff) & ALL]
+        shares = dict.fromkeys(candidates, 1.0)
+        for claim in claims:
+            if trio >> claim.player & 1:
+                weight *= claim.as_black(trio)
+                continue
+            for s in candidates:
+                shares[s] *= claim.as_sheriff(trio) if s == claim.player else CITIZEN_CLAIMS
+        evidence_weight = sum(shares.values()) if claims else float(len(candidates))
+        if evidence_weight <= 0:
             continue
-        weight *= evidence / len(candidates)
+        weight *= evidence_weight / len(candidates)
         total += weight
         for p in members:
             black[p] += weight
-        for s, share in zip(candidates, shares, strict=True):
-            sheriff_p[s] += weight * share / evidence
+        if with_sheriff:
+            for s, share in shares.items():
+                sheriff_p[s] += weight * share / evidence_weight
     if total <= 0:
-        return Beliefs([0.3] * NUM_PLAYERS, [0.1] * NUM_PLAYERS)
-    return Beliefs([b / total for b in black], [s / total for s in sheriff_p])
-
-
-def _sheriff_likelihood(claim: Claim, trio: int, inconsistent: bool) -> float:
-    checks = (claim.black | claim.red).bit_count()
-    wrong = claim.errors(trio)
-    likelihood = SHERIFF_RIGHT ** (checks - wrong) * SHERIFF_WRONG**wrong
-    return likelihood * (INCONSISTENT_SHERIFF if inconsistent else 1.0)
+        return (0.3,) * NUM_PLAYERS, (0.1,) * NUM_PLAYERS
+    return tuple(b / total for b in black), tuple(s / total for s in sheriff_p)
 
 
 def _best(players: Iterable[int], score: Callable[[int], float], rng: random.Random) -> int:
@@ -399,6 +439,7 @@ class HeuristicAgent(Bot):
             known_black=_mask(team),
             sheriff=found[0] if found else None,
             not_sheriff=_mask(t for t, is_sheriff in table.don_checks.items() if not is_sheriff),
+            with_sheriff=True,
         )
         public = read_beliefs(table)
 

@@ -66,6 +66,10 @@ class TargetChoice:
 
     def parse(self, data: Any) -> Any:
         cls = _TARGET_ACTIONS[self.action_type]
+        if type(data) is cls and (
+            data.target in self.targets or (self.allow_skip and data.target == SKIP)
+        ):
+            return data  # an already-typed legal action (the bots' fast path)
         if isinstance(data, cls):
             target = data.target
         elif isinstance(data, Mapping):
@@ -215,9 +219,9 @@ class DeclarationChoice:
         return self._check_policy(Declaration(declaration, claims, tuple(sorted(policy))))
 
     def _check_policy(self, action: Declaration) -> Declaration:
-        allowed = {SKIP, *self.nominable}
+        nominable = self.nominable
         for target, _weight in action.nomination_policy:
-            if target not in allowed:
+            if target != SKIP and target not in nominable:
                 raise IllegalAction(
                     f"Invalid target: cannot nominate {target}; nominable players: "
                     f"{list(self.nominable)}",

@@ -18,6 +18,7 @@ Sheriff claims are a 10x10 matrix: row ``t`` is the check made in the night of t
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,13 +37,14 @@ ClaimMatrix = tuple[tuple[int, ...], ...]
 
 def normalise(weights: Mapping[int, float]) -> dict[int, float]:
     """Scale non-negative weights to sum to 1; all-zero weights become uniform."""
-    if any(w < 0 for w in weights.values()):
-        raise ValueError("probabilities must be non-negative")
-    total = sum(weights.values())
     if not weights:
         return {}
+    values = weights.values()
+    if min(values) < 0:
+        raise ValueError("probabilities must be non-negative")
+    total = sum(values)
     if total <= 0:
-        return {key: 1.0 / len(weights) for key in weights}
+        return dict.fromkeys(weights, 1.0 / len(weights))
     return {key: w / total for key, w in weights.items()}
 
 
@@ -60,7 +62,9 @@ def sample_key(probs: Mapping[int, float], rng: random.Random) -> int:
 
 
 def _random_weights(keys: Iterable[int], rng: random.Random) -> dict[int, float]:
-    return normalise({key: rng.random() for key in keys})
+    """Uniform random weights (normalised by the policy that receives them)."""
+    random_ = rng.random
+    return {key: random_() for key in keys}
 
 
 def _int_keys(data: Mapping[Any, float]) -> dict[int, float]:
@@ -141,8 +145,8 @@ class ProbabilisticDeclarationPolicy:
     """For every player, a distribution over the declaration values -3..3."""
 
     value_probs: list[list[float]]
-    _cumulative: dict[int, list[float]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
+    _cumulative: list[list[float]] | None = field(
+        default=None, init=False, repr=False, compare=False
     )
 
     def __post_init__(self) -> None:
@@ -157,23 +161,29 @@ class ProbabilisticDeclarationPolicy:
         """Set the distribution over -3..3 (seven weights, normalised) for ``player``."""
         if len(probs) != len(DECLARATION_VALUES):
             raise ValueError("a declaration distribution has 7 weights, for -3..3")
-        normal = normalise(dict(enumerate(probs)))
-        self.value_probs[player] = [normal[i] for i in range(len(DECLARATION_VALUES))]
-        self._cumulative.pop(player, None)
+        if min(probs) < 0:
+            raise ValueError("probabilities must be non-negative")
+        total = sum(probs)
+        if total <= 0:
+            self.value_probs[player] = [1.0 / len(probs)] * len(probs)
+        else:
+            self.value_probs[player] = [p / total for p in probs]
+        self._cumulative = None
 
     def set_belief(self, player: int, value: int) -> None:
         """Declare ``value`` for ``player`` with certainty."""
         self.set_player_probabilities(player, [float(v == value) for v in DECLARATION_VALUES])
 
     def sample_declaration(self, rng: random.Random) -> tuple[int, ...]:
-        return tuple(self._sample_value(p, rng) for p in range(self.num_players))
-
-    def _sample_value(self, player: int, rng: random.Random) -> int:
-        cumulative = self._cumulative.get(player)
+        """One value per player, one ``rng.random()`` each."""
+        cumulative = self._cumulative
         if cumulative is None:
-            cumulative = self._cumulative[player] = list(accumulate(self.value_probs[player]))
-        index = bisect_right(cumulative, rng.random() * cumulative[-1])
-        return DECLARATION_VALUES[min(index, len(DECLARATION_VALUES) - 1)]
+            # the last bound is infinite so that rounding can never step past the last value
+            cumulative = self._cumulative = [
+                [*accumulate(row[:-1]), math.inf] for row in self.value_probs
+            ]
+        random_ = rng.random
+        return tuple([DECLARATION_VALUES[bisect_right(row, random_())] for row in cumulative])
 
     def to_dict(self) -> dict[str, Any]:
         return {"value_probs": [list(row) for row in self.value_probs]}
@@ -186,7 +196,8 @@ class ProbabilisticDeclarationPolicy:
     def create_random_policy(
         cls, num_players: int, rng: random.Random
     ) -> ProbabilisticDeclarationPolicy:
-        return cls([[rng.random() for _ in DECLARATION_VALUES] for _ in range(num_players)])
+        random_ = rng.random
+        return cls([[random_() for _ in DECLARATION_VALUES] for _ in range(num_players)])
 
 
 @dataclass

@@ -11,6 +11,7 @@ roles are never revealed. A day limit ends the game in a draw.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -50,6 +51,7 @@ DECLARATION, VOTING, NIGHT_KILL, NIGHT_DON, NIGHT_SHERIFF, GAME_OVER = (
 )
 DECK = (CITIZEN,) * 6 + (SHERIFF, MAFIA, MAFIA, DON)
 BLACK_ROLES = frozenset((MAFIA, DON))
+SEATS = range(NUM_PLAYERS)
 
 
 class SportsMafiaConfig(BaseModel):
@@ -99,7 +101,7 @@ class SportsMafiaState:
         return self.turn + 1
 
     def alive(self) -> list[int]:
-        return [p for p in range(NUM_PLAYERS) if self.alive_flags[p]]
+        return list(compress(SEATS, self.alive_flags))
 
     def roles(self) -> dict[int, str]:
         return dict(enumerate(self.role_of))
@@ -147,8 +149,23 @@ class SportsMafiaState:
         actor = self._living_role(role)
         return (Decision(actor, phase),) if actor is not None else ()
 
+    def _is_pending(self, seat: int) -> bool:
+        """Whether ``pending()`` holds a decision of ``seat`` (without building it)."""
+        if type(seat) is not int or not 0 <= seat < NUM_PLAYERS:
+            return any(d.seat == seat for d in self.pending())
+        if self._outcome is not None:
+            return False
+        phase = self.phase
+        if phase == DECLARATION:
+            return self.speakers[self.speaker_index] == seat
+        if phase == VOTING:
+            return self.alive_flags[seat] and seat not in self.votes
+        if phase == NIGHT_KILL:
+            return self.killer() == seat
+        return self._living_role(DON if phase == NIGHT_DON else SHERIFF) == seat
+
     def legal(self, seat: int) -> Any:
-        if not any(d.seat == seat for d in self.pending()):
+        if not self._is_pending(seat):
             raise IllegalAction("Not your turn", "not_your_turn")
         phase = self.phase
         alive = self.alive()
@@ -203,7 +220,7 @@ class SportsMafiaState:
                     "player_id": p,
                     "alive": self.alive_flags[p],
                     "declarations": list(self.declarations[p]),
-                    "sheriff_claims": [list(row) for row in self.claims[p]],
+                    "sheriff_claims": list(map(list, self.claims[p])),
                 }
                 for p in range(NUM_PLAYERS)
             ],
@@ -279,7 +296,7 @@ class SportsMafiaState:
                 {
                     "player_id": seat,
                     "declaration": list(action.declaration),
-                    "sheriff_claims": [list(r) for r in action.sheriff_claims],
+                    "sheriff_claims": list(map(list, action.sheriff_claims)),
                 },
             )
         ]
@@ -314,7 +331,7 @@ class SportsMafiaState:
 
     def _vote(self, seat: int, action: Vote | EliminateAllVote) -> list[Event]:
         self.votes[seat] = action.vote if isinstance(action, EliminateAllVote) else action.target
-        if len(self.votes) < len(self.alive()):
+        if len(self.votes) < self.alive_flags.count(True):
             return []
         votes = dict(sorted(self.votes.items()))
         self.votes = {}
