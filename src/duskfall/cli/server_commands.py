@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -106,6 +107,7 @@ async def _serve(settings: ServerSettings) -> None:
         f"serving {server.variant.id} on {settings.host}:{server.port}"
         f" ({server.lobby.num_seats} seats per game{limit})",
         highlight=False,
+        soft_wrap=True,
     )
     try:
         await server.serve()
@@ -149,7 +151,7 @@ def connect(
                 highlight=False,
             )
     if failed:
-        raise typer.Exit(1)
+        sys.exit(1)  # a plain exit status: typer.Exit's code is not propagated by main()
 
 
 async def _connect(

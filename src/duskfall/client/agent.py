@@ -13,7 +13,7 @@ from typing import Any
 
 from duskfall.agents.specs import AgentContext, make_participant, parse_spec
 from duskfall.client.aio import AsyncClient
-from duskfall.client.wire_legal import legal_from_wire
+from duskfall.client.wire_legal import check_wire_support, legal_from_wire
 from duskfall.core.errors import IllegalAction
 from duskfall.core.variant import Decision, LegalActions, Variant, get_variant
 from duskfall.protocol.messages import ActionRequest, ErrorMessage, ServerHello
@@ -55,6 +55,7 @@ class AgentPlayer:
     def _checked_variant(self, variant_id: str) -> Variant:
         variant = get_variant(variant_id)
         parse_spec(variant, self.agent, 1)  # raises ConfigError on an unknown agent
+        check_wire_support(variant)
         return variant
 
     def use_variant(self, variant_id: str) -> None:

@@ -58,17 +58,21 @@ _READERS: dict[str, Callable[[str, Mapping[str, Any]], Any]] = {
 }
 
 
+def check_wire_support(variant: Variant) -> None:
+    """Raise ConfigError unless built-in agents can read ``variant``'s wire actions."""
+    if not callable(getattr(variant, "legal_from_wire", None)) and variant.id not in _READERS:
+        raise ConfigError(
+            f"variant {variant.id} does not describe its wire actions (legal_from_wire); "
+            "built-in agents cannot play it over the wire yet"
+        )
+
+
 def legal_from_wire(variant: Variant, phase: str, valid_actions: Mapping[str, Any]) -> LegalActions:
     """The legal actions behind ``valid_actions``; ValueError if they cannot be read."""
+    check_wire_support(variant)
     own = getattr(variant, "legal_from_wire", None)
     if callable(own):
         legal: LegalActions = own(phase, valid_actions)
         return legal
-    reader = _READERS.get(variant.id)
-    if reader is None:
-        raise ConfigError(
-            f"variant {variant.id} does not describe its wire actions (legal_from_wire); "
-            "built-in agents cannot play it over the wire"
-        )
-    legal = reader(phase, valid_actions)
+    legal = _READERS[variant.id](phase, valid_actions)
     return legal
