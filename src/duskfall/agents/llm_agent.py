@@ -16,7 +16,8 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
 * ``memory_chars`` (default 700): the running memory's size; 0 turns it off;
 * ``max_tokens`` (default 400), ``temperature``: sampling options for each call;
 * ``think_chars`` / ``says_chars`` (default 240): caps on the envelope's free text;
-* ``timeout`` (seconds for one model call) and ``retries`` (re-sends after failures);
+* ``timeout`` (seconds for one model call), ``retries`` (re-sends after failures) and
+  ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
 * ``llm_config``: path of an LLM config file (keys, prices; see :mod:`duskfall.llm.config`).
 """
@@ -186,15 +187,24 @@ def _persona_for(options: Mapping[str, Any], seat: int) -> str | None:
     return str(persona) if persona else None
 
 
+def _retry_policy(options: Mapping[str, Any]) -> RetryPolicy | None:
+    if options.get("retries") is None and options.get("retry_delay") is None:
+        return None
+    default = RetryPolicy()
+    return RetryPolicy(
+        retries=int(options.get("retries", default.retries)),
+        base_delay=float(options.get("retry_delay", default.base_delay)),
+    )
+
+
 def make_llm_agent(ctx: AgentContext) -> LLMAgent:
     """The ``llm:<model spec>`` agent kind (``llm:local``, ``llm:openai:gpt-4o-mini``...)."""
     options = ctx.options
-    retries = options.get("retries")
     model = get_model(
         ctx.arg or "local",
         config_path=options.get("llm_config"),
         timeout=float(options["timeout"]) if options.get("timeout") else None,
-        retry=RetryPolicy(retries=int(retries)) if retries is not None else None,
+        retry=_retry_policy(options),
     )
     memory_chars = int(options.get("memory_chars", 700))
     temperature = options.get("temperature")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -25,6 +25,21 @@ class PerLoop(Generic[T]):
         if value is None:
             value = self._values[loop] = self._make()
         return value
+
+
+_SHARED: dict[tuple[str, ...], PerLoop[Any]] = {}
+
+
+def shared_per_loop(key: tuple[str, ...], make: Callable[[], T]) -> PerLoop[T]:
+    """The :class:`PerLoop` registered under ``key``, created with ``make`` the first time.
+
+    HTTP providers share one SDK client per endpoint and credentials this way: building a
+    client (connection pool, TLS context) is costly, and a shared pool reuses connections.
+    """
+    per_loop = _SHARED.get(key)
+    if per_loop is None:
+        per_loop = _SHARED[key] = PerLoop(make)
+    return per_loop
 
 
 _LIMITS: dict[tuple[str, int], PerLoop[asyncio.Semaphore]] = {}

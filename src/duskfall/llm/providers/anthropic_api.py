@@ -19,8 +19,8 @@ from duskfall.llm.errors import (
     RateLimited,
     TransientError,
 )
-from duskfall.llm.loops import PerLoop
-from duskfall.llm.providers.http_errors import error_message, retry_after
+from duskfall.llm.loops import PerLoop, shared_per_loop
+from duskfall.llm.providers.http_errors import error_message, key_digest, retry_after
 from duskfall.llm.types import Completion, Message, Usage
 
 TOOL = "answer"
@@ -49,10 +49,11 @@ class AnthropicProvider:
         self.base_url = base_url
         self.endpoint = f"anthropic@{base_url or 'api.anthropic.com'}"
         key = api_key.reveal()
-        self._clients: PerLoop[Any] = PerLoop(
+        self._clients: PerLoop[Any] = shared_per_loop(
+            ("anthropic", base_url or "", key_digest(key)),
             lambda: anthropic.AsyncAnthropic(
                 api_key=key, base_url=base_url, max_retries=0, timeout=None
-            )
+            ),
         )
 
     def __repr__(self) -> str:

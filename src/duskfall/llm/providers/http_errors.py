@@ -1,8 +1,14 @@
-"""Helpers shared by the HTTP providers for reading SDK errors."""
+"""Helpers shared by the HTTP providers: reading SDK errors, telling keys apart."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
+
+
+def key_digest(key: str) -> str:
+    """A short digest that tells keys apart without holding them (for cache keys)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def retry_after(exc: Any) -> float | None:

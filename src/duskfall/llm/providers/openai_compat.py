@@ -24,8 +24,8 @@ from duskfall.llm.errors import (
     RateLimited,
     TransientError,
 )
-from duskfall.llm.loops import PerLoop
-from duskfall.llm.providers.http_errors import error_message, retry_after
+from duskfall.llm.loops import PerLoop, shared_per_loop
+from duskfall.llm.providers.http_errors import error_message, key_digest, retry_after
 from duskfall.llm.types import Completion, Message, Usage, approx_tokens
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -60,10 +60,10 @@ class OpenAIProvider:
             )
         self.endpoint = f"openai@{self.base_url}"
         key = api_key.reveal() if api_key else "not-needed"
-        self._clients: PerLoop[Any] = PerLoop(
-            lambda: openai.AsyncOpenAI(
-                api_key=key, base_url=self.base_url, max_retries=0, timeout=None
-            )
+        base = self.base_url
+        self._clients: PerLoop[Any] = shared_per_loop(
+            ("openai", base, key_digest(key)),
+            lambda: openai.AsyncOpenAI(api_key=key, base_url=base, max_retries=0, timeout=None),
         )
 
     def __repr__(self) -> str:
