@@ -89,14 +89,14 @@ def _wake(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
-_READERS: dict[int, LineReader] = {}
+_READERS: dict[TextIO, LineReader] = {}
 
 
 def reader_for(stream: TextIO) -> LineReader:
     """One reader per stream, shared by every human seat reading it (hot-seat play)."""
-    reader = _READERS.get(id(stream))
+    reader = _READERS.get(stream)
     if reader is None:
-        reader = _READERS[id(stream)] = LineReader(stream)
+        reader = _READERS[stream] = LineReader(stream)
     return reader
 
 

@@ -84,7 +84,7 @@ def play(
         settings=RuntimeSettings(retries=retries, decision_timeout=timeout),
     )
     game = prepare_game(setup)
-    if not quiet:
+    if not quiet and human is None:  # a human seat is shown its own view only
         game.record.observers.append(ConsoleView(chosen, console))
     console.print(f"[bold]{chosen.name}[/]  seed {seed}  game {game.game_id}")
     roster = ", ".join(f"{s}:{a}" for s, a in enumerate(game.agents))
