@@ -129,6 +129,7 @@ class MafiaState:
         dealt = Counter(role for roles in deal for role in roles)
         self.setup: dict[str, int] = {r: dealt[r] for r in ROLES if dealt[r]}
         self.living: list[bool] = [True] * self.num_seats
+        self._alive: tuple[int, ...] = tuple(range(self.num_seats))
         self.rng = derive_rng(seed, "rules")
         self.day = 1
         self.phase = NIGHT
@@ -255,7 +256,11 @@ class MafiaState:
         return self.teams[seat]
 
     def alive(self) -> list[int]:
-        return [s for s in range(self.num_seats) if self.living[s]]
+        return list(self._alive)
+
+    def _die(self, seat: int) -> None:
+        self.living[seat] = False
+        self._alive = tuple(s for s in self._alive if s != seat)
 
     # ---------------------------------------------------------------- queries
 
@@ -508,7 +513,7 @@ class MafiaState:
             "roles": None,
         }
         if eliminated is not None:
-            self.living[eliminated] = False
+            self._die(eliminated)
             entry["name"] = self.names[eliminated]
             entry["roles"] = list(self.seat_roles[eliminated])
         self.public_log.append(entry)
@@ -576,7 +581,7 @@ class MafiaState:
             "deaths": {str(s): cause for s, cause in deaths.items()},
         }
         for seat in deaths:
-            self.living[seat] = False
+            self._die(seat)
         dawn = {
             "kind": "dawn",
             "day": self.day,

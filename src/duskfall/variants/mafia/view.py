@@ -38,7 +38,10 @@ def observe(state: MafiaState, seat: int) -> dict[str, Any]:
     roles = state.seat_roles[seat]
     channels = sorted(state.channels(seat))
     decision = _decision_kind(state, seat)
-    known = _known_roles(state, seat)
+    investigations = state.known_investigations(seat)
+    known = {s: state.seat_roles[s] for s in range(state.num_seats) if not state.living[s]}
+    known.update((inv.target, inv.roles) for inv in investigations)
+    known[seat] = roles
     view: dict[str, Any] = {
         "variant": state.variant_id,
         "seat": seat,
@@ -70,7 +73,7 @@ def observe(state: MafiaState, seat: int) -> dict[str, Any]:
                 "target": inv.target,
                 "roles": list(inv.roles),
             }
-            for inv in state.known_investigations(seat)
+            for inv in investigations
         ],
     }
     if decision is not None:
@@ -83,15 +86,6 @@ def _decision_kind(state: MafiaState, seat: int) -> str | None:
         if decision.seat == seat:
             return decision.kind
     return None
-
-
-def _known_roles(state: MafiaState, seat: int) -> dict[int, tuple[str, ...]]:
-    """Seats whose exact roles ``seat`` knows: itself, the dead, its investigations."""
-    known = {s: state.seat_roles[s] for s in range(state.num_seats) if not state.living[s]}
-    for inv in state.known_investigations(seat):
-        known[inv.target] = inv.roles
-    known[seat] = state.seat_roles[seat]
-    return known
 
 
 def _team(state: MafiaState, seat: int, channel: str) -> list[int]:
