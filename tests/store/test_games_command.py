@@ -9,7 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from typer.testing import CliRunner
+
+import duskfall.cli.store_commands
 from duskfall.arena.simulate import simulate
+from duskfall.cli import app
 from duskfall.store.index import GameIndex, GameRow, SeatRow
 
 
@@ -24,9 +28,10 @@ def duskfall(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def listed(*args: str, cwd: Path) -> list[dict[str, Any]]:
-    result = duskfall("games", "--json", *args, cwd=cwd)
-    assert result.returncode == 0, result.stderr
+def listed(*args: str) -> list[dict[str, Any]]:
+    """``duskfall games --json ARGS``, in process."""
+    result = CliRunner().invoke(app, ["games", "--json", *args])
+    assert result.exit_code == 0, result.output
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
@@ -56,7 +61,7 @@ def test_games_filters(tmp_path: Path) -> None:
                 row("mf-4", "mafia", "finished", ["random", "random"], "4"),
             ]
         )
-    ids = lambda *args: [r["id"] for r in listed("--db", str(db), *args, cwd=tmp_path)]  # noqa: E731
+    ids = lambda *args: [r["id"] for r in listed("--db", str(db), *args)]  # noqa: E731
     assert ids() == ["mf-4", "mf-3", "ww-2", "ww-1"]
     assert ids("--variant", "werewolf") == ["ww-2", "ww-1"]
     assert ids("--status", "finished") == ["mf-4", "ww-1"]
@@ -77,7 +82,7 @@ def test_simulated_games_get_summary_rows(tmp_path: Path) -> None:
         "simulate", "-n", "24", "-w", "2", "--agents", "random", "--db", str(db), cwd=tmp_path
     )
     assert result.returncode == 0, result.stderr
-    rows = listed("--db", str(db), "--limit", "100", cwd=tmp_path)
+    rows = listed("--db", str(db), "--limit", "100")
     assert len(rows) == 24 and len({r["id"] for r in rows}) == 24
     assert {r["seed"] for r in rows} == set(range(24))
     assert all(r["status"] == "finished" and r["log_path"] is None for r in rows)
