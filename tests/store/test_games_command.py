@@ -11,9 +11,8 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-import duskfall.cli.store_commands
 from duskfall.arena.simulate import simulate
-from duskfall.cli import app
+from duskfall.cli import store_commands
 from duskfall.store.index import GameIndex, GameRow, SeatRow
 
 
@@ -30,7 +29,7 @@ def duskfall(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def listed(*args: str) -> list[dict[str, Any]]:
     """``duskfall games --json ARGS``, in process."""
-    result = CliRunner().invoke(app, ["games", "--json", *args])
+    result = CliRunner().invoke(store_commands.app, ["games", "--json", *args])
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in result.stdout.splitlines()]
 
