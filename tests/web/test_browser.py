@@ -3,6 +3,7 @@ and a seat played to the end. CI installs chromium from the distribution's packa
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import socket
@@ -212,3 +213,55 @@ def test_play_a_seat_to_the_end(server: Server, page: Any) -> None:
     }
     assert {s: r for s, r in shown.items() if r} == {"4": "CITIZEN"}
     assert not re.search(r"SHERIFF|MAFIA|\bDON\b", page.content())
+
+
+def _with_agent_records(log_path: Path) -> None:
+    """Add a thought, a suspicion model and a model call after the opening events."""
+    lines = log_path.read_text().splitlines()
+    base = json.loads(lines[1])
+    extra = [
+        ("thought", {"seat": 2, "text": "seat 7 hesitates a lot"}, "runtime"),
+        ("suspicion", {"seat": 2, "mafia": {"0": 0.1, "7": 0.8}}, "agent"),
+        (
+            "llm_call",
+            {
+                "seat": 2,
+                "model": "openai:test-model",
+                "messages": [{"role": "user", "content": "Who is the mafia?"}],
+                "reply": '{"action": {"type": "VOTE", "target": 7}}',
+                "prompt_tokens": 120,
+                "completion_tokens": 9,
+                "cost_usd": 0.0021,
+                "latency_s": 0.4,
+            },
+            "llm",
+        ),
+    ]
+    records = [
+        {**base, "kind": kind, "payload": payload, "visibility": "admin", "source": source}
+        for kind, payload, source in extra
+    ]
+    events = [json.loads(line) for line in lines[1:]]
+    events[14:14] = records
+    for seq, event in enumerate(events):
+        event["seq"] = seq
+    log_path.write_text("\n".join([lines[0], *map(json.dumps, events)]) + "\n")
+
+
+def test_god_panels_show_thoughts_suspicions_and_prompts(server: Server, page: Any) -> None:
+    log_path = play_logged(server.games_dir, seed=37)
+    _with_agent_records(log_path)
+    page.goto(f"{server.url}/games/{log_path.stem}")
+    page.wait_for_selector(".thoughts :text('seat 7 hesitates a lot')")
+    page.click("#tabs button[data-tab=suspicion]")
+    page.wait_for_selector(".heat th:text('mafia')")
+    assert "0.80" in page.inner_text(".heat")
+    page.click("#tabs button[data-tab=prompts]")
+    page.wait_for_selector(".calls summary:text('openai:test-model')")
+    assert "1 calls · 120 prompt + 9 completion tokens · $0.0021" in page.inner_text(".totals")
+    page.click(".calls summary")
+    assert "Who is the mafia?" in page.inner_text(".calls")
+    page.select_option("#view", "2")
+    page.wait_for_selector("#view-note:text('seat 2')")
+    assert "Who is the mafia?" not in page.content()
+    assert "hesitates" not in page.content()

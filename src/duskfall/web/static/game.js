@@ -46,7 +46,9 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws`);
   page.socket = socket;
   socket.onopen = () => socket.send(JSON.stringify({ type: "hello", seat: page.view, token: tokenFor(page.view) }));
-  socket.onmessage = (message) => receive(JSON.parse(message.data));
+  socket.onmessage = (message) => {
+    if (page.socket === socket) receive(JSON.parse(message.data));
+  };
   socket.onclose = () => {
     if (page.socket !== socket || page.closedOnPurpose) return;
     if (page.status === "finished" || page.status === "stopped") return;
@@ -270,7 +272,10 @@ function renderOutcome() {
 }
 
 function renderPanel() {
-  if (page.view !== null) return;
+  if (page.view !== null) {
+    $("tab-body").replaceChildren();
+    return;
+  }
   const events = page.events.slice(0, page.position + 1);
   const body = page.tab === "thoughts" ? thoughtsPanel(events)
     : page.tab === "suspicion" ? suspicionPanel(events)
@@ -390,6 +395,8 @@ function wire() {
     const url = page.view === null ? location.pathname : `${location.pathname}?seat=${page.view}`;
     history.replaceState(null, "", url);
     page.following = true;
+    Object.assign(page, { events: [], roles: {}, request: null, position: -1 });
+    renderAll(); // nothing of the previous view stays on the page
     reconnect();
   });
   $("tabs").addEventListener("click", (e) => {
