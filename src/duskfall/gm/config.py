@@ -59,12 +59,11 @@ def load_settings_file(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    kind = "JSON" if path.suffix == ".json" else "TOML"
     try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+        data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(
-            f"config {path} is not valid {path.suffix[1:] or 'TOML'}: {exc}"
-        ) from None
+        raise ConfigError(f"config {path} is not valid {kind}: {exc}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"config {path} must hold a table of settings")
     return data

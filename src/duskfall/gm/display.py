@@ -34,7 +34,11 @@ def describe(event: Event, texts: Texts, *, show_secrets: bool) -> Line | None:
     if kind == "stopped":
         return f"stopped: {payload['reason']}", "bold red"
     if kind == "game_over":
-        return f"game over after {payload['steps']} steps: {payload['reason']}", "bold green"
+        steps = payload["steps"]
+        return (
+            f"game over after {steps} step{'s' * (steps != 1)}: {payload['reason']}",
+            "bold green",
+        )
     return None
 
 

@@ -164,8 +164,10 @@ class GMGame:
         instruction = await self._instruction(number)
         if instruction is not None:
             await self._carry_out(number, instruction)
+        if self.over:
+            return False  # the end of the game has synced and closed the observers
         self.record.phase_end()
-        return not self.over
+        return True
 
     async def _instruction(self, number: int) -> Instruction | None:
         """Ask the GM until its reply is usable; None if the game had to stop."""

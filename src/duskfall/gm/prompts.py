@@ -32,7 +32,10 @@ def gm_messages(
 ) -> list[Message]:
     """The game master's prompt: its card and the markers, its notebook, the public chat."""
     players = "、".join(state.players) if card.language == "zh" else ", ".join(state.players)
-    system = f"{card.gm_rules.strip()}\n\n{texts.marker_guide.format(players=players)}"
+    guide = texts.marker_guide.format(
+        players=players, first=state.players[0], second=state.players[1]
+    )
+    system = f"{card.gm_rules.strip()}\n\n{guide}"
     trigger = texts.opening_trigger if state.step <= 0 else texts.next_trigger
     parts = [
         texts.notebook_header,

@@ -11,15 +11,18 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from secrets import token_hex
 from typing import Any
 
 from duskfall.core.errors import ConfigError, LogCorrupt
+from duskfall.core.events import Event
 from duskfall.gm.cards import PlayerSpec, card_from_dict
 from duskfall.gm.config import GMSettings, make_settings, resolve_card, seats
 from duskfall.gm.game import ChatModel, GMGame
 from duskfall.gm.names import check_roster
 from duskfall.gm.state import GMState
 from duskfall.runtime.record import GameRecord, Observer
+from duskfall.store.indexing import index_observer
 from duskfall.store.log import LogHeader, LogWriter, read_log, truncate_to_whole_events
 
 VARIANT = "gm"
@@ -49,10 +52,19 @@ def build_models(
 
 
 def default_log_path(card_id: str, seed: int, directory: Path = Path("games")) -> Path:
+    """``games/gm-CARD-TIME-sSEED-XXXXXX.jsonl`` (unique even for games started together)."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return (
-        directory / f"gm-{re.sub(r'[^A-Za-z0-9_-]', '', card_id) or 'card'}-{stamp}-s{seed}.jsonl"
-    )
+    card = re.sub(r"[^A-Za-z0-9_-]", "", card_id) or "card"
+    return directory / f"gm-{card}-{stamp}-s{seed}-{token_hex(3)}.jsonl"
+
+
+def _index(record: GameRecord, header: LogHeader, path: Path, events: Sequence[Event]) -> None:
+    """Keep the game's row in the game index current (unless indexing is off)."""
+    observer = index_observer(header, path)
+    if observer is not None:
+        if events:
+            observer.catch_up(events)
+        record.observers.append(observer)
 
 
 def new_game(
@@ -61,8 +73,12 @@ def new_game(
     log_path: Path | None = None,
     observers: Iterable[Observer] = (),
     model_factory: ModelFactory | None = None,
+    index: bool = False,
 ) -> tuple[GMGame, Path]:
-    """A new game and the path of its log (written as the game goes)."""
+    """A new game and the path of its log (written as the game goes).
+
+    With ``index`` the game also gets a row in the game index (``duskfall games``, the web).
+    """
     card = resolve_card(settings)
     roster = seats(settings, card)
     gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
@@ -73,10 +89,14 @@ def new_game(
         variant=VARIANT,
         config=settings.model_dump(mode="json"),
         seed=settings.seed,
-        roster=[{"seat": i, **p.model_dump()} for i, p in enumerate(roster)],
+        roster=[
+            {"seat": i, "agent": f"llm:{p.model}", **p.model_dump()} for i, p in enumerate(roster)
+        ],
         extra={"card": card.model_dump(mode="json")},
     )
     record = GameRecord(game_id, [LogWriter(path, header), *observers])
+    if index:
+        _index(record, header, path, [])
     return GMGame(settings, card, roster, gm_model, player_models, record), path
 
 
@@ -86,6 +106,7 @@ def resume_game(
     overrides: dict[str, Any] | None = None,
     observers: Iterable[Observer] = (),
     model_factory: ModelFactory | None = None,
+    index: bool = False,
 ) -> GMGame:
     """Continue a paused or interrupted game, appending to its log.
 
@@ -116,6 +137,8 @@ def resume_game(
     gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
     record = GameRecord(header.game_id, [LogWriter(log_path, append=True), *observers])
     record.events = list(log.events)
+    if index:
+        _index(record, header, log_path, log.events)
     state = GMState.from_events([p.name for p in roster], log.events)
     return GMGame(settings, card, roster, gm_model, player_models, record, state)
 

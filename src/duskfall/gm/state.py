@@ -74,6 +74,7 @@ class GMState:
     last_problem: str | None = None
     started: bool = False
     outcome: Outcome | None = None
+    ended_by: str = ""
     gm_tokens: Tokens = field(default_factory=Tokens)
     player_tokens: Tokens = field(default_factory=Tokens)
 
@@ -107,6 +108,7 @@ class GMState:
             side.add(payload)
         elif kind == "game_over":
             self.outcome = Outcome.from_dict(payload)
+            self.ended_by = str(payload.get("by", ""))
 
     @classmethod
     def from_events(cls, players: list[str], events: list[Event]) -> GMState:

@@ -20,7 +20,7 @@ class Texts:
     game_started: str  # {players}
     opening_trigger: str
     next_trigger: str
-    marker_guide: str  # {players}
+    marker_guide: str  # {players} {first} {second}
     reminder: str  # {reason} {players}
     notebook_header: str
     chat_header: str  # {window}
@@ -51,7 +51,8 @@ ZH = Texts(
         "- 【私密轮到：名字】 让该玩家私下回复你（夜间行动、秘密投票），只有你能看到。\n"
         "- 【秘密指示：名字｜内容】 把内容只发给该玩家（身份、夜间结果），可以有多个。\n"
         "- 游戏结束：宣布胜负后说“游戏结束”，只在游戏真正结束时说。\n"
-        "名字必须与玩家名单完全一致。每条回复保持简短。"
+        "名字必须与玩家名单完全一致。每条回复保持简短。\n"
+        "示例：天黑了，请闭眼。【秘密指示：{first}｜你的身份是……】【轮到：{second}】"
     ),
     reminder=(
         "格式提醒：你上一条回复无法执行（{reason}）。请重新回复，并使用标记："
@@ -99,7 +100,8 @@ EN = Texts(
         "- [SECRET: NAME | TEXT] TEXT is shown to NAME only (roles, night results); "
         "several per reply are fine.\n"
         "- GAME OVER: say it after announcing the winner, and only when the game has ended.\n"
-        "Write the names exactly as listed. Keep every reply short."
+        "Write the names exactly as listed. Keep every reply short.\n"
+        "Example: Night falls. [SECRET: {first} | Your role is ...] [TURN: {second}]"
     ),
     reminder=(
         "Format reminder: your last reply could not be used ({reason}). Reply again using the "

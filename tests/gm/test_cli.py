@@ -1,0 +1,136 @@
+"""``duskfall gm`` run as a user runs it (scripted models through a registered provider)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+DRIVER = Path(__file__).with_name("cli_driver.py")
+TABLE = ("--lang", "en", "--gm-model", "table:gm", "--player-model", "table:player")
+
+
+def duskfall(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DUSKFALL_DB": str(cwd / "index.db")}
+    return subprocess.run(
+        [sys.executable, str(DRIVER), *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+def test_a_whole_game_in_the_terminal_and_in_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    result = duskfall("gm", *TABLE, "--seed", "4", "--log", str(log), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "6-player Werewolf" in out and "seed 4" in out
+    assert "GM: Welcome! [system sent a secret message to AI-Alpha]" in out
+    assert "🔒 -> AI-Alpha: You are a Werewolf." in out  # the operator sees secrets
+    assert "🎮 AI-Alpha: I have heard 0 players so far." in out
+    assert "game over after 5 steps" in out
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["variant"] == "gm" and header["seed"] == 4
+
+
+def test_public_view_hides_secrets(tmp_path: Path) -> None:
+    result = duskfall("gm", *TABLE, "--public", "--log", str(tmp_path / "g.jsonl"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Werewolf." not in result.stdout and "🔒" not in result.stdout
+
+
+def test_step_mode_saves_and_the_game_resumes_later(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    paused = duskfall("gm", *TABLE, "--step", "--log", str(log), cwd=tmp_path, stdin="\n\ns\n")
+    assert paused.returncode == 0, paused.stderr
+    assert "s: save and quit" in paused.stdout
+    assert f"continue with: duskfall gm --resume {log}" in paused.stdout
+    assert "🎮 AI-Alpha" in paused.stdout and "🎮 AI-Beta" in paused.stdout
+    assert "🎮 AI-Gamma" not in paused.stdout
+
+    resumed = duskfall("gm", "--resume", str(log), cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming" in resumed.stdout and "at step 3" in resumed.stdout
+    assert "🎮 AI-Gamma: I have heard 2 players so far." in resumed.stdout
+    assert "game over" in resumed.stdout
+    again = duskfall("gm", "--resume", str(log), cwd=tmp_path)
+    assert again.returncode == 2 and "already over" in again.stderr
+
+
+def test_quitting_in_step_mode_ends_the_game(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    result = duskfall("gm", *TABLE, "--step", "--log", str(log), cwd=tmp_path, stdin="q\n")
+    assert result.returncode == 0, result.stderr
+    assert "stopped by the user" in result.stdout
+    last = json.loads(log.read_text().splitlines()[-1])
+    assert last["kind"] == "game_over" and last["payload"]["termination"] == "aborted"
+
+
+def test_a_gm_that_never_gives_a_marker_stops_with_a_clear_message(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    result = duskfall("gm", "--model", "scripted", "--log", str(log), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "3 unusable replies in a row (last: no marker found)" in result.stdout
+    assert log.exists() and "game_over" in log.read_text()
+
+
+def test_players_option_and_list_cards(tmp_path: Path) -> None:
+    listed = duskfall("gm", "--list-cards", cwd=tmp_path)
+    assert "werewolf6" in listed.stdout and "avalon5" in listed.stdout
+    result = duskfall(
+        "gm",
+        *TABLE,
+        "--players",
+        "AI-Alpha,AI-Beta=table:player,AI-Gamma",
+        "--log",
+        str(tmp_path / "g.jsonl"),
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "players: AI-Alpha (table:player), AI-Beta (table:player), AI-Gamma" in result.stdout
+    header = json.loads((tmp_path / "g.jsonl").read_text().splitlines()[0])
+    assert len(header["roster"]) == 3
+    assert header["roster"][0]["persona"].startswith("A calm analyst")
+
+
+def test_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "game.toml"
+    config.write_text(
+        'card = "avalon5"\nlanguage = "en"\ngm_model = "table:gm"\nplayer_model = "table:player"\n'
+        "max_steps = 2\n"
+        '[[players]]\nname = "AI-Alpha"\npersona = "bold"\n'
+        '[[players]]\nname = "AI-Beta"\n'
+    )
+    result = duskfall(
+        "gm", "--config", str(config), "--log", str(tmp_path / "g.jsonl"), cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert "5-player Avalon" in result.stdout
+    assert "players: AI-Alpha (table:player), AI-Beta (table:player)" in result.stdout
+    assert "step limit 2 reached" in result.stdout
+
+
+def test_user_errors_are_one_clear_line(tmp_path: Path) -> None:
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("card = ")
+    for args, needle in [
+        (("gm", "--card", "chess"), "unknown rule card 'chess'"),
+        (("gm", "--lang", "fr"), "language: Input should be 'zh' or 'en'"),
+        (("gm", "--gm-model", "wizard:x"), "unknown model provider 'wizard'"),
+        (("gm", "--players", "Ann,ann"), "too alike"),
+        (("gm", "--config", str(bad_toml)), "not valid TOML"),
+        (("gm", "--config", str(tmp_path / "none.toml")), "cannot read config"),
+        (("gm", "--resume", str(tmp_path / "none.jsonl")), "no such log file"),
+        (("gm", "--max-steps", "0", "--model", "table:gm"), "max_steps"),
+        (("gm", "--card", str(tmp_path / "none.toml")), "does not exist"),
+    ]:
+        result = duskfall(*args, cwd=tmp_path)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert needle in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
