@@ -12,6 +12,4 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-os.environ.setdefault(
-    "DUSKFALL_DB", str(Path(tempfile.mkdtemp(prefix="duskfall-tests-")) / "duskfall.db")
-)
+os.environ["DUSKFALL_DB"] = str(Path(tempfile.mkdtemp(prefix="duskfall-tests-")) / "duskfall.db")
