@@ -13,6 +13,7 @@ from starlette.testclient import WebSocketTestSession
 from duskfall.core.events import visible_to
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
+from duskfall.web.app import variant_catalog
 
 from .conftest import ADMIN, answer_for, bearer, play_logged
 
@@ -222,3 +223,24 @@ def test_a_game_written_by_another_process_is_followed(
             elif message["type"] == "status" and message["status"] == "finished":
                 break
     assert seqs == list(range(9, len(lines) - 1))
+
+
+@pytest.mark.parametrize("variant", [v["id"] for v in variant_catalog()])
+def test_every_variant_runs_and_filters_on_the_web(
+    client: TestClient, games_dir: Path, variant: str
+) -> None:
+    started = _start(client, variant=variant, seed=5, agents="random")
+    game_id = started["game_id"]
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as ws:
+        message = _hello(ws, None, None)
+        while message.get("status") != "finished":
+            message = ws.receive_json()
+    god = client.get(f"/api/games/{game_id}").json()
+    assert god["game"]["problem"] is None and god["outcome"] is not None
+    assert all(e["text"] for e in god["events"])
+    log = read_log(games_dir / f"{game_id}.jsonl")
+    state = replay(log).state
+    seat = client.get(f"/api/games/{game_id}?seat=1").json()
+    assert [e["seq"] for e in seat["events"]] == [
+        e.seq for e in log.events if visible_to(e, 1, state.channels(1))
+    ]

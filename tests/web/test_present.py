@@ -56,3 +56,15 @@ def test_reveals() -> None:
     team = Event("MAFIA_TEAM", {"members": [1, 2], "don": 2})
     assert present.revealed_roles("sports-mafia", team) == {1: "MAFIA", 2: "DON"}
     assert present.revealed_roles("sports-mafia", Event("MAFIA_TEAM", {})) == {}
+
+
+def test_reveals_of_other_shapes() -> None:
+    mine = Event("role", {"seat": 3, "roles": ["MAFIA"], "team": "mafia"})
+    assert present.revealed_roles("mafia", mine) == {3: "MAFIA"}
+    dawn = Event("dawn", {"deaths": [{"seat": 7, "name": "Hiro", "roles": ["DOCTOR"]}]})
+    assert present.revealed_roles("mafia", dawn) == {7: "DOCTOR"}
+    team = Event("team", {"channel": "mafia", "members": [3, 5]})
+    assert present.revealed_roles("mafia", team) == {3: "mafia", 5: "mafia"}
+    wolves = Event("wolf_team", {"wolves": [1, 7]})
+    assert present.revealed_roles("werewolf", wolves) == {1: "Werewolf", 7: "Werewolf"}
+    assert present.revealed_roles("x", Event("deaths", {"seats": [1, 3]})) == {}

@@ -137,12 +137,16 @@ VARIANT_REVEALS: dict[str, dict[str, Callable[[Payload], dict[int, str]]]] = {
             int(p["target"]): "SHERIFF" if p["is_sheriff"] else "not sheriff (checked)"
         },
     },
+    "werewolf": {
+        "wolf_team": lambda p: {int(w): "Werewolf" for w in p["wolves"]},
+    },
 }
 
 
 def revealed_roles(variant_id: str, event: Event) -> dict[int, str]:
-    """Roles an event tells whoever sees it: the variant's table, ``{"seat"|"player_id": n,
-    "role": r}``, or a full deal ``{"roles": [...]}``."""
+    """Roles an event tells whoever sees it. Besides the variant's table it understands
+    ``{seat: n, role: r}`` and ``{seat: n, roles: [...]}``, a full deal ``{roles: [...]}``,
+    ``{deaths: [{seat, role(s)}]}`` and a team roster ``{members: [...], channel|team: t}``."""
     payload = event.payload
     special = VARIANT_REVEALS.get(variant_id, {}).get(event.kind)
     if special is not None:
@@ -150,15 +154,36 @@ def revealed_roles(variant_id: str, event: Event) -> dict[int, str]:
             return special(payload)
         except (KeyError, TypeError, ValueError):
             return {}
-    role = payload.get("role")
-    if isinstance(role, str):
-        for key in ("seat", "player_id", "player", "target"):
-            seat = payload.get(key)
-            if isinstance(seat, int) and not isinstance(seat, bool):
-                return {seat: role}
+    found = _seat_role(payload)
+    if found:
+        return found
     roles = payload.get("roles")
     if isinstance(roles, list) and all(isinstance(r, str) for r in roles):
         return dict(enumerate(roles))
+    deaths = payload.get("deaths")
+    if isinstance(deaths, list):
+        for death in deaths:
+            if isinstance(death, Mapping):
+                found.update(_seat_role(death))
+        return found
+    members, team = payload.get("members"), payload.get("channel", payload.get("team"))
+    if isinstance(members, list) and isinstance(team, str):
+        return {m: team for m in members if isinstance(m, int) and not isinstance(m, bool)}
+    return {}
+
+
+def _seat_role(payload: Payload) -> dict[int, str]:
+    """``{seat|player_id|player|target: n, role: r}`` or ``{..., roles: [r, ...]}``."""
+    role = payload.get("role")
+    roles = payload.get("roles")
+    if isinstance(roles, list) and roles and all(isinstance(r, str) for r in roles):
+        role = role or "+".join(roles)
+    if not isinstance(role, str):
+        return {}
+    for key in ("seat", "player_id", "player", "target"):
+        seat = payload.get(key)
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            return {seat: role}
     return {}
 
 

@@ -64,9 +64,10 @@ class Timeline:
         return self.outcome is not None
 
     def _living(self) -> tuple[int, ...]:
-        if self.state is not None:
-            return tuple(self.state.alive())
-        return tuple(range(self.num_seats))
+        if self.state is None:
+            return tuple(range(self.num_seats))
+        alive: Any = self.state.alive
+        return tuple(alive() if callable(alive) else alive)  # tolerate a plain attribute
 
     def _channels(self, seat: int) -> frozenset[str]:
         return self.state.channels(seat) if self.state is not None else frozenset()
