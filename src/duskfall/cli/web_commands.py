@@ -53,9 +53,7 @@ def web(
 ) -> None:
     """Serve the web pages: game list, live games, replays, and seats to play in the browser.
 
-    The admin token (needed to start, pause and resume games, and to see the hidden roles of
-    games with human or remote seats) is printed at startup; set $DUSKFALL_ADMIN_TOKEN to
-    choose it.
+    Prints the admin token at startup ($DUSKFALL_ADMIN_TOKEN chooses it).
     """
     _require_web_extra()
     import uvicorn
