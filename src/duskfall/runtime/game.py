@@ -6,6 +6,7 @@ game is built, logged and indexed the same way.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from duskfall.agents.specs import AgentContext, make_participant, parse_spec
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State, Variant, get_variant, parse_config
 from duskfall.runtime.participant import Participant
-from duskfall.runtime.record import GameRecord, Observer
+from duskfall.runtime.record import GameRecord, Observer, SeatFeed
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.store.indexing import index_observer
@@ -109,11 +110,26 @@ def prepare_game(setup: GameSetup) -> PreparedGame:
         if extra is not None:
             observers.append(extra)
     observers.extend(setup.observers)
+    observers.extend(_seat_feeds(participants, state, game_id, log_path))
     record = GameRecord(game_id, observers)
     scheduler = Scheduler(
         variant, state, participants, record, seed=setup.seed, settings=setup.settings
     )
     return PreparedGame(setup, variant, state, scheduler, record, header, log_path, agents)
+
+
+def _seat_feeds(
+    participants: Mapping[int, Participant], state: State, game_id: str, log_path: Path | None
+) -> list[Observer]:
+    """Feeds for participants that follow the game (``watch_game(game_id, log_path)`` returns an
+    observer): each receives only the events its seat may see."""
+    feeds: list[Observer] = []
+    for seat, participant in participants.items():
+        watch = getattr(participant, "watch_game", None)
+        observer = watch(game_id, log_path) if callable(watch) else None
+        if observer is not None:
+            feeds.append(SeatFeed(seat, functools.partial(state.channels, seat), observer))
+    return feeds
 
 
 async def run_game(setup: GameSetup) -> PreparedGame:

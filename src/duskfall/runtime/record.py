@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any, Protocol
 
-from duskfall.core.events import Event
+from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
 
 
@@ -46,6 +46,31 @@ class GameRecord:
     def game_end(self, outcome: Outcome | None) -> None:
         for observer in self.observers:
             observer.on_game_end(outcome)
+
+
+class SeatFeed:
+    """Forwards to ``observer`` only the events ``seat`` may see (``visible_to`` its channels).
+
+    This is how a participant that keeps its own records of a game (``watch_game``) follows it
+    without ever receiving what its seat may not know.
+    """
+
+    def __init__(
+        self, seat: int, channels: Callable[[], Collection[str]], observer: Observer
+    ) -> None:
+        self.seat = seat
+        self.channels = channels
+        self.observer = observer
+
+    def on_event(self, event: Event) -> None:
+        if visible_to(event, self.seat, self.channels()):
+            self.observer.on_event(event)
+
+    def on_phase_end(self) -> None:
+        self.observer.on_phase_end()
+
+    def on_game_end(self, outcome: Outcome | None) -> None:
+        self.observer.on_game_end(outcome)
 
 
 def action_event(state: Any, seat: int, action: Any, source: str) -> Event:
