@@ -31,12 +31,17 @@ from duskfall.variants.sports_mafia.actions import NUM_PLAYERS, SKIP
 DECLARATION_VALUES: tuple[int, ...] = (-3, -2, -1, 0, 1, 2, 3)
 NIGHT_ACTION_TYPES = ("KILL", "DON_CHECK", "SHERIFF_CHECK")
 BLACK_CLAIM, RED_CLAIM = -1, 1
+NORMALISED = 1e-9  # weights summing to 1 within this are taken as a distribution already
 
 ClaimMatrix = tuple[tuple[int, ...], ...]
 
 
 def normalise(weights: Mapping[int, float]) -> dict[int, float]:
-    """Scale non-negative weights to sum to 1; all-zero weights become uniform."""
+    """Scale non-negative weights to sum to 1; all-zero weights become uniform.
+
+    Weights that already sum to 1 (up to rounding) are kept as they are, so that a policy
+    read back from ``to_dict`` is exactly the policy that was written.
+    """
     if not weights:
         return {}
     values = weights.values()
@@ -45,6 +50,8 @@ def normalise(weights: Mapping[int, float]) -> dict[int, float]:
     total = sum(values)
     if total <= 0:
         return dict.fromkeys(weights, 1.0 / len(weights))
+    if abs(total - 1.0) <= NORMALISED:
+        return dict(weights)
     return {key: w / total for key, w in weights.items()}
 
 
@@ -166,6 +173,8 @@ class ProbabilisticDeclarationPolicy:
         total = sum(probs)
         if total <= 0:
             self.value_probs[player] = [1.0 / len(probs)] * len(probs)
+        elif abs(total - 1.0) <= NORMALISED:
+            self.value_probs[player] = list(probs)
         else:
             self.value_probs[player] = [p / total for p in probs]
         self._cumulative = None
@@ -318,7 +327,10 @@ class SheriffPolicy:
             if rng.random() < self.lie_prob:
                 value = -value
         else:
-            candidates = [p for p in self.alive_players if p != self.player_id and p not in named]
+            reserved = named | {t for t, _ in self.known_checks.values()}
+            candidates = [
+                p for p in self.alive_players if p != self.player_id and p not in reserved
+            ]
             if not candidates:
                 return (0,) * NUM_PLAYERS
             preferred = self.target_weights
