@@ -43,7 +43,7 @@ def main() -> None:
     """Entry point: run the app; user-facing errors print one clear line, no traceback."""
     _load_commands()
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
     except DuskfallError as exc:
         err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         sys.exit(2)
@@ -62,3 +62,5 @@ def main() -> None:
             exc.show()
             sys.exit(exc.exit_code)
         raise
+    if isinstance(code, int) and code:
+        sys.exit(code)

@@ -1,14 +1,17 @@
 """One game = one append-only JSONL file: a header line, then one event per line.
 
 The header holds what is needed to replay the game: variant, config, seed, roster and
-versions. Events are flushed as they are written and fsynced at every phase end, so a
-killed process loses at most the events of the current phase. A truncated or corrupt line is
+versions. Events are flushed as they are written (a killed process loses nothing it wrote)
+and fsynced at every phase end (in a worker thread when an event loop is running), so power
+loss costs at most about one phase. A truncated or corrupt line is
 reported as :class:`LogCorrupt` with the number of whole events before it; everything up to
 the last whole event stays readable (``read_log(path, strict=False)``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -98,7 +101,16 @@ class LogWriter:
         self._write(event.to_dict())
 
     def on_phase_end(self) -> None:
-        self.sync()
+        """Flush, and fsync off the event loop when one is running (a server must not stall)."""
+        if self._file is None:
+            return
+        self._file.flush()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            os.fsync(self._file.fileno())
+            return
+        loop.run_in_executor(None, _fsync_quietly, self._file.fileno())
 
     def on_game_end(self, outcome: Outcome | None) -> None:
         self.close()
@@ -113,6 +125,11 @@ class LogWriter:
             self.sync()
             self._file.close()
             self._file = None
+
+
+def _fsync_quietly(fd: int) -> None:
+    with contextlib.suppress(OSError):  # closed meanwhile: close() has synced it already
+        os.fsync(fd)
 
 
 @dataclass
