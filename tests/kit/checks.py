@@ -146,6 +146,10 @@ class VariantKit:
         outcome = state.outcome()
         assert outcome is not None and not state.pending()
         assert set(state.roles()) == set(range(state.num_seats))
+        alive = state.alive()
+        assert isinstance(alive, list) and all(0 <= s < state.num_seats for s in alive), (
+            "state.alive() must return the living seats"
+        )
         for seat in range(state.num_seats):
             assert state.team_of(seat) in variant.teams
             assert isinstance(state.channels(seat), frozenset)
