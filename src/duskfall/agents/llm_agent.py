@@ -13,9 +13,11 @@ Every call, successful or not, is recorded through ``extra["emit"]`` as an ``adm
 Options (``AgentContext.options``, shared by every LLM seat of a game):
 
 * ``persona``: text for every LLM seat, or ``personas``: ``{seat: text}`` / a list by seat;
-* ``memory_chars`` (default 700): the running memory's size; 0 turns it off;
+* ``memory_chars`` (default 400): the running memory's size; 0 turns it off;
+* ``history``: ``compact`` (default) leaves out history lines this seat was already shown
+  (keeping the latest few), ``full`` sends the variant's prompt unchanged;
 * ``max_tokens`` (default 400), ``temperature``: sampling options for each call;
-* ``think_chars`` / ``says_chars`` (default 240): caps on the envelope's free text;
+* ``think_chars`` / ``says_chars`` (default 200): caps on the envelope's free text;
 * ``timeout`` (seconds for one model call), ``retries`` (re-sends after failures) and
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
@@ -29,9 +31,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.agents.specs import AgentContext
-from duskfall.core.errors import IllegalAction
+from duskfall.core.errors import ConfigError, IllegalAction
 from duskfall.llm import LLMError, Model, ProviderUnavailable, RetryPolicy, get_model
 from duskfall.llm.calls import llm_call_event
+from duskfall.llm.compaction import HistoryCompactor
 from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS, envelope_schema
 from duskfall.llm.memory import RunningMemory, clip
 from duskfall.llm.types import Message, Usage
@@ -58,11 +61,13 @@ class LLMAgent:
         think_chars: int = THINK_CHARS,
         says_chars: int = SAYS_CHARS,
         decision_timeout: float | None = None,
+        history: HistoryCompactor | None = None,
     ) -> None:
         self.model = model
         self.seat = seat
         self.persona = persona.strip() if persona else None
         self.memory = memory if memory is not None else RunningMemory()
+        self.history = history
         self.options: dict[str, Any] = {"max_tokens": max_tokens}
         if temperature is not None:
             self.options["temperature"] = temperature
@@ -83,6 +88,8 @@ class LLMAgent:
         system = system_prompt
         if self.persona:
             system = f"{system}\n\nYour persona (play in this character): {self.persona}"
+        if self.history is not None:
+            user_prompt = self.history.compact(user_prompt)
         notes = self.memory.render()
         user = f"{MEMORY_HEADER}\n{notes}\n\n{user_prompt}" if notes else user_prompt
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
@@ -206,7 +213,10 @@ def make_llm_agent(ctx: AgentContext) -> LLMAgent:
         timeout=float(options["timeout"]) if options.get("timeout") else None,
         retry=_retry_policy(options),
     )
-    memory_chars = int(options.get("memory_chars", 700))
+    memory_chars = int(options.get("memory_chars", 400))
+    history = options.get("history", "compact")
+    if history not in ("compact", "full"):
+        raise ConfigError(f"history option must be 'compact' or 'full', not {history!r}")
     temperature = options.get("temperature")
     return LLMAgent(
         model,
@@ -218,4 +228,5 @@ def make_llm_agent(ctx: AgentContext) -> LLMAgent:
         think_chars=int(options.get("think_chars", THINK_CHARS)),
         says_chars=int(options.get("says_chars", SAYS_CHARS)),
         decision_timeout=options.get("decision_timeout"),
+        history=HistoryCompactor() if history == "compact" else None,
     )

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-THINK_CHARS = 240
-SAYS_CHARS = 240
+THINK_CHARS = 200
+SAYS_CHARS = 200
 
 
 def envelope_schema(

@@ -22,8 +22,8 @@ def clip(text: str, limit: int) -> str:
 class RunningMemory:
     """Bounded notes of one seat, oldest first."""
 
-    budget_chars: int = 700
-    note_chars: int = 160
+    budget_chars: int = 400
+    note_chars: int = 140
     notes: deque[tuple[str, str]] = field(default_factory=deque)
     forgotten: int = 0
 
