@@ -1,0 +1,63 @@
+"""The cognitive agent's budgets, from agent options, with a compact profile for local models.
+
+Options (``AgentContext.options``; all optional):
+
+* ``max_sessions`` (default 2): investigation sessions per decision (0: planner + writer only);
+* ``max_steps`` (default 3; 2 for ``local``): model calls per session, tool rounds between;
+* ``session_tokens`` (320; 200 for ``local``), ``plan_tokens`` (80), ``max_tokens`` (400):
+  the token caps of a session step, the planner and the writer;
+* ``tool_chars`` (1500; 900 for ``local``): the size of one tool's output;
+* ``reflect`` (default true): let the reflector ask for one revision;
+* ``records_dir``: where games' record folders go (default: beside the game's log);
+* ``temperature``, ``timeout``, ``retries``, ``retry_delay``, ``decision_timeout``,
+  ``llm_config``: as for the ``llm`` agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from duskfall.agents.cognitive.session import SessionLimits
+from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS
+
+
+@dataclass(frozen=True)
+class CognitiveSettings:
+    max_sessions: int = 2
+    max_steps: int = 3
+    session_tokens: int = 320
+    plan_tokens: int = 80
+    max_tokens: int = 400
+    tool_chars: int = 1500
+    think_chars: int = THINK_CHARS
+    says_chars: int = SAYS_CHARS
+    reflect: bool = True
+    records_dir: Path | None = None
+    temperature: float | None = None
+    decision_timeout: float | None = None
+
+    @property
+    def limits(self) -> SessionLimits:
+        return SessionLimits(max_steps=self.max_steps, max_tokens=self.session_tokens)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any], model_spec: str) -> CognitiveSettings:
+        base = cls(max_steps=2, session_tokens=200, tool_chars=900)
+        settings = base if model_spec.split(":")[0] == "local" else cls()
+        changes: dict[str, Any] = {}
+        for f in fields(cls):
+            value = options.get(f.name)
+            if value is None:
+                continue
+            if f.name == "records_dir":
+                changes[f.name] = Path(value)
+            elif f.name == "reflect":
+                changes[f.name] = str(value).lower() in ("1", "true", "yes")
+            elif f.name in ("temperature", "decision_timeout"):
+                changes[f.name] = float(value)
+            else:
+                changes[f.name] = int(value)
+        return replace(settings, **changes)
