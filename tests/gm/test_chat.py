@@ -43,3 +43,11 @@ def test_render_chat_keeps_the_last_window_and_neutralises_for_players() -> None
     gm_view = render_chat(messages, EN, 50, for_player=False)
     assert "[TURN: Ann]" in gm_view
     assert render_chat([], EN, 50, for_player=True) == EN.no_messages
+
+
+def test_render_chat_keeps_within_a_character_budget_but_always_the_latest() -> None:
+    messages = [ChatMessage("player", "x" * 100, f"P{i}") for i in range(10)]
+    shown = render_chat(messages, EN, 50, for_player=False, max_chars=350).splitlines()
+    assert [line[:4] for line in shown] == ["🎮 P7", "🎮 P8", "🎮 P9"]
+    huge = [ChatMessage("gm", "y" * 1000)]
+    assert render_chat(huge, EN, 50, for_player=False, max_chars=200) == "GM: " + "y" * 1000

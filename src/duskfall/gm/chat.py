@@ -57,13 +57,26 @@ def sanitise_player_reply(name: str, reply: str) -> str:
 
 
 def render_chat(
-    messages: Sequence[ChatMessage], texts: Texts, window: int, *, for_player: bool
+    messages: Sequence[ChatMessage],
+    texts: Texts,
+    window: int,
+    *,
+    for_player: bool,
+    max_chars: int | None = None,
 ) -> str:
-    """The last ``window`` messages, one per line; markers neutralised in a player's view."""
-    shown = list(messages)[-window:] if window > 0 else []
-    if not shown:
-        return texts.no_messages
-    lines = [m.line(texts) for m in shown]
-    if for_player:
-        lines = [neutralise(line) for line in lines]
-    return "\n".join(lines)
+    """The last ``window`` messages, one per line; markers neutralised in a player's view.
+
+    ``max_chars`` also bounds the total length (older messages are dropped first, the latest
+    one is always kept), so that a long game still fits a small model's context.
+    """
+    lines: list[str] = []
+    used = 0
+    for message in reversed(messages[-window:] if window > 0 else []):
+        line = message.line(texts)
+        if for_player:
+            line = neutralise(line)
+        if lines and max_chars is not None and used + len(line) > max_chars:
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(reversed(lines)) if lines else texts.no_messages

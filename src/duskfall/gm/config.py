@@ -46,6 +46,7 @@ class GMSettings(BaseModel):
     max_steps: int = Field(150, ge=1, description="rounds (GM instruction + action) at most")
     max_gm_failures: int = Field(3, ge=1, description="unusable GM replies in a row at most")
     chat_window: int = Field(50, ge=1, description="public messages shown in each prompt")
+    chat_chars: int = Field(6000, ge=200, description="characters of chat in each prompt at most")
     gm_max_tokens: int = Field(400, ge=16)
     player_max_tokens: int = Field(200, ge=16)
     temperature: float = Field(0.7, ge=0.0, le=2.0)

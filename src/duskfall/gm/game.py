@@ -179,6 +179,7 @@ class GMGame:
                 self.texts,
                 self.settings.chat_window,
                 reminder=self.state.last_problem,
+                max_chars=self.settings.chat_chars,
             )
             reply, error = await self._call(
                 self.gm_model,
@@ -264,7 +265,13 @@ class GMGame:
         seat = self.seats[self.names.index(name)]
         self._emit("turn", {"step": number, "player": name, "private": private}, PUBLIC)
         messages = player_messages(
-            self.card, seat, self.state, self.texts, self.settings.chat_window, private=private
+            self.card,
+            seat,
+            self.state,
+            self.texts,
+            self.settings.chat_window,
+            private=private,
+            max_chars=self.settings.chat_chars,
         )
         reply, error = await self._call(
             self.player_models[name],

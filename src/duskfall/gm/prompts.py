@@ -28,7 +28,13 @@ def _notebook(notes: Sequence[Note], texts: Texts) -> str:
 
 
 def gm_messages(
-    card: Card, state: GMState, texts: Texts, window: int, *, reminder: str | None
+    card: Card,
+    state: GMState,
+    texts: Texts,
+    window: int,
+    *,
+    reminder: str | None,
+    max_chars: int | None = None,
 ) -> list[Message]:
     """The game master's prompt: its card and the markers, its notebook, the public chat."""
     players = "、".join(state.players) if card.language == "zh" else ", ".join(state.players)
@@ -42,7 +48,7 @@ def gm_messages(
         _notebook(state.notes, texts),
         "",
         texts.chat_header.format(window=window),
-        render_chat(state.chat, texts, window, for_player=False),
+        render_chat(state.chat, texts, window, for_player=False, max_chars=max_chars),
         "",
     ]
     if reminder:
@@ -62,7 +68,14 @@ def _own_secrets(notes: Sequence[Note], texts: Texts) -> str:
 
 
 def player_messages(
-    card: Card, seat: PlayerSpec, state: GMState, texts: Texts, window: int, *, private: bool
+    card: Card,
+    seat: PlayerSpec,
+    state: GMState,
+    texts: Texts,
+    window: int,
+    *,
+    private: bool,
+    max_chars: int | None = None,
 ) -> list[Message]:
     """One player's prompt: persona, the public chat (markers neutralised), its own secrets."""
     system = texts.player_system.format(
@@ -72,7 +85,7 @@ def player_messages(
     user = "\n".join(
         [
             texts.chat_header.format(window=window),
-            render_chat(state.chat, texts, window, for_player=True),
+            render_chat(state.chat, texts, window, for_player=True, max_chars=max_chars),
             "",
             texts.secrets_header,
             _own_secrets(state.secrets_of(seat.name), texts),
