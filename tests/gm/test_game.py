@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from duskfall.core.errors import MissingDependency
 from duskfall.core.events import visible_to
 from duskfall.core.outcome import Termination
 from duskfall.llm import Request
@@ -302,3 +303,26 @@ async def test_same_script_gives_the_same_log() -> None:
             event.payload.pop("latency_s", None)  # wall time, the one thing allowed to differ
         logs.append([e.to_dict() for e in events])
     assert logs[0] == logs[1]
+
+
+async def test_missing_model_stops_the_game_at_once_with_its_message() -> None:
+    missing = MissingDependency("llama-cpp-python", "local")
+    game, events = build_game([missing, "[TURN: AI-Alpha]"])
+    outcome = await game.run()
+    assert outcome.termination is Termination.ABORTED
+    assert "pip install 'duskfall[local]'" in outcome.reason
+    assert len(gm_calls(events)) == 1
+
+    game, events = build_game(["[TURN: AI-Beta]", "GAME OVER"], {"AI-Beta": [missing]})
+    outcome = await game.run()
+    assert outcome.termination is Termination.ABORTED
+    assert outcome.reason.startswith("AI-Beta's model failed: llama-cpp-python is not installed")
+
+
+async def test_public_end_reason_never_quotes_a_refused_reply() -> None:
+    replies = ["[SECRET: the QQQ is Ann]", "[SECRET: the QQQ is Ann]", "[TURN: QQQ Ann?]"]
+    game, events = build_game(replies, max_gm_failures=3)
+    await game.run()
+    for event in events:
+        if event.visibility == "public":
+            assert "QQQ" not in str(event.payload)

@@ -191,8 +191,9 @@ class GMGame:
             self._record_call(
                 self.gm_model, None, messages, reply, error, role="gm", step=number, attempt=attempt
             )
-            if isinstance(error, FATAL_MODEL_ERRORS):
-                self._finish(Termination.ABORTED, f"the game master's model failed: {error}")
+            fatal = _fatal(error)
+            if fatal is not None:
+                self._finish(Termination.ABORTED, f"the game master's model failed: {fatal}")
                 return None
             if error is not None:
                 problem = f"the game master's model failed: {error}"
@@ -291,8 +292,9 @@ class GMGame:
             player=name,
             private=private,
         )
-        if isinstance(error, FATAL_MODEL_ERRORS):
-            self._finish(Termination.ABORTED, f"{name}'s model failed: {error}")
+        fatal = _fatal(error)
+        if fatal is not None:
+            self._finish(Termination.ABORTED, f"{name}'s model failed: {fatal}")
             return
         text = sanitise_player_reply(name, reply.text) if reply else ""
         if not text:
@@ -398,3 +400,12 @@ class GMGame:
         self.record.phase_end()
         self.record.game_end(outcome)
         return outcome
+
+
+def _fatal(error: BaseException | None) -> BaseException | None:
+    """The missing model or dependency behind ``error`` (the model layer wraps it), if any."""
+    for _ in range(10):
+        if error is None or isinstance(error, FATAL_MODEL_ERRORS):
+            return error
+        error = error.__cause__
+    return None
