@@ -16,11 +16,10 @@ from duskfall.cli import app
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Termination
 from duskfall.gm.cards import builtin_cards, load_card_file
-from duskfall.gm.config import load_settings_file, make_settings
+from duskfall.gm.config import load_settings_file, make_settings, resolve_card
 from duskfall.gm.display import TerminalView, describe
 from duskfall.gm.game import GMGame
 from duskfall.gm.session import close_log, new_game, resume_game
-from duskfall.store.log import read_log
 
 console = Console(soft_wrap=True)
 
@@ -40,8 +39,6 @@ def parse_players(value: str) -> list[dict[str, Any]]:
 
 def _with_personas(seats: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[str, Any]]:
     """Give named seats the persona the card has for that name, if any."""
-    from duskfall.gm.config import resolve_card
-
     card = resolve_card(make_settings({k: v for k, v in data.items() if k != "players"}))
     personas = {p.name: p.persona for p in card.players}
     return [{**seat, "persona": personas.get(seat["name"], "")} for seat in seats]
@@ -57,7 +54,7 @@ def _list_cards() -> None:
     console.print(table)
 
 
-async def _play(game: GMGame, step_mode: bool, log_path: Path) -> bool:
+async def _play(game: GMGame, step_mode: bool) -> bool:
     """Run the game; in step mode ask after every step. False if the user saved and quit."""
     game.start()
     while not game.over:
@@ -80,8 +77,9 @@ async def _play(game: GMGame, step_mode: bool, log_path: Path) -> bool:
     return True
 
 
-def _show_recent(game: GMGame, log_path: Path, count: int) -> None:
-    events = read_log(log_path, strict=False).events
+def _show_recent(game: GMGame, count: int) -> None:
+    """The last ``count`` chat lines of a resumed game, to see where it stopped."""
+    events = game.record.events
     lines = [describe(e, game.texts, show_secrets=False) for e in events if e.kind == "chat"]
     for line in [line for line in lines if line][-count:]:
         console.print(Text(line[0], style=line[1]))
@@ -164,7 +162,7 @@ def gm(
         log_path = resume
         console.print(f"resuming {resume} at step {game.state.step + 1}")
         if not quiet:
-            _show_recent(game, log_path, 10)
+            _show_recent(game, 10)
     else:
         data = load_settings_file(config) if config is not None else {}
         data.update(overrides)
@@ -182,7 +180,7 @@ def gm(
         game.record.observers.append(TerminalView(console, game.texts, show_secrets=not public))
     console.print(f"log: {log_path}", highlight=False)
     try:
-        finished = asyncio.run(_play(game, step, log_path))
+        finished = asyncio.run(_play(game, step))
     except KeyboardInterrupt:
         if not game.over:
             game.save()
