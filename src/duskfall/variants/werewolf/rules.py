@@ -72,7 +72,7 @@ class WerewolfState:
         self.num_seats = len(roles)
         self.names: tuple[str, ...] = config.seat_names()
         self.role_of: list[str] = roles
-        self.alive: list[bool] = [True] * self.num_seats
+        self.is_alive: list[bool] = [True] * self.num_seats
         self.day = 1
         self.phase = P.NIGHT
         self.sheriff: int | None = None
@@ -179,8 +179,8 @@ class WerewolfState:
     def team_of(self, seat: int) -> str:
         return team_of_role(self.role_of[seat])
 
-    def alive_seats(self) -> list[int]:
-        return [s for s in range(self.num_seats) if self.alive[s]]
+    def alive(self) -> list[int]:
+        return [s for s in range(self.num_seats) if self.is_alive[s]]
 
     def observe(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` may know, and nothing else: the only source of its view.
@@ -195,7 +195,7 @@ class WerewolfState:
             "name": self.names[seat],
             "role": role,
             "team": team_of_role(role),
-            "alive": self.alive[seat],
+            "alive": self.is_alive[seat],
             "day": self.day,
             "phase": self.phase,
             "decision": self._asks.get(seat) if seat not in self._answers else None,
@@ -223,7 +223,7 @@ class WerewolfState:
         """The public roster, rebuilt only after a death (observations are read-only)."""
         if self._players is None:
             self._players = [
-                {"seat": s, "name": self.names[s], "alive": self.alive[s]}
+                {"seat": s, "name": self.names[s], "alive": self.is_alive[s]}
                 for s in range(self.num_seats)
             ]
         return self._players
@@ -284,14 +284,14 @@ class WerewolfState:
         self._resolver = resolver
 
     def _living(self, exclude: int | None = None) -> tuple[int, ...]:
-        return tuple(s for s in range(self.num_seats) if self.alive[s] and s != exclude)
+        return tuple(s for s in range(self.num_seats) if self.is_alive[s] and s != exclude)
 
     def _living_wolves(self) -> list[int]:
-        return [s for s in range(self.num_seats) if self.alive[s] and self.is_wolf[s]]
+        return [s for s in range(self.num_seats) if self.is_alive[s] and self.is_wolf[s]]
 
     def _living_role(self, role: str) -> int | None:
         seat = self._role_seat.get(role)
-        return seat if seat is not None and self.alive[seat] else None
+        return seat if seat is not None and self.is_alive[seat] else None
 
     def _choice(self, seat: int, kind: str) -> Choice:
         names = self.names
@@ -463,7 +463,7 @@ class WerewolfState:
     def _deaths(self, batch: Sequence[tuple[int, str]], last_words: bool) -> None:
         """Apply deaths, check for a winner, then queue last words, shots and badge passes."""
         for seat, _ in batch:
-            self.alive[seat] = False
+            self.is_alive[seat] = False
         self._players = None
         if self._check_win():
             return
@@ -485,7 +485,7 @@ class WerewolfState:
         self._ask(resolver, [(seat, kind)])
 
     def _ask_speech(self, kind: str, seat: int) -> None:
-        if self.alive[seat] or kind == P.LAST_WORDS:
+        if self.is_alive[seat] or kind == P.LAST_WORDS:
             self._ask("_resolve_speech", [(seat, kind)])
 
     def _resolve_speech(self, answers: dict[int, Action]) -> None:
@@ -508,7 +508,7 @@ class WerewolfState:
 
     def _day_speeches(self) -> None:
         order = [s for s in self._living() if s != self.sheriff]
-        if self.sheriff is not None and self.alive[self.sheriff]:
+        if self.sheriff is not None and self.is_alive[self.sheriff]:
             order.append(self.sheriff)
         self._next(*(("_ask_speech", P.SPEECH, s) for s in order))
 
@@ -605,7 +605,7 @@ class WerewolfState:
     def _check_win(self) -> bool:
         wolves = gods = villagers = 0
         for seat in range(self.num_seats):
-            if self.alive[seat]:
+            if self.is_alive[seat]:
                 role = self.role_of[seat]
                 if role == WEREWOLF:
                     wolves += 1
