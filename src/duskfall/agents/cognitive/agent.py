@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,7 +119,6 @@ class CognitiveAgent:
             records.root,
         )
         emit: Emit = extra.get("emit") or (lambda event: None)
-        started = time.monotonic()
         caller = StageCaller(
             self.model,
             context,
@@ -142,9 +140,6 @@ class CognitiveAgent:
         finally:
             self.usage += caller.usage
             self.calls += caller.calls
-        records.note_thought(
-            context.day, context.phase, "timing", f"decision took {time.monotonic() - started:.1f}s"
-        )
         return reply
 
     def _sampling(self) -> dict[str, Any]:

@@ -1,0 +1,180 @@
+"""Session context, suspicion model, planner, agenda, writer and reflector."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from duskfall.agents.cognitive import agenda, planner, writer
+from duskfall.agents.cognitive.context import Knowledge, mode_of, session_context
+from duskfall.agents.cognitive.reflector import reflect
+from duskfall.agents.cognitive.suspicion import SuspicionModel, SuspicionUpdate
+from duskfall.llm import LLMError
+
+from .helpers import caller, context
+
+
+@pytest.mark.parametrize(
+    ("kind", "mode"),
+    [
+        ("SPEECH", "discussion"),
+        ("DAY_DISCUSSION", "discussion"),
+        ("DECLARATION", "discussion"),
+        ("LAST_WORDS", "discussion"),
+        ("VOTE", "vote"),
+        ("VOTING", "vote"),
+        ("DAY_VOTE", "vote"),
+        ("BADGE_VOTE", "vote"),
+        ("WOLF_KILL", "kill"),
+        ("NIGHT_KILL", "kill"),
+        ("MAFIA_VOTE", "kill"),
+        ("SEER", "inspect"),
+        ("SHERIFF_ACTION", "inspect"),
+        ("NIGHT_SHERIFF", "inspect"),
+        ("GUARD", "protect"),
+        ("DOCTOR_ACTION", "protect"),
+        ("WITCH", "potion"),
+        ("WOLF_CHAT", "team_chat"),
+        ("MAFIA_CHAT", "team_chat"),
+        ("BADGE_RUN", "badge"),
+    ],
+)
+def test_modes(kind: str, mode: str) -> None:
+    assert mode_of(kind) == mode
+
+
+def test_context_from_each_variants_observation() -> None:
+    werewolf = {
+        "role": "Seer",
+        "team": "village",
+        "day": 2,
+        "phase": "NIGHT",
+        "players": [{"seat": 0, "name": "Ada", "alive": True}, {"seat": 1, "alive": False}],
+    }
+    ctx = session_context(0, "werewolf", "SEER", werewolf)
+    assert (ctx.role, ctx.phase, ctx.mode, ctx.day, ctx.alive) == ("Seer", "night", "inspect", 2, (0,))
+    assert ctx.players == (0, 1) and ctx.names == {0: "Ada"}
+    mafia = {"roles": ["MAFIA", "DOCTOR"], "team": "mafia", "day": 1, "phase": "DAY", "players": []}
+    ctx = session_context(3, "mafia", "DAY_VOTE", mafia)
+    assert ctx.role == "MAFIA+DOCTOR" and ctx.is_evil and ctx.phase == "day"
+    sports = {"turn": 2, "phase": "VOTING", "role": "DON", "alive_players": [0, 2, 5]}
+    ctx = session_context(2, "sports-mafia", "VOTING", sports)
+    assert (ctx.team, ctx.day, ctx.alive, ctx.is_evil) == ("BLACK", 3, (0, 2, 5), True)
+
+
+def test_knowledge_from_private_lines_only() -> None:
+    lines = [
+        {"visibility": "team:werewolf", "payload": {"wolves": [0, 4]}},
+        {"visibility": "seats:0", "payload": {"seat": 0, "target": 2, "result": "Werewolf"}},
+        {"visibility": "seats:0", "payload": {"target": 3, "team": "RED"}},
+        {"visibility": "public", "payload": {"target": 5, "result": "Werewolf"}},
+    ]
+    known = Knowledge.from_history(0, lines)
+    assert known.allies == {4} and known.checks == {2: True, 3: False}
+
+
+def test_suspicion_deltas_are_clamped_and_facts_pinned() -> None:
+    model = SuspicionModel(0, range(4))
+    model.apply([SuspicionUpdate(1, 0.9, -0.9, "loud"), SuspicionUpdate(1, 0.9, 0.0)])
+    assert model.beliefs[1].suspicion == 1.0 and model.beliefs[1].trust == 0.0
+    model.pin(2, evil=False, reason="team mate")
+    assert model.apply([SuspicionUpdate(2, 0.5, -0.5), SuspicionUpdate(0, 1, 1)]) == 0
+    assert 0 not in model.beliefs
+    model.merge_hypotheses({"likely_strong_town": [3, 3, 9]})
+    assert model.hypotheses["likely_strong_town"] == [3]
+    assert model.ranked()[0] == 1 and model.ranked()[-1] == 2
+    event = model.event(2, "DAY")
+    assert event.visibility == "admin" and event.source == "agent" and event.kind == "suspicion"
+    assert event.payload["players"]["1"] == {"suspicion": 1.0, "trust": 0.0}
+    assert event.payload["seat"] == 0 and "likely_strong_town" in event.payload["hypotheses"]
+
+
+async def test_planner_keeps_one_sentence() -> None:
+    stage, events = caller(["Now your goal is to read p3's votes. Then p4.\nMore"])
+    sentence, planned = await planner.plan(stage, "system", "user", 60)
+    assert planned and sentence == "Now your goal is to read p3's votes."
+    assert events[0].payload["stage"] == "planner" and events[0].payload["seat"] == 0
+
+
+async def test_planner_falls_back_on_failure_or_empty_reply() -> None:
+    for reply in (LLMError("down"), "  ...  "):
+        stage, _ = caller([reply])
+        sentence, planned = await planner.plan(stage, "system", "user", 60)
+        assert not planned and sentence.startswith("Now your goal is to")
+
+
+def test_agenda_by_mode() -> None:
+    model = SuspicionModel(0, range(6))
+    model.apply([SuspicionUpdate(4, 0.4, 0)])
+    none = Knowledge()
+    day = agenda.sessions_for(context(), model, none, 3)
+    assert [s.session_type for s in day] == [
+        "vote_pattern_analysis",
+        "investigate_player",
+        "investigate_player",
+    ]
+    assert day[1].targets == (4,)
+    vote = agenda.sessions_for(context(mode="vote"), model, none, 2)
+    assert vote[0].session_type == "investigate_player" and vote[0].targets == (4,)
+    wolf = context(mode="kill", team="werewolf", role="Werewolf")
+    kill = agenda.sessions_for(wolf, model, Knowledge(allies={1}), 2)
+    assert [s.session_type for s in kill] == ["find_detective"] and 1 not in kill[0].targets
+    seer = agenda.sessions_for(context(mode="inspect"), model, Knowledge(checks={4: True}), 2)
+    assert 4 not in seer[0].targets
+    assert agenda.sessions_for(context(mode="potion"), model, none, 2) == []
+    assert agenda.sessions_for(context(), model, none, 0) == []
+
+
+async def test_writer_uses_the_decisions_schema_in_the_envelope() -> None:
+    stage, events = caller(['{"think": "t", "says": "s", "action": {"type": "VOTE", "target": 3}}'])
+    brief = writer.Brief("Now vote.", [], "p3: suspicion 0.9", Knowledge(checks={3: True}))
+    action_schema = {"type": "object", "properties": {"target": {"enum": [3, 4]}}}
+    reply = await writer.write(
+        stage, "sys", "user", brief, action_schema, max_tokens=100, think_chars=50, says_chars=60
+    )
+    assert json.loads(reply)["action"]["target"] == 3
+    sent = events[0].payload["messages"][1]["content"]
+    assert "Now vote." in sent and "p3 (Dax) is on the evil side" in sent
+
+
+class FakeLegal:
+    def parse(self, action: object) -> object:
+        return action
+
+
+def move(target: int | None = None, says: str = "", kind: str = "VOTE") -> str:
+    return json.dumps({"think": "", "says": says, "action": {"type": kind, "target": target}})
+
+
+def test_reflector_catches_a_wolf_voting_its_partner() -> None:
+    wolf = context(mode="vote", team="werewolf", role="Werewolf")
+    model = SuspicionModel(0, range(6))
+    verdict = reflect(move(1), wolf, FakeLegal(), model, Knowledge(allies={1}))  # type: ignore[arg-type]
+    assert not verdict.ok and "team mate" in (verdict.conflict or "")
+    assert reflect(move(2), wolf, FakeLegal(), model, Knowledge(allies={1})).ok  # type: ignore[arg-type]
+
+
+def test_reflector_catches_a_seer_contradicting_its_result() -> None:
+    seer = context(mode="discussion", role="Seer")
+    known = Knowledge(checks={1: True, 2: False})
+    model = SuspicionModel(0, range(6))
+    says = "I trust Bram completely, he is innocent."
+    verdict = reflect(move(says=says, kind="SPEECH"), seer, FakeLegal(), model, known)  # type: ignore[arg-type]
+    assert not verdict.ok and "exposed" in (verdict.conflict or "")
+    accuse = "p2 is a wolf for sure."
+    verdict = reflect(move(says=accuse, kind="SPEECH"), seer, FakeLegal(), model, known)  # type: ignore[arg-type]
+    assert not verdict.ok and "cleared" in (verdict.conflict or "")
+    fine = "Bram is the wolf; p2 is innocent."
+    assert reflect(move(says=fine, kind="SPEECH"), seer, FakeLegal(), model, known).ok  # type: ignore[arg-type]
+    vote = reflect(move(2), context(mode="vote"), FakeLegal(), model, known)  # type: ignore[arg-type]
+    assert not vote.ok and "good side" in (vote.conflict or "")
+
+
+def test_reflector_checks_votes_against_the_model() -> None:
+    model = SuspicionModel(0, range(6))
+    model.apply([SuspicionUpdate(3, 0.5, -0.5), SuspicionUpdate(4, -0.5, 0.5)])
+    villager = context(mode="vote")
+    assert not reflect(move(4), villager, FakeLegal(), model, Knowledge()).ok  # type: ignore[arg-type]
+    assert reflect(move(3), villager, FakeLegal(), model, Knowledge()).ok  # type: ignore[arg-type]
+    assert reflect(move(None), villager, FakeLegal(), model, Knowledge()).ok  # type: ignore[arg-type]
