@@ -98,7 +98,8 @@ async def test_one_decision_end_to_end(tmp_path: Path) -> None:
     stages = [e.payload["stage"] for e in events if e.kind == "llm_call"]
     assert stages[0] == "planner" and stages[-1] == "writer" and "session" in stages
     suspicion = [e for e in events if e.kind == "suspicion"]
-    assert suspicion and suspicion[-1].payload["players"]["3"]["suspicion"] == 1.0  # two sessions, clamped
+    # two sessions each add 0.4 to 0.5: clamped at 1
+    assert suspicion and suspicion[-1].payload["players"]["3"]["suspicion"] == 1.0
     assert suspicion[-1].payload["hypotheses"]["likely_detective_candidates"] == [2]
     assert all(e.visibility == "admin" for e in events)
     root = tmp_path / "g1.records" / "seat-0"

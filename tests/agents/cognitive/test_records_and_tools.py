@@ -39,7 +39,8 @@ def test_layout_per_player(tmp_path: Path) -> None:
     root = records.root
     speech = json.loads((root / "players/3/speech.jsonl").read_text().splitlines()[0])
     assert "I suspect Bram." in speech["text"] and speech["seq"] == 8
-    votes = [json.loads(x)["vote"] for x in (root / "players/3/votes.jsonl").read_text().splitlines()]
+    lines = (root / "players/3/votes.jsonl").read_text().splitlines()
+    votes = [json.loads(x)["vote"] for x in lines]
     assert votes == [1]
     info = (root / "players/1/info.jsonl").read_text()
     assert "exiled" in info and "votes" in info  # exiled, and the target of a vote
@@ -108,7 +109,9 @@ def test_read_file_lists_and_reads(tmp_path: Path) -> None:
         (ToolRequest("search_file", query=""), "non-empty query"),
     ],
 )
-def test_bad_requests_get_specific_errors(tmp_path: Path, request_: ToolRequest, error: str) -> None:
+def test_bad_requests_get_specific_errors(
+    tmp_path: Path, request_: ToolRequest, error: str
+) -> None:
     result = toolbox(tmp_path, 3).run(request_)
     assert not result.ok and error in (result.error or "")
 

@@ -35,9 +35,7 @@ async def test_tools_run_between_steps_and_their_output_is_fed_back(tmp_path: Pa
                 requested_tools=[{"tool_name": "read_public_speech", "player_id": "p3"}],
             ),
             step(
-                suspicion_updates=[
-                    {"player_id": "p3", "delta_suspicion": 0.2, "delta_trust": -0.1}
-                ]
+                suspicion_updates=[{"player_id": "p3", "delta_suspicion": 0.2, "delta_trust": -0.1}]
             ),
         ]
     )
