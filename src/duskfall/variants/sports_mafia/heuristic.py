@@ -249,6 +249,41 @@ def read_beliefs(
     return Beliefs(list(black), list(sheriff_p))
 
 
+# One possible black team as the public evidence weighs it: its bit mask, members, weight
+# from the evidence that does not depend on who the sheriff is, and each sheriff
+# candidate's share of the claims evidence (None: no red claimer, every share is 1).
+Weighed = tuple[int, tuple[int, ...], float, dict[int, float] | None]
+
+
+@lru_cache(maxsize=1024)
+def _weigh_trios(evidence: Evidence) -> tuple[Weighed, ...]:
+    """Weigh every black trio still possible (the game is on) by the public evidence."""
+    alive_mask = evidence.alive_mask
+    alive_count = alive_mask.bit_count()
+    killed = evidence.night_killed
+    votes = evidence.teammate_votes
+    claims = evidence.claims
+    weighed = []
+    for trio, members, pairs in TRIOS:
+        living_black = (trio & alive_mask).bit_count()
+        if living_black == 0 or 2 * living_black >= alive_count:
+            continue  # the game would be over
+        weight = KILLED_AT_NIGHT_IF_BLACK ** (trio & killed).bit_count()
+        weight *= VOTE_FOR_TEAMMATE ** (votes[pairs[0]] + votes[pairs[1]] + votes[pairs[2]])
+        # The sheriff is a red player; red claimers who are not the sheriff lie.
+        shares: dict[int, float] | None = None
+        for claim in claims:
+            if trio >> claim.player & 1:
+                weight *= claim.as_black(trio)
+                continue
+            if shares is None:
+                shares = dict.fromkeys(MEMBERS[~trio & ALL], 1.0)
+            for s in shares:
+                shares[s] *= claim.as_sheriff(trio) if s == claim.player else CITIZEN_CLAIMS
+        weighed.append((trio, members, weight, shares))
+    return tuple(weighed)
+
+
 @lru_cache(maxsize=4096)
 def _weigh(
     evidence: Evidence,
@@ -258,42 +293,28 @@ def _weigh(
     not_sheriff: int,
     with_sheriff: bool,
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Weigh every black trio consistent with the hard facts by the soft evidence."""
+    """Condition the weighed trios on what the reader knows; sum up per player."""
     black = [0.0] * NUM_PLAYERS
     sheriff_p = [0.0] * NUM_PLAYERS
     total = 0.0
-    alive_mask = evidence.alive_mask
-    alive_count = alive_mask.bit_count()
-    killed = evidence.night_killed
-    votes = evidence.teammate_votes
-    claims = evidence.claims
-    for trio, members, pairs in TRIOS:
+    for trio, members, base, shares in _weigh_trios(evidence):
         if trio & known_red or known_black & ~trio:
             continue
-        living_black = (trio & alive_mask).bit_count()
-        if living_black == 0 or 2 * living_black >= alive_count:
-            continue  # the game would be over
-        weight = KILLED_AT_NIGHT_IF_BLACK ** (trio & killed).bit_count()
-        weight *= VOTE_FOR_TEAMMATE ** (votes[pairs[0]] + votes[pairs[1]] + votes[pairs[2]])
-        # The sheriff is one of the candidates, equally likely a priori; red claimers who
-        # are not the sheriff are lying citizens.
+        # the sheriff is one of the candidates, equally likely a priori
         candidates = (sheriff,) if sheriff is not None else MEMBERS[~(trio | not_sheriff) & ALL]
-        shares = dict.fromkeys(candidates, 1.0)
-        for claim in claims:
-            if trio >> claim.player & 1:
-                weight *= claim.as_black(trio)
-                continue
-            for s in candidates:
-                shares[s] *= claim.as_sheriff(trio) if s == claim.player else CITIZEN_CLAIMS
-        evidence_weight = sum(shares.values()) if claims else float(len(candidates))
+        if shares is None:
+            evidence_weight = float(len(candidates))
+        else:
+            evidence_weight = sum(shares[s] for s in candidates)
         if evidence_weight <= 0:
             continue
-        weight *= evidence_weight / len(candidates)
+        weight = base * (evidence_weight / len(candidates))
         total += weight
         for p in members:
             black[p] += weight
         if with_sheriff:
-            for s, share in shares.items():
+            for s in candidates:
+                share = 1.0 if shares is None else shares[s]
                 sheriff_p[s] += weight * share / evidence_weight
     if total <= 0:
         return (0.3,) * NUM_PLAYERS, (0.1,) * NUM_PLAYERS
