@@ -150,7 +150,14 @@ class _Reading:
         return None
 
     def vote_leader(self, targets: tuple[int, ...]) -> int | None:
+        """The team's choice so far: the leading vote, else the most proposed in tonight's chat."""
         votes = Counter(t for t in self.context.get("current_votes", {}).values() if t in targets)
+        if not votes:
+            votes = Counter(
+                e["target"]
+                for e in self.context.get("tonight", ())
+                if e["kind"] == "chat" and e.get("target") in targets
+            )
         return votes.most_common(1)[0][0] if votes else None
 
     def known_mafia_alive(self) -> int | None:

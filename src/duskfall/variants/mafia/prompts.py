@@ -369,7 +369,9 @@ def _seat(seat: int, names: Sequence[str] | None) -> str:
 
 def _about(entry: Mapping[str, Any], names: Sequence[str] | None) -> str:
     target = entry.get("target")
-    return f" [about {_seat(target, names)}]" if target is not None else ""
+    if target is None:
+        return ""
+    return f" (about {entry.get('target_name') or _seat(target, names)})"
 
 
 def describe_entry(entry: Mapping[str, Any], names: Sequence[str] | None) -> str:
@@ -378,7 +380,8 @@ def describe_entry(entry: Mapping[str, Any], names: Sequence[str] | None) -> str
     if kind in ("speech", "chat"):
         claim = f" (claims {entry['claim']})" if entry.get("claim") else ""
         text = entry["says"] or "(silent)"
-        return f"Day {day} {entry['name']}{claim}: {text}{_about(entry, names)}"
+        when = f"Day {day}" if kind == "speech" else f"Night {day}"
+        return f"{when} {entry['name']}{claim}: {text}{_about(entry, names)}"
     if kind == "dawn":
         deaths = entry["deaths"]
         if not deaths:
@@ -397,7 +400,8 @@ def describe_entry(entry: Mapping[str, Any], names: Sequence[str] | None) -> str
         )
         return f"Day {day} vote: {votes}. {result}"
     if kind == "team_vote":
-        return f"{entry['name']} votes for {_seat(entry['target'], names)}"
+        target = entry.get("target_name") or _seat(entry["target"], names)
+        return f"Night {day}: {entry['name']} votes for {target}"
     if kind == "mafia_target":
         return f"Night {day}: the mafia chose {entry['target_name']}"
     if kind == "doctor_consensus":
@@ -440,4 +444,4 @@ def format_event(event: Event) -> str | None:
         return None
     line = describe_entry(p, None)
     channel = p.get("channel")
-    return f"[{channel}] {line}" if channel else line
+    return f"({channel}) {line}" if channel else line

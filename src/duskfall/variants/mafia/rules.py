@@ -354,6 +354,7 @@ class MafiaState:
             "name": self.names[seat],
             "says": action.says,
             "target": action.target,
+            "target_name": self._name_or_none(action.target),
             "round": step.position // per_round + 1,
             "rounds": len(step.order) // per_round,
         }
@@ -367,6 +368,7 @@ class MafiaState:
             "name": self.names[seat],
             "says": action.says,
             "target": action.target,
+            "target_name": self._name_or_none(action.target),
             "claim": action.claim,
         }
         self.public_log.append(entry)
@@ -629,6 +631,9 @@ class MafiaState:
         self.phase = OVER
         self.steps = []
         return [self._event("game_end", {**self._outcome.to_dict(), "roles": _keyed(self.roles())})]
+
+    def _name_or_none(self, seat: int | None) -> str | None:
+        return None if seat is None else self.names[seat]
 
     def _event(self, kind: str, payload: dict[str, Any], visibility: str = PUBLIC) -> Event:
         return Event(kind, payload, visibility, self.day, self.phase)
