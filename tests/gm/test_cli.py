@@ -1,4 +1,8 @@
-"""``duskfall gm`` run as a user runs it (scripted models through a registered provider)."""
+"""``duskfall gm`` run as a user runs it (scripted models through a registered provider).
+
+Games that need a terminal (step mode, resume) run in a subprocess; the rest call the
+command's entry point in-process, which is much faster.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,37 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from duskfall.cli import main
+from duskfall.llm import register_provider
+
+from .cli_driver import table
 
 DRIVER = Path(__file__).with_name("cli_driver.py")
 TABLE = ("--lang", "en", "--gm-model", "table:gm", "--player-model", "table:player")
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
+    """Call ``duskfall ARGS`` in-process; returns (exit code, stdout, stderr)."""
+    register_provider("table", table)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DUSKFALL_DB", str(tmp_path / "index.db"))
+
+    def call(*args: str) -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "argv", ["duskfall", *args])
+        code = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call
 
 
 def duskfall(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -39,10 +71,10 @@ def test_a_whole_game_in_the_terminal_and_in_the_log(tmp_path: Path) -> None:
     assert header["variant"] == "gm" and header["seed"] == 4
 
 
-def test_public_view_hides_secrets(tmp_path: Path) -> None:
-    result = duskfall("gm", *TABLE, "--public", "--log", str(tmp_path / "g.jsonl"), cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert "Werewolf." not in result.stdout and "🔒" not in result.stdout
+def test_public_view_hides_secrets(run: Any, tmp_path: Path) -> None:
+    code, out, err = run("gm", *TABLE, "--public", "--log", str(tmp_path / "g.jsonl"))
+    assert code == 0, err
+    assert "Werewolf." not in out and "🔒" not in out
 
 
 def test_step_mode_saves_and_the_game_resumes_later(tmp_path: Path) -> None:
@@ -72,34 +104,29 @@ def test_quitting_in_step_mode_ends_the_game(tmp_path: Path) -> None:
     assert last["kind"] == "game_over" and last["payload"]["termination"] == "aborted"
 
 
-def test_a_gm_that_never_gives_a_marker_stops_with_a_clear_message(tmp_path: Path) -> None:
+def test_a_gm_that_never_gives_a_marker_stops_with_a_clear_message(
+    run: Any, tmp_path: Path
+) -> None:
     log = tmp_path / "g.jsonl"
-    result = duskfall("gm", "--model", "scripted", "--log", str(log), cwd=tmp_path)
-    assert result.returncode == 1
-    assert "3 unusable replies in a row (last: no marker found)" in result.stdout
+    code, out, _err = run("gm", "--model", "scripted", "--log", str(log))
+    assert code == 1
+    assert "3 unusable replies in a row (last: no marker found)" in out
     assert log.exists() and "game_over" in log.read_text()
 
 
-def test_players_option_and_list_cards(tmp_path: Path) -> None:
-    listed = duskfall("gm", "--list-cards", cwd=tmp_path)
-    assert "werewolf6" in listed.stdout and "avalon5" in listed.stdout
-    result = duskfall(
-        "gm",
-        *TABLE,
-        "--players",
-        "AI-Alpha,AI-Beta=table:player,AI-Gamma",
-        "--log",
-        str(tmp_path / "g.jsonl"),
-        cwd=tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "players: AI-Alpha (table:player), AI-Beta (table:player), AI-Gamma" in result.stdout
+def test_players_option_and_list_cards(run: Any, tmp_path: Path) -> None:
+    _code, listed, _err = run("gm", "--list-cards")
+    assert "werewolf6" in listed and "avalon5" in listed
+    players = "AI-Alpha,AI-Beta=table:player,AI-Gamma"
+    code, out, err = run("gm", *TABLE, "--players", players, "--log", str(tmp_path / "g.jsonl"))
+    assert code == 0, err
+    assert "players: AI-Alpha (table:player), AI-Beta (table:player), AI-Gamma" in out
     header = json.loads((tmp_path / "g.jsonl").read_text().splitlines()[0])
     assert len(header["roster"]) == 3
     assert header["roster"][0]["persona"].startswith("A calm analyst")
 
 
-def test_config_file(tmp_path: Path) -> None:
+def test_config_file(run: Any, tmp_path: Path) -> None:
     config = tmp_path / "game.toml"
     config.write_text(
         'card = "avalon5"\nlanguage = "en"\ngm_model = "table:gm"\nplayer_model = "table:player"\n'
@@ -107,16 +134,22 @@ def test_config_file(tmp_path: Path) -> None:
         '[[players]]\nname = "AI-Alpha"\npersona = "bold"\n'
         '[[players]]\nname = "AI-Beta"\n'
     )
-    result = duskfall(
-        "gm", "--config", str(config), "--log", str(tmp_path / "g.jsonl"), cwd=tmp_path
-    )
-    assert result.returncode == 0, result.stderr
-    assert "5-player Avalon" in result.stdout
-    assert "players: AI-Alpha (table:player), AI-Beta (table:player)" in result.stdout
-    assert "step limit 2 reached" in result.stdout
+    code, out, err = run("gm", "--config", str(config), "--log", str(tmp_path / "g.jsonl"))
+    assert code == 0, err
+    assert "5-player Avalon" in out
+    assert "players: AI-Alpha (table:player), AI-Beta (table:player)" in out
+    assert "step limit 2 reached" in out
 
 
-def test_user_errors_are_one_clear_line(tmp_path: Path) -> None:
+def test_games_are_indexed(run: Any, tmp_path: Path) -> None:
+    code, _out, err = run("gm", *TABLE, "--log", str(tmp_path / "g.jsonl"))
+    assert code == 0, err
+    code, out, err = run("games")
+    assert code == 0, err
+    assert "gm" in out and "finished" in out
+
+
+def test_user_errors_are_one_clear_line(run: Any, tmp_path: Path) -> None:
     bad_toml = tmp_path / "bad.toml"
     bad_toml.write_text("card = ")
     for args, needle in [
@@ -129,8 +162,9 @@ def test_user_errors_are_one_clear_line(tmp_path: Path) -> None:
         (("gm", "--resume", str(tmp_path / "none.jsonl")), "no such log file"),
         (("gm", "--max-steps", "0", "--model", "table:gm"), "max_steps"),
         (("gm", "--card", str(tmp_path / "none.toml")), "does not exist"),
+        (("gm", "--resume", "x.jsonl", "--card", "avalon5"), "keeps the game's card"),
     ]:
-        result = duskfall(*args, cwd=tmp_path)
-        assert result.returncode == 2, (args, result.stdout, result.stderr)
-        assert needle in result.stderr, (args, result.stderr)
-        assert "Traceback" not in result.stderr
+        code, out, err = run(*args)
+        assert code == 2, (args, out, err)
+        assert needle in " ".join(err.split()), (args, err)
+        assert "Traceback" not in err
