@@ -22,8 +22,8 @@ CONFIGS = {"werewolf": {"preset": "werewolf-6"}, "sports-mafia": {}, "mafia": {}
 SCHEMA = {
     "type": "object",
     "properties": {
-        "think": {"type": "string", "maxLength": 200},
-        "says": {"type": "string", "maxLength": 200},
+        "think": {"type": "string"},
+        "says": {"type": "string"},
         "action": {
             "type": "object",
             "properties": {"type": {"const": "VOTE"}, "target": {"enum": [1, 2, 4, 5]}},

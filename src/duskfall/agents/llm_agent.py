@@ -35,7 +35,7 @@ from duskfall.core.errors import ConfigError, IllegalAction
 from duskfall.llm import LLMError, Model, ProviderUnavailable, RetryPolicy, get_model
 from duskfall.llm.calls import llm_call_event
 from duskfall.llm.compaction import HistoryCompactor
-from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS, envelope_schema
+from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS, envelope_schema, length_note
 from duskfall.llm.memory import RunningMemory, clip
 from duskfall.llm.types import Message, Usage
 from duskfall.runtime.parsing import decode_reply
@@ -85,7 +85,7 @@ class LLMAgent:
 
     def messages(self, system_prompt: str, user_prompt: str) -> list[Message]:
         """The chat sent for one decision: persona + variant system prompt, memory + view."""
-        system = system_prompt
+        system = f"{system_prompt}\n\n{length_note(self.think_chars, self.says_chars)}"
         if self.persona:
             system = f"{system}\n\nYour persona (play in this character): {self.persona}"
         if self.history is not None:

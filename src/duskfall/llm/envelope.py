@@ -2,7 +2,8 @@
 
 ``think`` is private reasoning (recorded as an ``admin`` event), ``says`` what the player says
 to those who can hear it, ``action`` the decision itself, constrained by the decision's own
-JSON schema. Length caps keep replies (and so tokens and latency) bounded.
+JSON schema. The length caps are asked for in words (:func:`length_note`) and enforced by
+``max_tokens``: as schema ``maxLength`` they would make llama.cpp grammars very slow.
 """
 
 from __future__ import annotations
@@ -24,10 +25,18 @@ def envelope_schema(
     return {
         "type": "object",
         "properties": {
-            "think": {"type": "string", "maxLength": think_chars},
-            "says": {"type": "string", "maxLength": says_chars},
+            "think": {"type": "string"},
+            "says": {"type": "string"},
             "action": dict(action_schema) if action_schema else {},
         },
         "required": ["think", "says", "action"],
         "additionalProperties": False,
     }
+
+
+def length_note(think_chars: int = THINK_CHARS, says_chars: int = SAYS_CHARS) -> str:
+    """The instruction that keeps the free text of a reply short."""
+    return (
+        f'Keep "think" under {think_chars} characters and "says" under {says_chars}; '
+        "answer with the JSON object only."
+    )
