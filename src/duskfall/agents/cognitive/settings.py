@@ -2,11 +2,12 @@
 
 Options (``AgentContext.options``; all optional):
 
-* ``max_sessions`` (default 2): investigation sessions per decision (0: planner + writer only);
+* ``max_sessions`` (default 2; 1 for ``local``): investigation sessions per decision (0:
+  planner and writer only);
 * ``max_steps`` (default 3; 2 for ``local``): model calls per session, tool rounds between;
-* ``session_tokens`` (320; 200 for ``local``), ``plan_tokens`` (80), ``max_tokens`` (400):
-  the token caps of a session step, the planner and the writer;
-* ``tool_chars`` (1500; 900 for ``local``): the size of one tool's output;
+* ``session_tokens`` (320; 160 for ``local``), ``plan_tokens`` (80; 48 for ``local``) and
+  ``max_tokens`` (400): the token caps of a session step, the planner and the writer;
+* ``tool_chars`` (1500; 800 for ``local``): the size of one tool's output;
 * ``reflect`` (default true): let the reflector ask for one revision;
 * ``records_dir``: where games' record folders go (default: beside the game's log);
 * ``temperature``, ``timeout``, ``retries``, ``retry_delay``, ``decision_timeout``,
@@ -45,7 +46,7 @@ class CognitiveSettings:
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], model_spec: str) -> CognitiveSettings:
-        base = cls(max_steps=2, session_tokens=200, tool_chars=900)
+        base = cls(max_sessions=1, max_steps=2, session_tokens=160, plan_tokens=48, tool_chars=800)
         settings = base if model_spec.split(":")[0] == "local" else cls()
         changes: dict[str, Any] = {}
         for f in fields(cls):
