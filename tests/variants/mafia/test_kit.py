@@ -1,9 +1,15 @@
 """Classic mafia passes the variant test kit, with and without coordination and multi-role."""
 
+import random
 from pathlib import Path
 
+from duskfall.core.variant import parse_config
+from duskfall.variants.mafia import VARIANT
+from duskfall.variants.mafia.actions import Say
 from duskfall.variants.mafia.scramble import scramble_hidden
 from kit import VariantKit
+
+from .helpers import quiet
 
 MULTI_ROLE = {
     "roles": [
@@ -70,3 +76,27 @@ def test_replay_reproduces_logs(tmp_path: Path) -> None:
 
 def test_no_seat_sees_hidden_information() -> None:
     KIT.check_no_leak()
+
+
+def test_scramble_really_hides_things() -> None:
+    """The no-leak check is only as good as the scramble: it must change hidden facts."""
+    state = VARIANT.new_game(parse_config(VARIANT, MULTI_ROLE), 1)
+    state.opening_events()
+    while state.phase == "NIGHT" and state.pending()[0].kind != "DOCTOR_COORDINATION":
+        decision = state.pending()[0]
+        secret = Say(f"secret from {decision.seat}")
+        state.apply(
+            decision.seat, secret if decision.kind == "MAFIA_CHAT" else quiet(state, decision.seat)
+        )
+    villager = next(s for s, r in state.roles().items() if r == "VILLAGER")
+    rng = random.Random(5)
+    scrambled = [scramble_hidden(state, villager, rng) for _ in range(20)]
+    assert any(other.roles() != state.roles() for other in scrambled)
+    assert all(other.channel_logs["mafia"] != state.channel_logs["mafia"] for other in scrambled)
+    assert all(other.observe(villager) == state.observe(villager) for other in scrambled)
+    mafioso = next(s for s, r in state.roles().items() if r == "MAFIA+SHERIFF")
+    for other in (scramble_hidden(state, mafioso, rng) for _ in range(20)):
+        assert other.channel_logs["mafia"] == state.channel_logs["mafia"]
+        assert {s for s in range(9) if "MAFIA" in other.seat_roles[s]} == {
+            s for s in range(9) if "MAFIA" in state.seat_roles[s]
+        }
