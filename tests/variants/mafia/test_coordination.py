@@ -238,3 +238,21 @@ def test_night_invariants_in_whole_games(seed: int, coordination: bool, bot: str
         for doctor, target in protections[night].items():
             if doctor in protections.get(night - 1, {}):
                 assert target != protections[night - 1][doctor]
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_seed_integration_night_with_two_doctors_and_two_sheriffs(bot: str) -> None:
+    """The seed's integration test: after a night, both doctors protect the same player, the
+    sheriffs investigated different players: no duplicates on any night."""
+    names = ["Doc1", "Doc2", "Sheriff1", "Sheriff2", "Mafia1", "Mafia2", "Villager1", "Villager2"]
+    for seed in range(20):
+        config = MafiaConfig(roles=SEED_GAME, names=names, shuffle_roles=False)
+        _, events = bots_game(config, seed, bot)
+        night1 = [e for e in events if e.day == 1]
+        protected = {e.payload["target"] for e in kinds(night1, "doctor_action")}
+        investigated = [e.payload["target"] for e in kinds(night1, "investigation")]
+        assert len(protected) == 1
+        assert len(investigated) == 2 and len(set(investigated)) == 2
+        for day in {e.day for e in kinds(events, "investigation")}:
+            tonight = [e.payload["target"] for e in kinds(events, "investigation") if e.day == day]
+            assert len(tonight) == len(set(tonight))
