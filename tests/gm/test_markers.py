@@ -139,6 +139,18 @@ def test_secret_text_outside_a_proper_marker_is_refused(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "主持人会通过秘密指示告诉你身份。",
+        "你上一次的秘密指示是否正确？",
+        "Roles come as secret messages.",
+    ],
+)
+def test_talking_about_secrets_is_fine(text: str) -> None:
+    assert parse_reply(f"{text}【轮到：Ann】").problems == []
+
+
+@pytest.mark.parametrize(
     "text", ["好人胜利，游戏结束。", "The village wins. GAME OVER", "game over!", "【游戏结束】"]
 )
 def test_game_over(text: str) -> None:

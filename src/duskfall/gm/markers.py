@@ -63,7 +63,9 @@ _KEYWORDS: tuple[tuple[str, MarkerKind], ...] = (
 _BARE_GAME_OVER = re.compile(r"游戏结束|\bgame\s*over\b", re.IGNORECASE)
 # A secret written without its brackets would be published: such a reply is refused.
 _BARE_SECRET = re.compile(
-    r"秘密指示|(?:secret|秘密)[^\n|｜]{0,60}[|｜]|\bsecret(?:\s+(?:instruction|message))?\s*[:：]",
+    r"(?:secret|秘密)[^\n|｜]{0,60}[|｜]"  # "secret" and then a pipe on the same line
+    r"|秘密指示\s*[:：]"  # the Chinese keyword with its colon
+    r"|\bsecret(?:\s+(?:instruction|message))?\s*[:：]",  # the English keyword with a colon
     re.IGNORECASE,
 )
 
