@@ -132,8 +132,7 @@ def gm(
 ) -> None:
     """Play a free-form game run by an LLM game master from a rule card.
 
-    With no options: the 6-player werewolf card in Chinese, the embedded local model as the
-    game master and as every player.
+    Default: the 6-player werewolf card in Chinese, the local model as GM and every player.
     """
     if list_cards:
         _list_cards()
