@@ -101,7 +101,8 @@ async def test_temporary_records_are_removed_without_a_log() -> None:
 
     agent = game.scheduler.participants[0]
     assert isinstance(agent, CognitiveAgent) and agent.records is not None
-    assert not agent.records.root.exists()
+    assert agent.records.root.parts[-3].startswith("duskfall-records-")
+    assert not agent.records.root.parent.parent.exists()
 
 
 @pytest.mark.llm

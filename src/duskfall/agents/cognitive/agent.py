@@ -90,11 +90,11 @@ class CognitiveAgent:
 
     def _start_game(self, game_id: str, log_path: Path | None) -> None:
         base = self.settings.records_dir
-        temporary = base is None and log_path is None
-        if temporary:
-            base = Path(tempfile.mkdtemp(prefix="duskfall-records-"))
+        scratch = None
+        if base is None and log_path is None:
+            base = scratch = Path(tempfile.mkdtemp(prefix="duskfall-records-"))
         root = records_root(game_id, log_path, base) / f"seat-{self.seat}"
-        self.records = SeatRecords(root, self.seat, self.variant, temporary=temporary)
+        self.records = SeatRecords(root, self.seat, self.variant, scratch=scratch)
         self.game_id = game_id
         self.suspicion = SuspicionModel(self.seat)
         self._last = None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import weakref
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -110,11 +111,17 @@ def mentioned(event: Event) -> set[int]:
 class SeatRecords:
     """Writes (and owns) one seat's record folder; an observer of that seat's visible events."""
 
-    def __init__(self, root: Path, seat: int, variant: Variant, *, temporary: bool = False) -> None:
+    def __init__(
+        self, root: Path, seat: int, variant: Variant, *, scratch: Path | None = None
+    ) -> None:
+        """``scratch``: a temporary folder holding ``root``, removed when the game ends (or
+        when these records are dropped, for a game that never ends)."""
         self.root = Path(root)
         self.seat = seat
         self.variant = variant
-        self.temporary = temporary
+        self._cleanup = (
+            weakref.finalize(self, shutil.rmtree, scratch, True) if scratch is not None else None
+        )
         self.root.mkdir(parents=True, exist_ok=True)
         for sub in ("players", "private"):
             (self.root / sub).mkdir(exist_ok=True)
@@ -143,8 +150,8 @@ class SeatRecords:
         pass
 
     def on_game_end(self, outcome: Outcome | None) -> None:
-        if self.temporary:
-            shutil.rmtree(self.root.parent, ignore_errors=True)
+        if self._cleanup is not None:
+            self._cleanup()
 
     # -- writing ---------------------------------------------------------------------------
 
