@@ -268,8 +268,13 @@ class DeclarationChoice:
                     "maxItems": NUM_PLAYERS,
                 },
                 "nomination": {"type": "integer", "enum": [SKIP, *self.nominable]},
+                "nomination_policy": {
+                    "type": "object",
+                    "propertyNames": {"enum": [str(t) for t in (SKIP, *self.nominable)]},
+                    "additionalProperties": {"type": "number", "minimum": 0},
+                },
             },
-            "required": ["type", "declaration", "nomination"],
+            "required": ["type", "declaration"],
             "additionalProperties": False,
         }
 

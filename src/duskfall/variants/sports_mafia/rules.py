@@ -335,13 +335,9 @@ class SportsMafiaState:
             return []
         votes = dict(sorted(self.votes.items()))
         self.votes = {}
-        record = {"turn": self.turn, "round": self.vote_round, "votes": votes}
-        self.vote_history.append(record)
-        events = [
-            self._event(
-                "VOTES", {"round": self.vote_round, "votes": {str(k): v for k, v in votes.items()}}
-            )
-        ]
+        by_voter = {str(k): v for k, v in votes.items()}  # JSON object keys are strings
+        self.vote_history.append({"turn": self.turn, "round": self.vote_round, "votes": by_voter})
+        events = [self._event("VOTES", {"round": self.vote_round, "votes": dict(by_voter)})]
         if self.vote_round == 2:
             yes = sum(1 for v in votes.values() if v)
             passed = yes > len(votes) / 2
