@@ -12,7 +12,7 @@ Programmatic bots may return an already-parsed action instead, and declare
 * ``schema``: the JSON schema of a legal action, lazily: call ``extra["schema"].get()``;
 * ``hint``: on a retry, why the previous answer was refused;
 * ``attempt``: 0 for the first ask, then 1, 2, ...
-* ``game_id``, ``variant``: which game this is;
+* ``game_id``, ``variant``: which game this is; ``day``, ``phase``: where it stands;
 * ``emit``: a callable taking an :class:`~duskfall.core.Event` to record (e.g. an ``admin``
   ``llm_call`` event with the prompt, reply, tokens and cost; set ``source`` to ``llm``/``agent``).
 """
