@@ -8,17 +8,14 @@ from typing import Any
 
 from duskfall.core.variant import LegalActions
 
-RULES = """You are playing sports mafia, a 10-player social deduction game.
-Teams: RED (6 Citizens + 1 Sheriff) against BLACK (2 Mafia + 1 Don). RED wins when every
-BLACK player is out; BLACK wins when BLACK players equal or outnumber RED players.
-Each day every living player, in turn, makes a DECLARATION: a belief score for each of the 10
-players (-3 = surely BLACK ... 3 = surely RED), optional sheriff claims (a 10x10 matrix, row =
-night turn, column = player, -1 claims BLACK, 1 claims RED, 0 no claim) and an optional
-nomination. Then everyone votes among the nominated players (or anyone, if no one was
-nominated); a tie leads to a re-vote among the tied, a second tie to a yes/no vote on
-eliminating all of them. At night the Don (or a Mafia if the Don is out) kills one player
-(or skips with -1), the Don checks whether a player is the Sheriff, and the Sheriff checks a
-player's team. Roles are never revealed when players leave the game."""
+RULES = """Sports mafia, 10 players: RED (6 Citizens + Sheriff) vs BLACK (2 Mafia + Don).
+RED wins when no BLACK is left; BLACK wins when BLACK >= RED. Each day every living player
+DECLARES a belief per player (-3 surely BLACK .. 3 surely RED), may claim sheriff checks
+(matrix row = night, column = player: -1 BLACK, 1 RED) and may nominate one player. All then
+vote among the nominated (anyone if none); a tie means a re-vote among the tied, a second tie a
+yes/no vote to eliminate them all. At night the Don (or a Mafia) kills one player or skips
+(-1), the Don checks if a player is the Sheriff, the Sheriff checks a player's team. Roles stay
+secret when players leave."""
 
 ROLE_GOALS = {
     "CITIZEN": "You are a CITIZEN (RED). Find and vote out the BLACK players.",
@@ -46,20 +43,25 @@ OUTPUT = (
 
 def _public_summary(obs: Mapping[str, Any]) -> str:
     lines = [
-        f"Turn {obs['turn']} (0-based), phase {obs['phase']}. You are player {obs['player_id']}.",
+        f"Turn {obs['turn']}, phase {obs['phase']}. You are player {obs['player_id']}.",
         f"Alive players: {obs['alive_players']}.",
     ]
     if obs["nominated_players"]:
         lines.append(f"Nominated today: {obs['nominated_players']}.")
     if obs["tied_players"]:
         lines.append(f"Tied players: {obs['tied_players']}.")
-    declared = [
-        f"  player {p['player_id']}: {p['declarations']}"
-        for p in obs["players"]
-        if p["alive"] and any(p["declarations"])
-    ]
+    declared = []
+    for p in obs["players"]:
+        if p["alive"] and any(p["declarations"]):
+            strong = [
+                f"{target}:{value:+d}"
+                for target, value in enumerate(p["declarations"])
+                if abs(value) >= 2 and target != p["player_id"]
+            ]
+            if strong:
+                declared.append(f"  {p['player_id']} -> " + " ".join(strong))
     if declared:
-        lines.append("Latest declarations (belief per player 0-9):")
+        lines.append("Strong beliefs declared (player -> target:score):")
         lines.extend(declared)
     claims = [
         f"  player {p['player_id']} claims: "
@@ -75,8 +77,9 @@ def _public_summary(obs: Mapping[str, Any]) -> str:
     if claims:
         lines.append("Sheriff claims made so far:")
         lines.extend(claims)
-    for record in obs["vote_history"][-4:]:
-        lines.append(f"Votes on turn {record['turn']} round {record['round']}: {record['votes']}")
+    for record in obs["vote_history"][-2:]:
+        votes = " ".join(f"{voter}->{target}" for voter, target in record["votes"].items())
+        lines.append(f"Votes (turn {record['turn']}, round {record['round']}): {votes}")
     return "\n".join(lines)
 
 
@@ -91,7 +94,6 @@ def render_prompts(
     if private:
         parts.append(f"Your private information: {json.dumps(private)}")
     parts.append(f"Your decision now: {legal.describe()}")
-    parts.append(f"Legal choices (wire form): {json.dumps(legal.to_wire())}")
     if hint:
         parts.append(f"Your previous answer was refused: {hint}. Answer again.")
     return system, "\n".join(parts)
