@@ -331,28 +331,36 @@ class WitchChoice:
         return rng.choice(self.options())
 
     def schema(self) -> dict[str, Any]:
-        potions = [PASS]
+        """One branch per potion, so a poison without a target never validates."""
+        branches: list[dict[str, Any]] = [self._branch(PASS, None)]
         if self.can_save:
-            potions.append(ANTIDOTE)
+            branches.append(self._branch(ANTIDOTE, [self.attacked]))
         if self.poison_targets:
-            potions.append(POISON)
-        targets: list[int | None] = [None, *self.poison_targets]
-        if self.can_save and self.attacked not in targets:
-            targets.append(self.attacked)
+            branches.append(self._branch(POISON, list(self.poison_targets)))
+        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+    def _branch(self, potion: str, targets: list[int | None] | None) -> dict[str, Any]:
+        properties: dict[str, Any] = {"type": {"const": self.kind}, "potion": {"const": potion}}
+        required = ["type", "potion"]
+        if targets is None:
+            properties["target"] = {"type": "null"}
+        else:
+            properties["target"] = {"enum": targets}
+            required.append("target")
         return {
             "type": "object",
-            "properties": {
-                "type": {"const": self.kind},
-                "potion": {"enum": potions},
-                "target": {"enum": targets},
-            },
-            "required": ["type", "potion"],
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
         }
+
+    def potions(self) -> list[str]:
+        return [PASS] + [ANTIDOTE] * self.can_save + [POISON] * bool(self.poison_targets)
 
     def to_wire(self) -> dict[str, Any]:
         return {
             "type": self.kind,
-            "potion": self.schema()["properties"]["potion"]["enum"],
+            "potion": self.potions(),
             "save_target": self.attacked if self.can_save else None,
             "poison_target": list(self.poison_targets),
         }
