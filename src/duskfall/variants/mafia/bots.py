@@ -16,6 +16,18 @@ from duskfall.core.variant import LegalActions
 from duskfall.runtime.participant import Bot
 from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.legal import SayChoice, TargetChoice
+from duskfall.variants.mafia.phases import (
+    DAY_DISCUSSION,
+    DOCTOR_ACTION,
+    DOCTOR_COORDINATION,
+    DOCTOR_PROTECTION_VOTE,
+    MAFIA_CHAT,
+    MAFIA_VOTE,
+    SHERIFF_ACTION,
+    SHERIFF_COORDINATION,
+    SHERIFF_INVESTIGATION_ASSIGNMENT,
+    VIGILANTE_ACTION,
+)
 from duskfall.variants.mafia.priorities import PublicDigest, digest
 
 MAFIA = "MAFIA"
@@ -49,15 +61,15 @@ class HeuristicBot(Bot):
 
     def _say(self, view: _Reading, legal: SayChoice) -> Say:
         kind = legal.kind
-        if kind == "DAY_DISCUSSION":
+        if kind == DAY_DISCUSSION:
             return self._speech(view)
-        if kind == "MAFIA_CHAT":
+        if kind == MAFIA_CHAT:
             target = self._kill_choice(view, view.alive_non_allies())
             return Say(f"Let's take out {view.name(target)}.", target)
-        if kind == "DOCTOR_COORDINATION":
+        if kind == DOCTOR_COORDINATION:
             top = view.top("protection_priorities")
             return Say(f"I suggest we protect {view.name(top)}.", top)
-        if kind == "SHERIFF_COORDINATION":
+        if kind == SHERIFF_COORDINATION:
             top = view.top("investigation_priorities")
             return Say(f"{view.name(top)} looks worth checking.", top)
         suspect = view.known_mafia_alive() or view.claimed_sheriff_target()
@@ -90,17 +102,17 @@ class HeuristicBot(Bot):
     def _choose(self, view: _Reading, legal: TargetChoice) -> int | None:
         kind, targets = legal.kind, legal.targets
         leader = view.vote_leader(targets)
-        if kind == "MAFIA_VOTE":
+        if kind == MAFIA_VOTE:
             return leader if leader is not None else self._kill_choice(view, list(targets))
-        if kind in ("DOCTOR_PROTECTION_VOTE", "DOCTOR_ACTION"):
+        if kind in (DOCTOR_PROTECTION_VOTE, DOCTOR_ACTION):
             if view.is_mafia:
                 return view.seat if view.seat in targets else self.rng.choice(targets)
             if leader is not None:
                 return leader
             return view.top("protection_priorities", targets)
-        if kind in ("SHERIFF_INVESTIGATION_ASSIGNMENT", "SHERIFF_ACTION"):
+        if kind in (SHERIFF_INVESTIGATION_ASSIGNMENT, SHERIFF_ACTION):
             return view.top("investigation_priorities", targets)
-        if kind == "VIGILANTE_ACTION":
+        if kind == VIGILANTE_ACTION:
             if view.is_mafia:
                 return None
             suspect = view.known_mafia_alive() or view.claimed_sheriff_target()

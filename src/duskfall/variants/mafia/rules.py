@@ -24,19 +24,26 @@ from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_vi
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import Decision
-from duskfall.variants.mafia.actions import (
-    ABSTAIN,
-    INVESTIGATE,
-    KILL,
-    PASS,
-    PROTECT,
-    SHOOT,
-    VOTE,
-    Choose,
-    Say,
-)
+from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.config import MafiaConfig
 from duskfall.variants.mafia.legal import LegalView, SayChoice, TargetChoice
+from duskfall.variants.mafia.phases import (
+    ACTION_TYPES,
+    CHAT_KINDS,
+    DAY_DISCUSSION,
+    DAY_VOTE,
+    DOCTOR_ACTION,
+    DOCTOR_COORDINATION,
+    DOCTOR_PROTECTION_VOTE,
+    MAFIA_CHAT,
+    MAFIA_VOTE,
+    SHERIFF_ACTION,
+    SHERIFF_COORDINATION,
+    SHERIFF_INVESTIGATION_ASSIGNMENT,
+    TEAM_VOTE_KINDS,
+    VIGILANTE_ACTION,
+    VIGILANTE_COORDINATION,
+)
 from duskfall.variants.mafia.roles import (
     DOCTOR,
     MAFIA,
@@ -53,36 +60,6 @@ from duskfall.variants.mafia.view import observe
 
 VARIANT_ID = "mafia"
 NIGHT, DAY, OVER = "NIGHT", "DAY", "OVER"
-
-MAFIA_CHAT = "MAFIA_CHAT"
-MAFIA_VOTE = "MAFIA_VOTE"
-DOCTOR_COORDINATION = "DOCTOR_COORDINATION"
-DOCTOR_PROTECTION_VOTE = "DOCTOR_PROTECTION_VOTE"
-DOCTOR_ACTION = "DOCTOR_ACTION"
-SHERIFF_COORDINATION = "SHERIFF_COORDINATION"
-SHERIFF_INVESTIGATION_ASSIGNMENT = "SHERIFF_INVESTIGATION_ASSIGNMENT"
-SHERIFF_ACTION = "SHERIFF_ACTION"
-VIGILANTE_COORDINATION = "VIGILANTE_COORDINATION"
-VIGILANTE_ACTION = "VIGILANTE_ACTION"
-DAY_DISCUSSION = "DAY_DISCUSSION"
-DAY_VOTE = "DAY_VOTE"
-
-CHAT_KINDS: dict[str, str] = {
-    MAFIA_CHAT: "mafia",
-    DOCTOR_COORDINATION: "doctors",
-    SHERIFF_COORDINATION: "sheriffs",
-    VIGILANTE_COORDINATION: "vigilantes",
-}
-TEAM_VOTE_KINDS: dict[str, str] = {MAFIA_VOTE: "mafia", DOCTOR_PROTECTION_VOTE: "doctors"}
-ACTION_TYPES: dict[str, tuple[str, str | None]] = {
-    MAFIA_VOTE: (KILL, None),
-    DOCTOR_PROTECTION_VOTE: (PROTECT, None),
-    DOCTOR_ACTION: (PROTECT, None),
-    SHERIFF_INVESTIGATION_ASSIGNMENT: (INVESTIGATE, None),
-    SHERIFF_ACTION: (INVESTIGATE, None),
-    VIGILANTE_ACTION: (SHOOT, PASS),
-    DAY_VOTE: (VOTE, ABSTAIN),
-}
 
 
 @dataclass(slots=True)

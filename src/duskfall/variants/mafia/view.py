@@ -10,6 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from duskfall.variants.mafia.phases import (
+    DAY_DISCUSSION,
+    DOCTOR_KINDS,
+    SHERIFF_ACTION,
+    SHERIFF_INVESTIGATION_ASSIGNMENT,
+    SHERIFF_KINDS,
+    TEAM_CHANNEL,
+    VIGILANTE_KINDS,
+)
 from duskfall.variants.mafia.priorities import (
     digest,
     investigation_priorities,
@@ -18,19 +27,6 @@ from duskfall.variants.mafia.priorities import (
 
 if TYPE_CHECKING:
     from duskfall.variants.mafia.rules import MafiaState
-
-_CHAT_CHANNEL = {
-    "MAFIA_CHAT": "mafia",
-    "MAFIA_VOTE": "mafia",
-    "DOCTOR_COORDINATION": "doctors",
-    "DOCTOR_PROTECTION_VOTE": "doctors",
-    "SHERIFF_COORDINATION": "sheriffs",
-    "SHERIFF_INVESTIGATION_ASSIGNMENT": "sheriffs",
-    "VIGILANTE_COORDINATION": "vigilantes",
-}
-_DOCTOR_KINDS = ("DOCTOR_COORDINATION", "DOCTOR_PROTECTION_VOTE", "DOCTOR_ACTION")
-_SHERIFF_KINDS = ("SHERIFF_COORDINATION", "SHERIFF_INVESTIGATION_ASSIGNMENT", "SHERIFF_ACTION")
-_VIGILANTE_KINDS = ("VIGILANTE_COORDINATION", "VIGILANTE_ACTION")
 
 
 def observe(state: MafiaState, seat: int) -> dict[str, Any]:
@@ -98,7 +94,7 @@ def _team(state: MafiaState, seat: int, channel: str) -> list[int]:
 def _context(state: MafiaState, seat: int, kind: str) -> dict[str, Any]:
     """What the engine tells ``seat`` for this decision (seed 000's per-phase game state)."""
     context: dict[str, Any] = {}
-    channel = _CHAT_CHANNEL.get(kind)
+    channel = TEAM_CHANNEL.get(kind)
     if channel is not None and channel in state.channels(seat):
         team = _team(state, seat, channel)
         context["team"] = [{"seat": s, "name": state.names[s]} for s in team]
@@ -106,30 +102,30 @@ def _context(state: MafiaState, seat: int, kind: str) -> dict[str, Any]:
         votes = state.tonight()["votes"].get(channel)
         if votes is not None:
             context["current_votes"] = {str(s): t for s, t in votes.items()}
-    if kind in _DOCTOR_KINDS:
+    if kind in DOCTOR_KINDS:
         team = _team(state, seat, "doctors")
         banned = {state.protection_banned(d) for d in team} - {None}
         candidates = [s for s in state.alive() if s not in banned]
         ranked = protection_priorities(digest(state.public_log), candidates, team)
         context["cannot_protect"] = sorted(b for b in banned if b is not None)
         context["protection_priorities"] = [p.to_dict(state.names) for p in ranked]
-    elif kind in _SHERIFF_KINDS:
+    elif kind in SHERIFF_KINDS:
         team = _team(state, seat, "sheriffs")
-        if kind == "SHERIFF_INVESTIGATION_ASSIGNMENT":
+        if kind == SHERIFF_INVESTIGATION_ASSIGNMENT:
             context["assigned_tonight"] = list(state.tonight()["assigned"])
             candidates = list(state.targets(seat, kind))
         else:
             candidates = [s for s in state.alive() if s not in team]
-            if kind == "SHERIFF_ACTION":
+            if kind == SHERIFF_ACTION:
                 candidates = list(state.targets(seat, kind))
         ranked = investigation_priorities(digest(state.public_log), candidates, team)
         context["investigation_priorities"] = [p.to_dict(state.names) for p in ranked]
-    elif kind in _VIGILANTE_KINDS:
+    elif kind in VIGILANTE_KINDS:
         team = _team(state, seat, "vigilantes")
         context["shots"] = [
             {"seat": v, "name": state.names[v], "shot_available": state.has_shot(v)} for v in team
         ]
-    elif kind == "DAY_DISCUSSION":
+    elif kind == DAY_DISCUSSION:
         step = state.steps[0]
         left = step.order[step.position :]
         context["messages_left"] = len(left)
