@@ -140,7 +140,7 @@ async def test_reply_without_marker_gets_a_reminder_with_the_reason_then_recover
 async def test_refused_reply_with_secret_publishes_and_delivers_nothing() -> None:
     replies = [
         "[SECRET: AI-Beta | TOPSECRET] [SECRET: Nobody | other] [TURN: AI-Beta]",
-        "GAME OVER",
+        "[GAME OVER]",
     ]
     game, events = build_game(replies)
     await game.run()
@@ -149,7 +149,7 @@ async def test_refused_reply_with_secret_publishes_and_delivers_nothing() -> Non
 
 
 async def test_ambiguous_name_is_refused() -> None:
-    game, events = build_game(["[TURN: AI]", "GAME OVER"])
+    game, events = build_game(["[TURN: AI]", "[GAME OVER]"])
     await game.run()
     [rejected] = of_kind(events, "gm_rejected")
     assert "ambiguous" in rejected.payload["reason"]
@@ -244,8 +244,15 @@ async def test_only_secrets_continue_the_loop_without_a_player_call() -> None:
     assert [e.payload["text"] for e in of_kind(events, "secret")] == ["a", "b", "c"]
 
 
+async def test_opening_that_explains_the_end_does_not_end_the_game() -> None:
+    game, events = build_game(["The game ends when... game over.", "[TURN: AI-Alpha]", "GAME OVER"])
+    await game.run()
+    assert of_kind(events, "gm_rejected")[0].payload["reason"] == "no marker found"
+    assert len(player_calls(events)) == 1
+
+
 async def test_game_over_is_public_and_nothing_runs_after_it() -> None:
-    game, events = build_game(["The end. GAME OVER", "[TURN: AI-Alpha]"])
+    game, events = build_game(["[GAME OVER]", "[TURN: AI-Alpha]"])
     await game.run()
     assert not await game.step()
     [over] = of_kind(events, "game_over")

@@ -163,6 +163,11 @@ def test_bare_game_over_does_not_count_beside_other_markers() -> None:
     assert parse_reply("[GAME OVER] [TURN: Ann]").game_over
 
 
+def test_bare_game_over_can_be_switched_off_for_the_opening() -> None:
+    assert not parse_reply("游戏结束的条件是……", bare_game_over=False).game_over
+    assert parse_reply("【游戏结束】", bare_game_over=False).game_over
+
+
 def test_game_over_inside_a_secret_does_not_count() -> None:
     parsed = parse_reply("[SECRET: Ann | say GAME OVER to no one]")
     assert not parsed.game_over

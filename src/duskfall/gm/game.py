@@ -199,7 +199,7 @@ class GMGame:
                 problem = f"the game master's model failed: {error}"
             else:
                 assert reply is not None
-                parsed = parse_reply(reply.text)
+                parsed = parse_reply(reply.text, bare_game_over=number > 0)
                 problem_or_instruction = self._check(parsed)
                 if isinstance(problem_or_instruction, Instruction):
                     return problem_or_instruction

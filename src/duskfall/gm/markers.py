@@ -17,9 +17,9 @@ is read as a secret marker, and secret-looking text outside a proper marker (``S
 ...`` without brackets) is a problem, so a sloppy secret is refused rather than published.
 Square brackets may also be full-width (``［］``).
 
-A bare game-over phrase counts only when the reply has no turn and no secret marker (so that
-an opening that explains "the game ends when ..." does not end it); the bracketed form always
-counts.
+A bare game-over phrase counts only when the reply has no turn and no secret marker, and
+never in the opening reply (so that an opening that explains "the game ends when ..." does not
+end it); the bracketed form always counts.
 """
 
 from __future__ import annotations
@@ -209,8 +209,12 @@ def find_markers(text: str) -> tuple[list[Marker], list[str], list[tuple[int, in
     return markers, problems, spans
 
 
-def parse_reply(text: str) -> ParsedReply:
-    """Parse a GM reply; see the module docstring for the rules."""
+def parse_reply(text: str, *, bare_game_over: bool = True) -> ParsedReply:
+    """Parse a GM reply; see the module docstring for the rules.
+
+    ``bare_game_over=False`` ignores the bare game-over phrase (used for the opening reply,
+    which explains how the game ends far more often than it ends it).
+    """
     markers, problems, spans = find_markers(text)
     parsed = ParsedReply(text, markers, problems=problems)
     outside = _remove_spans(text, spans, lambda _span: " ")
@@ -218,7 +222,7 @@ def parse_reply(text: str) -> ParsedReply:
         parsed.problems.append("a secret instruction is written without its 【】 or [] brackets")
     if any(m.kind is MarkerKind.GAME_OVER for m in markers):
         parsed.game_over = True
-    elif parsed.turn is None and not parsed.secrets:
+    elif bare_game_over and parsed.turn is None and not parsed.secrets:
         parsed.game_over = _BARE_GAME_OVER.search(outside) is not None
     return parsed
 
