@@ -61,3 +61,27 @@ async def test_local_model_plays_a_bounded_game_without_crashing(tmp_path: Path)
             if words in mine or words in public or len(words) <= 3:
                 continue
             assert words not in text, (call.payload["player"], words)
+
+
+async def test_local_model_games_repeat_with_the_same_seed(tmp_path: Path) -> None:
+    settings = GMSettings(
+        language="en",
+        seed=3,
+        max_steps=2,
+        max_gm_failures=2,
+        gm_max_tokens=24,
+        player_max_tokens=16,
+        gm_timeout=600,
+        player_timeout=600,
+    )
+    replies = []
+    for name in ("a", "b"):
+        game, _ = new_game(settings, log_path=tmp_path / f"{name}.jsonl")
+        await asyncio.wait_for(game.run(), 1400)
+        replies.append(
+            [
+                (e.payload["reply"], e.payload.get("error"))
+                for e in of_kind(game.record.events, "llm_call")
+            ]
+        )
+    assert replies[0] == replies[1]
