@@ -113,7 +113,7 @@ class GMGame:
         """Record the start of the game (once; a resumed game has already started)."""
         if self.state.started:
             return
-        names = ("、" if self.card.language == "zh" else ", ").join(self.names)
+        names = self.texts.joiner.join(self.names)
         self._emit(
             "gm_start",
             {

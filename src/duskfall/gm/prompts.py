@@ -37,7 +37,7 @@ def gm_messages(
     max_chars: int | None = None,
 ) -> list[Message]:
     """The game master's prompt: its card and the markers, its notebook, the public chat."""
-    players = "、".join(state.players) if card.language == "zh" else ", ".join(state.players)
+    players = texts.joiner.join(state.players)
     guide = texts.marker_guide.format(
         players=players, first=state.players[0], second=state.players[1]
     )

@@ -14,6 +14,7 @@ class Texts:
     """Templates use ``str.format`` fields named in each attribute's comment."""
 
     gm_label: str
+    joiner: str  # between names in a list
     secret_notice: str  # {name}
     private_notice: str  # {name}
     silent: str
@@ -37,6 +38,7 @@ class Texts:
 
 ZH = Texts(
     gm_label="主持人",
+    joiner="、",
     secret_notice="[系统已向{name}发送秘密信息]",
     private_notice="[{name}已私下回复主持人]",
     silent="（沉默）",
@@ -80,6 +82,7 @@ ZH = Texts(
 
 EN = Texts(
     gm_label="GM",
+    joiner=", ",
     secret_notice="[system sent a secret message to {name}]",
     private_notice="[{name} answered the GM in private]",
     silent="(silent)",
