@@ -2,11 +2,12 @@
 
 ``table:gm`` is a game master that plays a short English werewolf game on the built-in card,
 deciding from what it reads (so a resumed game goes on where it stopped); ``table:player``
-answers every turn with one sentence.
+answers every turn with one sentence; ``table:hang`` never answers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 from duskfall.cli import main
@@ -32,8 +33,14 @@ def player(request: Request) -> str:
     return f"I have heard {request.last_user.count('🎮 ')} players so far."
 
 
+async def hang(request: Request) -> str:
+    await asyncio.Event().wait()  # never answers: the process is interrupted meanwhile
+    return ""
+
+
 def table(arg: str, config: object) -> ScriptedProvider:
-    return ScriptedProvider(game_master if arg == "gm" else player, model=f"table-{arg}")
+    answer = {"gm": game_master, "hang": hang}.get(arg, player)
+    return ScriptedProvider(answer, model=f"table-{arg}")
 
 
 if __name__ == "__main__":

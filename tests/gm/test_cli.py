@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -168,3 +169,27 @@ def test_user_errors_are_one_clear_line(run: Any, tmp_path: Path) -> None:
         assert code == 2, (args, out, err)
         assert needle in " ".join(err.split()), (args, err)
         assert "Traceback" not in err
+
+
+def test_ctrl_c_keeps_a_resumable_log(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    env = {**os.environ, "DUSKFALL_DB": "off", "PYTHONUNBUFFERED": "1"}
+    args = [*TABLE[:2], "--gm-model", "table:hang", "--player-model", "table:player"]
+    with subprocess.Popen(
+        [sys.executable, str(DRIVER), "gm", *args, "--log", str(log)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as process:
+        assert process.stdout is not None
+        for line in process.stdout:  # the game has started once the chat shows
+            if "The game begins" in line:
+                break
+        process.send_signal(signal.SIGINT)
+        out, _err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert f"interrupted; continue with: duskfall gm --resume {log}" in out
+    kinds = [json.loads(line).get("kind") for line in log.read_text().splitlines()[1:]]
+    assert kinds[-1] == "paused" and "game_over" not in kinds
