@@ -69,3 +69,25 @@ def test_corrupt_log_is_reported_and_the_good_part_replayed(tmp_path: Path) -> N
     assert result.returncode == 0, result.stderr
     assert "ends mid-line" in result.stdout and "39 events" in result.stdout
     assert "did not finish" in result.stdout
+
+
+def test_replay_shows_a_game_master_log(tmp_path: Path) -> None:
+    from duskfall.core.events import Event
+    from duskfall.store.log import LogHeader, LogWriter
+
+    path = tmp_path / "gm.jsonl"
+    writer = LogWriter(path, LogHeader("gm-1", "gm", {}, 3, [], extra={"card": {"language": "en"}}))
+    chat = {"role": "player", "text": "I trust Bob.", "speaker": "Ann"}
+    for seq, event in enumerate(
+        [
+            Event("chat", chat, "public", source="gm"),
+            Event("secret", {"player": "Ann", "text": "you are a wolf"}, "seats:0", source="gm"),
+        ]
+    ):
+        event.seq, event.game_id = seq, "gm-1"
+        writer.on_event(event)
+    writer.close()
+    result = duskfall("replay", str(path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Ann" in result.stdout and "I trust Bob." in result.stdout
+    assert "nothing to re-verify" in result.stdout

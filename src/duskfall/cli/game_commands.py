@@ -28,7 +28,7 @@ from duskfall.core.variant import parse_config
 from duskfall.runtime.game import GameSetup, prepare_game
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.store.index import use_db
-from duskfall.store.log import read_log
+from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import replay as replay_log
 
 console = Console(soft_wrap=True)
@@ -160,6 +160,9 @@ def replay(
             f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it"
         )
     header = game_log.header
+    if header.variant == "gm":
+        _show_gm_log(game_log, quiet)
+        return
     try:
         result = replay_log(game_log)
     except ConfigError:
@@ -180,4 +183,23 @@ def replay(
     console.print(
         f"[green]replay verified:[/] {result.actions} actions re-applied, "
         f"{result.rules_events} rules events reproduced exactly"
+    )
+
+
+def _show_gm_log(game_log: GameLog, quiet: bool) -> None:
+    """A GM game has no rules to re-apply: show it as it was played."""
+    from duskfall.gm.display import TerminalView
+    from duskfall.gm.texts import texts_for
+
+    header = game_log.header
+    language = header.extra.get("card", {}).get("language", "en")
+    if not quiet:
+        console.print(f"[bold]GM game[/]  seed {header.seed}  game {header.game_id}")
+        view = TerminalView(console, texts_for(language))
+        for event in game_log.events:
+            view.on_event(event)
+    state = "finished" if game_log.finished else "did not finish"
+    console.print(
+        f"GM game {state}: {len(game_log.events)} events shown "
+        "(a game master's game has no rules engine, so there is nothing to re-verify)"
     )
