@@ -61,6 +61,7 @@ class SessionLimits:
     max_steps: int = 3
     max_tokens: int = 320
     max_tools: int = 3
+    max_updates: int = 6
     json_retries: int = 1
     reasoning_chars: int = 400
     notes_chars: int = 120
@@ -139,7 +140,11 @@ def session_schema(context: SessionContext, limits: SessionLimits) -> dict[str, 
             "target_players": player_list,
             "reasoning": {"type": "string", "maxLength": limits.reasoning_chars},
             "requested_tools": {"type": "array", "items": tool, "maxItems": limits.max_tools},
-            "suspicion_updates": {"type": "array", "items": update, "maxItems": 6},
+            "suspicion_updates": {
+                "type": "array",
+                "items": update,
+                "maxItems": limits.max_updates,
+            },
             "intermediate_hypotheses": {
                 "type": "object",
                 "properties": {tag: player_list for tag in HYPOTHESIS_TAGS},
