@@ -106,8 +106,9 @@ async def test_temporary_records_are_removed_without_a_log() -> None:
 
 
 @pytest.mark.llm
+@pytest.mark.timeout(1800)  # a few minutes on an idle machine; far more on a busy one
 async def test_local_model_game_finishes(tmp_path: Path) -> None:
-    """One cognitive seat on the local model among bots: the game ends within minutes."""
+    """One cognitive seat on the local model among bots: the game ends, nothing hangs."""
     game = await run_game(
         GameSetup(
             "werewolf",
