@@ -114,7 +114,7 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def share(successes: int, n: int) -> str:
@@ -122,19 +122,31 @@ def share(successes: int, n: int) -> str:
     return f"{successes / max(n, 1):6.1%} [{low:.1%}, {high:.1%}]"
 
 
+def found_stats(tally: Tally) -> tuple[float, float]:
+    """Mean share of the mafia found by day 3 per game, and the variance of that mean."""
+    n = max(tally.games, 1)
+    mean = tally.found_by_day3 / max(tally.mafia, 1)  # every game has the same mafia count
+    variance = max(tally.found_sq / n - mean**2, 0.0)
+    return mean, variance / n
+
+
 def mean_share(tally: Tally) -> str:
-    n = tally.games
-    per_game = tally.found_by_day3 / max(tally.mafia, 1)
-    mean_sq = tally.found_sq / max(n, 1)
-    sd = math.sqrt(max(mean_sq - per_game**2, 0.0))
-    half = 1.96 * sd / math.sqrt(max(n, 1))
-    return f"{per_game:6.1%} [{per_game - half:.1%}, {per_game + half:.1%}]"
+    mean, var = found_stats(tally)
+    half = 1.96 * math.sqrt(var)
+    return f"{mean:6.1%} [{mean - half:.1%}, {mean + half:.1%}]"
 
 
-def difference(a: Tally, b: Tally) -> str:
-    """Town win rate of ``a`` minus ``b``, with a 95% normal interval."""
-    pa, pb = a.town_wins / a.games, b.town_wins / b.games
-    half = 1.96 * math.sqrt(pa * (1 - pa) / a.games + pb * (1 - pb) / b.games)
+def found_difference(a: Tally, b: Tally) -> str:
+    (ma, va), (mb, vb) = found_stats(a), found_stats(b)
+    diff, half = (ma - mb) * 100, 1.96 * math.sqrt(va + vb) * 100
+    return f"{diff:+5.1f} pp [{diff - half:+.1f}, {diff + half:+.1f}]"
+
+
+def difference(a: Tally, b: Tally, key: str = "town_wins", over: str = "games") -> str:
+    """Share ``key/over`` of ``a`` minus that of ``b``, with a 95% normal interval."""
+    na, nb = getattr(a, over), getattr(b, over)
+    pa, pb = getattr(a, key) / na, getattr(b, key) / nb
+    half = 1.96 * math.sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb)
     diff = (pa - pb) * 100
     return f"{diff:+5.1f} pp [{diff - half * 100:+.1f}, {diff + half * 100:+.1f}]"
 
@@ -165,17 +177,31 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     baseline: Tally | None = None
+    results: dict[str, Tally] = {}
     for label, raw in CONFIGS.items():
         started = time.perf_counter()
         tally = measure(raw, args.games, args.bots, args.workers)
         rate = tally.games / (time.perf_counter() - started)
         baseline = baseline or tally
+        results[label] = tally
         print(
             f"{label:34} {share(tally.saved, tally.kill_nights):>26} {mean_share(tally):>26} "
             f"{share(tally.duplicate_nights, tally.sheriff_nights):>26} "
             f"{share(tally.town_wins, tally.games):>26} {difference(tally, baseline):>26} "
             f"{rate:8.0f}"
         )
+    doctors = results["2 doctors, coordinated"], results["2 doctors, independent"]
+    sheriffs = results["2 sheriffs, coordinated"], results["2 sheriffs, independent"]
+    print("\ncoordinated minus independent:")
+    print(
+        f"  2 doctors:  saved {difference(*doctors, 'saved', 'kill_nights')}, "
+        f"town wins {difference(*doctors)}"
+    )
+    print(
+        f"  2 sheriffs: found by day 3 {found_difference(*sheriffs)}, duplicate nights "
+        f"{difference(*sheriffs, 'duplicate_nights', 'sheriff_nights')}, "
+        f"town wins {difference(*sheriffs)}"
+    )
     print(
         "\nsaved: nights the mafia's target was protected / nights with a mafia target;"
         "\nfound: mafia members investigated on nights 1-3 / mafia members (mean per game);"
