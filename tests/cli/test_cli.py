@@ -91,3 +91,10 @@ def test_replay_shows_a_game_master_log(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "Ann" in result.stdout and "I trust Bob." in result.stdout
     assert "nothing to re-verify" in result.stdout
+
+
+def test_usage_errors_are_short_and_fail(tmp_path: Path) -> None:
+    for args in (("replay", "x.jsonl", "--no-such-option"), ("play", "--seed", "abc")):
+        result = duskfall(*args, cwd=tmp_path)
+        assert result.returncode == 2
+        assert "Error:" in result.stderr and "Traceback" not in result.stderr
