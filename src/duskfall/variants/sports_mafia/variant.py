@@ -24,11 +24,18 @@ def _line(event: Event) -> str | None:
     simple: dict[str, Callable[[], str]] = {
         "ROLES_DEALT": lambda: "roles: " + ", ".join(f"{i}={r}" for i, r in enumerate(p["roles"])),
         "DAY_STARTED": lambda: f"[bold]Day {p['turn'] + 1}[/] (first speaker {p['first_speaker']})",
-        "DECLARATION": lambda: f"player {p['player_id']} declares {p['declaration']}"
-        + (" [magenta]with sheriff claims[/]" if any(any(r) for r in p["sheriff_claims"]) else ""),
+        "DECLARATION": lambda: (
+            f"player {p['player_id']} declares {p['declaration']}"
+            + (
+                " [magenta]with sheriff claims[/]"
+                if any(any(r) for r in p["sheriff_claims"])
+                else ""
+            )
+        ),
         "PLAYER_NOMINATED": lambda: f"player {p['by']} nominates [yellow]{p['player_id']}[/]",
-        "VOTES": lambda: f"votes (round {p['round']}): "
-        + ", ".join(f"{k}->{v}" for k, v in p["votes"].items()),
+        "VOTES": lambda: (
+            f"votes (round {p['round']}): " + ", ".join(f"{k}->{v}" for k, v in p["votes"].items())
+        ),
         "REVOTE_STARTED": lambda: f"tie between {p['tied']}: re-vote",
         "ELIMINATE_ALL_STARTED": lambda: f"tie again between {p['tied']}: eliminate-all vote",
         "ELIMINATE_ALL_RESULT": lambda: f"eliminate all {p['tied']}? yes {p['yes']}, no {p['no']}",
@@ -36,8 +43,9 @@ def _line(event: Event) -> str | None:
         "NIGHT_STARTED": lambda: "[blue]Night falls[/]",
         "PLAYER_KILLED": lambda: f"[red]player {p['player_id']} is killed in the night[/]",
         "NO_KILL": lambda: "nobody is killed tonight",
-        "DON_CHECK_RESULT": lambda: f"(don) checks {p['target']}: "
-        + ("SHERIFF" if p["is_sheriff"] else "not the sheriff"),
+        "DON_CHECK_RESULT": lambda: (
+            f"(don) checks {p['target']}: " + ("SHERIFF" if p["is_sheriff"] else "not the sheriff")
+        ),
         "SHERIFF_CHECK_RESULT": lambda: f"(sheriff) checks {p['target']}: {p['team']}",
     }
     render = simple.get(kind)
