@@ -146,6 +146,7 @@ _REGISTRY: dict[str, str] = {
 def register_variant(variant_id: str, target: str) -> None:
     """Register a variant lazily as ``"package.module:ATTRIBUTE"``."""
     _REGISTRY[variant_id] = target
+    _LOADED.pop(variant_id, None)
 
 
 def variant_ids() -> list[str]:
@@ -158,8 +159,14 @@ def variant_ids() -> list[str]:
     return found
 
 
+_LOADED: dict[str, Variant] = {}
+
+
 def get_variant(variant_id: str) -> Variant:
     """Find a variant by id; a wrong id raises ConfigError listing the valid ones."""
+    loaded = _LOADED.get(variant_id)
+    if loaded is not None:
+        return loaded
     target = _REGISTRY.get(variant_id)
     if target is None or variant_id not in variant_ids():
         raise ConfigError(
@@ -167,6 +174,7 @@ def get_variant(variant_id: str) -> Variant:
         )
     module_name, _, attr = target.partition(":")
     variant: Variant = getattr(importlib.import_module(module_name), attr)
+    _LOADED[variant_id] = variant
     return variant
 
 

@@ -118,6 +118,8 @@ async def ask(
                         attempt=attempt,
                         game_id=context.game_id,
                         variant=context.variant.id,
+                        day=state.day,
+                        phase=state.phase,
                         emit=log.append,
                     ),
                     timeout,

@@ -15,7 +15,7 @@ from typing import Any
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import State, Variant
+from duskfall.core.variant import Decision, State, Variant
 from duskfall.runtime.handler import AskHandler, Handler, PhaseContext
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import GameRecord, action_event
@@ -76,35 +76,39 @@ class Scheduler:
         if not pending:
             raise RuntimeError(f"{self.variant.id}: no pending decision but no outcome")
         phase_before = state.phase
-        kinds: dict[str, list[int]] = {}
+        groups: dict[str, list[Decision]] = {}
         for decision in pending:
-            kinds.setdefault(decision.kind, []).append(decision.seat)
-        calls = []
-        for kind, seats in kinds.items():
-            handler = self.handlers.get(kind, self.default_handler)
-            context = PhaseContext(
-                self.variant,
-                state,
-                self.record.game_id,
-                [d for d in pending if d.kind == kind],
-                self.fallback_rng,
-                self.settings,
-                self.context_extra,
+            groups.setdefault(decision.kind, []).append(decision)
+        calls = [
+            self.handlers.get(kind, self.default_handler)(
+                PhaseContext(
+                    self.variant,
+                    state,
+                    self.record.game_id,
+                    decisions,
+                    self.fallback_rng,
+                    self.settings,
+                    self.context_extra,
+                ),
+                [(d.seat, self.participants[d.seat]) for d in decisions],
             )
-            calls.append(handler(context, [(s, self.participants[s]) for s in seats]))
+            for kind, decisions in groups.items()
+        ]
         results = [await calls[0]] if len(calls) == 1 else await asyncio.gather(*calls)
+        record = self.record
         actions: dict[int, tuple[Any, str]] = {}
         for result in results:
-            self.record.extend(result.subphase_log)
-            fallback_seats = {
-                e.payload["seat"] for e in result.subphase_log if e.kind == "fallback"
-            }
+            log = result.subphase_log
+            fallback_seats: set[int] = set()
+            if log:
+                record.extend(log)
+                fallback_seats = {e.payload["seat"] for e in log if e.kind == "fallback"}
             for seat, action in result.actions.items():
                 actions[seat] = (action, "fallback" if seat in fallback_seats else "agent")
-        for seat in sorted(actions):
+        for seat in sorted(actions) if len(actions) > 1 else actions:
             action, by = actions[seat]
-            self.record.add(action_event(state, seat, action, by))
-            self.record.extend(state.apply(seat, action))
+            record.add(action_event(state, seat, action, by))
+            record.extend(state.apply(seat, action))
             if state.outcome() is not None:
                 break
         if state.phase != phase_before or state.outcome() is not None:
