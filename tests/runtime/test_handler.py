@@ -57,7 +57,7 @@ async def test_valid_answer_is_parsed_and_thought_recorded() -> None:
     assert action.declaration == (0,) * 10
     assert [e.kind for e in log] == ["thought"]
     system, user, extra = player.calls[0]
-    assert "sports mafia" in system and "DECLARATION" in user
+    assert "Sports mafia" in system and "DECLARATION" in user
     assert extra["attempt"] == 0 and extra["hint"] is None
     assert extra["schema"].get()["properties"]["type"] == {"const": "DECLARATION"}
 
