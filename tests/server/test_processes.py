@@ -7,6 +7,7 @@ import re
 import sys
 from pathlib import Path
 
+from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 
 from .support import WAIT, game_log, serving, wait_game_done
@@ -111,3 +112,23 @@ async def test_the_documented_minimal_client_plays_a_full_game(tmp_path: Path) -
         await wait_game_done(server)
     assert [code for code, _, _ in results] == [0] * 10, results
     assert all("game over, winner:" in out for _, out, _ in results)
+
+
+async def test_connect_plays_werewolf_and_mafia_with_heuristic_bots(tmp_path: Path) -> None:
+    """Built-in agents read every variant's decisions through the legal_state extension."""
+    for variant, config, seats in (
+        ("werewolf", {"preset": "werewolf-6"}, 6),
+        ("mafia", {}, 8),
+    ):
+        async with serving(tmp_path / variant, games=1, variant=variant, config=config) as server:
+            code, out, err = await _run(
+                *CLI, "connect", "--port", str(server.port), "--count", str(seats),
+                "--agent", "heuristic", "--variant", variant,
+            )  # fmt: skip
+            await wait_game_done(server)
+        assert code == 0, err
+        assert len(re.findall(r"winner", out)) == seats, out
+        (path,) = (tmp_path / variant).glob("*.jsonl")
+        events = read_log(path).events
+        assert events[-1].kind == "game_over"
+        assert not [e for e in events if e.kind in ("fallback", "invalid_action")]

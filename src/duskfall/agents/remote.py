@@ -27,6 +27,7 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
+from duskfall.protocol.legal_state import legal_to_state
 from duskfall.protocol.messages import ActionResponse, error_message
 from duskfall.runtime.participant import Participant
 
@@ -218,6 +219,9 @@ class RemoteSeat:
             "deadline_ms": int(self.deadline * 1000),
             "game_id": self.game_id,
         }
+        legal_state = legal_to_state(legal)
+        if legal_state is not None:
+            message["legal_state"] = legal_state
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending = _Pending(request_id, legal, message, answer)
         self.send(message)

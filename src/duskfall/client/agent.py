@@ -79,7 +79,7 @@ class AgentPlayer:
         variant = self.variant
         seat = request.player_id
         participant = self._participant_for(seat, request.game_id)
-        legal = legal_from_wire(variant, request.phase, request.valid_actions)
+        legal = legal_from_wire(variant, request.phase, request.valid_actions, request.legal_state)
         observation = request.observation
         system = user = ""
         if getattr(participant, "renders_prompts", True):

@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from duskfall.core.errors import ConfigError
-from duskfall.core.variant import LegalActions, Variant
+from duskfall.core.variant import LegalActions, Variant, variant_ids
+from duskfall.protocol.legal_state import legal_from_state
 
 SKIP = -1
 _TARGET_KEYS = {
@@ -59,20 +60,33 @@ _READERS: dict[str, Callable[[str, Mapping[str, Any]], Any]] = {
 
 
 def check_wire_support(variant: Variant) -> None:
-    """Raise ConfigError unless built-in agents can read ``variant``'s wire actions."""
-    if not callable(getattr(variant, "legal_from_wire", None)) and variant.id not in _READERS:
-        raise ConfigError(
-            f"variant {variant.id} does not describe its wire actions (legal_from_wire); "
-            "built-in agents cannot play it over the wire yet"
-        )
+    """Raise ConfigError unless built-in agents can read ``variant``'s wire actions.
+
+    Every variant served by duskfall's own server is readable through ``legal_state``; the
+    readers below also cover servers that send only the seed's ``valid_actions``.
+    """
+    if variant.id not in variant_ids():
+        raise ConfigError(f"variant {variant.id} is not installed here")
 
 
-def legal_from_wire(variant: Variant, phase: str, valid_actions: Mapping[str, Any]) -> LegalActions:
-    """The legal actions behind ``valid_actions``; ValueError if they cannot be read."""
-    check_wire_support(variant)
+def legal_from_wire(
+    variant: Variant,
+    phase: str,
+    valid_actions: Mapping[str, Any],
+    legal_state: Mapping[str, Any] | None = None,
+) -> LegalActions:
+    """The legal actions behind a request; ValueError if they cannot be read."""
+    if legal_state is not None:
+        rebuilt: LegalActions = legal_from_state(dict(legal_state))
+        return rebuilt
     own = getattr(variant, "legal_from_wire", None)
     if callable(own):
         legal: LegalActions = own(phase, valid_actions)
         return legal
-    legal = _READERS[variant.id](phase, valid_actions)
+    reader = _READERS.get(variant.id)
+    if reader is None:
+        raise ValueError(
+            f"the server sent no legal_state and {variant.id}'s valid_actions cannot be read back"
+        )
+    legal = reader(phase, valid_actions)
     return legal

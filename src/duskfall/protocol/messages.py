@@ -44,6 +44,7 @@ class ActionRequest(_Message):
     request_id: int | None = None
     deadline_ms: int | None = None
     game_id: str | None = None
+    legal_state: dict[str, Any] | None = None
 
     @property
     def needs_answer(self) -> bool:
