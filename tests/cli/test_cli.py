@@ -98,3 +98,14 @@ def test_usage_errors_are_short_and_fail(tmp_path: Path) -> None:
         result = duskfall(*args, cwd=tmp_path)
         assert result.returncode == 2
         assert "Error:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_agent_options_reach_the_agents(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    result = duskfall(
+        "play", "--seed", "3", "-q", "--agents", "llm:scripted", "--log", str(log),
+        "--agent-option", "persona=a nervous farmer who hates mornings",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "a nervous farmer who hates mornings" in log.read_text()

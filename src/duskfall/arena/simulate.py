@@ -85,6 +85,7 @@ class SimulationJob:
     retries: int
     decision_timeout: float
     index_rows: bool = False
+    agent_options: Mapping[str, Any] = field(default_factory=dict)
 
 
 async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
@@ -99,6 +100,7 @@ async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
             write_log=job.log_dir is not None,
             log_path=None,
             settings=settings,
+            agent_options=job.agent_options,
         )
         if job.log_dir is not None:
             setup.log_path = Path(job.log_dir) / f"{job.variant}-{seed}.jsonl"
@@ -150,6 +152,7 @@ def simulate(
     decision_timeout: float = 120.0,
     chunk_size: int | None = None,
     progress: Callable[[int], None] | None = None,
+    agent_options: Mapping[str, Any] | None = None,
 ) -> SimulationReport:
     """Play ``games`` games with seeds ``first_seed..`` and aggregate the results."""
     report = SimulationReport(variant, agents)
@@ -167,6 +170,7 @@ def simulate(
             retries,
             decision_timeout,
             index_rows=index is not None,
+            agent_options=dict(agent_options or {}),
         )
         for chunk in _chunks(range(first_seed, first_seed + games), size)
     )

@@ -47,6 +47,13 @@ SetOpt = Annotated[
 ]
 ConfigFileOpt = Annotated[str | None, typer.Option("--config-file", help="JSON config file")]
 PresetOpt = Annotated[str | None, typer.Option("--preset", help="role preset (werewolf)")]
+AgentOptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--agent-option",
+        help="option for the agents KEY=VALUE, e.g. persona='a cautious farmer' (repeatable)",
+    ),
+]
 DbOpt = Annotated[
     Path | None,
     typer.Option("--db", help="game index (default: $DUSKFALL_DB, else ./duskfall.db)"),
@@ -66,6 +73,7 @@ def play(
     retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
     timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Play one game, shown as it happens (god view), and write its log."""
@@ -82,6 +90,7 @@ def play(
         config=config,
         log_path=log,
         settings=RuntimeSettings(retries=retries, decision_timeout=timeout),
+        agent_options=parse_config_options(agent_option, None),
     )
     game = prepare_game(setup)
     if not quiet and human is None:  # a human seat is shown its own view only
@@ -105,6 +114,7 @@ def simulate(
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
     log_dir: Annotated[str | None, typer.Option(help="write every game's log here")] = None,
+    agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Play many games in parallel processes; print win rates with 95% intervals."""
@@ -133,6 +143,7 @@ def simulate(
             first_seed=seed,
             log_dir=log_dir,
             progress=lambda n: progress.advance(task, n),
+            agent_options=parse_config_options(agent_option, None),
         )
     table = Table(title=f"{report.games} games of {chosen.name}, agents {spec}")
     table.add_column("result")
