@@ -34,7 +34,8 @@ _schema_form: dict[str, int] = {}  # endpoint -> index into SCHEMA_FORMS that th
 
 
 class _Refused(Exception):
-    """The server refused the request as malformed (HTTP 400/422)."""
+    """The server refused the request as malformed (HTTP 400/422, or any status naming the
+    structured-output field it does not take)."""
 
 
 class OpenAIProvider:
@@ -136,6 +137,10 @@ class OpenAIProvider:
                 f"cannot reach {self.base_url}; is the server running and the URL right?"
             ) from None
         except sdk.APIStatusError as exc:
+            if "response_format" in error_message(exc) and "response_format" in request:
+                # some servers (llama.cpp's Python server among them) answer an unsupported
+                # structured-output form with a 500 naming the field: try the next form
+                raise _Refused(error_message(exc)) from None
             if exc.status_code >= 500 or exc.status_code in (408, 409):
                 raise TransientError(
                     f"server error {exc.status_code}: {error_message(exc)}"
