@@ -60,6 +60,19 @@ def _check_visibility(event: Event, num_seats: int) -> None:
         assert all(0 <= s < num_seats for s in seats), f"{vis!r} names a missing seat"
 
 
+_VALIDATORS: dict[str, jsonschema.Draft202012Validator] = {}
+
+
+def _validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    """A checked validator per distinct schema (checking a schema is slow; games repeat them)."""
+    key = json.dumps(schema, sort_keys=True)
+    validator = _VALIDATORS.get(key)
+    if validator is None:
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = _VALIDATORS[key] = jsonschema.Draft202012Validator(schema)
+    return validator
+
+
 def _json_roundtrip(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
@@ -100,13 +113,13 @@ class VariantKit:
                 legal = state.legal(decision.seat)
                 assert legal.kind == decision.kind
                 schema = legal.schema()
-                jsonschema.Draft202012Validator.check_schema(schema)
+                validator = _validator(schema)
                 _json_roundtrip(legal.to_wire())
                 assert isinstance(legal.describe(), str) and legal.describe()
                 for _ in range(3):
                     action = legal.sample(rng)
                     wire = _json_roundtrip(action.to_dict())
-                    jsonschema.validate(wire, schema)
+                    validator.validate(wire)
                     assert legal.parse(wire) == action, "to_dict/parse do not round-trip"
                 legal.parse(legal.default(rng).to_dict())  # the fallback is always legal
                 obs = state.observe(decision.seat)
