@@ -15,43 +15,18 @@ import socket
 import threading
 from typing import Any
 
-from duskfall.client.session import (
-    Callbacks,
-    ClientSession,
-    ErrorHandler,
-    EventHandler,
-    HelloHandler,
-    RequestHandler,
-)
-from duskfall.protocol.framing import DEFAULT_MAX_FRAME, FrameError
+from duskfall.client.session import ClientBase
+from duskfall.protocol.framing import FrameError
 from duskfall.protocol.messages import ActionRequest, GameEvent
 
 log = logging.getLogger(__name__)
 RECV_SIZE = 65536
 
 
-class BlockingClient(Callbacks):
+class BlockingClient(ClientBase):
     """Plays one seat over a blocking socket; every request with actions gets one answer."""
 
-    def __init__(
-        self,
-        host: str = "localhost",
-        port: int = 8765,
-        *,
-        name: str | None = None,
-        on_action_request: RequestHandler | None = None,
-        on_event: EventHandler | None = None,
-        on_error: ErrorHandler | None = None,
-        on_hello: HelloHandler | None = None,
-        connect_timeout: float = 10.0,
-        max_frame: int = DEFAULT_MAX_FRAME,
-    ) -> None:
-        super().__init__(on_action_request, on_event, on_error, on_hello)
-        self.host = host
-        self.port = port
-        self.name = name
-        self.connect_timeout = connect_timeout
-        self.session = ClientSession(max_frame=max_frame)
+    def _setup(self) -> None:
         self.sock: socket.socket | None = None
         self.thread: threading.Thread | None = None
         self._send_lock = threading.Lock()

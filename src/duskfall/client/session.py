@@ -145,3 +145,31 @@ class Callbacks:
         else:
             self.on_hello(message)
         return None
+
+
+class ClientBase(Callbacks):
+    """What both clients share: where to connect, the callbacks and the protocol session."""
+
+    def __init__(
+        self,
+        host: str = "localhost",
+        port: int = 8765,
+        *,
+        name: str | None = None,
+        on_action_request: RequestHandler | None = None,
+        on_event: EventHandler | None = None,
+        on_error: ErrorHandler | None = None,
+        on_hello: HelloHandler | None = None,
+        connect_timeout: float = 10.0,
+        max_frame: int = DEFAULT_MAX_FRAME,
+    ) -> None:
+        super().__init__(on_action_request, on_event, on_error, on_hello)
+        self.host = host
+        self.port = port
+        self.name = name
+        self.connect_timeout = connect_timeout
+        self.session = ClientSession(max_frame=max_frame)
+        self._setup()
+
+    def _setup(self) -> None:
+        """Initialise the transport's own fields (subclasses)."""
