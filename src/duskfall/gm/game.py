@@ -38,6 +38,7 @@ from duskfall.gm.state import SOURCE, GMState
 from duskfall.gm.texts import Texts, texts_for
 from duskfall.llm.calls import llm_call_event
 from duskfall.llm.types import Completion, Message
+from duskfall.runtime.pausing import Pausable
 from duskfall.runtime.record import GameRecord
 
 # Errors that no retry can fix: the game stops at once with their message.
@@ -63,7 +64,7 @@ class Instruction:
     secrets: list[tuple[Marker, str]]
 
 
-class GMGame:
+class GMGame(Pausable):
     """Runs one GM game; build it with :func:`duskfall.gm.session.new_game` or ``resume_game``."""
 
     def __init__(
@@ -88,8 +89,7 @@ class GMGame:
         self.record = record
         self.state = state or GMState(list(self.names))
         self.texts: Texts = texts_for(card.language)
-        self.running = asyncio.Event()
-        self.running.set()
+        self._init_pausing()
         self.idle = asyncio.Event()  # set while run() waits on a pause
 
     # -- control -------------------------------------------------------------------------
@@ -97,17 +97,6 @@ class GMGame:
     @property
     def over(self) -> bool:
         return self.state.outcome is not None
-
-    def pause(self) -> None:
-        """Stop before the next step (the current one finishes)."""
-        self.running.clear()
-
-    def resume(self) -> None:
-        self.running.set()
-
-    @property
-    def paused(self) -> bool:
-        return not self.running.is_set()
 
     def start(self) -> None:
         """Record the start of the game (once; a resumed game has already started)."""

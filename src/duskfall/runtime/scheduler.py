@@ -18,11 +18,12 @@ from duskfall.core.rng import derive_rng
 from duskfall.core.variant import Decision, State, Variant
 from duskfall.runtime.handler import AskHandler, Handler, PhaseContext
 from duskfall.runtime.participant import Participant
+from duskfall.runtime.pausing import Pausable
 from duskfall.runtime.record import GameRecord, action_event
 from duskfall.runtime.settings import RuntimeSettings
 
 
-class Scheduler:
+class Scheduler(Pausable):
     """Runs one game to its end."""
 
     def __init__(
@@ -46,20 +47,8 @@ class Scheduler:
         self.default_handler: Handler = AskHandler()
         self.fallback_rng = derive_rng(seed, "fallback")
         self.context_extra = dict(context_extra or {})
-        self.running = asyncio.Event()
-        self.running.set()
+        self._init_pausing()
         self.started = False
-
-    def pause(self) -> None:
-        """Stop before the next round of decisions (the current one finishes)."""
-        self.running.clear()
-
-    def resume(self) -> None:
-        self.running.set()
-
-    @property
-    def paused(self) -> bool:
-        return not self.running.is_set()
 
     def start(self) -> None:
         """Record the opening events (called by :meth:`run` unless resuming from a log)."""
