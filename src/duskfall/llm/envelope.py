@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-THINK_CHARS = 200
-SAYS_CHARS = 200
+THINK_CHARS = 160
+SAYS_CHARS = 160
 
 
 def envelope_schema(

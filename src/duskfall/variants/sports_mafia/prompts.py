@@ -51,17 +51,18 @@ def _public_summary(obs: Mapping[str, Any]) -> str:
     if obs["tied_players"]:
         lines.append(f"Tied players: {obs['tied_players']}.")
     declared = []
+    alive = set(obs["alive_players"])
     for p in obs["players"]:
         if p["alive"] and any(p["declarations"]):
             strong = [
                 f"{target}:{value:+d}"
                 for target, value in enumerate(p["declarations"])
-                if abs(value) >= 2 and target != p["player_id"]
+                if abs(value) == 3 and target != p["player_id"] and target in alive
             ]
             if strong:
                 declared.append(f"  {p['player_id']} -> " + " ".join(strong))
     if declared:
-        lines.append("Strong beliefs declared (player -> target:score):")
+        lines.append("Firm beliefs declared (player -> target:+3 RED / -3 BLACK):")
         lines.extend(declared)
     claims = [
         f"  player {p['player_id']} claims: "
@@ -77,7 +78,7 @@ def _public_summary(obs: Mapping[str, Any]) -> str:
     if claims:
         lines.append("Sheriff claims made so far:")
         lines.extend(claims)
-    for record in obs["vote_history"][-2:]:
+    for record in obs["vote_history"][-1:]:
         votes = " ".join(f"{voter}->{target}" for voter, target in record["votes"].items())
         lines.append(f"Votes (turn {record['turn']}, round {record['round']}): {votes}")
     return "\n".join(lines)
