@@ -14,7 +14,6 @@ import logging
 from typing import Any
 
 from duskfall.client.session import ClientBase
-from duskfall.protocol.framing import FrameError
 from duskfall.protocol.messages import ActionRequest, GameEvent
 
 log = logging.getLogger(__name__)
@@ -75,15 +74,11 @@ class AsyncClient(ClientBase):
                 break
             if not data:
                 break
-            try:
-                messages = self.session.receive(data)
-            except FrameError as exc:
-                log.error("cannot read the server's stream: %s", exc)
+            requests = self._requests_in(data)
+            if requests is None:
                 break
-            for message in messages:
-                request = self.notify(message)
-                if request is not None:
-                    await self._answer(request)
+            for request in requests:
+                await self._answer(request)
         return self.session.game_over
 
     async def determine_action(self, request: ActionRequest) -> dict[str, Any] | None:

@@ -16,7 +16,6 @@ import threading
 from typing import Any
 
 from duskfall.client.session import ClientBase
-from duskfall.protocol.framing import FrameError
 from duskfall.protocol.messages import ActionRequest, GameEvent
 
 log = logging.getLogger(__name__)
@@ -79,15 +78,11 @@ class BlockingClient(ClientBase):
                 break
             if not data:
                 break
-            try:
-                messages = self.session.receive(data)
-            except FrameError as exc:
-                log.error("cannot read the server's stream: %s", exc)
+            requests = self._requests_in(data)
+            if requests is None:
                 break
-            for message in messages:
-                request = self.notify(message)
-                if request is not None:
-                    self._answer(request)
+            for request in requests:
+                self._answer(request)
         return self.session.game_over
 
     def start(self) -> threading.Thread:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from duskfall.protocol.errors import ProtocolError
-from duskfall.protocol.framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_message
+from duskfall.protocol.framing import DEFAULT_MAX_FRAME, FrameDecoder, FrameError, encode_message
 from duskfall.protocol.messages import (
     ActionRequest,
     AnyServerMessage,
@@ -173,3 +173,13 @@ class ClientBase(Callbacks):
 
     def _setup(self) -> None:
         """Initialise the transport's own fields (subclasses)."""
+
+    def _requests_in(self, data: bytes) -> list[ActionRequest] | None:
+        """Decode ``data``, run the callbacks, and return the requests to answer (in order);
+        None when the server's stream cannot be read any more."""
+        try:
+            messages = self.session.receive(data)
+        except FrameError as exc:
+            log.error("cannot read the server's stream: %s", exc)
+            return None
+        return [request for m in messages if (request := self.notify(m)) is not None]
