@@ -325,29 +325,26 @@ class MafiaState:
     def _chat(self, channel: str, seat: int, action: Say, step: Step) -> Event:
         per_round = len(set(step.order))
         entry = {
-            "kind": "chat",
-            "day": self.day,
-            "seat": seat,
-            "name": self.names[seat],
-            "says": action.says,
-            "target": action.target,
-            "target_name": self._name_or_none(action.target),
+            **self._said("chat", seat, action),
             "round": step.position // per_round + 1,
             "rounds": len(step.order) // per_round,
         }
         return self._to_channel(channel, entry)
 
-    def _speech(self, seat: int, action: Say) -> Event:
-        entry = {
-            "kind": "speech",
+    def _said(self, kind: str, seat: int, action: Say) -> dict[str, Any]:
+        """The fields every message carries: who said what, about whom."""
+        return {
+            "kind": kind,
             "day": self.day,
             "seat": seat,
             "name": self.names[seat],
             "says": action.says,
             "target": action.target,
             "target_name": self._name_or_none(action.target),
-            "claim": action.claim,
         }
+
+    def _speech(self, seat: int, action: Say) -> Event:
+        entry = {**self._said("speech", seat, action), "claim": action.claim}
         self.public_log.append(entry)
         return self._event("speech", dict(entry))
 
