@@ -148,7 +148,7 @@ async def test_free_text_decisions_still_get_the_envelope() -> None:
 
 
 def _context(seat: int, options: dict[str, Any], arg: str = "scripted") -> AgentContext:
-    from duskfall.core.variant import get_variant
+    from duskfall.core.registry import get_variant
 
     return AgentContext(get_variant("sports-mafia"), seat, 0, arg, options)
 

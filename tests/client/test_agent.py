@@ -8,7 +8,8 @@ import pytest
 
 from duskfall.client.agent import AgentPlayer
 from duskfall.core.errors import ConfigError
-from duskfall.core.variant import get_variant, parse_config
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
 from duskfall.protocol import ActionRequest
 
 

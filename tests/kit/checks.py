@@ -15,8 +15,9 @@ import jsonschema
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, PUBLIC, Event
 from duskfall.core.outcome import Termination
+from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import State, Variant, get_variant, parse_config
+from duskfall.core.variant import State, Variant, parse_config
 from duskfall.runtime.game import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import get_variant, parse_config
+from duskfall.core.variant import parse_config
 from duskfall.protocol.legal_state import legal_from_state, legal_to_state
 
 

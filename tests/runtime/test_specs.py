@@ -4,7 +4,8 @@ import pytest
 
 from duskfall.agents.specs import parse_spec
 from duskfall.core.errors import ConfigError
-from duskfall.core.variant import get_variant, parse_config
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
 
 VARIANT = get_variant("sports-mafia")
 STATE = VARIANT.new_game(parse_config(VARIANT, {}), seed=2)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from duskfall.core.variant import variant_ids
+from duskfall.core.registry import variant_ids
 from duskfall.store.replay import replay
 
 from .support import WireClient, game_log, serving, wait_game_done

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from duskfall.core.events import Event
-from duskfall.core.variant import get_variant
+from duskfall.core.registry import get_variant
 from duskfall.web import present
 
 

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.errors import ConfigError
-from duskfall.core.variant import Variant, get_variant
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import Variant
 
 
 def parse_config_options(pairs: list[str] | None, config_file: str | None) -> dict[str, Any]:

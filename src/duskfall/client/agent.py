@@ -15,7 +15,8 @@ from duskfall.agents.specs import AgentContext, make_participant, parse_spec
 from duskfall.client.aio import AsyncClient
 from duskfall.client.wire_legal import check_wire_support, legal_from_wire
 from duskfall.core.errors import IllegalAction
-from duskfall.core.variant import Decision, LegalActions, Variant, get_variant
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.messages import ActionRequest, ErrorMessage, ServerHello
 from duskfall.runtime.parsing import decode_reply
 from duskfall.runtime.participant import Participant

@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from duskfall.core.errors import ConfigError
-from duskfall.core.variant import LegalActions, Variant, variant_ids
+from duskfall.core.registry import variant_ids
+from duskfall.core.variant import LegalActions, Variant
 from duskfall.protocol.legal_state import legal_from_state
 
 SKIP = -1

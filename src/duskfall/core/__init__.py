@@ -1,14 +1,25 @@
 """Variant-independent types: seats, outcomes, events, visibility, errors, RNG, Variant contract."""
 
+from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError, DuskfallError, IllegalAction, ReplayMismatch
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
 from duskfall.core.outcome import Outcome, Termination
+from duskfall.core.registry import get_variant, register_variant, variant_ids
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import Decision, LegalActions, State, Variant, get_variant, variant_ids
+from duskfall.core.variant import (
+    Decision,
+    LegalActions,
+    State,
+    Variant,
+    VariantInfo,
+    WireCodec,
+    parse_config,
+)
 
 __all__ = [
     "ADMIN",
     "PUBLIC",
+    "Bot",
     "ConfigError",
     "Decision",
     "DuskfallError",
@@ -20,8 +31,12 @@ __all__ = [
     "State",
     "Termination",
     "Variant",
+    "VariantInfo",
+    "WireCodec",
     "derive_rng",
     "get_variant",
+    "parse_config",
+    "register_variant",
     "seats_visibility",
     "team_visibility",
     "variant_ids",

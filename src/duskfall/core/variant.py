@@ -14,11 +14,9 @@ the last pending one arrives. ``apply_all`` applies a batch in ascending seat or
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
@@ -110,6 +108,50 @@ class State(Protocol):
     def alive(self) -> list[int]: ...
 
 
+class WireCodec(Protocol):
+    """How a client rebuilds a variant's legal actions from an ``ACTION_REQUEST``.
+
+    ``valid_actions`` is the seed's wire form; ``legal_state`` is duskfall's additive extension
+    (plain JSON ``{"kind": NAME, "fields": {...}}`` where NAME is one the variant declares; no
+    Python paths cross the wire). It holds only what the seat is being asked.
+    """
+
+    def legal_state(self, legal: LegalActions) -> dict[str, Any] | None:
+        """The JSON extension for ``legal``, or None if this legal view has none."""
+        ...
+
+    def legal_from_wire(
+        self,
+        phase: str,
+        valid_actions: Mapping[str, Any],
+        legal_state: Mapping[str, Any] | None,
+    ) -> LegalActions:
+        """The legal actions behind a request; raise ValueError if they cannot be read."""
+        ...
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    """A variant's optional capabilities, declared once (nobody probes a variant with getattr).
+
+    * ``presets``: named role lists (``werewolf-6``...);
+    * ``sequential_kinds``: decision kinds whose pending seats are asked one at a time
+      (speeches); all others are asked concurrently;
+    * ``render_view``: the seat's situation in words, for a person at the terminal;
+    * ``format_history_entry``: one line of a seat's history (entry, observation);
+    * ``scramble_hidden``: a copy of a state with everything hidden from ``seat`` re-dealt,
+      used by the no-leak check of the test kit;
+    * ``wire``: how clients read the variant's legal actions back from the wire.
+    """
+
+    presets: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    sequential_kinds: frozenset[str] = frozenset()
+    render_view: Callable[[Mapping[str, Any]], str] | None = None
+    format_history_entry: Callable[[Mapping[str, Any], Mapping[str, Any]], str | None] | None = None
+    scramble_hidden: Callable[[Any, int, random.Random], Any] | None = None
+    wire: WireCodec | None = None
+
+
 class Variant(Protocol):
     """Static description of a game and the factory of its states."""
 
@@ -118,6 +160,7 @@ class Variant(Protocol):
     teams: tuple[str, ...]
     team_aliases: Mapping[str, str]
     config_model: type[BaseModel]
+    info: VariantInfo
 
     def new_game(self, config: BaseModel, seed: int) -> State: ...
 
@@ -134,48 +177,6 @@ class Variant(Protocol):
     def bots(self) -> Mapping[str, Any]:
         """Built-in programmatic agents: name -> factory(seat, rng) -> Bot."""
         ...
-
-
-_REGISTRY: dict[str, str] = {
-    "sports-mafia": "duskfall.variants.sports_mafia:VARIANT",
-    "werewolf": "duskfall.variants.werewolf:VARIANT",
-    "mafia": "duskfall.variants.mafia:VARIANT",
-}
-
-
-def register_variant(variant_id: str, target: str) -> None:
-    """Register a variant lazily as ``"package.module:ATTRIBUTE"``."""
-    _REGISTRY[variant_id] = target
-    _LOADED.pop(variant_id, None)
-
-
-def variant_ids() -> list[str]:
-    """Ids of the variants that are installed and importable."""
-    found = []
-    for vid, target in _REGISTRY.items():
-        module = target.partition(":")[0]
-        if importlib.util.find_spec(module) is not None:
-            found.append(vid)
-    return found
-
-
-_LOADED: dict[str, Variant] = {}
-
-
-def get_variant(variant_id: str) -> Variant:
-    """Find a variant by id; a wrong id raises ConfigError listing the valid ones."""
-    loaded = _LOADED.get(variant_id)
-    if loaded is not None:
-        return loaded
-    target = _REGISTRY.get(variant_id)
-    if target is None or variant_id not in variant_ids():
-        raise ConfigError(
-            f"unknown variant {variant_id!r}; valid variants: {', '.join(variant_ids())}"
-        )
-    module_name, _, attr = target.partition(":")
-    variant: Variant = getattr(importlib.import_module(module_name), attr)
-    _LOADED[variant_id] = variant
-    return variant
 
 
 def parse_config(variant: Variant, data: Mapping[str, Any] | None) -> BaseModel:

@@ -15,7 +15,8 @@ from typing import Any
 
 from duskfall.agents.specs import AgentContext, make_participant, parse_spec
 from duskfall.core.outcome import Outcome
-from duskfall.core.variant import State, Variant, get_variant, parse_config
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import State, Variant, parse_config
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import GameRecord, Observer, SeatFeed
 from duskfall.runtime.scheduler import Scheduler

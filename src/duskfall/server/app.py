@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from duskfall.core.errors import ConfigError
-from duskfall.core.variant import get_variant, parse_config
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
 from duskfall.protocol.errors import ErrorCode, ProtocolError
 from duskfall.protocol.framing import FrameError
 from duskfall.protocol.messages import ClientHello, error_message, parse_client_message

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from duskfall.core.errors import ReplayMismatch
 from duskfall.core.events import Event
 from duskfall.core.outcome import Termination
-from duskfall.core.variant import State, Variant, get_variant, parse_config
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import State, Variant, parse_config
 from duskfall.store.log import GameLog
 
 

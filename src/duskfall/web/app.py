@@ -27,7 +27,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from duskfall.core.errors import DuskfallError, LogCorrupt
-from duskfall.core.variant import get_variant, parse_config, variant_ids
+from duskfall.core.registry import get_variant, variant_ids
+from duskfall.core.variant import parse_config
 from duskfall.store.index import UnknownGame
 from duskfall.web.access import Access
 from duskfall.web.catalog import Catalog

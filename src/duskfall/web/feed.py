@@ -13,7 +13,7 @@ import functools
 from typing import Any
 
 from duskfall.core.events import Event
-from duskfall.core.variant import get_variant
+from duskfall.core.registry import get_variant
 from duskfall.web.timeline import Frame, Timeline
 
 MODEL_KINDS = frozenset({"llm", "cognitive"})

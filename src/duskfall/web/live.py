@@ -19,7 +19,8 @@ from duskfall.agents.specs import parse_spec
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
-from duskfall.core.variant import get_variant, parse_config
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
 from duskfall.runtime.game import GameSetup, PreparedGame, new_game_id, prepare_game
 from duskfall.runtime.participant import Participant
 from duskfall.web.feed import GameFeed

@@ -17,7 +17,8 @@ from typing import Any
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
-from duskfall.core.variant import State, Variant, get_variant, parse_config
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import State, Variant, parse_config
 from duskfall.store.log import LogHeader
 from duskfall.web import present
 

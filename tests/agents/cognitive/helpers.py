@@ -11,7 +11,7 @@ from duskfall.agents.cognitive.caller import StageCaller
 from duskfall.agents.cognitive.context import SessionContext
 from duskfall.agents.cognitive.records import SeatRecords
 from duskfall.core.events import Event
-from duskfall.core.variant import get_variant
+from duskfall.core.registry import get_variant
 from duskfall.llm import Model, Request, RetryPolicy, ScriptedProvider
 from duskfall.runtime.record import SeatFeed
 

@@ -9,7 +9,8 @@ from typing import Any
 from duskfall.agents.cognitive import CognitiveAgent, CognitiveSettings
 from duskfall.agents.cognitive.records import SESSIONS, SUSPICION, THOUGHTS
 from duskfall.core.events import Event
-from duskfall.core.variant import Decision, get_variant
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import Decision
 from duskfall.llm import Request
 
 from .helpers import WEREWOLF, fed_records, model, step

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
-from duskfall.core.variant import LegalActions
+from duskfall.core.variant import LegalActions, VariantInfo
 from duskfall.variants.mafia import bots, prompts
 from duskfall.variants.mafia.config import MafiaConfig
 from duskfall.variants.mafia.roles import MAFIA_TEAM, ROLES, TOWN
@@ -31,6 +31,7 @@ class MafiaVariant:
     }
     roles = tuple(ROLES.values())
     config_model: type[BaseModel] = MafiaConfig
+    info = VariantInfo(scramble_hidden=scramble_hidden)
     handlers: Mapping[str, Any] = {}
 
     def new_game(self, config: BaseModel, seed: int) -> MafiaState:

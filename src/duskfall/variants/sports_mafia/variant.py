@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
-from duskfall.core.variant import LegalActions
+from duskfall.core.variant import LegalActions, VariantInfo
 from duskfall.variants.sports_mafia import bots, prompts
 from duskfall.variants.sports_mafia.rules import (
     BLACK,
@@ -65,6 +65,7 @@ class SportsMafiaVariant:
         "mafia": BLACK,
     }
     config_model: type[BaseModel] = SportsMafiaConfig
+    info = VariantInfo()
     num_seats = 10
 
     def new_game(self, config: BaseModel, seed: int) -> SportsMafiaState:

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
-from duskfall.core.variant import LegalActions, State
+from duskfall.core.variant import LegalActions, State, VariantInfo
 from duskfall.runtime.handler import Handler
 from duskfall.variants.werewolf import bots, prompts
 from duskfall.variants.werewolf.config import WerewolfConfig
@@ -26,6 +26,7 @@ class WerewolfVariant:
     teams = TEAMS
     team_aliases: Mapping[str, str] = TEAM_ALIASES
     config_model: type[BaseModel] = WerewolfConfig
+    info = VariantInfo(presets=PRESETS, scramble_hidden=scramble_hidden)
     presets: Mapping[str, Sequence[str]] = PRESETS
     roles = ROLES
     handlers: Mapping[str, Handler] = HANDLERS

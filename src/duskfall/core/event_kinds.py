@@ -1,0 +1,26 @@
+"""The kinds of the events recorded around the rules' own events (runtime, LLM, agents).
+
+Rules events use their variant's own kinds; these are the variant-independent ones that the
+runtime, the LLM layer, the agents, the store and the web page all refer to.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+ACTION: Final = "action"
+"""An applied action (admin); replay re-applies these."""
+GAME_OVER: Final = "game_over"
+"""The outcome, recorded once at the end."""
+FALLBACK: Final = "fallback"
+"""A seat's decision was settled by the documented fallback."""
+INVALID_ACTION: Final = "invalid_action"
+"""A reply was refused; the seat is asked again with a hint."""
+DECISION_TIMEOUT: Final = "decision_timeout"
+"""A participant did not answer within its deadline."""
+PARTICIPANT_ERROR: Final = "participant_error"
+"""A participant raised instead of answering."""
+THOUGHT: Final = "thought"
+"""A seat's private reasoning (admin)."""
+LLM_CALL: Final = "llm_call"
+"""One model call: prompt, reply, tokens, cost (admin)."""
