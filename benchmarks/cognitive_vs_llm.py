@@ -30,7 +30,7 @@ from pathlib import Path
 
 from duskfall.arena.stats import Proportion
 from duskfall.llm.calls import call_report
-from duskfall.runtime.game import GameSetup, PreparedGame, run_game
+from duskfall.session import GameSetup, PreparedGame, run_game
 
 AGENTS = ("cognitive", "llm")
 

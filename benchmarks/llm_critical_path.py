@@ -17,7 +17,7 @@ import time
 
 from duskfall.llm.calls import call_report
 from duskfall.llm.stub_server import StubServer
-from duskfall.runtime.game import GameSetup, prepare_game
+from duskfall.session import GameSetup, prepare_game
 
 
 async def one_game(url: str, seed: int) -> tuple[int, int, float]:

@@ -16,7 +16,7 @@ import time
 
 from duskfall.llm import get_model
 from duskfall.llm.calls import LLM_CALL, call_report
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 
 CONFIGS = {"werewolf": {"preset": "werewolf-6"}, "sports-mafia": {}, "mafia": {}}
 SCHEMA = {

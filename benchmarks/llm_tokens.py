@@ -20,7 +20,7 @@ from typing import Any
 
 from duskfall.llm.calls import LLM_CALL, call_report
 from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 
 WEREWOLF_8 = ["Werewolf", "Werewolf", "Villager", "Villager", "Villager", "Seer", "Witch", "Hunter"]
 CONFIGS: dict[str, dict[str, Any]] = {"werewolf": {"roles": WEREWOLF_8}, "sports-mafia": {}}

@@ -15,7 +15,7 @@ import tempfile
 import time
 
 from duskfall.client.agent import AgentClient, AgentPlayer
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 from server_common import start_server, stop_server
 
 

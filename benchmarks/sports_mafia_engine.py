@@ -15,8 +15,8 @@ import asyncio
 import time
 
 from duskfall.core.rng import derive_rng
-from duskfall.runtime.game import GameSetup, run_game
 from duskfall.runtime.participant import LazyObservation
+from duskfall.session import GameSetup, run_game
 from duskfall.variants.sports_mafia.bots import BOTS
 from duskfall.variants.sports_mafia.rules import SportsMafiaConfig, SportsMafiaState
 

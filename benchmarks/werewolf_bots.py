@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from duskfall.arena.stats import Proportion
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 from duskfall.variants.werewolf import VARIANT
 from duskfall.variants.werewolf.roles import PRESETS
 

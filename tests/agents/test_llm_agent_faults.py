@@ -11,8 +11,8 @@ import pytest
 
 from duskfall.llm.calls import call_report
 from duskfall.llm.stub_server import FaultPlan, StubServer
-from duskfall.runtime.game import GameSetup, run_game
 from duskfall.runtime.settings import RuntimeSettings
+from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 

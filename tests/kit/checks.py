@@ -18,7 +18,7 @@ from duskfall.core.outcome import Termination
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import State, Variant, parse_config
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from duskfall.llm.calls import call_report
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from duskfall.core.outcome import Outcome, Termination
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 from duskfall.store.index import (
     GameIndex,
     GameIndexError,

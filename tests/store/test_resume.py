@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from duskfall.core.errors import LogCorrupt
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, prepare_resume, resume_game, run_game
 from duskfall.store.index import DB_ENV, GameIndex
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
-from duskfall.store.resume import CannotResume, log_path_for, prepare_resume, resume_game
+from duskfall.store.resume import CannotResume, log_path_for
 
 SEED = 11
 

@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
 

@@ -1,7 +1,7 @@
 """``duskfall simulate``: many games in parallel worker processes.
 
 Workers each run an asyncio loop over a chunk of seeds through the same runtime as every other
-game (:func:`duskfall.runtime.game.run_game`); only small per-game summaries travel back, so
+game (:func:`duskfall.session.run_game`); only small per-game summaries travel back, so
 memory stays flat however many games are played.
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.arena.stats import Proportion
-from duskfall.runtime.game import GameSetup, run_game
 from duskfall.runtime.settings import RuntimeSettings
+from duskfall.session import GameSetup, run_game
 from duskfall.store.index import GameIndex, GameRow, default_db_path
 from duskfall.store.indexing import summary_row
 

@@ -25,8 +25,8 @@ from duskfall.cli.common import (
 from duskfall.cli.display import ConsoleView, outcome_line
 from duskfall.core.errors import ConfigError
 from duskfall.core.variant import parse_config
-from duskfall.runtime.game import GameSetup, prepare_game
 from duskfall.runtime.settings import RuntimeSettings
+from duskfall.session import GameSetup, prepare_game
 from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import replay as replay_log

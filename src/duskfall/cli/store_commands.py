@@ -20,6 +20,7 @@ from rich.text import Text
 from duskfall.cli import app
 from duskfall.cli.display import ConsoleView, outcome_line
 from duskfall.runtime.settings import RuntimeSettings
+from duskfall.session import prepare_resume
 from duskfall.store.index import (
     STATUSES,
     GameIndex,
@@ -29,7 +30,7 @@ from duskfall.store.index import (
     default_db_path,
     use_db,
 )
-from duskfall.store.resume import log_path_for, prepare_resume
+from duskfall.store.resume import log_path_for
 
 console = Console()
 

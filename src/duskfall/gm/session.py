@@ -15,15 +15,14 @@ from secrets import token_hex
 from typing import Any
 
 from duskfall.core.errors import ConfigError, LogCorrupt
-from duskfall.core.events import Event
 from duskfall.gm.cards import PlayerSpec, card_from_dict
 from duskfall.gm.config import GMSettings, make_settings, resolve_card, seats
 from duskfall.gm.game import ChatModel, GMGame
 from duskfall.gm.names import check_roster
 from duskfall.gm.state import GMState
-from duskfall.runtime.record import GameRecord, Observer
-from duskfall.store.indexing import index_observer
-from duskfall.store.log import LogHeader, LogWriter, read_log, truncate_to_whole_events
+from duskfall.runtime.record import Observer
+from duskfall.session import open_record
+from duskfall.store.log import LogHeader, read_log, truncate_to_whole_events
 
 VARIANT = "gm"
 ModelFactory = Callable[[str], ChatModel]
@@ -58,15 +57,6 @@ def default_log_path(card_id: str, seed: int, directory: Path = Path("games")) -
     return directory / f"gm-{card}-{stamp}-s{seed}-{token_hex(3)}.jsonl"
 
 
-def _index(record: GameRecord, header: LogHeader, path: Path, events: Sequence[Event]) -> None:
-    """Keep the game's row in the game index current (unless indexing is off)."""
-    observer = index_observer(header, path)
-    if observer is not None:
-        if events:
-            observer.catch_up(events)
-        record.observers.append(observer)
-
-
 def new_game(
     settings: GMSettings,
     *,
@@ -94,9 +84,7 @@ def new_game(
         ],
         extra={"card": card.model_dump(mode="json")},
     )
-    record = GameRecord(game_id, [LogWriter(path, header), *observers])
-    if index:
-        _index(record, header, path, [])
+    record = open_record(header, path, observers=observers, index=index)
     return GMGame(settings, card, roster, gm_model, player_models, record), path
 
 
@@ -135,10 +123,7 @@ def resume_game(
     if log.corrupt is not None:
         truncate_to_whole_events(log_path, log)
     gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
-    record = GameRecord(header.game_id, [LogWriter(log_path, append=True), *observers])
-    record.events = list(log.events)
-    if index:
-        _index(record, header, log_path, log.events)
+    record = open_record(header, log_path, events=log.events, observers=observers, index=index)
     state = GMState.from_events([p.name for p in roster], log.events)
     return GMGame(settings, card, roster, gm_model, player_models, record, state)
 

@@ -12,10 +12,10 @@ from pathlib import Path
 from duskfall.agents.remote import RemoteSeat
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import Variant
-from duskfall.runtime.game import new_game_id
 from duskfall.server.connection import Connection
 from duskfall.server.room import Room
 from duskfall.server.settings import ServerSettings
+from duskfall.session import new_game_id
 
 Placement = tuple[Room, RemoteSeat]
 RESULTS_KEPT = 10_000

@@ -2,7 +2,7 @@
 
 Seats are handed out in order (player ids 0..n-1). The game starts when every seat is taken,
 or, with ``fill_bots_after``, that many seconds after the first client sat down, with bots in
-the empty seats. It runs through :func:`duskfall.runtime.game.prepare_game`, so it is logged
+the empty seats. It runs through :func:`duskfall.session.prepare_game`, so it is logged
 like every other game. A client that leaves before the start frees its seat; one that drops
 during the game may reclaim its seat with its token within the grace period, after which a
 stand-in plays the seat.
@@ -22,12 +22,12 @@ from duskfall.core.outcome import Outcome
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import State, Variant
 from duskfall.protocol.messages import ServerHello
-from duskfall.runtime.game import GameSetup, PreparedGame, prepare_game
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.server.broadcast import WireObserver
 from duskfall.server.connection import Connection
 from duskfall.server.settings import ServerSettings
+from duskfall.session import GameSetup, PreparedGame, prepare_game
 
 log = logging.getLogger(__name__)
 

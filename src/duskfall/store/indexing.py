@@ -1,6 +1,6 @@
 """Keeping the game index current: an observer for live games and summary rows for simulations.
 
-Every logged game gets an :class:`IndexObserver` through ``runtime.game.OBSERVER_FACTORIES``.
+Every logged game gets an :class:`IndexObserver` through :func:`duskfall.session.open_record`.
 Code that writes logs itself (e.g. the GM mode, with a ``LogWriter``) indexes its game with
 one line::
 

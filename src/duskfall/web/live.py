@@ -1,6 +1,6 @@
 """Games running inside the web process: started from the page, paused, resumed, played.
 
-A :class:`LiveGame` owns a prepared game (``runtime.game.prepare_game``), runs it as an
+A :class:`LiveGame` owns a prepared game (``session.prepare_game``), runs it as an
 asyncio task, and observes its record to feed the pages. Seats played in the browser are
 :class:`~duskfall.web.human.WebHumanSeat` participants, each with its own secret token.
 """
@@ -21,8 +21,8 @@ from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import parse_config
-from duskfall.runtime.game import GameSetup, PreparedGame, new_game_id, prepare_game
 from duskfall.runtime.participant import Participant
+from duskfall.session import GameSetup, PreparedGame, new_game_id, prepare_game
 from duskfall.web.feed import GameFeed
 from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, WebHumanSeat
 from duskfall.web.tasks import cancel_and_wait

@@ -9,7 +9,7 @@ import pytest
 
 from duskfall.core.events import Event, visible_to
 from duskfall.llm.calls import call_report
-from duskfall.runtime.game import GameSetup, run_game
+from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from duskfall.core.errors import IllegalAction
-from duskfall.runtime.game import GameSetup, run_game
 from duskfall.runtime.parsing import decode_reply
+from duskfall.session import GameSetup, run_game
 from duskfall.variants.mafia import VARIANT
 from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.legal import SayChoice, TargetChoice

@@ -10,8 +10,8 @@ import pytest
 from duskfall.arena.simulate import simulate
 from duskfall.arena.stats import Proportion
 from duskfall.core.rng import derive_rng
-from duskfall.runtime.game import GameSetup, run_game
 from duskfall.runtime.participant import LazyObservation
+from duskfall.session import GameSetup, run_game
 from duskfall.variants.sports_mafia.actions import SKIP, Declaration, EliminateAllVote, Kill, Vote
 from duskfall.variants.sports_mafia.bots import BOTS, HeuristicAgent, RandomAgent
 from duskfall.variants.sports_mafia.legal import (

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from duskfall.core.rng import derive_rng
-from duskfall.runtime.game import GameSetup, run_game
 from duskfall.runtime.handler import PhaseContext
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
+from duskfall.session import GameSetup, run_game
 from duskfall.variants.werewolf import VARIANT
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.handlers import SubPhaseHandler

@@ -1,0 +1,124 @@
+"""A new game: variant + config + seed + agents -> a scheduler ready to play, logged and indexed."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from duskfall.agents.specs import parse_spec
+from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import State, Variant, parse_config
+from duskfall.runtime.participant import Participant
+from duskfall.runtime.record import GameRecord, Observer
+from duskfall.runtime.scheduler import Scheduler
+from duskfall.runtime.settings import RuntimeSettings
+from duskfall.session.participants import (
+    attach_seat_feeds,
+    build_participants,
+    describe_participant,
+)
+from duskfall.session.record import open_record
+from duskfall.store.log import LogHeader
+
+DEFAULT_LOG_DIR = Path("games")
+
+
+def new_game_id(variant_id: str, seed: int) -> str:
+    return f"{variant_id}-{seed}-{uuid.uuid4().hex[:8]}"
+
+
+@dataclass
+class GameSetup:
+    """Everything that defines a game. ``participants`` overrides the agent spec per seat."""
+
+    variant: str
+    seed: int = 0
+    agents: str = "random"
+    config: Mapping[str, Any] = field(default_factory=dict)
+    game_id: str | None = None
+    log_path: Path | None = None
+    write_log: bool = True
+    settings: RuntimeSettings = field(default_factory=RuntimeSettings)
+    participants: Mapping[int, Participant] = field(default_factory=dict)
+    agent_options: Mapping[str, Any] = field(default_factory=dict)
+    observers: Sequence[Observer] = ()
+
+
+@dataclass
+class PreparedGame:
+    """A game ready to run: its scheduler, record, header and log path."""
+
+    setup: GameSetup
+    variant: Variant
+    state: State
+    scheduler: Scheduler
+    record: GameRecord
+    header: LogHeader
+    log_path: Path | None
+    agents: list[str]
+
+    @property
+    def game_id(self) -> str:
+        return self.record.game_id
+
+    async def run(self) -> Outcome:
+        return await self.scheduler.run()
+
+
+def assemble(
+    setup: GameSetup,
+    variant: Variant,
+    state: State,
+    header: LogHeader,
+    agents: list[str],
+    participants: dict[int, Participant],
+    log_path: Path | None,
+    *,
+    events: Sequence[Event] | None = None,
+) -> PreparedGame:
+    """The record (log, index, observers, seat feeds) and scheduler of a game.
+
+    New and resumed games both come through here, so they are put together the same way;
+    ``events`` are the events a resumed game's log already holds (None for a new game).
+    """
+    record = open_record(header, log_path, events=events, observers=setup.observers)
+    attach_seat_feeds(record, participants, state, log_path)
+    scheduler = Scheduler(
+        variant, state, participants, record, seed=header.seed, settings=setup.settings
+    )
+    return PreparedGame(setup, variant, state, scheduler, record, header, log_path, agents)
+
+
+def prepare_game(setup: GameSetup) -> PreparedGame:
+    """Build state, participants, record and log writer for ``setup`` (raises ConfigError)."""
+    variant = get_variant(setup.variant)
+    config = parse_config(variant, setup.config)
+    state = variant.new_game(config, setup.seed)
+    agents = parse_spec(variant, setup.agents, state.num_seats)(state)
+    for seat, participant in setup.participants.items():
+        agents[seat] = describe_participant(participant, "external")
+    game_id = setup.game_id or new_game_id(variant.id, setup.seed)
+    header = LogHeader(
+        game_id=game_id,
+        variant=variant.id,
+        config=config.model_dump(mode="json"),
+        seed=setup.seed,
+        roster=[{"seat": s, "agent": agents[s]} for s in range(state.num_seats)],
+    )
+    log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
+    participants = build_participants(
+        variant, agents, setup.seed, setup.participants, setup.agent_options
+    )
+    return assemble(setup, variant, state, header, agents, participants, log_path)
+
+
+async def run_game(setup: GameSetup) -> PreparedGame:
+    """Prepare and play a game to its end; returns the finished :class:`PreparedGame`."""
+    game = prepare_game(setup)
+    await game.run()
+    return game

@@ -1,0 +1,108 @@
+"""Resume: continue a game whose process died (kill -9, power loss) from its log.
+
+The store repairs and checks the log (:func:`duskfall.store.resume.open_for_resume`: a torn
+last line is cut, damage in the middle refused, a game still running elsewhere refused);
+the recorded actions are re-applied to fresh rules (which also verifies the log); then the game
+is assembled exactly like a new one (:func:`duskfall.session.game.assemble`: participants from
+the header's roster, log appended to, index row caught up, seat feeds) and the scheduler
+continues. Rules events the last actions produced but the log had not received yet are
+appended first. Seats of a half-settled simultaneous decision that had already acted are not
+asked again: ``pending()`` names only the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from duskfall.core.errors import ConfigError, LogCorrupt
+from duskfall.core.outcome import Outcome
+from duskfall.runtime.participant import Participant
+from duskfall.runtime.record import Observer
+from duskfall.runtime.settings import RuntimeSettings
+from duskfall.session.game import GameSetup, PreparedGame, assemble
+from duskfall.session.participants import SeatAgentError, build_participants
+from duskfall.store.log import truncate_to_whole_events
+from duskfall.store.replay import replay
+from duskfall.store.resume import CannotResume, log_path_for, open_for_resume
+
+__all__ = ["CannotResume", "ResumedGame", "log_path_for", "prepare_resume", "resume_game"]
+
+
+@dataclass
+class ResumedGame:
+    """A resumable game ready to run, and what was found in its log."""
+
+    game: PreparedGame
+    kept_events: int
+    repaired: LogCorrupt | None
+    waiting: list[int]
+
+    async def run(self) -> Outcome:
+        return await self.game.run()
+
+
+def prepare_resume(
+    path: str | Path,
+    *,
+    participants: Mapping[int, Participant] | None = None,
+    settings: RuntimeSettings | None = None,
+    agent_options: Mapping[str, Any] | None = None,
+    observers: Sequence[Observer] = (),
+    force: bool = False,
+) -> ResumedGame:
+    """Repair and re-apply the log at ``path`` and build the scheduler that continues it.
+
+    ``participants`` replaces the roster's agent for some seats (e.g. reconnected remote
+    players). Raises :class:`CannotResume`, ``LogCorrupt`` or ``ReplayMismatch``.
+    """
+    path = Path(path)
+    log = open_for_resume(path, force=force)
+    header = log.header
+    try:
+        result = replay(log)
+    except ConfigError:
+        raise CannotResume(
+            f"{path}: variant {header.variant!r} has no rules engine here; it cannot be resumed"
+        ) from None
+    roster = {int(entry["seat"]): str(entry["agent"]) for entry in header.roster}
+    agents = [roster.get(seat, "unknown") for seat in range(result.state.num_seats)]
+    setup = GameSetup(
+        variant=header.variant,
+        seed=header.seed,
+        agents=",".join(agents),
+        config=header.config,
+        game_id=header.game_id,
+        log_path=path,
+        settings=settings or RuntimeSettings(),
+        participants=dict(participants or {}),
+        agent_options=dict(agent_options or {}),
+        observers=tuple(observers),
+    )
+    try:
+        seats = build_participants(
+            result.variant, agents, header.seed, setup.participants, setup.agent_options
+        )
+    except SeatAgentError as exc:
+        raise CannotResume(
+            f"seat {exc.seat} was played by {exc.agent!r}, which cannot be re-created here ({exc})"
+        ) from None
+    if log.corrupt is not None:
+        truncate_to_whole_events(path, log)
+    game = assemble(
+        setup, result.variant, result.state, header, agents, seats, path, events=log.events
+    )
+    game.scheduler.started = True
+    game.record.extend(result.unrecorded)
+    state = result.state
+    waiting = sorted({d.seat for d in state.pending()}) if state.outcome() is None else []
+    return ResumedGame(game, len(log.events), log.corrupt, waiting)
+
+
+async def resume_game(path: str | Path, **options: Any) -> ResumedGame:
+    """Resume the game logged at ``path`` and play it to its end (see :func:`prepare_resume`)."""
+    resumed = prepare_resume(path, **options)
+    await resumed.run()
+    return resumed
