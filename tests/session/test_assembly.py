@@ -56,7 +56,9 @@ async def test_resumed_game_gets_the_seat_feeds_of_a_new_one(tmp_path: Path) -> 
     assert history_lines(path) > seen_before  # the feed kept recording after the resume
 
 
-async def test_resumed_game_keeps_its_index_row_and_log(tmp_path: Path, private_index: Path) -> None:
+async def test_resumed_game_keeps_its_index_row_and_log(
+    tmp_path: Path, private_index: Path
+) -> None:
     path = tmp_path / "game.jsonl"
     new = await interrupted_game(path, decisions=3)
     kept = path.read_bytes()

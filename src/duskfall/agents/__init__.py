@@ -1,1 +1,1 @@
-"""Agents: built-in bots per variant, LLM agents, humans, remote seats; and agent specs."""
+"""Agents: built-in bots per variant, LLM agents, humans; and agent specs."""

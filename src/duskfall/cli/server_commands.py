@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from duskfall.agents.remote import Policy
 from duskfall.cli import app
 from duskfall.cli.common import parse_config_options, with_preset
 from duskfall.client.agent import AgentClient, AgentPlayer
@@ -20,6 +19,7 @@ from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings
 from duskfall.server.lobby import GameResult
+from duskfall.server.stand_in import Policy
 
 console = Console()
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions, State, Variant
-from duskfall.runtime.parsing import decode_reply
+from duskfall.runtime.checking import check_answer, raw_of
 from duskfall.runtime.participant import Bot, LazyObservation, Participant
 from duskfall.runtime.settings import RuntimeSettings
 
@@ -142,8 +142,7 @@ async def ask(
             hint = None
             continue
         try:
-            reply = decode_reply(raw)
-            action = legal.parse(reply.action)
+            reply = check_answer(raw, legal)
         except IllegalAction as exc:
             hint = exc.hint
             reason = f"{exc.code}: {exc.hint}"
@@ -162,7 +161,7 @@ async def ask(
             continue
         if reply.think:
             log.append(context.runtime_event("thought", {"seat": seat, "text": reply.think}))
-        return action
+        return reply.action
     action = legal.default(context.rng)
     log.append(
         context.runtime_event(
@@ -187,7 +186,8 @@ class _LazySchema:
         return self._value
 
 
-def _loggable(raw: Any) -> Any:
+def _loggable(answer: Any) -> Any:
+    raw = raw_of(answer)
     if isinstance(raw, str):
         return raw if len(raw) <= RAW_LOG_LIMIT else raw[:RAW_LOG_LIMIT] + "..."
     to_dict = getattr(raw, "to_dict", None)

@@ -14,11 +14,12 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from duskfall.agents.remote import RemoteSeat
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
 from duskfall.protocol.framing import encode_message
+from duskfall.protocol.messages import ActionRequest
+from duskfall.server.remote_seat import RemoteSeat
 
 _RESERVED = ("type", "event", "game_id")
 
@@ -101,13 +102,11 @@ class WireObserver:
         for index, seat in self.seats.items():
             if seat.link is None or seat.waiting or index in acted:
                 continue
-            seat.send(
-                {
-                    "type": "ACTION_REQUEST",
-                    "player_id": index,
-                    "phase": state.phase,
-                    "valid_actions": {},
-                    "observation": state.observe(index),
-                    "game_id": self.game_id,
-                }
+            update = ActionRequest(
+                player_id=index,
+                phase=state.phase,
+                valid_actions={},
+                observation=state.observe(index),
+                game_id=self.game_id,
             )
+            seat.send(update.to_wire())

@@ -29,7 +29,7 @@ class ReadTimeout(Exception):
 
 
 class Connection:
-    """A client connection; also the :class:`~duskfall.agents.remote.SeatLink` of its seat."""
+    """A client connection; also the :class:`~duskfall.server.remote_seat.SeatLink` of its seat."""
 
     def __init__(
         self,

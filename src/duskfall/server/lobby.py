@@ -9,10 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from duskfall.agents.remote import RemoteSeat
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import Variant
 from duskfall.server.connection import Connection
+from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.room import Room
 from duskfall.server.settings import ServerSettings
 from duskfall.session import new_game_id

@@ -17,16 +17,16 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
-from duskfall.agents.remote import FallbackPlayer, Policy, RemoteSeat
 from duskfall.core.outcome import Outcome
-from duskfall.core.rng import derive_rng
 from duskfall.core.variant import State, Variant
 from duskfall.protocol.messages import ServerHello
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.server.broadcast import WireObserver
 from duskfall.server.connection import Connection
+from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.settings import ServerSettings
+from duskfall.server.stand_in import make_stand_in
 from duskfall.session import GameSetup, PreparedGame, prepare_game
 
 log = logging.getLogger(__name__)
@@ -79,6 +79,7 @@ class Room:
         index = self.seats.index(None)
         seat = RemoteSeat(
             index,
+            variant=self.variant,
             game_id=self.game_id,
             deadline=self.settings.deadline,
             stand_in=lambda: self._stand_in(index),
@@ -163,11 +164,10 @@ class Room:
         return self.game is None or index in self.game.state.alive()
 
     def _stand_in(self, index: int) -> Participant:
-        rng = derive_rng(self.seed, f"stand-in:{index}")
-        if self.settings.stand_in is Policy.BOT:
-            bot: Participant = self.variant.bots()[self.settings.bot](index, rng)
-            return bot
-        return FallbackPlayer(rng)
+        settings = self.settings
+        return make_stand_in(
+            self.variant, index, seed=self.seed, policy=settings.stand_in, bot=settings.bot
+        )
 
     def start(self) -> None:
         if self.started:

@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from duskfall.agents.remote import Policy
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
+from duskfall.server.stand_in import Policy
 
 
 class ServerSettings(BaseModel):

@@ -3,25 +3,22 @@
 :class:`WebHumanSeat` is a participant: ``decide`` publishes the decision (the seat's
 observation, the legal actions in words, in wire form and as a JSON schema, and the hint after
 a refused answer) to whoever listens (the seat's page) and waits, with a long deadline, for
-:meth:`WebHumanSeat.answer` with a matching ``request_id``.
+:meth:`WebHumanSeat.answer` with a matching ``request_id`` (the open request is kept by an
+:class:`~duskfall.runtime.awaiting.Awaiting`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import itertools
 from collections.abc import Callable
 from typing import Any
 
-from duskfall.core.errors import DuskfallError
+from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 
 DEFAULT_HUMAN_TIMEOUT = 3600.0
 
 Listener = Callable[[dict[str, Any] | None], None]
 
-
-class StaleAnswer(DuskfallError):
-    """An answer to a decision that is no longer open (already answered, or timed out)."""
+__all__ = ["DEFAULT_HUMAN_TIMEOUT", "Listener", "StaleAnswer", "WebHumanSeat"]
 
 
 def _jsonable(observation: Any) -> Any:
@@ -37,49 +34,45 @@ class WebHumanSeat:
     def __init__(self, seat: int, timeout: float = DEFAULT_HUMAN_TIMEOUT) -> None:
         self.seat = seat
         self.decision_timeout = timeout
-        self.request: dict[str, Any] | None = None
         self.listeners: list[Listener] = []
-        self._future: asyncio.Future[Any] | None = None
-        self._ids = itertools.count(1)
+        self._requests: Awaiting[dict[str, Any]] = Awaiting(
+            self._notify, on_close=self._notify, label=f"seat {seat}"
+        )
+
+    @property
+    def request(self) -> dict[str, Any] | None:
+        """The open decision as published to the page, or None."""
+        pending = self._requests.pending
+        return pending.request if pending is not None else None
 
     def describe(self) -> str:
         return "human"
 
-    def _notify(self) -> None:
+    def _notify(self, _: dict[str, Any]) -> None:
+        request = self.request
         for listener in list(self.listeners):
-            listener(self.request)
+            listener(request)
 
     async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
         legal = extra["legal"]
         decision = extra.get("decision")
-        self.request = {
-            "request_id": next(self._ids),
-            "seat": self.seat,
-            "kind": getattr(decision, "kind", legal.kind),
-            "describe": legal.describe(),
-            "valid_actions": legal.to_wire(),
-            "schema": legal.schema(),
-            "observation": _jsonable(extra["observation"]),
-            "hint": extra.get("hint"),
-            "attempt": extra.get("attempt", 0),
-            "timeout": self.decision_timeout,
-        }
-        self._future = asyncio.get_running_loop().create_future()
-        self._notify()
-        try:
-            return await self._future
-        finally:
-            self._future = None
-            self.request = None
-            self._notify()
+
+        def request(request_id: int) -> dict[str, Any]:
+            return {
+                "request_id": request_id,
+                "seat": self.seat,
+                "kind": getattr(decision, "kind", legal.kind),
+                "describe": legal.describe(),
+                "valid_actions": legal.to_wire(),
+                "schema": legal.schema(),
+                "observation": _jsonable(extra["observation"]),
+                "hint": extra.get("hint"),
+                "attempt": extra.get("attempt", 0),
+                "timeout": self.decision_timeout,
+            }
+
+        return await self._requests.ask(request)
 
     def answer(self, request_id: int, action: Any) -> None:
-        """Hand in the action for the open decision ``request_id``."""
-        future, request = self._future, self.request
-        if future is None or request is None or future.done():
-            raise StaleAnswer(f"seat {self.seat} has no open decision")
-        if request_id != request["request_id"]:
-            raise StaleAnswer(
-                f"decision {request_id} is closed; the open one is {request['request_id']}"
-            )
-        future.set_result(action)
+        """Hand in the action for the open decision ``request_id``; raises StaleAnswer."""
+        self._requests.answer(request_id, action)

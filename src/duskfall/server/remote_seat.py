@@ -1,35 +1,37 @@
 """A seat played over the network: the participant behind every remote seat of the server.
 
-:class:`RemoteSeat` turns each decision into an ``ACTION_REQUEST`` (phase, ``valid_actions`` from
-``legal.to_wire()``, the seat's own observation, a fresh ``request_id`` and ``deadline_ms``) and
-waits for the matching ``ACTION_RESPONSE``. The ``action`` object of the response is returned
-as the raw reply; the runtime validates it and re-asks on a bad one. The seat checks the answer
-itself on arrival only to tell the client at once (``ERROR`` with the seed's message, a
-``code`` and the rules' hint) before the re-ask.
+:class:`RemoteSeat` turns each decision into an ``ACTION_REQUEST`` (an
+:class:`~duskfall.protocol.messages.ActionRequest`: the phase, ``valid_actions`` from
+``legal.to_wire()``, the seat's own observation, ``legal_state``, a fresh ``request_id`` and
+``deadline_ms``) and waits for the matching ``ACTION_RESPONSE`` (an
+:class:`~duskfall.runtime.awaiting.Awaiting` keeps the open request). The answer is checked
+once, on arrival: a refusal is told to the client at once (``ERROR`` with the seed's message,
+a ``code`` and the rules' hint), and the verdict, a
+:class:`~duskfall.runtime.checking.CheckedAnswer`, is what the runtime gets, records and acts
+on (it asks again after a refusal, without checking anything a second time).
 
 The seat knows nothing of sockets: it talks through a :class:`SeatLink` (anything with
 ``send(message)``), which the server swaps when a client reconnects. A seat whose client is
 gone for good, or silent past its deadline under the ``bot`` policy, is played by a stand-in
-(the rules' fallback or a built-in bot).
+(see :mod:`duskfall.server.stand_in`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Protocol
 
-from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
-from duskfall.core.variant import Decision, LegalActions
+from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
 from duskfall.protocol.legal_state import legal_to_state
-from duskfall.protocol.messages import ActionResponse, error_message
+from duskfall.protocol.messages import ActionRequest, ActionResponse, error_message
+from duskfall.runtime.awaiting import Awaiting, StaleAnswer
+from duskfall.runtime.checking import CheckedAnswer
 from duskfall.runtime.participant import Participant
+from duskfall.server.stand_in import Policy
 
 DEADLINE_MARGIN = 2.0  # seconds the runtime waits beyond the seat's own deadline
 
@@ -41,13 +43,6 @@ class SeatLink(Protocol):
         """Queue a message, or a frame already encoded (shared by several seats)."""
 
 
-class Policy(StrEnum):
-    """What plays a seat whose client is silent past its deadline or gone."""
-
-    FALLBACK = "fallback"  # the rules' documented default action
-    BOT = "bot"  # a built-in bot of the variant
-
-
 class SeatTimeout(TimeoutError):
     """The client did not answer within its deadline (the runtime applies the fallback)."""
 
@@ -56,32 +51,23 @@ class SeatProtocolError(Exception):
     """The client sent a message that is not a valid answer; the runtime asks again."""
 
 
-class FallbackPlayer:
-    """Plays the rules' fallback: abstain or skip where legal, else a seeded random action."""
-
-    renders_prompts = False
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
-        legal: LegalActions = extra["legal"]
-        return legal.default(self.rng)
-
-    def describe(self) -> str:
-        return "fallback"
+def legal_state_of(variant: Variant, legal: LegalActions) -> dict[str, Any] | None:
+    """The ``legal_state`` extension of a request: ``legal`` as the variant's wire codec puts it."""
+    if variant.info.wire is not None:
+        return variant.info.wire.legal_state(legal)
+    return legal_to_state(legal)
 
 
-@dataclass(slots=True)
-class _Pending:
-    request_id: int
-    legal: LegalActions
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """An open decision: the ``ACTION_REQUEST`` sent, and what its answer is checked against."""
+
     message: dict[str, Any]
-    answer: asyncio.Future[Any]
+    legal: LegalActions
 
 
 class _Gone:
-    """Marker that resolves a pending decision when the client is gone for good."""
+    """Marker that settles an open decision when the client is gone for good."""
 
 
 _GONE = _Gone()
@@ -96,6 +82,7 @@ class RemoteSeat:
         self,
         seat: int,
         *,
+        variant: Variant,
         game_id: str,
         deadline: float,
         stand_in: Callable[[], Participant],
@@ -104,6 +91,7 @@ class RemoteSeat:
         request_ids: itertools.count[int] | None = None,
     ) -> None:
         self.seat = seat
+        self.variant = variant
         self.game_id = game_id
         self.deadline = deadline
         self.decision_timeout = deadline + DEADLINE_MARGIN
@@ -115,9 +103,9 @@ class RemoteSeat:
         self._stand_in: Participant | None = None
         self._gone = False
         self._link: SeatLink | None = None
-        self._pending: _Pending | None = None
-        self._reported: bool = False
-        self._ids = request_ids or itertools.count(1)
+        self._requests: Awaiting[_Request] = Awaiting(
+            self._publish, request_ids=request_ids, label=f"seat {seat}"
+        )
 
     # -- connection side -----------------------------------------------------------------
 
@@ -128,7 +116,7 @@ class RemoteSeat:
     @property
     def waiting(self) -> bool:
         """Whether a decision of this seat is waiting for its client."""
-        return self._pending is not None
+        return self._requests.pending is not None
 
     @property
     def gone(self) -> bool:
@@ -138,8 +126,9 @@ class RemoteSeat:
     def attach(self, link: SeatLink) -> None:
         """Route the seat to ``link``; an open request is sent again (a reconnect)."""
         self._link = link
-        if self._pending is not None:
-            link.send(self._pending.message)
+        pending = self._requests.pending
+        if pending is not None:
+            link.send(pending.request.message)
 
     def detach(self) -> None:
         self._link = None
@@ -148,94 +137,87 @@ class RemoteSeat:
         """The client is gone for good: the stand-in plays from now on, starting now."""
         self._link = None
         self._gone = True
-        if self._pending is not None and not self._pending.answer.done():
-            self._pending.answer.set_result(_GONE)
+        self._requests.settle(_GONE)
 
     def send(self, message: dict[str, Any] | bytes) -> None:
         if self._link is not None:
             self._link.send(message)
+
+    def _publish(self, request: _Request) -> None:
+        self.send(request.message)
 
     def _error(self, code: ErrorCode, detail: str, request_id: int | None = None) -> None:
         self.send(error_message(code, detail, request_id=request_id, game_id=self.game_id))
 
     def on_response(self, response: ActionResponse) -> None:
         """An ``ACTION_RESPONSE`` from the client: the answer, or an ERROR saying why not."""
-        pending = self._pending
-        if pending is None or pending.answer.done():
-            if not self.is_alive():
-                self._error(ErrorCode.PLAYER_DEAD, "you are out of the game; nothing to answer")
-            elif response.request_id is not None:
-                self._error(
-                    ErrorCode.STALE_REQUEST,
-                    f"request {response.request_id} is no longer open",
-                    response.request_id,
-                )
-            else:
-                self._error(ErrorCode.NOT_YOUR_TURN, "no decision of yours is open")
+        try:
+            pending = self._requests.expect(response.request_id)
+        except StaleAnswer as stale:
+            self._refuse_stale(stale)
             return
-        if response.request_id is not None and response.request_id != pending.request_id:
+        answer = CheckedAnswer.of(response.action, pending.request.legal)
+        if answer.refusal is not None:
+            refusal = answer.refusal
+            self._error(error_code(refusal.code), refusal.hint, pending.request_id)
+        pending.answer.set_result(answer)
+
+    def _refuse_stale(self, stale: StaleAnswer) -> None:
+        if stale.open_id is not None:
             self._error(
                 ErrorCode.STALE_REQUEST,
-                f"request {response.request_id} is no longer open; "
-                f"the open one is {pending.request_id}",
-                response.request_id,
+                f"request {stale.request_id} is no longer open; the open one is {stale.open_id}",
+                stale.request_id,
             )
-            return
-        try:
-            pending.legal.parse(response.action)
-        except IllegalAction as exc:
-            self._error(error_code(exc.code), exc.hint, pending.request_id)
-            self._reported = True
-        pending.answer.set_result(response.action)
+        elif not self.is_alive():
+            self._error(ErrorCode.PLAYER_DEAD, "you are out of the game; nothing to answer")
+        elif stale.request_id is not None:
+            self._error(
+                ErrorCode.STALE_REQUEST,
+                f"request {stale.request_id} is no longer open",
+                stale.request_id,
+            )
+        else:
+            self._error(ErrorCode.NOT_YOUR_TURN, "no decision of yours is open")
 
     def on_protocol_error(self, error: ProtocolError) -> None:
         """A frame that is not a valid message: ERROR now; an open decision is asked again."""
-        pending = self._pending
-        request_id = pending.request_id if pending else None
-        self._error(error.code, error.detail, request_id)
-        if pending is not None and not pending.answer.done():
-            pending.answer.set_exception(SeatProtocolError(f"{error.code}: {error.detail}"))
+        pending = self._requests.pending
+        self._error(error.code, error.detail, pending.request_id if pending else None)
+        self._requests.fail(SeatProtocolError(f"{error.code}: {error.detail}"))
 
     # -- runtime side --------------------------------------------------------------------
 
     async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
+        """The client's checked answer (a refusal was already told to it), or a stand-in's."""
         if self._gone:
             return await self._play_stand_in(system_prompt, user_prompt, extra, "disconnected")
-        hint: str | None = extra.get("hint")
-        if hint and not self._reported:
-            self._error(ErrorCode.INVALID_ACTION, hint)
-        self._reported = False
         legal: LegalActions = extra["legal"]
         decision: Decision = extra["decision"]
         observation: Mapping[str, Any] = extra["observation"]
-        request_id = next(self._ids)
-        message = {
-            "type": "ACTION_REQUEST",
-            "player_id": self.seat,
-            "phase": decision.kind,
-            "valid_actions": legal.to_wire(),
-            "observation": _plain(observation),
-            "request_id": request_id,
-            "deadline_ms": int(self.deadline * 1000),
-            "game_id": self.game_id,
-        }
-        legal_state = legal_to_state(legal)
-        if legal_state is not None:
-            message["legal_state"] = legal_state
-        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending = _Pending(request_id, legal, message, answer)
-        self.send(message)
+
+        def request(request_id: int) -> _Request:
+            message = ActionRequest(
+                player_id=self.seat,
+                phase=decision.kind,
+                valid_actions=legal.to_wire(),
+                observation=_plain(observation),
+                request_id=request_id,
+                deadline_ms=int(self.deadline * 1000),
+                game_id=self.game_id,
+                legal_state=legal_state_of(self.variant, legal),
+            )
+            return _Request(message.to_wire(), legal)
+
         try:
-            result = await asyncio.wait_for(answer, self.deadline)
+            answer = await self._requests.ask(request, self.deadline)
         except TimeoutError:
             if self.timeout_policy is Policy.BOT:
                 return await self._play_stand_in(system_prompt, user_prompt, extra, "timeout")
             raise SeatTimeout(f"no answer within {self.deadline:g}s") from None
-        finally:
-            self._pending = None
-        if isinstance(result, _Gone):
+        if isinstance(answer, _Gone):
             return await self._play_stand_in(system_prompt, user_prompt, extra, "disconnected")
-        return result
+        return answer
 
     async def _play_stand_in(
         self, system_prompt: str, user_prompt: str, extra: dict[str, Any], reason: str
