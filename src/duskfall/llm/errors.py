@@ -33,6 +33,10 @@ class RateLimited(TransientError):
         self.retry_after = retry_after
 
 
+class CallTimeout(LLMError):
+    """A whole call (retries included) did not finish within the limit its caller set."""
+
+
 class ProviderUnavailable(LLMError):
     """The provider cannot be reached or refuses us (bad key, unknown model, no server)."""
 
