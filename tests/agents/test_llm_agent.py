@@ -12,6 +12,7 @@ from duskfall.agents.specs import AgentContext
 from duskfall.core.events import Event
 from duskfall.core.variant import Decision
 from duskfall.llm import (
+    CallOptions,
     Model,
     ProviderUnavailable,
     Request,
@@ -165,7 +166,7 @@ def test_factory_reads_options() -> None:
     agent = make_llm_agent(_context(1, options))
     assert agent.persona == "loud"
     assert agent.memory.budget_chars == 0
-    assert agent.options == {"max_tokens": 123, "temperature": 0.2}
+    assert agent.options == CallOptions(max_tokens=123, temperature=0.2)
     assert agent.model.timeout == 7 and agent.model.retry.retries == 2
     assert agent.describe() == "llm:scripted"
     assert make_llm_agent(_context(2, {"personas": {"2": "shy"}})).persona == "shy"
