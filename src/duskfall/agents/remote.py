@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions
@@ -247,7 +248,7 @@ class RemoteSeat:
         if callable(emit):
             emit(
                 Event(
-                    "seat_stand_in",
+                    kinds.SEAT_STAND_IN,
                     {"seat": self.seat, "reason": reason, "by": _describe(stand_in)},
                     ADMIN,
                     source="runtime",
