@@ -24,6 +24,7 @@ from duskfall.llm.calls import call_report, game_usage, usage_by_seat
 from duskfall.llm.options import ModelOptions, read_options
 
 FAST = RetryPolicy(retries=1, base_delay=0.001, jitter=0)
+NO_RETRY = RetryPolicy(retries=0)
 HELLO = [{"role": "user", "content": "hello"}]
 
 
@@ -66,6 +67,17 @@ async def test_a_failed_call_is_recorded_with_its_retries_then_raised() -> None:
     assert payload["retries"] == 2 and payload["retry_reasons"] == ["HTTP 503", "HTTP 503"]
     assert payload["error"].startswith("scripted: gave up") and list(payload)[-1] == "error"
     assert tally.calls == 1
+
+
+async def test_url_credentials_never_reach_the_record() -> None:
+    events: list[Event] = []
+    failure = TransientError("cannot reach https://me:sk-123@example.org/v1")
+    spec = "openai:m@https://me:sk-123@example.org"
+    model = Model(ScriptedProvider([failure]), spec=spec, retry=NO_RETRY)
+    with pytest.raises(LLMError):
+        await model.complete(HELLO, record=CallRecord(events.append))
+    assert "sk-123" not in str(events[0].payload)
+    assert events[0].payload["model"] == "openai:m@https://example.org"
 
 
 async def test_without_a_record_nothing_is_emitted() -> None:

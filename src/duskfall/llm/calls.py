@@ -10,6 +10,7 @@ from any log, together with the runtime's re-asks and fallbacks.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,13 @@ from duskfall.llm.types import Completion, Message, Usage
 LLM_CALL = kinds.LLM_CALL
 
 Emit = Callable[[Event], None]
+
+_URL_USERINFO = re.compile(r"(?<=://)[^/\s@]+@")
+
+
+def redact(text: str) -> str:
+    """``text`` without the credentials of any URL in it (``https://user:key@host/``)."""
+    return _URL_USERINFO.sub("", text)
 
 
 def llm_call_event(
@@ -40,13 +48,16 @@ def llm_call_event(
     source: str = "llm",
     **fields: Any,
 ) -> Event:
-    """The ``admin`` record of one model call (a reply, or the ``error`` that ended it)."""
+    """The ``admin`` record of one model call (a reply, or the ``error`` that ended it).
+
+    Credentials in URLs (the model spec, errors, retry reasons) are removed.
+    """
     if completion is not None:
         usage, errors, latency_s = completion.usage, completion.errors, completion.latency_s
     usage = usage or Usage()
     payload: dict[str, Any] = {
         "seat": seat,
-        "model": model,
+        "model": redact(model),
         "messages": [dict(m) for m in messages],
         "reply": completion.text if completion is not None else None,
         "prompt_tokens": usage.prompt_tokens,
@@ -54,11 +65,11 @@ def llm_call_event(
         "cost_usd": round(usage.cost_usd, 8),
         "latency_s": round(latency_s, 4),
         "retries": len(errors),
-        "retry_reasons": list(errors),
+        "retry_reasons": [redact(reason) for reason in errors],
         **fields,
     }
     if error is not None:
-        payload["error"] = error
+        payload["error"] = redact(error)
     return Event(LLM_CALL, payload, ADMIN, day, phase, source=source)
 
 
