@@ -19,6 +19,7 @@ from typing import Any
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.usage import Tally, UsageFold, fold_usage
+from duskfall.llm.errors import LLMError
 from duskfall.llm.types import Completion, Message, Usage
 
 LLM_CALL = kinds.LLM_CALL
@@ -93,28 +94,21 @@ class CallRecord:
 
     def replied(self, model: str, messages: Sequence[Message], completion: Completion) -> None:
         """Record a call that got ``completion``."""
-        self._record(
-            completion.usage, llm_call_event(completion=completion, **self._labels(model, messages))
-        )
+        event = llm_call_event(completion=completion, **self._labels(model, messages))
+        self._record(completion.usage, event)
 
     def failed(
-        self,
-        model: str,
-        messages: Sequence[Message],
-        error: BaseException,
-        usage: Usage,
-        errors: Sequence[str],
-        latency_s: float,
+        self, model: str, messages: Sequence[Message], error: LLMError, latency_s: float
     ) -> None:
-        """Record a call that ended with ``error`` after spending ``usage``."""
+        """Record a call that ended with ``error`` (what it cost, why each attempt failed)."""
         event = llm_call_event(
             error=str(error),
-            usage=usage,
-            errors=errors,
+            usage=error.usage,
+            errors=error.errors,
             latency_s=latency_s,
             **self._labels(model, messages),
         )
-        self._record(usage, event)
+        self._record(error.usage, event)
 
     def _labels(self, model: str, messages: Sequence[Message]) -> dict[str, Any]:
         return {

@@ -98,9 +98,7 @@ class Model:
                     raise CallTimeout(f"no reply within {limit:g}s") from None
         except LLMError as exc:
             if record is not None:
-                errors = exc.errors if isinstance(exc, RetriesExhausted) else ()
-                latency = time.monotonic() - started
-                record.failed(self.spec, messages, exc, exc.usage, errors, latency)
+                record.failed(self.spec, messages, exc, time.monotonic() - started)
             raise
         if record is not None:
             record.replied(self.spec, messages, completion)
