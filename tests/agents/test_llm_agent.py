@@ -9,9 +9,11 @@ import pytest
 
 from duskfall.agents.llm_agent import MEMORY_HEADER, LLMAgent, make_llm_agent
 from duskfall.agents.specs import AgentContext
+from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.variant import Decision
 from duskfall.llm import (
+    CallOptions,
     Model,
     ProviderUnavailable,
     Request,
@@ -165,12 +167,23 @@ def test_factory_reads_options() -> None:
     agent = make_llm_agent(_context(1, options))
     assert agent.persona == "loud"
     assert agent.memory.budget_chars == 0
-    assert agent.options == {"max_tokens": 123, "temperature": 0.2}
+    assert agent.options == CallOptions(max_tokens=123, temperature=0.2)
     assert agent.model.timeout == 7 and agent.model.retry.retries == 2
     assert agent.describe() == "llm:scripted"
     assert make_llm_agent(_context(2, {"personas": {"2": "shy"}})).persona == "shy"
     assert make_llm_agent(_context(4, {"persona": "everyone"})).persona == "everyone"
     assert make_llm_agent(_context(4, {})).persona is None
+
+
+def test_bad_options_are_one_config_error() -> None:
+    for options, key in (
+        ({"max_tokens": "lots"}, "max_tokens"),
+        ({"history": "some"}, "history"),
+        ({"temperature": -1}, "temperature"),
+        ({"memory_chars": -5}, "memory_chars"),
+    ):
+        with pytest.raises(ConfigError, match=f"invalid llm agent option {key}:"):
+            make_llm_agent(_context(1, options))
 
 
 def test_request_seeded_answers_are_deterministic() -> None:

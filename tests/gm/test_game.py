@@ -298,7 +298,7 @@ async def test_usage_is_totalled() -> None:
     await game.run()
     assert game.state.gm_tokens.calls == 5
     assert game.state.player_tokens.calls == 3
-    assert game.state.gm_tokens.prompt > 0
+    assert game.state.gm_tokens.usage.prompt_tokens > 0
 
 
 async def test_same_script_gives_the_same_log() -> None:

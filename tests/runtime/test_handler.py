@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+from duskfall.core.bot import Bot
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
-from duskfall.runtime.handler import AskHandler, PhaseContext, ask
-from duskfall.runtime.participant import Bot
+from duskfall.runtime.handler import AskHandler, PhaseContext, ask, ask_seat
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
@@ -154,3 +157,74 @@ async def test_scheduler_plays_to_the_end_and_can_pause() -> None:
     kinds = [e.kind for e in record.events]
     assert kinds[-1] == "game_over" and "action" in kinds
     assert [e.seq for e in record.events] == list(range(len(record.events)))
+
+
+def voting_state(seed: int = 4) -> Any:
+    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=seed)
+    while state.phase == "DECLARATION":
+        seat = state.pending()[0].seat
+        state.apply(seat, {"type": "DECLARATION", "declaration": [0] * 10})
+    return state
+
+
+class Flaky(Bot):
+    """A core bot: fails once, then answers the default (no decide, no prompts)."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat, derive_rng(0, "flaky"))
+        self.calls = 0
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("first call fails")
+        return legal.default(self.rng)
+
+
+async def test_core_bots_are_called_directly_through_act() -> None:
+    ctx = context()
+    log: list[Any] = []
+    bot = Flaky(0)
+    answer = await ask_seat(ctx, 0, bot, log)
+    assert not answer.fallback and answer.action.declaration == (0,) * 10
+    assert [e.kind for e in log] == ["participant_error"] and bot.calls == 2
+
+
+async def test_the_handler_returns_the_seats_that_fell_back() -> None:
+    state = voting_state()
+    voters = [d.seat for d in state.pending()]
+    ctx = PhaseContext(VARIANT, state, "g", state.pending(), derive_rng(0, "f"))
+    answers = {s: ["nope"] * 3 if s == voters[0] else [str((s + 1) % 10)] for s in voters}
+    players = [(s, Scripted(answers[s])) for s in voters]
+    result = await AskHandler()(ctx, players)
+    assert result.fallbacks == {voters[0]}
+    assert [e.payload["seat"] for e in result.subphase_log if e.kind == "fallback"] == [voters[0]]
+
+
+@pytest.mark.parametrize("sequential", [False, True])
+async def test_sequential_kinds_are_asked_one_seat_at_a_time(
+    monkeypatch: Any, sequential: bool
+) -> None:
+    state = voting_state()
+    pending = state.pending()
+    if sequential:
+        info = dataclasses.replace(VARIANT.info, sequential_kinds=frozenset({pending[0].kind}))
+        monkeypatch.setattr(VARIANT, "info", info)
+    asked = 0
+    most = 0
+
+    def voter(seat: int) -> Callable[[], Any]:
+        async def answer() -> str:
+            nonlocal asked, most
+            asked += 1
+            most = max(most, asked)
+            await asyncio.sleep(0.01)
+            asked -= 1
+            return str((seat + 1) % 10)
+
+        return answer
+
+    ctx = PhaseContext(VARIANT, state, "g", pending, derive_rng(0, "f"))
+    result = await AskHandler()(ctx, [(d.seat, Scripted([voter(d.seat)])) for d in pending])
+    assert sorted(result.actions) == [d.seat for d in pending] and not result.fallbacks
+    assert most == (1 if sequential else len(pending))

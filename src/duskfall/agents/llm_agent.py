@@ -7,8 +7,9 @@ prompt, and asks for ``{"think", "says", "action"}`` constrained by a JSON schem
 the decision's legal actions wherever the provider can constrain output. It returns the raw
 reply: the handler decodes, validates and re-asks with a hint (seed 004).
 
-Every call, successful or not, is recorded through ``extra["emit"]`` as an ``admin``
-``llm_call`` event with the prompt, reply, tokens, cost, latency and retries.
+Every call, successful or not, is recorded by the model (a
+:class:`~duskfall.llm.calls.CallRecord` around ``extra["emit"]``) as an ``admin`` ``llm_call``
+event with the prompt, reply, tokens, cost, latency and retries.
 
 Options (``AgentContext.options``, shared by every LLM seat of a game):
 
@@ -22,26 +23,53 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
 * ``llm_config``: path of an LLM config file (keys, prices; see :mod:`duskfall.llm.config`).
+
+They are read into :class:`LLMAgentOptions` (a bad value is one clear ConfigError).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from duskfall.agents.specs import AgentContext
-from duskfall.core.errors import ConfigError, IllegalAction
-from duskfall.llm import LLMError, Model, ProviderUnavailable, RetryPolicy, get_model
-from duskfall.llm.calls import llm_call_event
+from duskfall.core.errors import IllegalAction
+from duskfall.core.usage import Tally
+from duskfall.llm import CallOptions, CallRecord, LLMError, Model, ProviderUnavailable
 from duskfall.llm.compaction import HistoryCompactor
 from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS, envelope_schema, length_note
 from duskfall.llm.memory import RunningMemory, clip
+from duskfall.llm.options import ModelOptions, read_options
 from duskfall.llm.types import Message, Usage
 from duskfall.runtime.parsing import decode_reply
 
 DEFAULT_MAX_TOKENS = 400
 MEMORY_HEADER = "Your own notes from earlier in this game (private):"
+
+
+class LLMAgentOptions(ModelOptions):
+    """The ``llm`` agent's options (see the module docstring); unknown keys are ignored."""
+
+    persona: str | None = None
+    personas: dict[int | str, str | None] | list[str | None] | None = None
+    memory_chars: int = Field(default=400, ge=0)
+    history: Literal["compact", "full"] = "compact"
+    max_tokens: int = Field(default=DEFAULT_MAX_TOKENS, ge=1)
+    think_chars: int = Field(default=THINK_CHARS, ge=1)
+    says_chars: int = Field(default=SAYS_CHARS, ge=1)
+
+    def persona_for(self, seat: int) -> str | None:
+        """The persona of ``seat``: its own from ``personas``, else the shared ``persona``."""
+        personas = self.personas
+        if isinstance(personas, dict):
+            chosen = personas.get(seat, personas.get(str(seat)))
+            if chosen:
+                return chosen
+        elif isinstance(personas, list) and seat < len(personas) and personas[seat]:
+            return personas[seat]
+        return self.persona or None
 
 
 class LLMAgent:
@@ -68,17 +96,23 @@ class LLMAgent:
         self.persona = persona.strip() if persona else None
         self.memory = memory if memory is not None else RunningMemory()
         self.history = history
-        self.options: dict[str, Any] = {"max_tokens": max_tokens}
-        if temperature is not None:
-            self.options["temperature"] = temperature
+        self.options = CallOptions(max_tokens=max_tokens, temperature=temperature)
         self.think_chars = think_chars
         self.says_chars = says_chars
         # a decision may wait for its turn at the model and retry; leave room for both
         self.decision_timeout = decision_timeout or max(120.0, 3 * model.timeout)
-        self.usage = Usage()
-        self.calls = 0
+        self.tally = Tally()
         self._broken: LLMError | None = None
         self._decisions = 0
+
+    @property
+    def usage(self) -> Usage:
+        """What this seat's model calls have cost."""
+        return self.tally.usage
+
+    @property
+    def calls(self) -> int:
+        return self.tally.calls
 
     def describe(self) -> str:
         return f"llm:{self.model.spec}"
@@ -106,40 +140,30 @@ class LLMAgent:
         messages = self.messages(system_prompt, user_prompt)
         decision = extra.get("decision")
         where = _where(extra.get("observation"), decision)
-        record = {
-            "seat": self.seat,
-            "model": self.model.spec,
-            "messages": messages,
-            "decision": getattr(decision, "kind", None),
-            "attempt": extra.get("attempt", 0),
-            **where,
-        }
+        record = CallRecord(
+            extra.get("emit") or _drop,
+            seat=self.seat,
+            day=where["day"],
+            phase=where["phase"],
+            fields={
+                "decision": getattr(decision, "kind", None),
+                "attempt": extra.get("attempt", 0),
+            },
+            tally=self.tally,
+        )
         if not extra.get("attempt"):
             self._decisions += 1  # a retry of the same decision replaces its memory note
-        emit = extra.get("emit") or (lambda event: None)
-        started = time.monotonic()
         try:
             completion = await self.model.complete(
-                messages, schema, deadline=self.decision_timeout * 0.9, **self.options
+                messages,
+                schema,
+                options=self.options,
+                deadline=self.decision_timeout * 0.9,
+                record=record,
             )
-        except LLMError as exc:
-            self.usage += exc.usage
-            self.calls += 1
-            emit(
-                llm_call_event(
-                    **record,
-                    error=str(exc),
-                    usage=exc.usage,
-                    errors=getattr(exc, "errors", ()),
-                    latency_s=time.monotonic() - started,
-                )
-            )
-            if isinstance(exc, ProviderUnavailable):
-                self._broken = exc
+        except ProviderUnavailable as exc:
+            self._broken = exc
             raise
-        self.usage += completion.usage
-        self.calls += 1
-        emit(llm_call_event(**record, completion=completion))
         self._remember(completion.text, decision, where)
         return completion.text
 
@@ -182,51 +206,22 @@ def _compact(action: Any) -> str:
     return clip(str(action), 70)
 
 
-def _persona_for(options: Mapping[str, Any], seat: int) -> str | None:
-    personas = options.get("personas")
-    if isinstance(personas, Mapping):
-        chosen = personas.get(seat, personas.get(str(seat)))
-        if chosen:
-            return str(chosen)
-    elif isinstance(personas, list | tuple) and seat < len(personas) and personas[seat]:
-        return str(personas[seat])
-    persona = options.get("persona")
-    return str(persona) if persona else None
-
-
-def _retry_policy(options: Mapping[str, Any]) -> RetryPolicy | None:
-    if options.get("retries") is None and options.get("retry_delay") is None:
-        return None
-    default = RetryPolicy()
-    return RetryPolicy(
-        retries=int(options.get("retries", default.retries)),
-        base_delay=float(options.get("retry_delay", default.base_delay)),
-    )
+def _drop(event: Any) -> None:
+    """Where the calls of an agent asked without ``emit`` go."""
 
 
 def make_llm_agent(ctx: AgentContext) -> LLMAgent:
     """The ``llm:<model spec>`` agent kind (``llm:local``, ``llm:openai:gpt-4o-mini``...)."""
-    options = ctx.options
-    model = get_model(
-        ctx.arg or "local",
-        config_path=options.get("llm_config"),
-        timeout=float(options["timeout"]) if options.get("timeout") else None,
-        retry=_retry_policy(options),
-    )
-    memory_chars = int(options.get("memory_chars", 400))
-    history = options.get("history", "compact")
-    if history not in ("compact", "full"):
-        raise ConfigError(f"history option must be 'compact' or 'full', not {history!r}")
-    temperature = options.get("temperature")
+    options = read_options(LLMAgentOptions, ctx.options, "llm agent")
     return LLMAgent(
-        model,
+        options.build_model(ctx.arg or "local"),
         seat=ctx.seat,
-        persona=_persona_for(options, ctx.seat),
-        memory=RunningMemory(budget_chars=memory_chars),
-        max_tokens=int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
-        temperature=float(temperature) if temperature is not None else None,
-        think_chars=int(options.get("think_chars", THINK_CHARS)),
-        says_chars=int(options.get("says_chars", SAYS_CHARS)),
-        decision_timeout=options.get("decision_timeout"),
-        history=HistoryCompactor() if history == "compact" else None,
+        persona=options.persona_for(ctx.seat),
+        memory=RunningMemory(budget_chars=options.memory_chars),
+        max_tokens=options.max_tokens,
+        temperature=options.temperature,
+        think_chars=options.think_chars,
+        says_chars=options.says_chars,
+        decision_timeout=options.decision_timeout,
+        history=HistoryCompactor() if options.history == "compact" else None,
     )

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.arena.stats import Proportion
+from duskfall.core import event_kinds as kinds
+from duskfall.core.usage import fold_usage
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, run_game
 from duskfall.store.index import GameIndex, GameRow, default_db_path
@@ -114,14 +116,9 @@ async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
                 winner=outcome.winner,
                 termination=outcome.termination.value,
                 days=game.state.day,
-                decisions=sum(1 for e in events if e.kind == "action"),
-                fallbacks=sum(1 for e in events if e.kind == "fallback"),
-                tokens=sum(
-                    int(e.payload.get("prompt_tokens", 0))
-                    + int(e.payload.get("completion_tokens", 0))
-                    for e in events
-                    if e.kind == "llm_call"
-                ),
+                decisions=sum(1 for e in events if e.kind == kinds.ACTION),
+                fallbacks=sum(1 for e in events if e.kind == kinds.FALLBACK),
+                tokens=fold_usage(events).total.usage.total_tokens,
                 row=summary_row(game.header, events, outcome) if job.index_rows else None,
             )
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import Variant
@@ -13,15 +14,15 @@ from duskfall.core.variant import Variant
 def runtime_line(event: Event) -> str | None:
     """Lines for the runtime's own events (thoughts, speech, retries, fallbacks)."""
     p = event.payload
-    if event.kind == "thought":
+    if event.kind == kinds.THOUGHT:
         return f"[dim]  ({p['seat']} thinks: {escape(str(p['text'])[:300])})[/]"
-    if event.kind == "invalid_action":
+    if event.kind == kinds.INVALID_ACTION:
         return f"[yellow]  seat {p['seat']} answer refused: {escape(str(p['error']))}[/]"
-    if event.kind == "fallback":
+    if event.kind == kinds.FALLBACK:
         return f"[yellow]  seat {p['seat']} falls back to {p['action']} ({escape(p['reason'])})[/]"
-    if event.kind == "decision_timeout":
+    if event.kind == kinds.DECISION_TIMEOUT:
         return f"[yellow]  seat {p['seat']} timed out[/]"
-    if event.kind == "participant_error":
+    if event.kind == kinds.PARTICIPANT_ERROR:
         return f"[yellow]  seat {p['seat']} failed: {escape(str(p['error']))}[/]"
     return None
 

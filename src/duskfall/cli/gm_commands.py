@@ -15,6 +15,7 @@ from rich.text import Text
 from duskfall.cli import app
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Termination
+from duskfall.gm import event_kinds as kinds
 from duskfall.gm.cards import builtin_cards, load_card_file
 from duskfall.gm.config import load_settings_file, make_settings, resolve_card
 from duskfall.gm.display import TerminalView, describe
@@ -80,7 +81,7 @@ async def _play(game: GMGame, step_mode: bool) -> bool:
 def _show_recent(game: GMGame, count: int) -> None:
     """The last ``count`` chat lines of a resumed game, to see where it stopped."""
     events = game.record.events
-    lines = [describe(e, game.texts, show_secrets=False) for e in events if e.kind == "chat"]
+    lines = [describe(e, game.texts, show_secrets=False) for e in events if e.kind == kinds.CHAT]
     for line in [line for line in lines if line][-count:]:
         console.print(Text(line[0], style=line[1]))
 
@@ -200,9 +201,11 @@ def _summary(game: GMGame) -> None:
     outcome = state.outcome
     assert outcome is not None
     gm_t, pl_t = state.gm_tokens, state.player_tokens
+    gm_u, pl_u = gm_t.usage, pl_t.usage
     console.print(
-        f"{state.step + 1} step(s); GM {gm_t.calls} calls {gm_t.prompt}+{gm_t.completion} tokens; "
-        f"players {pl_t.calls} calls {pl_t.prompt}+{pl_t.completion} tokens; "
-        f"${gm_t.cost_usd + pl_t.cost_usd:.4f}",
+        f"{state.step + 1} step(s); "
+        f"GM {gm_t.calls} calls {gm_u.prompt_tokens}+{gm_u.completion_tokens} tokens; "
+        f"players {pl_t.calls} calls {pl_u.prompt_tokens}+{pl_u.completion_tokens} tokens; "
+        f"${gm_u.cost_usd + pl_u.cost_usd:.4f}",
         highlight=False,
     )

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
+from duskfall.gm import event_kinds as kinds
 from duskfall.gm.chat import ChatMessage
 from duskfall.gm.texts import Texts
 
@@ -19,21 +20,21 @@ def describe(event: Event, texts: Texts, *, show_secrets: bool) -> Line | None:
     """The terminal line of ``event``, or None. Secrets are shown only with ``show_secrets``."""
     payload = event.payload
     kind = event.kind
-    if kind == "chat":
+    if kind == kinds.CHAT:
         message = ChatMessage(payload["role"], payload["text"], payload.get("speaker", ""))
         style = {"gm": "bold", "player": "", "system": "dim"}[message.role]
         return message.line(texts), style
-    if kind == "secret" and show_secrets:
+    if kind == kinds.SECRET and show_secrets:
         return f"   🔒 -> {payload['player']}: {payload['text']}", "magenta"
-    if kind == "private_reply" and show_secrets:
+    if kind == kinds.PRIVATE_REPLY and show_secrets:
         return f"   🔒 <- {payload['player']}: {payload['text']}", "magenta"
-    if kind == "gm_rejected":
+    if kind == kinds.GM_REJECTED:
         return f"   ! GM reply refused ({payload['failures']}): {payload['reason']}", "yellow"
-    if kind == "player_silent":
+    if kind == kinds.PLAYER_SILENT:
         return f"   ! {payload['player']} is silent: {payload['reason']}", "yellow"
-    if kind == "stopped":
+    if kind == kinds.STOPPED:
         return f"stopped: {payload['reason']}", "bold red"
-    if kind == "game_over":
+    if kind == kinds.GAME_OVER:
         steps = payload["steps"]
         return (
             f"game over after {steps} step{'s' * (steps != 1)}: {payload['reason']}",

@@ -22,12 +22,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, TypeAlias
 
 from duskfall.core.errors import ConfigError, MissingDependency
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
+from duskfall.gm import event_kinds as kinds
 from duskfall.gm.cards import Card, PlayerSpec
 from duskfall.gm.chat import sanitise_player_reply
 from duskfall.gm.config import GMSettings
@@ -36,7 +37,7 @@ from duskfall.gm.names import UnknownPlayer, resolve_name
 from duskfall.gm.prompts import gm_messages, player_messages
 from duskfall.gm.state import SOURCE, GMState
 from duskfall.gm.texts import Texts, texts_for
-from duskfall.llm.calls import llm_call_event
+from duskfall.llm import CallOptions, CallRecord, LLMError, Model
 from duskfall.llm.types import Completion, Message
 from duskfall.runtime.pausing import Pausable
 from duskfall.runtime.record import GameRecord
@@ -46,12 +47,8 @@ FATAL_MODEL_ERRORS: tuple[type[Exception], ...] = (MissingDependency, ConfigErro
 SEEDED_PROVIDERS = ("local", "openai")
 
 
-class ChatModel(Protocol):
-    """What the coordinator needs of a model (:class:`duskfall.llm.Model` fits)."""
-
-    async def complete(
-        self, messages: Sequence[Message], schema: Mapping[str, Any] | None = None, **options: Any
-    ) -> Any: ...
+ChatModel: TypeAlias = Model
+"""What plays the GM and the players: a :class:`~duskfall.llm.Model` (over any provider)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +101,7 @@ class GMGame(Pausable):
             return
         names = self.texts.joiner.join(self.names)
         self._emit(
-            "gm_start",
+            kinds.GM_START,
             {
                 "card": self.card.id,
                 "title": self.card.title,
@@ -129,7 +126,7 @@ class GMGame(Pausable):
 
     def save(self) -> None:
         """Mark the log as paused at a step boundary (resume it later from the log)."""
-        self._emit("paused", {"step": self.state.step}, ADMIN)
+        self._emit(kinds.PAUSED, {"step": self.state.step}, ADMIN)
         self.record.phase_end()
 
     def stop(self, reason: str) -> Outcome:
@@ -149,7 +146,7 @@ class GMGame(Pausable):
                 Termination.DAY_LIMIT, f"step limit {self.settings.max_steps} reached", by="limit"
             )
             return False
-        self._emit("step", {"step": number}, ADMIN)
+        self._emit(kinds.STEP, {"step": number}, ADMIN)
         instruction = await self._instruction(number)
         if instruction is not None:
             await self._carry_out(number, instruction)
@@ -176,9 +173,10 @@ class GMGame(Pausable):
                 self.settings.gm_max_tokens,
                 self.settings.gm_timeout,
                 f"gm:{number}:{attempt}",
-            )
-            self._record_call(
-                self.gm_model, None, messages, reply, error, role="gm", step=number, attempt=attempt
+                seat=None,
+                role="gm",
+                step=number,
+                attempt=attempt,
             )
             fatal = _fatal(error)
             if fatal is not None:
@@ -195,7 +193,7 @@ class GMGame(Pausable):
                 problem = problem_or_instruction
             failures = self.state.failures + 1
             self._emit(
-                "gm_rejected", {"step": number, "reason": problem, "failures": failures}, ADMIN
+                kinds.GM_REJECTED, {"step": number, "reason": problem, "failures": failures}, ADMIN
             )
             if failures >= self.settings.max_gm_failures:
                 self._finish(
@@ -223,7 +221,7 @@ class GMGame(Pausable):
 
     async def _carry_out(self, number: int, instruction: Instruction) -> None:
         self._emit(
-            "gm_instruction",
+            kinds.GM_INSTRUCTION,
             {
                 "step": number,
                 "turn": instruction.turn,
@@ -243,7 +241,9 @@ class GMGame(Pausable):
             self._chat("gm", public, step=number)
         for marker, name in instruction.secrets:
             self._emit(
-                "secret", {"step": number, "player": name, "text": marker.text}, self._only(name)
+                kinds.SECRET,
+                {"step": number, "player": name, "text": marker.text},
+                self._only(name),
             )
         if instruction.parsed.game_over:
             self._finish(Termination.WIN, "the game master declared the game over", by="gm")
@@ -253,7 +253,7 @@ class GMGame(Pausable):
 
     async def _player_turn(self, number: int, name: str, private: bool) -> None:
         seat = self.seats[self.names.index(name)]
-        self._emit("turn", {"step": number, "player": name, "private": private}, PUBLIC)
+        self._emit(kinds.TURN, {"step": number, "player": name, "private": private}, PUBLIC)
         messages = player_messages(
             self.card,
             seat,
@@ -269,13 +269,7 @@ class GMGame(Pausable):
             self.settings.player_max_tokens,
             self.settings.player_timeout,
             f"player:{name}:{number}",
-        )
-        self._record_call(
-            self.player_models[name],
-            self.names.index(name),
-            messages,
-            reply,
-            error,
+            seat=self.names.index(name),
             role="player",
             step=number,
             player=name,
@@ -288,11 +282,15 @@ class GMGame(Pausable):
         text = sanitise_player_reply(name, reply.text) if reply else ""
         if not text:
             reason = str(error) if error else "empty reply"
-            self._emit("player_silent", {"step": number, "player": name, "reason": reason}, ADMIN)
+            self._emit(
+                kinds.PLAYER_SILENT, {"step": number, "player": name, "reason": reason}, ADMIN
+            )
             text = self.texts.silent
         if private:
             self._emit(
-                "private_reply", {"step": number, "player": name, "text": text}, self._only(name)
+                kinds.PRIVATE_REPLY,
+                {"step": number, "player": name, "text": text},
+                self._only(name),
             )
             self._chat("system", self.texts.private_notice.format(name=name), step=number)
         else:
@@ -307,50 +305,25 @@ class GMGame(Pausable):
         max_tokens: int,
         timeout: float,
         stream: str,
-    ) -> tuple[Completion | None, BaseException | None]:
-        """One model call with a hard deadline; returns (completion, None) or (None, error)."""
-        options: dict[str, Any] = {
-            "max_tokens": max_tokens,
-            "temperature": self.settings.temperature,
-        }
-        provider = getattr(getattr(model, "provider", None), "name", "")
-        if provider in SEEDED_PROVIDERS:
-            options["seed"] = derive_rng(self.settings.seed, stream).getrandbits(31)
-        try:
-            reply = await asyncio.wait_for(model.complete(messages, **options), timeout)
-        except TimeoutError:
-            return None, TimeoutError(f"no reply within {timeout:g}s")
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # any model failure is recorded; the game decides what next
-            return None, exc
-        if not isinstance(reply, Completion):
-            return None, TypeError(f"the model returned {type(reply).__name__}, not a completion")
-        return reply, None
-
-    def _record_call(
-        self,
-        model: ChatModel,
+        *,
         seat: int | None,
-        messages: list[Message],
-        reply: Any,
-        error: BaseException | None,
         **fields: Any,
-    ) -> None:
-        """The admin ``llm_call`` record of one model call (what the index and web read)."""
-        event = llm_call_event(
-            seat=seat,
-            model=str(getattr(model, "spec", type(model).__name__)),
-            messages=messages,
-            completion=reply if isinstance(reply, Completion) else None,
-            error=None if error is None else str(error),
-            usage=getattr(error, "usage", None),
-            phase=self._phase,
-            **fields,
+    ) -> tuple[Completion | None, LLMError | None]:
+        """One model call with a hard deadline, recorded by the model as an admin ``llm_call``
+        event (what the index and web read); returns (completion, None) or (None, error)."""
+        seeded = model.provider.name in SEEDED_PROVIDERS
+        options = CallOptions(
+            max_tokens=max_tokens,
+            temperature=self.settings.temperature,
+            seed=derive_rng(self.settings.seed, stream).getrandbits(31) if seeded else None,
         )
-        event.source = SOURCE
-        self.record.add(event)
-        self.state.apply(event)
+        record = CallRecord(self._add, seat=seat, phase=self._phase, fields=fields, source=SOURCE)
+        try:
+            return await model.complete(
+                messages, options=options, limit=timeout, record=record
+            ), None
+        except LLMError as exc:  # any model failure is recorded; the game decides what next
+            return None, exc
 
     @property
     def _phase(self) -> str:
@@ -361,14 +334,17 @@ class GMGame(Pausable):
 
     def _emit(self, kind: str, payload: dict[str, Any], visibility: str) -> Event:
         event = Event(kind, payload, visibility, 0, self._phase, source=SOURCE)
+        self._add(event)
+        return event
+
+    def _add(self, event: Event) -> None:
         self.record.add(event)
         self.state.apply(event)
-        return event
 
     def _chat(self, role: str, text: str, *, speaker: str = "", step: int | None = None) -> None:
         payload: dict[str, Any] = {"step": self.state.step if step is None else step}
         payload.update(role=role, speaker=speaker, text=text)
-        self._emit("chat", payload, PUBLIC)
+        self._emit(kinds.CHAT, payload, PUBLIC)
 
     def _finish(
         self,
@@ -382,10 +358,10 @@ class GMGame(Pausable):
         if self.state.outcome is not None:
             return self.state.outcome
         if public_reason is not None:
-            self._emit("stopped", {"step": self.state.step, "reason": reason}, ADMIN)
+            self._emit(kinds.STOPPED, {"step": self.state.step, "reason": reason}, ADMIN)
         outcome = Outcome(None, termination, public_reason or reason)
         payload = {**outcome.to_dict(), "steps": self.state.step + 1, "by": by}
-        self._emit("game_over", payload, PUBLIC)
+        self._emit(kinds.GAME_OVER, payload, PUBLIC)
         self.record.phase_end()
         self.record.game_end(outcome)
         return outcome

@@ -3,7 +3,7 @@
 Every change goes through an :class:`~duskfall.core.Event` and :meth:`GMState.apply`, so a
 game resumed from its log has exactly the state it had when the log was written.
 
-Event kinds (all ``source="gm"``):
+Event kinds (all ``source="gm"``; constants in :mod:`duskfall.gm.event_kinds`):
 
 ====================  ===========  ==========================================================
 kind                  visibility   payload
@@ -11,7 +11,8 @@ kind                  visibility   payload
 ``gm_start``          public       card, title, language, players
 ``step``              admin        step
 ``llm_call``          admin        role (gm/player), step, seat, model, messages, reply,
-                                   error, tokens, cost (:func:`duskfall.llm.calls.llm_call_event`)
+                                   error, tokens, cost (:func:`duskfall.llm.calls.llm_call_event`;
+                                   :attr:`GMState.gm_tokens` / ``player_tokens`` total them)
 ``gm_rejected``       admin        step, reason, failures (in a row)
 ``gm_instruction``    admin        step, turn, private, secrets (names), game_over
 ``chat``              public       step, role (gm/player/system), speaker, text
@@ -28,10 +29,12 @@ kind                  visibility   payload
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
+from duskfall.core.usage import Tally, Usage
+from duskfall.gm import event_kinds as kinds
 from duskfall.gm.chat import ChatMessage
 
 SOURCE = "gm"
@@ -44,22 +47,6 @@ class Note:
     direction: Literal["sent", "received"]
     player: str
     text: str
-
-
-@dataclass(slots=True)
-class Tokens:
-    """Tokens and cost spent by one side (the GM, or all players)."""
-
-    prompt: int = 0
-    completion: int = 0
-    cost_usd: float = 0.0
-    calls: int = 0
-
-    def add(self, usage: dict[str, Any]) -> None:
-        self.prompt += int(usage.get("prompt_tokens", 0))
-        self.completion += int(usage.get("completion_tokens", 0))
-        self.cost_usd += float(usage.get("cost_usd", 0.0))
-        self.calls += 1
 
 
 @dataclass
@@ -75,8 +62,8 @@ class GMState:
     started: bool = False
     outcome: Outcome | None = None
     ended_by: str = ""
-    gm_tokens: Tokens = field(default_factory=Tokens)
-    player_tokens: Tokens = field(default_factory=Tokens)
+    gm_tokens: Tally = field(default_factory=Tally)
+    player_tokens: Tally = field(default_factory=Tally)
 
     def secrets_of(self, player: str) -> list[Note]:
         """What ``player`` alone knows: secrets sent to it and its own private answers."""
@@ -85,28 +72,28 @@ class GMState:
     def apply(self, event: Event) -> None:
         payload = event.payload
         kind = event.kind
-        if kind == "gm_start":
+        if kind == kinds.GM_START:
             self.started = True
-        elif kind == "step":
+        elif kind == kinds.STEP:
             self.step = int(payload["step"])
-        elif kind == "chat":
+        elif kind == kinds.CHAT:
             self.chat.append(
                 ChatMessage(payload["role"], payload["text"], payload.get("speaker", ""))
             )
-        elif kind == "secret":
+        elif kind == kinds.SECRET:
             self.notes.append(Note("sent", payload["player"], payload["text"]))
-        elif kind == "private_reply":
+        elif kind == kinds.PRIVATE_REPLY:
             self.notes.append(Note("received", payload["player"], payload["text"]))
-        elif kind == "gm_rejected":
+        elif kind == kinds.GM_REJECTED:
             self.failures = int(payload["failures"])
             self.last_problem = str(payload["reason"])
-        elif kind == "gm_instruction":
+        elif kind == kinds.GM_INSTRUCTION:
             self.failures = 0
             self.last_problem = None
-        elif kind == "llm_call":
+        elif kind == kinds.LLM_CALL:
             side = self.gm_tokens if payload.get("role") == "gm" else self.player_tokens
-            side.add(payload)
-        elif kind == "game_over":
+            side.add(Usage.from_payload(payload))
+        elif kind == kinds.GAME_OVER:
             self.outcome = Outcome.from_dict(payload)
             self.ended_by = str(payload.get("by", ""))
 

@@ -2,11 +2,13 @@
 providers resolved lazily from a spec string by :func:`get_model`.
 
 >>> model = get_model("scripted")
->>> # completion = await model.complete([{"role": "user", "content": "hi"}])
+>>> # reply = await model.complete([{"role": "user", "content": "hi"}], options=CallOptions())
 """
 
+from duskfall.llm.calls import CallRecord
 from duskfall.llm.config import LLMConfig, Secret, load_config
 from duskfall.llm.errors import (
+    CallTimeout,
     LLMError,
     ModelSpecError,
     ProviderUnavailable,
@@ -20,9 +22,12 @@ from duskfall.llm.provider import Provider
 from duskfall.llm.providers.scripted import ScriptedProvider
 from duskfall.llm.registry import get_model, provider_names, register_provider
 from duskfall.llm.retry import RetryPolicy
-from duskfall.llm.types import Completion, Message, Request, Usage
+from duskfall.llm.types import CallOptions, Completion, Message, Request, Usage
 
 __all__ = [
+    "CallOptions",
+    "CallRecord",
+    "CallTimeout",
     "Completion",
     "LLMConfig",
     "LLMError",

@@ -1,23 +1,37 @@
 """LLM calls as game events, and the usage they add up to per seat and per game.
 
-Participants record each model call with :func:`llm_call_event` through ``extra["emit"]``:
-an ``admin`` event of kind ``llm_call`` and source ``llm`` holding the prompt, the reply,
-tokens, cost, latency and retries (never a key: specs are stripped of credentials).
-:func:`usage_by_seat`, :func:`game_usage` and :func:`call_report` read them back from any
-log, together with the runtime's re-asks and fallbacks.
+A caller hands :meth:`Model.complete <duskfall.llm.Model.complete>` a :class:`CallRecord`
+(where events go, and the labels of the call), and the model records the call itself, replied
+or failed, as one ``admin`` event of kind ``llm_call`` (see :func:`llm_call_event`): the
+prompt, the reply, tokens, cost, latency and retries (never a key: specs are stripped of
+credentials). :func:`usage_by_seat`, :func:`game_usage` and :func:`call_report` read them back
+from any log, together with the runtime's re-asks and fallbacks.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.usage import Tally, UsageFold, fold_usage
+from duskfall.llm.errors import LLMError
 from duskfall.llm.types import Completion, Message, Usage
 
-LLM_CALL = "llm_call"
+LLM_CALL = kinds.LLM_CALL
+
+Emit = Callable[[Event], None]
+
+_URL_USERINFO = re.compile(r"(?<=://)[^/\s@]+@")
+
+
+def redact(text: str) -> str:
+    """``text`` without the credentials of any URL in it (``https://user:key@host/``)."""
+    return _URL_USERINFO.sub("", text)
 
 
 def llm_call_event(
@@ -32,15 +46,19 @@ def llm_call_event(
     latency_s: float = 0.0,
     day: int = 0,
     phase: str = "",
+    source: str = "llm",
     **fields: Any,
 ) -> Event:
-    """The ``admin`` record of one model call (a reply, or the ``error`` that ended it)."""
+    """The ``admin`` record of one model call (a reply, or the ``error`` that ended it).
+
+    Credentials in URLs (the model spec, errors, retry reasons) are removed.
+    """
     if completion is not None:
         usage, errors, latency_s = completion.usage, completion.errors, completion.latency_s
     usage = usage or Usage()
     payload: dict[str, Any] = {
         "seat": seat,
-        "model": model,
+        "model": redact(model),
         "messages": [dict(m) for m in messages],
         "reply": completion.text if completion is not None else None,
         "prompt_tokens": usage.prompt_tokens,
@@ -48,41 +66,76 @@ def llm_call_event(
         "cost_usd": round(usage.cost_usd, 8),
         "latency_s": round(latency_s, 4),
         "retries": len(errors),
-        "retry_reasons": list(errors),
+        "retry_reasons": [redact(reason) for reason in errors],
         **fields,
     }
     if error is not None:
-        payload["error"] = error
-    return Event(LLM_CALL, payload, ADMIN, day, phase, source="llm")
+        payload["error"] = redact(error)
+    return Event(LLM_CALL, payload, ADMIN, day, phase, source=source)
 
 
-def _usage_of(event: Event) -> Usage:
-    p = event.payload
-    return Usage(
-        int(p.get("prompt_tokens", 0)),
-        int(p.get("completion_tokens", 0)),
-        float(p.get("cost_usd", 0.0)),
-    )
+@dataclass(frozen=True)
+class CallRecord:
+    """How a model records one call: ``emit`` takes its ``llm_call`` event.
+
+    ``seat``, ``day`` and ``phase`` place the call in the game; ``fields`` are added to the
+    payload after the standard ones (``decision``, ``stage``, ``role``...); ``source`` is the
+    event's source. ``tally``, if given, also counts the call and adds up its usage (an
+    agent's running total).
+    """
+
+    emit: Emit
+    seat: int | None = None
+    day: int = 0
+    phase: str = ""
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "llm"
+    tally: Tally | None = None
+
+    def replied(self, model: str, messages: Sequence[Message], completion: Completion) -> None:
+        """Record a call that got ``completion``."""
+        event = llm_call_event(completion=completion, **self._labels(model, messages))
+        self._record(completion.usage, event)
+
+    def failed(
+        self, model: str, messages: Sequence[Message], error: LLMError, latency_s: float
+    ) -> None:
+        """Record a call that ended with ``error`` (what it cost, why each attempt failed)."""
+        event = llm_call_event(
+            error=str(error),
+            usage=error.usage,
+            errors=error.errors,
+            latency_s=latency_s,
+            **self._labels(model, messages),
+        )
+        self._record(error.usage, event)
+
+    def _labels(self, model: str, messages: Sequence[Message]) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "model": model,
+            "messages": messages,
+            "day": self.day,
+            "phase": self.phase,
+            "source": self.source,
+            **self.fields,
+        }
+
+    def _record(self, usage: Usage, event: Event) -> None:
+        if self.tally is not None:
+            self.tally.add(usage)
+        self.emit(event)
 
 
 def usage_by_seat(events: Iterable[Event]) -> dict[int | None, Usage]:
     """Tokens and cost per seat (``None``: calls made for no seat, e.g. a game master)."""
-    totals: dict[int | None, Usage] = {}
-    for event in events:
-        if event.kind == LLM_CALL:
-            seat = event.payload.get("seat")
-            totals[seat] = totals.get(seat, Usage()) + _usage_of(event)
-    return totals
+    return {seat: tally.usage for seat, tally in fold_usage(events).by_seat.items()}
 
 
 def game_usage(events: Iterable[Event]) -> tuple[Usage, int]:
     """Total usage of a game's model calls, and how many calls there were."""
-    total, calls = Usage(), 0
-    for event in events:
-        if event.kind == LLM_CALL:
-            total += _usage_of(event)
-            calls += 1
-    return total, calls
+    total = fold_usage(events).total
+    return total.usage, total.calls
 
 
 @dataclass
@@ -115,23 +168,19 @@ class CallReport:
 
 
 _RUNTIME_COUNTS = {
-    "invalid_action": "invalid_replies",
-    "participant_error": "participant_errors",
-    "decision_timeout": "timeouts",
-    "fallback": "fallbacks",
+    kinds.INVALID_ACTION: "invalid_replies",
+    kinds.PARTICIPANT_ERROR: "participant_errors",
+    kinds.DECISION_TIMEOUT: "timeouts",
+    kinds.FALLBACK: "fallbacks",
 }
 
 
 def call_report(events: Iterable[Event]) -> CallReport:
     """Summarise the LLM calls, retries, re-asks and fallbacks recorded in ``events``."""
     report = CallReport()
+    fold = UsageFold()
     for event in events:
-        if event.kind == LLM_CALL:
-            usage = _usage_of(event)
-            seat = event.payload.get("seat")
-            report.calls += 1
-            report.usage += usage
-            report.by_seat[seat] = report.by_seat.get(seat, Usage()) + usage
+        if fold.add(event) is not None:
             reasons = event.payload.get("retry_reasons", [])
             report.retries += len(reasons)
             report.retry_reasons.update(_reason_kind(r) for r in reasons)
@@ -139,6 +188,8 @@ def call_report(events: Iterable[Event]) -> CallReport:
         elif event.kind in _RUNTIME_COUNTS and event.source == "runtime":
             name = _RUNTIME_COUNTS[event.kind]
             setattr(report, name, getattr(report, name) + 1)
+    report.calls, report.usage = fold.total.calls, fold.total.usage
+    report.by_seat = {seat: tally.usage for seat, tally in fold.by_seat.items()}
     return report
 
 

@@ -9,10 +9,12 @@ from duskfall.llm.types import Usage
 class LLMError(DuskfallError):
     """A model call failed. ``retryable`` errors are retried by :class:`~duskfall.llm.Model`.
 
-    ``usage`` is what the failed attempt still cost (e.g. the tokens of a garbage reply).
+    ``usage`` is what the failed attempt still cost (e.g. the tokens of a garbage reply);
+    ``errors`` says why each failed attempt of a call failed, when retries were spent.
     """
 
     retryable = False
+    errors: tuple[str, ...] = ()
 
     def __init__(self, message: str, *, usage: Usage | None = None) -> None:
         super().__init__(message)
@@ -31,6 +33,10 @@ class RateLimited(TransientError):
     def __init__(self, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class CallTimeout(LLMError):
+    """A whole call (retries included) did not finish within the limit its caller set."""
 
 
 class ProviderUnavailable(LLMError):

@@ -8,13 +8,14 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from duskfall.llm.errors import LLMError, TransientError
+from duskfall.llm.calls import CallRecord
+from duskfall.llm.errors import CallTimeout, LLMError, TransientError
 from duskfall.llm.loops import concurrency_limit
 from duskfall.llm.prices import priced
 from duskfall.llm.provider import Provider
 from duskfall.llm.retry import RetryPolicy
 from duskfall.llm.schema import NoJSON, extract_json, validate
-from duskfall.llm.types import Completion, Message, Usage
+from duskfall.llm.types import CallOptions, Completion, Message, Usage
 
 _ROLES = ("system", "user", "assistant")
 
@@ -28,7 +29,7 @@ class RetriesExhausted(LLMError):
 
 
 class Model:
-    """A callable model: ``await model.complete(messages, schema=None, **options)``.
+    """A callable model: ``await model.complete(messages, schema=None, options=CallOptions())``.
 
     * failures worth retrying (429, 5xx, timeouts, dropped connections, garbage and empty
       replies) are re-sent with exponential backoff (``retry``), honouring Retry-After;
@@ -37,6 +38,8 @@ class Model:
     * with a ``schema``, the reply is constrained where the provider can, else the schema is
       put in the prompt; either way it is parsed leniently and validated, and an invalid
       reply is re-asked once with the validation errors as a hint;
+    * given a :class:`~duskfall.llm.calls.CallRecord`, each call is recorded as an ``llm_call``
+      event (prompt, reply, tokens, cost, retries), replied or failed;
     * ``usage`` and ``calls`` total everything this model has spent.
     """
 
@@ -70,19 +73,55 @@ class Model:
         messages: Sequence[Message],
         schema: Mapping[str, Any] | None = None,
         *,
+        options: CallOptions | None = None,
         deadline: float | None = None,
-        **options: Any,
+        limit: float | None = None,
+        record: CallRecord | None = None,
     ) -> Completion:
-        """Send ``messages``; the reply, or :class:`LLMError` once retries are spent."""
+        """Send ``messages``; the reply, or :class:`LLMError` once retries are spent.
+
+        ``deadline`` (seconds) stops re-sending once the next attempt would start past it;
+        ``limit`` abandons the whole call at that time (:class:`CallTimeout`). With a
+        ``record``, the call is recorded as an ``llm_call`` event whether it replies or fails.
+        """
         started = time.monotonic()
+        try:
+            if limit is None:
+                completion = await self._complete(messages, schema, options, deadline, started)
+            else:
+                try:
+                    async with asyncio.timeout(limit):
+                        completion = await self._complete(
+                            messages, schema, options, deadline, started
+                        )
+                except TimeoutError:
+                    raise CallTimeout(f"no reply within {limit:g}s") from None
+        except LLMError as exc:
+            if record is not None:
+                record.failed(self.spec, messages, exc, time.monotonic() - started)
+            raise
+        if record is not None:
+            record.replied(self.spec, messages, completion)
+        return completion
+
+    async def _complete(
+        self,
+        messages: Sequence[Message],
+        schema: Mapping[str, Any] | None,
+        options: CallOptions | None,
+        deadline: float | None,
+        started: float,
+    ) -> Completion:
+        """The call with its retries and format re-asks."""
         sent = _checked_messages(messages)
         if schema is not None and not self.provider.supports_schema:
             sent = _with_schema_instruction(sent, schema)
+        sampling = options.to_dict() if options is not None else {}
         usage, errors = Usage(), []
         format_left, failures = self.retry.format_retries, 0
         while True:
             try:
-                reply = await self._attempt(sent, schema, options)
+                reply = await self._attempt(sent, schema, sampling)
             except LLMError as exc:
                 if not exc.retryable:
                     raise

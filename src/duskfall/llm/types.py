@@ -1,10 +1,14 @@
-"""Plain values of the LLM layer: messages, requests, usage and completions."""
+"""Plain values of the LLM layer: messages, call options, requests, usage
+(:mod:`duskfall.core.usage`) and completions."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
+
+from duskfall.core.errors import ConfigError
+from duskfall.core.usage import Usage
 
 Role = Literal["system", "user", "assistant"]
 
@@ -14,40 +18,6 @@ class Message(TypedDict):
 
     role: Role
     content: str
-
-
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """Tokens spent and what they cost. Adds up with ``+`` and ``sum(..., Usage())``."""
-
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float = 0.0
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            self.prompt_tokens + other.prompt_tokens,
-            self.completion_tokens + other.completion_tokens,
-            self.cost_usd + other.cost_usd,
-        )
-
-    def __radd__(self, other: object) -> Usage:
-        if other == 0:  # lets sum() start from 0
-            return self
-        if isinstance(other, Usage):
-            return other + self
-        return NotImplemented
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost_usd": round(self.cost_usd, 8),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +35,29 @@ class Completion:
     errors: tuple[str, ...] = ()
     latency_s: float = 0.0
     model: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CallOptions:
+    """Sampling options of one model call; those left ``None`` are the provider's defaults.
+
+    A bad value raises one clear :class:`~duskfall.core.errors.ConfigError`.
+    """
+
+    max_tokens: int | None = None
+    temperature: float | None = None
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_tokens is not None and self.max_tokens < 1:
+            raise ConfigError(f"max_tokens must be at least 1, not {self.max_tokens}")
+        if self.temperature is not None and self.temperature < 0:
+            raise ConfigError(f"temperature cannot be negative, not {self.temperature:g}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options that are set, as the keyword arguments a provider takes."""
+        values = {"max_tokens": self.max_tokens, "temperature": self.temperature, "seed": self.seed}
+        return {name: value for name, value in values.items() if value is not None}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,27 +2,37 @@
 
 A handler is stateless: it receives the context and the participants at call time. It builds
 each seat's prompts from that seat's view only (lazily: bots never pay for prompts), queries
-the participants concurrently, decodes and validates their replies against ``legal(seat)``,
-re-asks with a hint (``settings.retries`` times) and then applies the documented fallback
-(``legal.default``), recording every refusal, timeout and fallback as an ``admin`` event.
+the participants (concurrently, except the kinds the variant asks one seat at a time),
+decodes and validates their replies against ``legal(seat)``, re-asks with a hint
+(``settings.retries`` times) and then applies the documented fallback (``legal.default``),
+recording every refusal, timeout and fallback as an ``admin`` event. It returns which seats
+fell back, so nobody has to read that back from the events.
+
+Programmatic bots (:class:`duskfall.core.bot.Bot`) are called directly through ``act``: no
+task, no timer, no prompts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypeAlias
 
+from duskfall.core import event_kinds as kinds
+from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
-from duskfall.core.variant import Decision, LegalActions, State, Variant
+from duskfall.core.variant import Decision, State, Variant
 from duskfall.runtime.checking import check_answer, raw_of
-from duskfall.runtime.participant import Bot, LazyObservation, Participant
+from duskfall.runtime.participant import LazyObservation, Participant
 from duskfall.runtime.settings import RuntimeSettings
 
 RAW_LOG_LIMIT = 2000
+
+Player: TypeAlias = Participant | Bot
+"""Whoever plays a seat: an asynchronous participant, or a synchronous bot."""
 
 
 @dataclass
@@ -43,17 +53,31 @@ class PhaseContext:
 
 @dataclass
 class HandlerResult:
-    """A legal action for every decision, and the events recorded while getting them."""
+    """A legal action for every decision, the events recorded while getting them, and the
+    seats whose action is the documented fallback rather than their own answer."""
 
     actions: dict[int, Any]
     subphase_log: list[Event] = field(default_factory=list)
     debug_info: str | None = None
+    fallbacks: set[int] = field(default_factory=set)
 
 
 class Handler(Protocol):
     async def __call__(
-        self, context: PhaseContext, participants: Sequence[tuple[int, Participant]]
+        self, context: PhaseContext, participants: Sequence[tuple[int, Player]]
     ) -> HandlerResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """How one seat's decision was settled: its action, given by the seat or the fallback."""
+
+    action: Any
+    by: Literal["agent", "fallback"] = "agent"
+
+    @property
+    def fallback(self) -> bool:
+        return self.by == "fallback"
 
 
 def _timeout_for(participant: Participant, settings: RuntimeSettings) -> float:
@@ -61,114 +85,141 @@ def _timeout_for(participant: Participant, settings: RuntimeSettings) -> float:
     return float(own) if own else settings.decision_timeout
 
 
-def _plain_bot(participant: Participant) -> Bot | None:
-    """The participant if it is a :class:`Bot` whose ``decide`` is just a synchronous ``act``.
+class _SeatAsk:
+    """One seat's decision while it is being asked: the steps of :func:`ask_seat`."""
 
-    Such a bot is called directly (no task, no timer): a deadline could not interrupt it
-    anyway, and its answer and any error it raises are handled exactly as usual.
-    """
-    if isinstance(participant, Bot) and type(participant).decide is Bot.decide:
-        return participant
-    return None
+    def __init__(
+        self,
+        context: PhaseContext,
+        seat: int,
+        player: Player,
+        log: list[Event],
+        kind: str | None,
+    ) -> None:
+        state = context.state
+        self.context = context
+        self.seat = seat
+        self.log = log
+        self.legal = state.legal(seat)
+        self.observation = LazyObservation(lambda: state.observe(seat))
+        self.decision = Decision(seat, kind or self.legal.kind)
+        # a bot is called directly: a deadline could not interrupt it anyway
+        self.bot = player if isinstance(player, Bot) else None
+        self.participant = None if isinstance(player, Bot) else player
+        self.timeout = (
+            context.settings.decision_timeout
+            if self.participant is None
+            else _timeout_for(self.participant, context.settings)
+        )
+
+    async def call(self, attempt: int, hint: str | None) -> Any:
+        """The raw answer to one attempt; TimeoutError past the seat's deadline."""
+        if self.bot is not None:
+            return self.bot.act(self.observation, self.legal)
+        assert self.participant is not None
+        return await asyncio.wait_for(self._request(self.participant, attempt, hint), self.timeout)
+
+    def _request(self, participant: Participant, attempt: int, hint: str | None) -> Any:
+        """The participant's ``decide`` call for this attempt, prompts and extras built."""
+        context, state = self.context, self.context.state
+        system, user = "", ""
+        if getattr(participant, "renders_prompts", True):
+            system, user = context.variant.render_prompts(self.observation, self.legal, hint)
+        return participant.decide(
+            system,
+            user,
+            decision=self.decision,
+            observation=self.observation,
+            legal=self.legal,
+            schema=_LazySchema(self.legal.schema),
+            hint=hint,
+            attempt=attempt,
+            game_id=context.game_id,
+            variant=context.variant.id,
+            day=state.day,
+            phase=state.phase,
+            emit=self.log.append,
+        )
+
+    def decode(self, raw: Any) -> Any:
+        """The legal action in ``raw`` (its thought recorded); IllegalAction if there is none."""
+        reply = check_answer(raw, self.legal)
+        if reply.think:
+            self._record(kinds.THOUGHT, {"seat": self.seat, "text": reply.think})
+        return reply.action
+
+    def timed_out(self) -> str:
+        self._record(kinds.DECISION_TIMEOUT, {"seat": self.seat, "timeout": self.timeout})
+        return f"no answer within {self.timeout:g}s"
+
+    def failed(self, attempt: int, exc: Exception) -> str:
+        reason = f"participant error: {type(exc).__name__}: {exc}"
+        payload = {"seat": self.seat, "attempt": attempt, "error": reason}
+        self._record(kinds.PARTICIPANT_ERROR, payload)
+        return reason
+
+    def refused(self, attempt: int, raw: Any, exc: IllegalAction) -> str:
+        payload = {
+            "seat": self.seat,
+            "attempt": attempt,
+            "raw": _loggable(raw),
+            "error": exc.hint,
+            "code": exc.code,
+        }
+        self._record(kinds.INVALID_ACTION, payload)
+        return f"{exc.code}: {exc.hint}"
+
+    def fall_back(self, reason: str) -> Any:
+        action = self.legal.default(self.context.rng)
+        payload = {"seat": self.seat, "reason": reason, "action": action.to_dict()}
+        self._record(kinds.FALLBACK, payload)
+        return action
+
+    def _record(self, kind: str, payload: dict[str, Any]) -> None:
+        self.log.append(self.context.runtime_event(kind, payload))
 
 
-def _prompts(
+async def ask_seat(
     context: PhaseContext,
-    participant: Participant,
-    observation: LazyObservation,
-    legal: LegalActions,
-    hint: str | None,
-) -> tuple[str, str]:
-    if not getattr(participant, "renders_prompts", True):
-        return "", ""
-    return context.variant.render_prompts(observation, legal, hint)
+    seat: int,
+    participant: Player,
+    log: list[Event],
+    kind: str | None = None,
+) -> Answer:
+    """Ask one seat until it gives a legal action, re-asking with a hint; else fall back.
+
+    Refusals, failures, the timeout and the fallback are recorded in ``log``.
+    """
+    asking = _SeatAsk(context, seat, participant, log, kind)
+    hint: str | None = None
+    reason = "no answer"
+    for attempt in range(context.settings.retries + 1):
+        try:
+            raw = await asking.call(attempt, hint)
+        except TimeoutError:
+            reason = asking.timed_out()
+            break
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a participant's failure must not stop the game
+            reason, hint = asking.failed(attempt, exc), None
+            continue
+        try:
+            return Answer(asking.decode(raw))
+        except IllegalAction as exc:
+            reason, hint = asking.refused(attempt, raw, exc), exc.hint
+    return Answer(asking.fall_back(reason), "fallback")
 
 
 async def ask(
     context: PhaseContext,
     seat: int,
-    participant: Participant,
+    participant: Player,
     log: list[Event],
     kind: str | None = None,
 ) -> Any:
-    """Ask one seat until it gives a legal action; return it (or the recorded fallback)."""
-    state = context.state
-    legal = state.legal(seat)
-    observation = LazyObservation(lambda: state.observe(seat))
-    decision = Decision(seat, kind or legal.kind)
-    hint: str | None = None
-    reason = "no answer"
-    timeout = _timeout_for(participant, context.settings)
-    bot = _plain_bot(participant)
-    for attempt in range(context.settings.retries + 1):
-        system, user = _prompts(context, participant, observation, legal, hint)
-        try:
-            if bot is not None:
-                raw = bot.act(observation, legal)
-            else:
-                raw = await asyncio.wait_for(
-                    participant.decide(
-                        system,
-                        user,
-                        decision=decision,
-                        observation=observation,
-                        legal=legal,
-                        schema=_LazySchema(legal.schema),
-                        hint=hint,
-                        attempt=attempt,
-                        game_id=context.game_id,
-                        variant=context.variant.id,
-                        day=state.day,
-                        phase=state.phase,
-                        emit=log.append,
-                    ),
-                    timeout,
-                )
-        except TimeoutError:
-            reason = f"no answer within {timeout:g}s"
-            log.append(
-                context.runtime_event("decision_timeout", {"seat": seat, "timeout": timeout})
-            )
-            break
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # a participant's failure must not stop the game
-            reason = f"participant error: {type(exc).__name__}: {exc}"
-            log.append(
-                context.runtime_event(
-                    "participant_error", {"seat": seat, "attempt": attempt, "error": reason}
-                )
-            )
-            hint = None
-            continue
-        try:
-            reply = check_answer(raw, legal)
-        except IllegalAction as exc:
-            hint = exc.hint
-            reason = f"{exc.code}: {exc.hint}"
-            log.append(
-                context.runtime_event(
-                    "invalid_action",
-                    {
-                        "seat": seat,
-                        "attempt": attempt,
-                        "raw": _loggable(raw),
-                        "error": exc.hint,
-                        "code": exc.code,
-                    },
-                )
-            )
-            continue
-        if reply.think:
-            log.append(context.runtime_event("thought", {"seat": seat, "text": reply.think}))
-        return reply.action
-    action = legal.default(context.rng)
-    log.append(
-        context.runtime_event(
-            "fallback", {"seat": seat, "reason": reason, "action": action.to_dict()}
-        )
-    )
-    return action
+    """The action of :func:`ask_seat` (whether it is the fallback shows in ``log``)."""
+    return (await ask_seat(context, seat, participant, log, kind)).action
 
 
 class _LazySchema:
@@ -195,27 +246,40 @@ def _loggable(answer: Any) -> Any:
 
 
 class AskHandler:
-    """The default handler: ask every pending seat concurrently, each until legal or fallback."""
+    """The default handler: ask every pending seat, each until legal or fallback.
+
+    Seats are asked concurrently, except for the decision kinds the variant declares
+    sequential (``info.sequential_kinds``, e.g. speeches), which are asked one seat at a time.
+    """
 
     async def __call__(
-        self, context: PhaseContext, participants: Sequence[tuple[int, Participant]]
+        self, context: PhaseContext, participants: Sequence[tuple[int, Player]]
     ) -> HandlerResult:
+        kind_of = {decision.seat: decision.kind for decision in context.decisions}
         logs: list[list[Event]] = [[] for _ in participants]
-        if len(participants) == 1 or all(_plain_bot(p) for _, p in participants):
-            # one seat, or bots that never suspend: asking in seat order is what gather does
-            actions = [
-                await ask(context, seat, participant, logs[i])
-                for i, (seat, participant) in enumerate(participants)
-            ]
+
+        def asking(i: int) -> Coroutine[Any, Any, Answer]:
+            seat, player = participants[i]
+            return ask_seat(context, seat, player, logs[i], kind_of.get(seat))
+
+        if self._one_at_a_time(context, participants):
+            answers = [await asking(i) for i in range(len(participants))]
         else:
-            actions = await asyncio.gather(
-                *(
-                    ask(context, seat, participant, logs[i])
-                    for i, (seat, participant) in enumerate(participants)
-                )
-            )
-        merged = [event for log in logs for event in log]
+            answers = await asyncio.gather(*(asking(i) for i in range(len(participants))))
+        seats = [seat for seat, _ in participants]
         return HandlerResult(
-            {seat: action for (seat, _), action in zip(participants, actions, strict=True)},
-            merged,
+            {seat: answer.action for seat, answer in zip(seats, answers, strict=True)},
+            [event for log in logs for event in log],
+            fallbacks={
+                seat for seat, answer in zip(seats, answers, strict=True) if answer.fallback
+            },
         )
+
+    @staticmethod
+    def _one_at_a_time(context: PhaseContext, participants: Sequence[tuple[int, Player]]) -> bool:
+        """Whether to ask in seat order: one seat, a sequential kind, or bots that never
+        suspend (for which asking in order is what gathering would do)."""
+        if len(participants) <= 1 or all(isinstance(p, Bot) for _, p in participants):
+            return True
+        sequential = context.variant.info.sequential_kinds
+        return any(decision.kind in sequential for decision in context.decisions)

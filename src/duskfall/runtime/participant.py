@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from duskfall.core import bot as core_bot
 from duskfall.core.variant import LegalActions
 
 
@@ -60,7 +61,7 @@ class LazyObservation(Mapping[str, Any]):
         return self._get()
 
 
-class Bot:
+class Bot(core_bot.Bot):
     """Base of programmatic agents: implement :meth:`act`; no prompts are rendered for them.
 
     Each bot is created per seat and game with its own seeded ``rng``, so games are

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import Any, Protocol
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
 
@@ -76,7 +77,7 @@ class SeatFeed:
 def action_event(state: Any, seat: int, action: Any, source: str) -> Event:
     """The admin record of an applied action; replay re-applies these."""
     return Event(
-        "action",
+        kinds.ACTION,
         {"seat": seat, "action": action.to_dict(), "by": source},
         "admin",
         state.day,

@@ -1,9 +1,10 @@
 """The scheduler: walks a game's decisions, asks participants through handlers, applies results.
 
 Each round it takes the state's pending decisions, groups them by kind (sub-phase), picks
-the handler for that kind (the variant's own, else :class:`AskHandler`), applies the actions
-it returns in ascending seat order, and records everything in the :class:`GameRecord`.
-Simultaneous decisions are asked concurrently. It can be paused between rounds.
+the handler for that kind (one given for it, else :class:`AskHandler`), applies the actions
+it returns in ascending seat order (each marked ``by`` the agent or the fallback, as the
+handler says), and records everything in the :class:`GameRecord`. Simultaneous decisions
+are asked concurrently. It can be paused between rounds.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import Decision, State, Variant
-from duskfall.runtime.handler import AskHandler, Handler, PhaseContext
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.handler import AskHandler, Handler, PhaseContext, Player
 from duskfall.runtime.pausing import Pausable
 from duskfall.runtime.record import GameRecord, action_event
 from duskfall.runtime.settings import RuntimeSettings
@@ -30,7 +31,7 @@ class Scheduler(Pausable):
         self,
         variant: Variant,
         state: State,
-        participants: Mapping[int, Participant],
+        participants: Mapping[int, Player],
         record: GameRecord,
         *,
         seed: int,
@@ -43,7 +44,7 @@ class Scheduler(Pausable):
         self.participants = dict(participants)
         self.record = record
         self.settings = settings or RuntimeSettings()
-        self.handlers: dict[str, Handler] = dict(handlers or getattr(variant, "handlers", {}))
+        self.handlers: dict[str, Handler] = dict(handlers or {})
         self.default_handler: Handler = AskHandler()
         self.fallback_rng = derive_rng(seed, "fallback")
         self.context_extra = dict(context_extra or {})
@@ -87,13 +88,10 @@ class Scheduler(Pausable):
         record = self.record
         actions: dict[int, tuple[Any, str]] = {}
         for result in results:
-            log = result.subphase_log
-            fallback_seats: set[int] = set()
-            if log:
-                record.extend(log)
-                fallback_seats = {e.payload["seat"] for e in log if e.kind == "fallback"}
+            if result.subphase_log:
+                record.extend(result.subphase_log)
             for seat, action in result.actions.items():
-                actions[seat] = (action, "fallback" if seat in fallback_seats else "agent")
+                actions[seat] = (action, "fallback" if seat in result.fallbacks else "agent")
         for seat in sorted(actions) if len(actions) > 1 else actions:
             action, by = actions[seat]
             record.add(action_event(state, seat, action, by))
@@ -129,7 +127,7 @@ class Scheduler(Pausable):
 
 def game_over_event(state: State, outcome: Outcome) -> Event:
     return Event(
-        "game_over",
+        kinds.GAME_OVER,
         outcome.to_dict(),
         "admin" if outcome.termination is Termination.ABORTED else "public",
         state.day,

@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
@@ -66,11 +67,11 @@ class WireObserver:
     def on_event(self, event: Event) -> None:
         if event.source == "rules":
             self._forward(event)
-        elif event.kind == "action" and self.state_updates:
+        elif event.kind == kinds.ACTION and self.state_updates:
             self._acted.add(int(event.payload["seat"]))
             if self._update is None:
                 self._update = asyncio.get_running_loop().call_soon(self._send_state_updates)
-        elif event.kind == "game_over":
+        elif event.kind == kinds.GAME_OVER:
             if self._update is not None:
                 self._update.cancel()
                 self._update = None

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
@@ -229,7 +230,7 @@ class RemoteSeat:
         if callable(emit):
             emit(
                 Event(
-                    "seat_stand_in",
+                    kinds.SEAT_STAND_IN,
                     {"seat": self.seat, "reason": reason, "by": _describe(stand_in)},
                     ADMIN,
                     source="runtime",

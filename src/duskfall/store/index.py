@@ -24,11 +24,13 @@ import socket
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from duskfall.core.errors import DuskfallError
+from duskfall.core.events import Event
+from duskfall.core.usage import Tally, call_usage
 from duskfall.store.log import LogHeader, utc_now
 
 DB_ENV = "DUSKFALL_DB"
@@ -145,21 +147,30 @@ def _pid_alive(pid: int) -> bool:
 
 @dataclass
 class Usage:
-    """Running totals of a game, folded from its events."""
+    """Running totals of a game, folded from its events (model usage in :mod:`core.usage`)."""
 
     days: int = 0
     events: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float = 0.0
+    llm: Tally = field(default_factory=Tally)
 
-    def add(self, kind: str, day: int, payload: dict[str, Any]) -> None:
+    def add(self, event: Event) -> None:
         self.events += 1
-        self.days = max(self.days, day)
-        if kind == "llm_call":
-            self.prompt_tokens += int(payload.get("prompt_tokens") or 0)
-            self.completion_tokens += int(payload.get("completion_tokens") or 0)
-            self.cost_usd += float(payload.get("cost_usd") or 0.0)
+        self.days = max(self.days, event.day)
+        usage = call_usage(event)
+        if usage is not None:
+            self.llm.add(usage)
+
+    @property
+    def prompt_tokens(self) -> int:
+        return self.llm.usage.prompt_tokens
+
+    @property
+    def completion_tokens(self) -> int:
+        return self.llm.usage.completion_tokens
+
+    @property
+    def cost_usd(self) -> float:
+        return self.llm.usage.cost_usd
 
 
 def seat_rows(roster: Iterable[dict[str, Any]]) -> tuple[SeatRow, ...]:

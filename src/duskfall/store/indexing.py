@@ -26,7 +26,7 @@ def usage_of(events: Iterable[Event]) -> Usage:
     """Days, event count, tokens and cost of a list of events."""
     usage = Usage()
     for event in events:
-        usage.add(event.kind, event.day, event.payload)
+        usage.add(event)
     return usage
 
 
@@ -50,7 +50,7 @@ class IndexObserver:
         self._guard(lambda: self.index.update(self.game_id, self.usage))
 
     def on_event(self, event: Event) -> None:
-        self.usage.add(event.kind, event.day, event.payload)
+        self.usage.add(event)
 
     def on_phase_end(self) -> None:
         self._guard(lambda: self.index.update(self.game_id, self.usage))

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import duskfall
+from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import LogCorrupt
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
@@ -142,12 +143,12 @@ class GameLog:
 
     @property
     def finished(self) -> bool:
-        return any(e.kind == "game_over" for e in self.events)
+        return any(e.kind == kinds.GAME_OVER for e in self.events)
 
     @property
     def outcome(self) -> Outcome | None:
         for event in reversed(self.events):
-            if event.kind == "game_over":
+            if event.kind == kinds.GAME_OVER:
                 return Outcome.from_dict(event.payload)
         return None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ReplayMismatch
 from duskfall.core.events import Event
 from duskfall.core.outcome import Termination
@@ -54,7 +55,7 @@ def replay(log: GameLog) -> ReplayResult:
                     f"{_describe(event)} differs from the rules' {expected.kind} {expected.payload}"
                 )
             checked += 1
-        elif event.kind == "action":
+        elif event.kind == kinds.ACTION:
             if produced:
                 raise ReplayMismatch(
                     f"the rules produced {produced[0].kind} before {_describe(event)}, "
@@ -63,7 +64,10 @@ def replay(log: GameLog) -> ReplayResult:
             payload = event.payload
             produced.extend(state.apply(payload["seat"], payload["action"]))
             actions += 1
-        elif event.kind == "game_over" and event.payload.get("termination") != Termination.ABORTED:
+        elif (
+            event.kind == kinds.GAME_OVER
+            and event.payload.get("termination") != Termination.ABORTED
+        ):
             outcome = state.outcome()
             if outcome is None or outcome.to_dict() != {
                 k: event.payload.get(k) for k in ("winner", "termination", "reason")

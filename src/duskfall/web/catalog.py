@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import LogCorrupt
 from duskfall.store.index import GameIndex, GameRow, UnknownGame
 from duskfall.web.feed import has_people, public_agents
@@ -39,7 +40,7 @@ def _log_outcome(path: Path) -> dict[str, Any] | None:
         last = json.loads(_last_line(path))
     except (OSError, ValueError):
         return None
-    if isinstance(last, dict) and last.get("kind") == "game_over":
+    if isinstance(last, dict) and last.get("kind") == kinds.GAME_OVER:
         payload = last.get("payload")
         return payload if isinstance(payload, dict) else {}
     return None

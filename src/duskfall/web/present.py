@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.text import Text
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, PUBLIC, Event
 from duskfall.core.variant import Variant
 
@@ -52,23 +53,25 @@ def _compact(payload: Payload) -> str:
 
 
 RUNTIME_LINES: dict[str, LineFormatter] = {
-    "action": lambda p: (
+    kinds.ACTION: lambda p: (
         f"seat {p['seat']} acts: {_compact(p['action'])}"
         + (" (fallback)" if p.get("by") == "fallback" else "")
     ),
-    "thought": lambda p: f"seat {p['seat']} thinks: {_clip(p['text'])}",
+    kinds.THOUGHT: lambda p: f"seat {p['seat']} thinks: {_clip(p['text'])}",
     "speech": lambda p: f"seat {p['seat']} says: {_clip(p['text'])}",
-    "invalid_action": lambda p: f"seat {p['seat']} answer refused: {p['error']}",
-    "fallback": lambda p: f"seat {p['seat']} falls back to {_compact(p['action'])} ({p['reason']})",
-    "decision_timeout": lambda p: f"seat {p['seat']} timed out after {p['timeout']:g}s",
-    "participant_error": lambda p: f"seat {p['seat']} failed: {p['error']}",
-    "llm_call": lambda p: (
+    kinds.INVALID_ACTION: lambda p: f"seat {p['seat']} answer refused: {p['error']}",
+    kinds.FALLBACK: lambda p: (
+        f"seat {p['seat']} falls back to {_compact(p['action'])} ({p['reason']})"
+    ),
+    kinds.DECISION_TIMEOUT: lambda p: f"seat {p['seat']} timed out after {p['timeout']:g}s",
+    kinds.PARTICIPANT_ERROR: lambda p: f"seat {p['seat']} failed: {p['error']}",
+    kinds.LLM_CALL: lambda p: (
         f"{_seat_label(p.get('seat'))} called {p.get('model', '?')}: "
         f"{p.get('prompt_tokens', 0)}+{p.get('completion_tokens', 0)} tokens, "
         f"${float(p.get('cost_usd', 0.0)):.4f}"
     ),
-    "suspicion": lambda p: f"{_seat_label(p.get('seat'))} updates its suspicions",
-    "game_over": lambda p: (
+    kinds.SUSPICION: lambda p: f"{_seat_label(p.get('seat'))} updates its suspicions",
+    kinds.GAME_OVER: lambda p: (
         f"{p['winner']} wins ({p.get('reason', '')})"
         if p.get("winner")
         else f"game over: {p.get('termination', '')} ({p.get('reason', '')})"

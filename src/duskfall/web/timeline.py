@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
@@ -74,7 +75,7 @@ class Timeline:
         return self.state.channels(seat) if self.state is not None else frozenset()
 
     def _apply(self, event: Event) -> None:
-        if self.state is None or event.kind != "action":
+        if self.state is None or event.kind != kinds.ACTION:
             return
         try:
             self.state.apply(event.payload["seat"], event.payload["action"])
@@ -90,7 +91,7 @@ class Timeline:
         seats = frozenset(
             s for s in range(self.num_seats) if visible_to(event, s, self._channels(s))
         )
-        if event.kind == "game_over":
+        if event.kind == kinds.GAME_OVER:
             self.outcome = Outcome.from_dict(event.payload)
         frame = Frame(event, seats, self._alive, self._view(event))
         self.frames.append(frame)

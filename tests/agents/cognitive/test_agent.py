@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from duskfall.agents.cognitive import CognitiveAgent, CognitiveSettings
 from duskfall.agents.cognitive.records import SESSIONS, SUSPICION, THOUGHTS
 from duskfall.core.events import Event
@@ -184,3 +186,16 @@ def test_describe_and_factory() -> None:
     )
     assert isinstance(tuned, CognitiveAgent)
     assert tuned.settings.max_steps == 1 and tuned.settings.reflect is False
+
+
+def test_bad_options_are_one_config_error() -> None:
+    from duskfall.agents.specs import AgentContext, make_participant
+    from duskfall.core.errors import ConfigError
+
+    variant = get_variant("werewolf")
+    for options, message in (
+        ({"max_steps": "many"}, "invalid cognitive agent option max_steps:"),
+        ({"retries": -1}, "invalid cognitive agent option retries:"),
+    ):
+        with pytest.raises(ConfigError, match=message):
+            make_participant("cognitive:scripted", AgentContext(variant, 2, 7, "", options))

@@ -14,7 +14,7 @@ from duskfall.agents.cognitive.settings import CognitiveSettings
 from duskfall.agents.cognitive.suspicion import SuspicionModel
 from duskfall.agents.cognitive.tools import Toolbox, ToolRequest
 from duskfall.agents.specs import AgentContext
-from duskfall.llm import RetryPolicy, get_model
+from duskfall.llm.options import ModelOptions, read_options
 
 __all__ = [
     "CognitiveAgent",
@@ -32,19 +32,9 @@ __all__ = [
 
 def make_cognitive_agent(ctx: AgentContext) -> CognitiveAgent:
     """The ``cognitive:<model spec>`` agent kind (``cognitive:local``, ``cognitive:openai:...``)."""
-    options = ctx.options
     spec = ctx.arg or "local"
-    default = RetryPolicy()
-    retry = RetryPolicy(
-        retries=int(options.get("retries", default.retries)),
-        base_delay=float(options.get("retry_delay", default.base_delay)),
-        format_retries=0,  # the sessions and the runtime re-ask with their own hints
-    )
-    model = get_model(
-        spec,
-        config_path=options.get("llm_config"),
-        timeout=float(options["timeout"]) if options.get("timeout") else None,
-        retry=retry,
-    )
-    settings = CognitiveSettings.from_options(options, spec)
+    options = read_options(ModelOptions, ctx.options, "cognitive agent")
+    # the sessions and the runtime re-ask with their own hints: no format re-asks
+    model = options.build_model(spec, format_retries=0)
+    settings = CognitiveSettings.from_options(ctx.options, spec)
     return CognitiveAgent(model, seat=ctx.seat, variant=ctx.variant, settings=settings)

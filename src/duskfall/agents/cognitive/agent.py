@@ -34,8 +34,9 @@ from duskfall.agents.cognitive.session import Investigation, SessionResult, Sess
 from duskfall.agents.cognitive.settings import CognitiveSettings
 from duskfall.agents.cognitive.suspicion import SuspicionModel
 from duskfall.agents.cognitive.tools import Toolbox
+from duskfall.core.usage import Tally
 from duskfall.core.variant import Variant
-from duskfall.llm import LLMError, Model, ProviderUnavailable
+from duskfall.llm import CallOptions, LLMError, Model, ProviderUnavailable
 from duskfall.llm.memory import clip
 from duskfall.llm.types import Usage
 
@@ -69,13 +70,21 @@ class CognitiveAgent:
         self.variant = variant
         self.settings = settings or CognitiveSettings()
         self.decision_timeout = self.settings.decision_timeout or max(300.0, 6 * model.timeout)
-        self.usage = Usage()
-        self.calls = 0
+        self.tally = Tally()
         self.records: SeatRecords | None = None
         self.game_id: str | None = None
         self.suspicion = SuspicionModel(seat)
         self._last: Deliberation | None = None
         self._broken: LLMError | None = None
+
+    @property
+    def usage(self) -> Usage:
+        """What this seat's model calls have cost."""
+        return self.tally.usage
+
+    @property
+    def calls(self) -> int:
+        return self.tally.calls
 
     def describe(self) -> str:
         return f"cognitive:{self.model.spec}"
@@ -123,8 +132,9 @@ class CognitiveAgent:
             self.model,
             context,
             emit,
-            options=self._sampling(),
+            options=CallOptions(temperature=self.settings.temperature),
             deadline=self.decision_timeout * 0.3,
+            tally=self.tally,
         )
         known = self._refresh_beliefs(context, records)
         try:
@@ -137,15 +147,7 @@ class CognitiveAgent:
         except ProviderUnavailable as exc:
             self._broken = exc
             raise
-        finally:
-            self.usage += caller.usage
-            self.calls += caller.calls
         return reply
-
-    def _sampling(self) -> dict[str, Any]:
-        if self.settings.temperature is None:
-            return {}
-        return {"temperature": self.settings.temperature}
 
     def _refresh_beliefs(self, context: SessionContext, records: SeatRecords) -> Knowledge:
         """Add new players; pin what the seat's own records prove (team mates, checks)."""

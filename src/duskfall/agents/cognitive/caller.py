@@ -1,24 +1,23 @@
 """One model call of one stage (planner, session step, writer), recorded as an ``llm_call``.
 
-Every call goes through :meth:`StageCaller.call`, which bounds its tokens, records the prompt,
-reply, usage and latency as the same ``admin`` ``llm_call`` event the plain LLM agent emits
-(tagged with the ``stage``), and adds the usage to the agent's total.
+Every call goes through :meth:`StageCaller.call`, which bounds its tokens and has the model
+record the prompt, reply, usage and latency as the same ``admin`` ``llm_call`` event the plain
+LLM agent emits (tagged with the ``stage``), counted in the agent's tally.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from duskfall.agents.cognitive.context import SessionContext
-from duskfall.core.events import Event
-from duskfall.llm import LLMError, Model
-from duskfall.llm.calls import llm_call_event
+from duskfall.core.usage import Tally
+from duskfall.llm import CallOptions, CallRecord, Model
+from duskfall.llm.calls import Emit
 from duskfall.llm.types import Message, Usage
 
-Emit = Callable[[Event], None]
+__all__ = ["Emit", "StageCaller"]
 
 
 @dataclass
@@ -28,10 +27,17 @@ class StageCaller:
     model: Model
     context: SessionContext
     emit: Emit
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: CallOptions = field(default_factory=CallOptions)
     deadline: float | None = None
-    usage: Usage = field(default_factory=Usage)
-    calls: int = 0
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def usage(self) -> Usage:
+        return self.tally.usage
+
+    @property
+    def calls(self) -> int:
+        return self.tally.calls
 
     async def call(
         self,
@@ -43,36 +49,20 @@ class StageCaller:
         **fields: Any,
     ) -> str:
         """The reply text; raises :class:`LLMError` (recorded) when the call fails."""
-        record = {
-            "seat": self.context.seat,
-            "model": self.model.spec,
-            "messages": list(messages),
-            "decision": self.context.decision,
-            "stage": stage,
-            "day": self.context.day,
-            "phase": self.context.phase.upper(),
-            **fields,
-        }
-        started = time.monotonic()
-        options = {**self.options, "max_tokens": max_tokens}
-        try:
-            completion = await self.model.complete(
-                messages, schema, deadline=self.deadline, **options
-            )
-        except LLMError as exc:
-            self.usage += exc.usage
-            self.calls += 1
-            self.emit(
-                llm_call_event(
-                    **record,
-                    error=str(exc),
-                    usage=exc.usage,
-                    errors=getattr(exc, "errors", ()),
-                    latency_s=time.monotonic() - started,
-                )
-            )
-            raise
-        self.usage += completion.usage
-        self.calls += 1
-        self.emit(llm_call_event(**record, completion=completion))
+        context = self.context
+        record = CallRecord(
+            self.emit,
+            seat=context.seat,
+            day=context.day,
+            phase=context.phase.upper(),
+            fields={"decision": context.decision, "stage": stage, **fields},
+            tally=self.tally,
+        )
+        completion = await self.model.complete(
+            messages,
+            schema,
+            options=replace(self.options, max_tokens=max_tokens),
+            deadline=self.deadline,
+            record=record,
+        )
         return completion.text

@@ -15,16 +15,21 @@ Options (``AgentContext.options``; all optional):
 * ``records_dir``: where games' record folders go (default: beside the game's log);
 * ``temperature``, ``timeout``, ``retries``, ``retry_delay``, ``decision_timeout``,
   ``llm_config``: as for the ``llm`` agent.
+
+A bad value is one clear ConfigError.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from duskfall.agents.cognitive.session import SessionLimits
+from duskfall.core.errors import ConfigError
 from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS
 
 
@@ -72,17 +77,13 @@ class CognitiveSettings:
             notes_chars=80,
         )
         settings = base if model_spec.split(":")[0] == "local" else cls()
-        changes: dict[str, Any] = {}
-        for f in fields(cls):
-            value = options.get(f.name)
-            if value is None:
-                continue
-            if f.name == "records_dir":
-                changes[f.name] = Path(value)
-            elif f.name == "reflect":
-                changes[f.name] = str(value).lower() in ("1", "true", "yes")
-            elif f.name in ("temperature", "decision_timeout"):
-                changes[f.name] = float(value)
-            else:
-                changes[f.name] = int(value)
-        return replace(settings, **changes)
+        given = {f.name: options[f.name] for f in fields(cls) if options.get(f.name) is not None}
+        if not given:
+            return settings
+        try:
+            return TypeAdapter(cls).validate_python({**asdict(settings), **given})
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+            )
+            raise ConfigError(f"invalid cognitive agent option {problems}") from None

@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, Event
 
 NEUTRAL = 0.5
-SUSPICION_EVENT = "suspicion"
 HYPOTHESIS_TAGS = (
     "likely_detective_candidates",
     "likely_doctor_candidates",
@@ -124,7 +124,7 @@ class SuspicionModel:
 
     def event(self, day: int, phase: str) -> Event:
         """The ``admin`` event the god view renders."""
-        return Event(SUSPICION_EVENT, self.to_payload(), ADMIN, day, phase, source="agent")
+        return Event(kinds.SUSPICION, self.to_payload(), ADMIN, day, phase, source="agent")
 
     def summary(self, names: Mapping[int, str] | None = None, limit: int = 8) -> str:
         """A few lines for prompts: the most and least suspicious players, and hypotheses."""
