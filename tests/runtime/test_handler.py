@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from duskfall.core.bot import Bot
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
 from duskfall.runtime.handler import AskHandler, PhaseContext, ask
-from duskfall.runtime.participant import Bot
+from duskfall.runtime.participant import BotParticipant
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
@@ -115,10 +117,7 @@ async def test_bots_never_pay_for_prompts(monkeypatch: Any) -> None:
 
 async def test_simultaneous_decisions_are_asked_concurrently() -> None:
     """All living voters must be waiting at once; a sequential handler would time out."""
-    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=4)
-    while state.phase == "DECLARATION":
-        seat = state.pending()[0].seat
-        state.apply(seat, {"type": "DECLARATION", "declaration": [0] * 10})
+    state = voting_state(4)
     voters = [d.seat for d in state.pending()]
     everyone_waiting = asyncio.Event()
     waiting = 0
@@ -137,6 +136,48 @@ async def test_simultaneous_decisions_are_asked_concurrently() -> None:
     ctx = PhaseContext(VARIANT, state, "g", state.pending(), derive_rng(0, "f"))
     result = await AskHandler()(ctx, [(s, Scripted([voter(s)])) for s in voters])
     assert sorted(result.actions) == voters and result.subphase_log == []
+
+
+def voting_state(seed: int) -> Any:
+    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=seed)
+    while state.phase == "DECLARATION":
+        seat = state.pending()[0].seat
+        state.apply(seat, {"type": "DECLARATION", "declaration": [0] * 10})
+    return state
+
+
+async def test_sequential_kinds_are_asked_one_seat_at_a_time(monkeypatch: Any) -> None:
+    """A kind the variant declares sequential is never asked of two seats at once."""
+    info = dataclasses.replace(VARIANT.info, sequential_kinds=frozenset({"VOTING"}))
+    monkeypatch.setattr(VARIANT, "info", info)
+    state = voting_state(4)
+    voters = [d.seat for d in state.pending()]
+    asking: list[int] = []
+    most = 0
+
+    def voter(seat: int) -> Callable[[], Any]:
+        async def answer() -> str:
+            nonlocal most
+            asking.append(seat)
+            most = max(most, len(asking))
+            await asyncio.sleep(0)
+            asking.remove(seat)
+            return str((seat + 1) % 10)
+
+        return answer
+
+    ctx = PhaseContext(VARIANT, state, "g", state.pending(), derive_rng(0, "f"))
+    result = await AskHandler()(ctx, [(s, Scripted([voter(s)])) for s in voters])
+    assert sorted(result.actions) == voters and most == 1
+
+
+async def test_a_bot_participant_plays_its_bot_without_prompts(monkeypatch: Any) -> None:
+    calls = []
+    monkeypatch.setattr(VARIANT, "render_prompts", lambda *a: calls.append(a) or ("", ""))
+    bot = BotParticipant(CountingBot(0, derive_rng(0, "b")))
+    assert bot.renders_prompts is False and bot.describe() == "bot"
+    action = await ask(context(), 0, bot, [])
+    assert action.declaration == (0,) * 10 and calls == []
 
 
 async def test_scheduler_plays_to_the_end_and_can_pause() -> None:

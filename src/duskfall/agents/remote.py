@@ -25,9 +25,9 @@ from typing import Any, Protocol
 
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.registry import get_variant
 from duskfall.core.variant import Decision, LegalActions
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
-from duskfall.protocol.legal_state import legal_to_state
 from duskfall.protocol.messages import ActionResponse, error_message
 from duskfall.runtime.participant import Participant
 
@@ -219,7 +219,8 @@ class RemoteSeat:
             "deadline_ms": int(self.deadline * 1000),
             "game_id": self.game_id,
         }
-        legal_state = legal_to_state(legal)
+        wire = get_variant(extra["variant"]).info.wire
+        legal_state = wire.legal_state(legal) if wire is not None else None
         if legal_state is not None:
             message["legal_state"] = legal_state
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

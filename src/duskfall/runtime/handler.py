@@ -15,11 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions, State, Variant
 from duskfall.runtime.parsing import decode_reply
-from duskfall.runtime.participant import Bot, LazyObservation, Participant
+from duskfall.runtime.participant import LazyObservation, Participant
 from duskfall.runtime.settings import RuntimeSettings
 
 RAW_LOG_LIMIT = 2000
@@ -61,15 +62,13 @@ def _timeout_for(participant: Participant, settings: RuntimeSettings) -> float:
     return float(own) if own else settings.decision_timeout
 
 
-def _plain_bot(participant: Participant) -> Bot | None:
-    """The participant if it is a :class:`Bot` whose ``decide`` is just a synchronous ``act``.
+def _plain_bot(participant: Participant | Bot) -> Bot | None:
+    """The participant if it is a :class:`~duskfall.core.bot.Bot` (a synchronous ``act``).
 
-    Such a bot is called directly (no task, no timer): a deadline could not interrupt it
-    anyway, and its answer and any error it raises are handled exactly as usual.
+    Such a bot is called directly (no task, no timer, no prompts): a deadline could not
+    interrupt it anyway, and its answer and any error it raises are handled exactly as usual.
     """
-    if isinstance(participant, Bot) and type(participant).decide is Bot.decide:
-        return participant
-    return None
+    return participant if isinstance(participant, Bot) else None
 
 
 def _prompts(
@@ -79,7 +78,7 @@ def _prompts(
     legal: LegalActions,
     hint: str | None,
 ) -> tuple[str, str]:
-    if not getattr(participant, "renders_prompts", True):
+    if isinstance(participant, Bot) or not getattr(participant, "renders_prompts", True):
         return "", ""
     return context.variant.render_prompts(observation, legal, hint)
 
@@ -195,14 +194,24 @@ def _loggable(raw: Any) -> Any:
 
 
 class AskHandler:
-    """The default handler: ask every pending seat concurrently, each until legal or fallback."""
+    """The default handler: ask every pending seat concurrently, each until legal or fallback.
+
+    Kinds the variant declares in ``info.sequential_kinds`` (speeches...) are asked one seat
+    at a time, in the given order.
+    """
 
     async def __call__(
         self, context: PhaseContext, participants: Sequence[tuple[int, Participant]]
     ) -> HandlerResult:
         logs: list[list[Event]] = [[] for _ in participants]
-        if len(participants) == 1 or all(_plain_bot(p) for _, p in participants):
-            # one seat, or bots that never suspend: asking in seat order is what gather does
+        sequential = context.variant.info.sequential_kinds
+        if (
+            len(participants) == 1
+            or all(_plain_bot(p) for _, p in participants)
+            or (context.decisions and context.decisions[0].kind in sequential)
+        ):
+            # one seat, a sequential kind, or bots that never suspend (asking in seat order
+            # is what gather does for them)
             actions = [
                 await ask(context, seat, participant, logs[i])
                 for i, (seat, participant) in enumerate(participants)

@@ -1,7 +1,7 @@
 """The scheduler: walks a game's decisions, asks participants through handlers, applies results.
 
 Each round it takes the state's pending decisions, groups them by kind (sub-phase), picks
-the handler for that kind (the variant's own, else :class:`AskHandler`), applies the actions
+the handler for that kind (one given for it, else :class:`AskHandler`), applies the actions
 it returns in ascending seat order, and records everything in the :class:`GameRecord`.
 Simultaneous decisions are asked concurrently. It can be paused between rounds.
 """
@@ -43,7 +43,7 @@ class Scheduler(Pausable):
         self.participants = dict(participants)
         self.record = record
         self.settings = settings or RuntimeSettings()
-        self.handlers: dict[str, Handler] = dict(handlers or getattr(variant, "handlers", {}))
+        self.handlers: dict[str, Handler] = dict(handlers or {})
         self.default_handler: Handler = AskHandler()
         self.fallback_rng = derive_rng(seed, "fallback")
         self.context_extra = dict(context_extra or {})

@@ -23,7 +23,7 @@ from duskfall.core.rng import derive_rng
 from duskfall.core.variant import State, Variant
 from duskfall.protocol.messages import ServerHello
 from duskfall.runtime.game import GameSetup, PreparedGame, prepare_game
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import BotParticipant, Participant
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.server.broadcast import WireObserver
 from duskfall.server.connection import Connection
@@ -165,8 +165,7 @@ class Room:
     def _stand_in(self, index: int) -> Participant:
         rng = derive_rng(self.seed, f"stand-in:{index}")
         if self.settings.stand_in is Policy.BOT:
-            bot: Participant = self.variant.bots()[self.settings.bot](index, rng)
-            return bot
+            return BotParticipant(self.variant.bots()[self.settings.bot](index, rng))
         return FallbackPlayer(rng)
 
     def start(self) -> None:
