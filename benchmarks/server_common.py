@@ -13,8 +13,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from duskfall.client.wire_legal import sports_mafia_legal
 from duskfall.protocol import FrameDecoder, encode_message
+from duskfall.variants.sports_mafia.wire import legal_from_valid_actions
 
 CLI = [sys.executable, "-c", "from duskfall.cli import main; main()"]
 
@@ -104,7 +104,7 @@ class RawPlayer:
         if kind == "HELLO":
             self.game_id = message["game_id"]
         elif kind == "ACTION_REQUEST" and message["valid_actions"]:
-            legal = sports_mafia_legal(message["phase"], message["valid_actions"])
+            legal = legal_from_valid_actions(message["phase"], message["valid_actions"])
             reply = {
                 "type": "ACTION_RESPONSE",
                 "player_id": message["player_id"],

@@ -18,7 +18,8 @@ from duskfall.core.rng import derive_rng
 from duskfall.runtime.participant import LazyObservation
 from duskfall.session import GameSetup, run_game
 from duskfall.variants.sports_mafia.bots import BOTS
-from duskfall.variants.sports_mafia.rules import SportsMafiaConfig, SportsMafiaState
+from duskfall.variants.sports_mafia.config import SportsMafiaConfig
+from duskfall.variants.sports_mafia.rules import SportsMafiaState
 
 
 def play_direct(seed: int, config: SportsMafiaConfig, agent: str) -> int:

@@ -11,7 +11,7 @@ import pytest
 from duskfall.agents.human import HumanPlayer, make_human
 from duskfall.agents.specs import AgentContext
 from duskfall.core.errors import IllegalAction
-from duskfall.core.variant import Decision
+from duskfall.core.variant import Decision, VariantInfo
 from duskfall.variants.werewolf import VARIANT
 from duskfall.variants.werewolf.rules import WerewolfState
 from variants.werewolf.table import game, settle
@@ -124,6 +124,7 @@ class BareVariant:
     """A variant with no text hooks: the human player falls back to a generic view."""
 
     id = "bare"
+    info = VariantInfo()
 
 
 async def test_works_for_any_variant_names_map_to_seats() -> None:

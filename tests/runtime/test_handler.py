@@ -14,6 +14,7 @@ from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
 from duskfall.runtime.handler import AskHandler, PhaseContext, ask, ask_seat
+from duskfall.runtime.participant import BotParticipant
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
@@ -118,10 +119,7 @@ async def test_bots_never_pay_for_prompts(monkeypatch: Any) -> None:
 
 async def test_simultaneous_decisions_are_asked_concurrently() -> None:
     """All living voters must be waiting at once; a sequential handler would time out."""
-    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=4)
-    while state.phase == "DECLARATION":
-        seat = state.pending()[0].seat
-        state.apply(seat, {"type": "DECLARATION", "declaration": [0] * 10})
+    state = voting_state(4)
     voters = [d.seat for d in state.pending()]
     everyone_waiting = asyncio.Event()
     waiting = 0
@@ -142,6 +140,23 @@ async def test_simultaneous_decisions_are_asked_concurrently() -> None:
     assert sorted(result.actions) == voters and result.subphase_log == []
 
 
+def voting_state(seed: int = 4) -> Any:
+    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=seed)
+    while state.phase == "DECLARATION":
+        seat = state.pending()[0].seat
+        state.apply(seat, {"type": "DECLARATION", "declaration": [0] * 10})
+    return state
+
+
+async def test_a_bot_participant_plays_its_bot_without_prompts(monkeypatch: Any) -> None:
+    calls = []
+    monkeypatch.setattr(VARIANT, "render_prompts", lambda *a: calls.append(a) or ("", ""))
+    bot = BotParticipant(CountingBot(0, derive_rng(0, "b")))
+    assert bot.renders_prompts is False and bot.describe() == "bot"
+    action = await ask(context(), 0, bot, [])
+    assert action.declaration == (0,) * 10 and calls == []
+
+
 async def test_scheduler_plays_to_the_end_and_can_pause() -> None:
     state = VARIANT.new_game(parse_config(VARIANT, {}), seed=9)
     bots = {s: CountingBot(s, derive_rng(9, f"b{s}")) for s in range(10)}
@@ -157,14 +172,6 @@ async def test_scheduler_plays_to_the_end_and_can_pause() -> None:
     kinds = [e.kind for e in record.events]
     assert kinds[-1] == "game_over" and "action" in kinds
     assert [e.seq for e in record.events] == list(range(len(record.events)))
-
-
-def voting_state(seed: int = 4) -> Any:
-    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=seed)
-    while state.phase == "DECLARATION":
-        seat = state.pending()[0].seat
-        state.apply(seat, {"type": "DECLARATION", "declaration": [0] * 10})
-    return state
 
 
 class Flaky(Bot):

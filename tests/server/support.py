@@ -10,10 +10,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from duskfall.client.wire_legal import sports_mafia_legal
 from duskfall.protocol import FrameDecoder, encode_frame, encode_message
 from duskfall.server import GameServer, ServerSettings
 from duskfall.store.log import GameLog, read_log
+from duskfall.variants.sports_mafia.wire import legal_from_valid_actions
 
 WAIT = 30.0  # upper bound on any single wait; tests never sleep to synchronise
 Message = dict[str, Any]
@@ -22,7 +22,7 @@ Policy = Callable[[Message], Message | None]
 
 def random_action(request: Message, rng: random.Random) -> Message:
     """A random legal sports-mafia action for ``request``."""
-    legal = sports_mafia_legal(request["phase"], request["valid_actions"])
+    legal = legal_from_valid_actions(request["phase"], request["valid_actions"])
     action: Message = legal.sample(rng).to_dict()
     return action
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from duskfall.agents.specs import AgentContext, register_agent_kind
 from duskfall.cli import main
-from duskfall.runtime.participant import Bot
+from duskfall.core.bot import Bot
 
 
 class SlowBot:
-    """Delegates to a bot after a pause."""
+    """Plays a bot after a pause."""
 
     renders_prompts = False
 
@@ -23,7 +23,7 @@ class SlowBot:
 
     async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
         await asyncio.sleep(self.delay)
-        return await self.bot.decide(system_prompt, user_prompt, **extra)
+        return self.bot.act(extra["observation"], extra["legal"])
 
 
 def make_slow(context: AgentContext) -> SlowBot:

@@ -183,16 +183,15 @@ class HumanPlayer:
             return
 
     def _entry_line(self, entry: Any, observation: Mapping[str, Any]) -> str | None:
-        render = getattr(self.variant, "format_history_entry", None)
-        if callable(render):
-            line: str | None = render(entry, observation)
-            return line
+        render = self.variant.info.format_history_entry
+        if render is not None:
+            return render(entry, observation)
         return entry if isinstance(entry, str) else json.dumps(entry, default=str)
 
     def _view(self, observation: Mapping[str, Any]) -> str:
-        render = getattr(self.variant, "render_view", None)
-        if callable(render):
-            return str(render(observation))
+        render = self.variant.info.render_view
+        if render is not None:
+            return render(observation)
         lines = []
         for key, value in observation.items():
             if key in HISTORY_KEYS:

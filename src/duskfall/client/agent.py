@@ -14,12 +14,13 @@ from typing import Any
 from duskfall.agents.specs import AgentContext, make_participant, parse_spec
 from duskfall.client.aio import AsyncClient
 from duskfall.client.wire_legal import check_wire_support, legal_from_wire
+from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.messages import ActionRequest, ErrorMessage, ServerHello
 from duskfall.runtime.parsing import decode_reply
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import BotParticipant, Participant
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,10 @@ class AgentPlayer:
         """The agent of this seat in this game (agents may keep state within a game)."""
         if self.participant is None or (self.seat, self.game_id) != (seat, game_id):
             ctx = AgentContext(self.variant, seat, self.seed, "", self.options)
-            self.participant = make_participant(self.agent, ctx)
+            participant = make_participant(self.agent, ctx)
+            if isinstance(participant, Bot):
+                participant = BotParticipant(participant)
+            self.participant = participant
             self.seat, self.game_id = seat, game_id
         return self.participant
 

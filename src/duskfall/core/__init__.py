@@ -15,12 +15,14 @@ from duskfall.core.variant import (
     WireCodec,
     parse_config,
 )
+from duskfall.core.wire import DataclassCodec
 
 __all__ = [
     "ADMIN",
     "PUBLIC",
     "Bot",
     "ConfigError",
+    "DataclassCodec",
     "Decision",
     "DuskfallError",
     "Event",

@@ -1,4 +1,4 @@
-"""The Variant / State contract every game implements, and the registry that finds variants.
+"""The Variant / State contract every game implements, and the typed capabilities of a variant.
 
 Modelled on OpenSpiel's Game/State split and python-chess's legal-move view:
 
@@ -10,6 +10,8 @@ Modelled on OpenSpiel's Game/State split and python-chess's legal-move view:
 
 Simultaneous decisions are applied one at a time (in any order); the rules resolve them when
 the last pending one arrives. ``apply_all`` applies a batch in ascending seat order.
+
+Variants are found by :mod:`duskfall.core.registry` (re-exported here).
 """
 
 from __future__ import annotations
@@ -44,7 +46,10 @@ class Action(Protocol):
 class LegalActions(Protocol):
     """The legal actions of one seat for one decision (python-chess's legal-move view)."""
 
-    kind: str
+    @property
+    def kind(self) -> str:
+        """The decision these actions answer (a sub-phase id)."""
+        ...
 
     def schema(self) -> dict[str, Any]:
         """JSON schema that every legal action's ``to_dict()`` satisfies."""
@@ -74,10 +79,17 @@ class LegalActions(Protocol):
 class State(Protocol):
     """A game in progress. Pure and synchronous: no I/O, no clock, randomness seeded."""
 
-    variant_id: str
-    num_seats: int
-    day: int
-    phase: str
+    @property
+    def variant_id(self) -> str: ...
+
+    @property
+    def num_seats(self) -> int: ...
+
+    @property
+    def day(self) -> int: ...
+
+    @property
+    def phase(self) -> str: ...
 
     def opening_events(self) -> list[Event]:
         """Events of the deal (roles, teams), emitted once before the first decision."""
@@ -91,7 +103,9 @@ class State(Protocol):
 
     def apply_all(self, actions: Mapping[int, Any]) -> list[Event]: ...
 
-    def observe(self, seat: int) -> dict[str, Any]: ...
+    def observe(self, seat: int) -> Mapping[str, Any]:
+        """The seat's view (plain JSON data; read-only), built by the variant's ``view.py``."""
+        ...
 
     def outcome(self) -> Outcome | None: ...
 
@@ -148,7 +162,7 @@ class VariantInfo:
     sequential_kinds: frozenset[str] = frozenset()
     render_view: Callable[[Mapping[str, Any]], str] | None = None
     format_history_entry: Callable[[Mapping[str, Any], Mapping[str, Any]], str | None] | None = None
-    scramble_hidden: Callable[[Any, int, random.Random], Any] | None = None
+    scramble_hidden: Callable[[State, int, random.Random], State] | None = None
     wire: WireCodec | None = None
 
 
@@ -191,3 +205,9 @@ def parse_config(variant: Variant, data: Mapping[str, Any] | None) -> BaseModel:
             for err in exc.errors()
         )
         raise ConfigError(f"invalid {variant.id} config: {problems}") from None
+
+
+# The registry needs Variant above; importing it last keeps the old import path working.
+from duskfall.core.registry import get_variant as get_variant  # noqa: E402
+from duskfall.core.registry import register_variant as register_variant  # noqa: E402
+from duskfall.core.registry import variant_ids as variant_ids  # noqa: E402

@@ -1,8 +1,10 @@
-"""The Participant protocol (seed 004) and the base class of programmatic bots.
+"""The Participant protocol (seed 004), and the adapter that makes a bot a participant.
 
-A participant returns a raw string (an LLM's reply, a human's input, a remote client's JSON).
-Programmatic bots may return an already-parsed action instead, and declare
-``renders_prompts = False`` so that no prompt is ever rendered for them.
+A participant returns a raw string (an LLM's reply, a human's input, a remote client's JSON),
+or an already-parsed action. One that declares ``renders_prompts = False`` is never shown
+prompts. Programmatic bots are :class:`duskfall.core.bot.Bot` (synchronous ``act``): the
+handler calls them directly, and :class:`BotParticipant` wraps one where a participant is
+needed.
 
 ``extra`` always carries:
 
@@ -19,12 +21,10 @@ Programmatic bots may return an already-parsed action instead, and declare
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from duskfall.core import bot as core_bot
-from duskfall.core.variant import LegalActions
+from duskfall.core.bot import Bot
 
 
 @runtime_checkable
@@ -39,11 +39,11 @@ class LazyObservation(Mapping[str, Any]):
 
     __slots__ = ("_build", "_data")
 
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, build: Callable[[], Mapping[str, Any]]) -> None:
         self._build = build
-        self._data: dict[str, Any] | None = None
+        self._data: Mapping[str, Any] | None = None
 
-    def _get(self) -> dict[str, Any]:
+    def _get(self) -> Mapping[str, Any]:
         if self._data is None:
             self._data = self._build()
         return self._data
@@ -58,28 +58,20 @@ class LazyObservation(Mapping[str, Any]):
         return len(self._get())
 
     def to_dict(self) -> dict[str, Any]:
-        return self._get()
+        data = self._get()
+        return data if isinstance(data, dict) else dict(data)
 
 
-class Bot(core_bot.Bot):
-    """Base of programmatic agents: implement :meth:`act`; no prompts are rendered for them.
-
-    Each bot is created per seat and game with its own seeded ``rng``, so games are
-    reproducible; bots may keep state across decisions.
-    """
+class BotParticipant:
+    """A :class:`~duskfall.core.bot.Bot` as a :class:`Participant` (no prompts rendered)."""
 
     renders_prompts = False
-    name = "bot"
 
-    def __init__(self, seat: int, rng: random.Random) -> None:
-        self.seat = seat
-        self.rng = rng
-
-    def act(self, observation: Mapping[str, Any], legal: LegalActions) -> Any:
-        raise NotImplementedError
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
 
     async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
-        return self.act(extra["observation"], extra["legal"])
+        return self.bot.act(extra["observation"], extra["legal"])
 
     def describe(self) -> str:
-        return self.name
+        return self.bot.describe()

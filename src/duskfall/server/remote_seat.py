@@ -27,7 +27,6 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
-from duskfall.protocol.legal_state import legal_to_state
 from duskfall.protocol.messages import ActionRequest, ActionResponse, error_message
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 from duskfall.runtime.checking import CheckedAnswer
@@ -54,9 +53,8 @@ class SeatProtocolError(Exception):
 
 def legal_state_of(variant: Variant, legal: LegalActions) -> dict[str, Any] | None:
     """The ``legal_state`` extension of a request: ``legal`` as the variant's wire codec puts it."""
-    if variant.info.wire is not None:
-        return variant.info.wire.legal_state(legal)
-    return legal_to_state(legal)
+    wire = variant.info.wire
+    return wire.legal_state(legal) if wire is not None else None
 
 
 @dataclass(frozen=True, slots=True)

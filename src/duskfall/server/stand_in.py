@@ -13,7 +13,7 @@ from typing import Any
 
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import LegalActions, Variant
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import BotParticipant, Participant
 
 
 class Policy(StrEnum):
@@ -45,6 +45,6 @@ def make_stand_in(
     """The stand-in of ``seat`` under ``policy`` (``bot`` names the variant's bot to use)."""
     rng = derive_rng(seed, f"stand-in:{seat}")
     if policy is Policy.BOT:
-        player: Participant = variant.bots()[bot](seat, rng)
+        player: Participant = BotParticipant(variant.bots()[bot](seat, rng))
         return player
     return FallbackPlayer(rng)

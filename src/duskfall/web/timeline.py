@@ -137,7 +137,7 @@ class Timeline:
         return {
             "game_id": header.game_id,
             "variant": header.variant,
-            "variant_name": getattr(self.variant, "name", header.variant),
+            "variant_name": self.variant.name if self.variant is not None else header.variant,
             "seed": header.seed,
             "config": header.config,
             "started_at": header.started_at,

@@ -6,7 +6,7 @@ from pathlib import Path
 from duskfall.core.variant import parse_config
 from duskfall.variants.mafia import VARIANT
 from duskfall.variants.mafia.actions import Say
-from duskfall.variants.mafia.scramble import scramble_hidden
+from duskfall.variants.mafia.testing import scramble_hidden
 from kit import VariantKit
 
 from .helpers import quiet

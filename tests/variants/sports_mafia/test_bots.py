@@ -14,16 +14,14 @@ from duskfall.runtime.participant import LazyObservation
 from duskfall.session import GameSetup, run_game
 from duskfall.variants.sports_mafia.actions import SKIP, Declaration, EliminateAllVote, Kill, Vote
 from duskfall.variants.sports_mafia.bots import BOTS, HeuristicAgent, RandomAgent
+from duskfall.variants.sports_mafia.config import SportsMafiaConfig
 from duskfall.variants.sports_mafia.legal import (
     DeclarationChoice,
     EliminateAllChoice,
     TargetChoice,
 )
-from duskfall.variants.sports_mafia.rules import (
-    BLACK_ROLES,
-    SportsMafiaConfig,
-    SportsMafiaState,
-)
+from duskfall.variants.sports_mafia.roles import BLACK_ROLES
+from duskfall.variants.sports_mafia.rules import SportsMafiaState
 
 LINE_UPS = [
     ("random",) * 10,

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
+from duskfall.variants.sports_mafia.testing import scramble_hidden
 from kit import VariantKit
-from variants.sports_mafia.scramble import scramble_hidden
 
 KIT = VariantKit("sports-mafia", configs=[{}, {"day_limit": 2}], scramble=scramble_hidden)
 

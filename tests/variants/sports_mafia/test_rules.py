@@ -8,11 +8,9 @@ import pytest
 
 from duskfall.core.errors import IllegalAction
 from duskfall.core.outcome import Termination
-from duskfall.variants.sports_mafia.rules import (
-    DECK,
-    SportsMafiaConfig,
-    SportsMafiaState,
-)
+from duskfall.variants.sports_mafia.config import SportsMafiaConfig
+from duskfall.variants.sports_mafia.roles import DECK
+from duskfall.variants.sports_mafia.rules import SportsMafiaState
 
 ROLES = [
     "CITIZEN",

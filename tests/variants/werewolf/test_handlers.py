@@ -1,14 +1,10 @@
-"""Seed 004's handlers under the scheduler: concurrency, raw strings, hints, fallbacks."""
+"""Werewolf decisions under the scheduler: concurrency, raw strings, hints, fallbacks."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-import pytest
-
-from duskfall.core.rng import derive_rng
-from duskfall.runtime.handler import PhaseContext
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.scheduler import Scheduler
@@ -16,7 +12,6 @@ from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, run_game
 from duskfall.variants.werewolf import VARIANT
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.handlers import SubPhaseHandler
 
 from .table import GUARD, SEER, game, kinds, settle
 
@@ -117,13 +112,11 @@ async def test_speech_comes_from_the_envelopes_says_and_prompts_hold_only_the_se
     assert "Iris" not in wolf.calls[0]["system"]
 
 
-def test_every_sub_phase_has_a_handler_and_handlers_check_their_seats() -> None:
-    assert set(VARIANT.handlers) == set(P.ALL_KINDS)
-    assert not VARIANT.handlers[P.SPEECH].concurrent and VARIANT.handlers[P.VOTE].concurrent
-    state = game()
-    context = PhaseContext(VARIANT, state, "t", state.pending(), derive_rng(0, "t"))
-    with pytest.raises(ValueError, match="pending WOLF_KILL seats are"):
-        asyncio.run(SubPhaseHandler(P.WOLF_KILL)(context, [(0, Scripted("4"))]))
+def test_speeches_and_last_acts_are_declared_sequential() -> None:
+    sequential = VARIANT.info.sequential_kinds
+    assert sequential == P.SEQUENTIAL_KINDS <= set(P.ALL_KINDS)
+    assert {P.SPEECH, P.WOLF_CHAT, P.LAST_WORDS, P.HUNTER_SHOT, P.BADGE_PASS} <= sequential
+    assert not {P.VOTE, P.WOLF_KILL, P.GUARD, P.SEER, P.BADGE_RUN} & sequential
 
 
 async def test_a_whole_game_with_raw_string_participants() -> None:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from duskfall.variants.werewolf.rules import scramble_hidden
+from duskfall.variants.werewolf.testing import scramble_hidden
 from kit import VariantKit
 
 CONFIGS = [
@@ -13,7 +13,7 @@ CONFIGS = [
 KIT = VariantKit(
     "werewolf",
     configs=CONFIGS,
-    scramble=scramble_hidden,  # type: ignore[arg-type]
+    scramble=scramble_hidden,
     playouts=700,
     leak_games=7,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from duskfall.variants.werewolf import VARIANT
-from duskfall.variants.werewolf.rules import scramble_hidden
+from duskfall.variants.werewolf.testing import scramble_hidden
 
 from .table import QUIET_NIGHT, SEER, game, settle
 

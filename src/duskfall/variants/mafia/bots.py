@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from duskfall.core.bot import Bot
 from duskfall.core.variant import LegalActions
-from duskfall.runtime.participant import Bot
 from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.legal import SayChoice, TargetChoice
 from duskfall.variants.mafia.phases import (

@@ -56,7 +56,7 @@ from duskfall.variants.mafia.roles import (
     role_label,
     team_of_roles,
 )
-from duskfall.variants.mafia.view import observe
+from duskfall.variants.mafia.view import MafiaObservation, observe
 
 VARIANT_ID = "mafia"
 NIGHT, DAY, OVER = "NIGHT", "DAY", "OVER"
@@ -217,7 +217,8 @@ class MafiaState:
             events += self.apply(seat, actions[seat])
         return events
 
-    def observe(self, seat: int) -> dict[str, Any]:
+    def observe(self, seat: int) -> MafiaObservation:
+        """The seat's view (built by :func:`~duskfall.variants.mafia.view.observe`)."""
         return observe(self, seat)
 
     def outcome(self) -> Outcome | None:

@@ -8,12 +8,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
-from duskfall.core.variant import LegalActions, VariantInfo
-from duskfall.variants.mafia import bots, prompts
+from duskfall.core.variant import LegalActions, Variant, VariantInfo
+from duskfall.variants.mafia import bots, prompts, testing, wire
 from duskfall.variants.mafia.config import MafiaConfig
 from duskfall.variants.mafia.roles import MAFIA_TEAM, ROLES, TOWN
 from duskfall.variants.mafia.rules import MafiaState
-from duskfall.variants.mafia.scramble import scramble_hidden
 
 
 class MafiaVariant:
@@ -21,7 +20,7 @@ class MafiaVariant:
 
     id = "mafia"
     name = "Classic mafia (doctor, sheriff, vigilante)"
-    teams = (TOWN, MAFIA_TEAM)
+    teams: tuple[str, ...] = (TOWN, MAFIA_TEAM)
     team_aliases: Mapping[str, str] = {
         "town": TOWN,
         "village": TOWN,
@@ -31,8 +30,7 @@ class MafiaVariant:
     }
     roles = tuple(ROLES.values())
     config_model: type[BaseModel] = MafiaConfig
-    info = VariantInfo(scramble_hidden=scramble_hidden)
-    handlers: Mapping[str, Any] = {}
+    info = VariantInfo(scramble_hidden=testing.scramble_hidden, wire=wire.WIRE)
 
     def new_game(self, config: BaseModel, seed: int) -> MafiaState:
         if not isinstance(config, MafiaConfig):
@@ -50,8 +48,5 @@ class MafiaVariant:
     def bots(self) -> Mapping[str, Any]:
         return bots.BOTS
 
-    def scramble_hidden(self, state: Any, seat: int, rng: Any) -> MafiaState:
-        return scramble_hidden(state, seat, rng)
 
-
-VARIANT = MafiaVariant()
+VARIANT: Variant = MafiaVariant()

@@ -8,8 +8,10 @@ bot inputs are all built from this view.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NotRequired, Protocol, TypedDict
 
+from duskfall.core.variant import Decision
 from duskfall.variants.mafia.phases import (
     DAY_DISCUSSION,
     DOCTOR_KINDS,
@@ -24,12 +26,115 @@ from duskfall.variants.mafia.priorities import (
     investigation_priorities,
     protection_priorities,
 )
+from duskfall.variants.mafia.roles import RoleSet
 
-if TYPE_CHECKING:
-    from duskfall.variants.mafia.rules import MafiaState
+LogEntry = dict[str, Any]
+"""One entry of a log (public, channel or private): ``kind``, ``day`` and its fields."""
 
 
-def observe(state: MafiaState, seat: int) -> dict[str, Any]:
+class PlayerView(TypedDict):
+    """One player as this seat knows it: ``roles`` only if known (own, dead, investigated)."""
+
+    seat: int
+    name: str
+    alive: bool
+    roles: list[str] | None
+
+
+class InvestigationView(TypedDict):
+    """A sheriff's result this seat knows."""
+
+    night: int
+    sheriff: int
+    target: int
+    roles: list[str]
+
+
+class MafiaObservation(TypedDict):
+    """A seat's view of a mafia game; ``context`` only while it has a decision to make."""
+
+    variant: str
+    seat: int
+    name: str
+    roles: list[str]
+    team: str
+    alive: bool
+    day: int
+    phase: str
+    decision: str | None
+    players: list[PlayerView]
+    setup: dict[str, int]
+    allies: dict[str, list[int]]
+    public_log: list[LogEntry]
+    channel_logs: dict[str, list[LogEntry]]
+    private_log: list[LogEntry]
+    investigations: list[InvestigationView]
+    context: NotRequired[dict[str, Any]]
+
+
+class Investigation(Protocol):
+    """A sheriff's result, as the view reads it."""
+
+    @property
+    def night(self) -> int: ...
+    @property
+    def sheriff(self) -> int: ...
+    @property
+    def target(self) -> int: ...
+    @property
+    def roles(self) -> RoleSet: ...
+
+
+class StepProgress(Protocol):
+    """A sequential sub-phase, as the view reads it: who speaks in turn, and how far it is."""
+
+    @property
+    def order(self) -> Sequence[int]: ...
+    @property
+    def position(self) -> int: ...
+
+
+class ObservedGame(Protocol):
+    """What :func:`observe` reads of a game (``rules.MafiaState`` provides it)."""
+
+    @property
+    def variant_id(self) -> str: ...
+    @property
+    def num_seats(self) -> int: ...
+    @property
+    def names(self) -> Sequence[str]: ...
+    @property
+    def seat_roles(self) -> Sequence[RoleSet]: ...
+    @property
+    def living(self) -> Sequence[bool]: ...
+    @property
+    def day(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def setup(self) -> Mapping[str, int]: ...
+    @property
+    def public_log(self) -> Sequence[LogEntry]: ...
+    @property
+    def channel_logs(self) -> Mapping[str, Sequence[LogEntry]]: ...
+    @property
+    def private_logs(self) -> Mapping[int, Sequence[LogEntry]]: ...
+    @property
+    def steps(self) -> Sequence[StepProgress]: ...
+
+    def channels(self, seat: int) -> frozenset[str]: ...
+    def members(self, channel: str) -> tuple[int, ...]: ...
+    def team_of(self, seat: int) -> str: ...
+    def alive(self) -> list[int]: ...
+    def pending(self) -> Sequence[Decision]: ...
+    def known_investigations(self, sheriff: int) -> Sequence[Investigation]: ...
+    def tonight(self) -> dict[str, Any]: ...
+    def protection_banned(self, doctor: int) -> int | None: ...
+    def targets(self, seat: int, kind: str) -> tuple[int, ...]: ...
+    def has_shot(self, vigilante: int) -> bool: ...
+
+
+def observe(state: ObservedGame, seat: int) -> MafiaObservation:
     """Everything ``seat`` may know right now, as plain JSON-ready data."""
     roles = state.seat_roles[seat]
     channels = sorted(state.channels(seat))
@@ -38,7 +143,7 @@ def observe(state: MafiaState, seat: int) -> dict[str, Any]:
     known = {s: state.seat_roles[s] for s in range(state.num_seats) if not state.living[s]}
     known.update((inv.target, inv.roles) for inv in investigations)
     known[seat] = roles
-    view: dict[str, Any] = {
+    view: MafiaObservation = {
         "variant": state.variant_id,
         "seat": seat,
         "name": state.names[seat],
@@ -77,21 +182,21 @@ def observe(state: MafiaState, seat: int) -> dict[str, Any]:
     return view
 
 
-def _decision_kind(state: MafiaState, seat: int) -> str | None:
+def _decision_kind(state: ObservedGame, seat: int) -> str | None:
     for decision in state.pending():
         if decision.seat == seat:
             return decision.kind
     return None
 
 
-def _team(state: MafiaState, seat: int, channel: str) -> list[int]:
+def _team(state: ObservedGame, seat: int, channel: str) -> list[int]:
     """Living members of ``seat``'s team on ``channel`` (just ``seat`` if it has none)."""
     if channel not in state.channels(seat):
         return [seat]
     return [s for s in state.members(channel) if state.living[s]]
 
 
-def _context(state: MafiaState, seat: int, kind: str) -> dict[str, Any]:
+def _context(state: ObservedGame, seat: int, kind: str) -> dict[str, Any]:
     """What the engine tells ``seat`` for this decision (seed 000's per-phase game state)."""
     context: dict[str, Any] = {}
     channel = TEAM_CHANNEL.get(kind)

@@ -10,8 +10,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from duskfall.core.bot import Bot
 from duskfall.core.variant import LegalActions
-from duskfall.runtime.participant import Bot
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
     SKIP,

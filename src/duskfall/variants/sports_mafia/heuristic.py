@@ -28,8 +28,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from duskfall.core.bot import Bot
 from duskfall.core.variant import LegalActions
-from duskfall.runtime.participant import Bot
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
     ZERO_CLAIMS,

@@ -1,11 +1,13 @@
-"""Prompts for LLM players of sports mafia, built only from the seat's observation."""
+"""Text for players: prompts for LLMs (built only from the seat's observation), and one line
+per event for the god view."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from duskfall.core.events import Event
 from duskfall.core.variant import LegalActions
 
 RULES = """Sports mafia, 10 players: RED (6 Citizens + Sheriff) vs BLACK (2 Mafia + Don).
@@ -98,3 +100,38 @@ def render_prompts(
     if hint:
         parts.append(f"Your previous answer was refused: {hint}. Answer again.")
     return system, "\n".join(parts)
+
+
+def format_event(event: Event) -> str | None:
+    """One terminal line (god view, rich markup) for a rules event, or None to skip it."""
+    p = event.payload
+    kind = event.kind
+    simple: dict[str, Callable[[], str]] = {
+        "ROLES_DEALT": lambda: "roles: " + ", ".join(f"{i}={r}" for i, r in enumerate(p["roles"])),
+        "DAY_STARTED": lambda: f"[bold]Day {p['turn'] + 1}[/] (first speaker {p['first_speaker']})",
+        "DECLARATION": lambda: (
+            f"player {p['player_id']} declares {p['declaration']}"
+            + (
+                " [magenta]with sheriff claims[/]"
+                if any(any(r) for r in p["sheriff_claims"])
+                else ""
+            )
+        ),
+        "PLAYER_NOMINATED": lambda: f"player {p['by']} nominates [yellow]{p['player_id']}[/]",
+        "VOTES": lambda: (
+            f"votes (round {p['round']}): " + ", ".join(f"{k}->{v}" for k, v in p["votes"].items())
+        ),
+        "REVOTE_STARTED": lambda: f"tie between {p['tied']}: re-vote",
+        "ELIMINATE_ALL_STARTED": lambda: f"tie again between {p['tied']}: eliminate-all vote",
+        "ELIMINATE_ALL_RESULT": lambda: f"eliminate all {p['tied']}? yes {p['yes']}, no {p['no']}",
+        "PLAYER_ELIMINATED": lambda: f"[red]player {p['player_id']} is eliminated[/]",
+        "NIGHT_STARTED": lambda: "[blue]Night falls[/]",
+        "PLAYER_KILLED": lambda: f"[red]player {p['player_id']} is killed in the night[/]",
+        "NO_KILL": lambda: "nobody is killed tonight",
+        "DON_CHECK_RESULT": lambda: (
+            f"(don) checks {p['target']}: " + ("SHERIFF" if p["is_sheriff"] else "not the sheriff")
+        ),
+        "SHERIFF_CHECK_RESULT": lambda: f"(sheriff) checks {p['target']}: {p['team']}",
+    }
+    render = simple.get(kind)
+    return render() if render else None

@@ -14,8 +14,6 @@ from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility
 from duskfall.core.outcome import Outcome, Termination
@@ -33,14 +31,15 @@ from duskfall.variants.sports_mafia.actions import (
     SheriffCheck,
     Vote,
 )
+from duskfall.variants.sports_mafia.config import SportsMafiaConfig
 from duskfall.variants.sports_mafia.legal import (
     DeclarationChoice,
     EliminateAllChoice,
     TargetChoice,
 )
+from duskfall.variants.sports_mafia.roles import BLACK, BLACK_ROLES, DECK, DON, RED, SHERIFF
+from duskfall.variants.sports_mafia.view import SportsMafiaObservation, VoteRecord, observe
 
-CITIZEN, SHERIFF, MAFIA, DON = "CITIZEN", "SHERIFF", "MAFIA", "DON"
-RED, BLACK = "RED", "BLACK"
 DECLARATION, VOTING, NIGHT_KILL, NIGHT_DON, NIGHT_SHERIFF, GAME_OVER = (
     "DECLARATION",
     "VOTING",
@@ -49,17 +48,7 @@ DECLARATION, VOTING, NIGHT_KILL, NIGHT_DON, NIGHT_SHERIFF, GAME_OVER = (
     "NIGHT_SHERIFF",
     "GAME_OVER",
 )
-DECK = (CITIZEN,) * 6 + (SHERIFF, MAFIA, MAFIA, DON)
-BLACK_ROLES = frozenset((MAFIA, DON))
 SEATS = range(NUM_PLAYERS)
-
-
-class SportsMafiaConfig(BaseModel):
-    """Options of a sports-mafia game."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    day_limit: int = Field(30, ge=1, le=1000, description="days before the game is a draw")
 
 
 class SportsMafiaState:
@@ -85,7 +74,7 @@ class SportsMafiaState:
         self.tied: list[int] = []
         self.vote_round = 0  # 0 first vote, 1 re-vote among tied, 2 eliminate-all
         self.votes: dict[int, Any] = {}
-        self.vote_history: list[dict[str, Any]] = []
+        self.vote_history: list[VoteRecord] = []
         self.don_checks: dict[int, bool] = {}
         self.sheriff_checks: dict[int, str] = {}
         self.speakers: list[int] = []
@@ -189,45 +178,9 @@ class SportsMafiaState:
             return TargetChoice(NIGHT_DON, "DON_CHECK", "don_check", others)
         return TargetChoice(NIGHT_SHERIFF, "SHERIFF_CHECK", "sheriff_check", others)
 
-    def observe(self, seat: int) -> dict[str, Any]:
-        """The seat's view: the seed's fields plus ``player_id``/``vote_history``."""
-        role = self.role_of[seat]
-        private: dict[str, Any] = {}
-        known: dict[str, str] = {str(seat): role}
-        if role in BLACK_ROLES:
-            team = self.black_team()
-            private["mafia_team"] = team
-            for p in team:
-                known[str(p)] = self.role_of[p]
-        if role == DON:
-            private["don_checks"] = {str(t): r for t, r in self.don_checks.items()}
-        elif role == SHERIFF:
-            private["sheriff_checks"] = {str(t): r for t, r in self.sheriff_checks.items()}
-        for p in range(NUM_PLAYERS):
-            if not self.alive_flags[p]:
-                known[str(p)] = "UNKNOWN"
-        return {
-            "player_id": seat,
-            "turn": self.turn,
-            "phase": self.phase,
-            "alive_players": self.alive(),
-            "nominated_players": list(self.nominated),
-            "tied_players": list(self.tied),
-            "role": role,
-            "private_info": private,
-            "players": [
-                {
-                    "player_id": p,
-                    "alive": self.alive_flags[p],
-                    "declarations": list(self.declarations[p]),
-                    "sheriff_claims": list(map(list, self.claims[p])),
-                }
-                for p in range(NUM_PLAYERS)
-            ],
-            "known_roles": known,
-            "first_speaker": self.first_speaker,
-            "vote_history": list(self.vote_history),
-        }
+    def observe(self, seat: int) -> SportsMafiaObservation:
+        """The seat's view (built by :func:`~duskfall.variants.sports_mafia.view.observe`)."""
+        return observe(self, seat)
 
     # -- transitions ---------------------------------------------------------------------
 
@@ -448,13 +401,3 @@ class SportsMafiaState:
 
 def new_game(config: SportsMafiaConfig, seed: int) -> SportsMafiaState:
     return SportsMafiaState(config, seed)
-
-
-__all__ = [
-    "BLACK",
-    "RED",
-    "DeclarationChoice",
-    "SportsMafiaConfig",
-    "SportsMafiaState",
-    "new_game",
-]

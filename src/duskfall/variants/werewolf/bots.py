@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from duskfall.runtime.participant import Bot
+from duskfall.core.bot import Bot
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import (
     ANTIDOTE,

@@ -1,8 +1,9 @@
 """Phases and sub-phases of Werewolf, and the order the rules walk them in.
 
-Every sub-phase id is also the ``kind`` of the decisions asked in it and of the handler that
-asks them. Speeches are asked one seat at a time; the other sub-phases ask all their seats at
-once (Guard and Seer share one batch, so they are asked concurrently).
+Every sub-phase id is also the ``kind`` of the decisions asked in it. The kinds in
+``SEQUENTIAL_KINDS`` (speeches, the hunter's shot, the badge pass) are asked one seat at a time
+(the variant declares them in ``info.sequential_kinds``); the other sub-phases ask all their
+seats at once (Guard and Seer share one batch, so they are asked concurrently).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Text for players: prompts for LLMs, the human view, and one line per event.
 
-Everything here is built from a seat's observation (``rules.observe``) and its legal choices,
+Everything here is built from a seat's observation (``view.observe``) and its legal choices,
 never from the state, so a prompt can only contain what the seat may know.
 """
 
@@ -134,6 +134,11 @@ def render_view(obs: Mapping[str, Any]) -> str:
 def history_line(entry: Mapping[str, Any], names: Sequence[str]) -> str | None:
     """One line for an entry of a seat's history."""
     return event_line(entry["kind"], entry, _namer(names))
+
+
+def format_history_entry(entry: Mapping[str, Any], obs: Mapping[str, Any]) -> str | None:
+    """One line of a seat's history, with the player names of its observation."""
+    return history_line(entry, [p["name"] for p in obs["players"]])
 
 
 def render_prompts(obs: Mapping[str, Any], legal: Any, hint: str | None) -> tuple[str, str]:

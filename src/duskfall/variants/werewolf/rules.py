@@ -7,13 +7,11 @@ before day N. See ``phases.py`` for the order and docs/werewolf.md for every rul
 
 Information isolation: every event carries a visibility, and a seat's history is exactly the
 events :func:`~duskfall.core.visible_to` lets it see (kept per seat as events are emitted, so
-that :meth:`observe` is cheap). :meth:`observe` is the one place a seat's view is built.
+that :meth:`observe` is cheap). ``view.observe`` is the one place a seat's view is built.
 """
 
 from __future__ import annotations
 
-import copy
-import random
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,22 +22,16 @@ from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import Decision
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.actions import (
-    ANTIDOTE,
-    POISON,
-    Action,
+from duskfall.variants.werewolf.actions import ANTIDOTE, POISON, Action, Pick, Potion, Say, YesNo
+from duskfall.variants.werewolf.config import WerewolfConfig
+from duskfall.variants.werewolf.events import Cause
+from duskfall.variants.werewolf.legal import (
     Choice,
-    Pick,
-    Potion,
-    Say,
     SpeechChoice,
     TargetChoice,
     WitchChoice,
-    YesNo,
     YesNoChoice,
 )
-from duskfall.variants.werewolf.config import WerewolfConfig
-from duskfall.variants.werewolf.events import Cause
 from duskfall.variants.werewolf.roles import (
     GODS,
     GUARD,
@@ -52,6 +44,7 @@ from duskfall.variants.werewolf.roles import (
     WOLF_TEAM,
     team_of_role,
 )
+from duskfall.variants.werewolf.view import PlayerView, WerewolfObservation, observe
 
 WOLF_CHANNEL = team_visibility(WOLF_TEAM)
 GOOD, BAD = "Good", "Werewolf"
@@ -107,7 +100,7 @@ class WerewolfState:
         ]
         self._role_seat = {r: s for s, r in enumerate(self.role_of) if r in GODS}
         self._audience: dict[str, tuple[int, ...]] = {}
-        self._players: list[dict[str, Any]] | None = None
+        self._players: list[PlayerView] | None = None
         self._seen: list[list[dict[str, Any]]] = [[] for _ in range(n)]
         for event in self.events:
             self._record_seen(event)
@@ -182,44 +175,35 @@ class WerewolfState:
     def alive(self) -> list[int]:
         return [s for s in range(self.num_seats) if self.is_alive[s]]
 
-    def observe(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know, and nothing else: the only source of its view.
+    def observe(self, seat: int) -> WerewolfObservation:
+        """The seat's view (built by :func:`~duskfall.variants.werewolf.view.observe`)."""
+        return observe(self, seat)
 
-        The roster, role counts and rules are shared between observations: treat an
-        observation as read-only.
-        """
-        role = self.role_of[seat]
-        obs: dict[str, Any] = {
-            "variant": self.variant_id,
-            "seat": seat,
-            "name": self.names[seat],
-            "role": role,
-            "team": team_of_role(role),
-            "alive": self.is_alive[seat],
-            "day": self.day,
-            "phase": self.phase,
-            "decision": self._asks.get(seat) if seat not in self._answers else None,
-            "players": self._players_view(),
-            "sheriff": self.sheriff,
-            "roles_in_play": self._roles_in_play,
-            "rules": self._public_rules,
-            "history": list(self._seen[seat]),
-        }
-        if role == WEREWOLF:
-            obs["wolves"] = [s for s in range(self.num_seats) if self.is_wolf[s]]
-        elif role == SEER:
-            obs["checks"] = [{"night": n, "target": t, "result": r} for n, t, r in self.checks]
-        elif role == WITCH:
-            obs["antidote"] = self.antidote
-            obs["poison"] = self.poison
-            obs["attacked_tonight"] = self._told if self.phase == P.NIGHT else None
-        elif role == GUARD:
-            obs["last_guarded"] = self.last_guarded
-        if self._outcome is not None:
-            obs["outcome"] = self._outcome.to_dict()
-        return obs
+    # -- what the view reads --------------------------------------------------------------
 
-    def _players_view(self) -> list[dict[str, Any]]:
+    @property
+    def roles_in_play(self) -> dict[str, int]:
+        return self._roles_in_play
+
+    @property
+    def public_rules(self) -> dict[str, Any]:
+        """The options every player knows (shared by every observation: read-only)."""
+        return self._public_rules
+
+    @property
+    def told_to_witch(self) -> int | None:
+        """Whom the witch was told the wolves attacked tonight."""
+        return self._told
+
+    def decision_of(self, seat: int) -> str | None:
+        """The kind of decision ``seat`` is asked now and has not answered yet."""
+        return self._asks.get(seat) if seat not in self._answers else None
+
+    def history(self, seat: int) -> list[dict[str, Any]]:
+        """The events ``seat`` saw, flattened (kept up to date as events are emitted)."""
+        return self._seen[seat]
+
+    def players_view(self) -> list[PlayerView]:
         """The public roster, rebuilt only after a death (observations are read-only)."""
         if self._players is None:
             self._players = [
@@ -660,54 +644,3 @@ _Q = {
     P.HUNTER_SHOT: "You are dead. Whom do you shoot?",
     P.BADGE_PASS: "You are dead. To whom do you pass the sheriff's badge?",
 }
-
-
-def scramble_hidden(state: WerewolfState, seat: int, rng: random.Random) -> WerewolfState:
-    """A copy of ``state`` with everything ``seat`` may not know randomised.
-
-    Roles are shuffled among the seats whose role ``seat`` does not know (keeping the team of
-    seats it learnt as Good/Werewolf); other seats' secrets (potions, guard and seer choices,
-    the wolves' target, pending answers, hidden events) are replaced by random values.
-    ``observe(seat)`` must not change.
-    """
-    new = copy.deepcopy(state)
-    n = state.num_seats
-    role = state.role_of[seat]
-    known = {seat}
-    if role == WEREWOLF or state.outcome() is not None:
-        known |= {s for s in range(n) if state.is_wolf[s]} if role == WEREWOLF else set(range(n))
-    known |= {e.payload["seat"] for e in state.events if e.kind == "hunter_shot"}
-    team_known = {t: r for _, t, r in state.checks} if role == SEER else {}
-    groups: dict[str | None, list[int]] = {}
-    for s in range(n):
-        if s not in known:
-            groups.setdefault(team_known.get(s), []).append(s)
-    for members in groups.values():
-        roles = [new.role_of[s] for s in members]
-        rng.shuffle(roles)
-        for s, r in zip(members, roles, strict=True):
-            new.role_of[s] = r
-    living = state._living() or (seat,)
-    if role != WITCH:
-        new.antidote, new.poison = rng.random() < 0.5, rng.random() < 0.5
-        new._told, new._saved = rng.choice(living), rng.random() < 0.5
-        new._poisoned = rng.choice(living)
-    if role != GUARD:
-        new.last_guarded = new._guarded = rng.choice(living)
-    if role != SEER:
-        new.checks = [(1, rng.choice(living), rng.choice([GOOD, BAD]))]
-    if role != WEREWOLF and role != WITCH:
-        new._attacked = rng.choice(living)
-    new._night_deaths = [(rng.choice(living), Cause.WOLVES.value)]
-    new._legal = {}  # choices are rebuilt from the scrambled state
-    for other, kind in state._asks.items():
-        if other != seat and other in state._answers:
-            new._answers[other] = state._choice(other, kind).sample(rng)
-    channels = state.channels(seat)
-    for i, event in enumerate(new.events):
-        if not visible_to(event, seat, channels):
-            new.events[i] = Event(
-                event.kind, {"scrambled": rng.random()}, event.visibility, event.day, event.phase
-            )
-    new._derive()  # every seat's history is rebuilt from the scrambled events
-    return new

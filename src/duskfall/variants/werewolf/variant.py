@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
-from duskfall.core.variant import LegalActions, State, VariantInfo
-from duskfall.runtime.handler import Handler
-from duskfall.variants.werewolf import bots, prompts
+from duskfall.core.variant import LegalActions, Variant, VariantInfo
+from duskfall.variants.werewolf import bots, prompts, testing, wire
+from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.config import WerewolfConfig
-from duskfall.variants.werewolf.handlers import HANDLERS
 from duskfall.variants.werewolf.roles import PRESETS, ROLES, TEAM_ALIASES, TEAMS
-from duskfall.variants.werewolf.rules import WerewolfState, scramble_hidden
+from duskfall.variants.werewolf.rules import WerewolfState
 
 
 class WerewolfVariant:
@@ -23,13 +21,18 @@ class WerewolfVariant:
 
     id = "werewolf"
     name = "Werewolf"
-    teams = TEAMS
+    teams: tuple[str, ...] = TEAMS
     team_aliases: Mapping[str, str] = TEAM_ALIASES
     config_model: type[BaseModel] = WerewolfConfig
-    info = VariantInfo(presets=PRESETS, scramble_hidden=scramble_hidden)
-    presets: Mapping[str, Sequence[str]] = PRESETS
+    info = VariantInfo(
+        presets=PRESETS,
+        sequential_kinds=frozenset(P.SEQUENTIAL_KINDS),
+        render_view=prompts.render_view,
+        format_history_entry=prompts.format_history_entry,
+        scramble_hidden=testing.scramble_hidden,
+        wire=wire.WIRE,
+    )
     roles = ROLES
-    handlers: Mapping[str, Handler] = HANDLERS
 
     def new_game(self, config: BaseModel, seed: int) -> WerewolfState:
         if not isinstance(config, WerewolfConfig):
@@ -41,25 +44,11 @@ class WerewolfVariant:
     ) -> tuple[str, str]:
         return prompts.render_prompts(observation, legal, hint)
 
-    def render_view(self, observation: Mapping[str, Any]) -> str:
-        """The seat's situation for a person at the terminal (no history)."""
-        return prompts.render_view(observation)
-
-    def format_history_entry(
-        self, entry: Mapping[str, Any], observation: Mapping[str, Any]
-    ) -> str | None:
-        """One line of a seat's history, with player names."""
-        return prompts.history_line(entry, [p["name"] for p in observation["players"]])
-
     def format_event(self, event: Event) -> str | None:
         return prompts.format_event(event)
 
     def bots(self) -> Mapping[str, Any]:
         return bots.BOTS
 
-    def scramble_hidden(self, state: State, seat: int, rng: random.Random) -> WerewolfState:
-        assert isinstance(state, WerewolfState)
-        return scramble_hidden(state, seat, rng)
 
-
-VARIANT = WerewolfVariant()
+VARIANT: Variant = WerewolfVariant()

@@ -1,11 +1,13 @@
-"""What a sports-mafia seat may not know, randomised (for the kit's no-leak check)."""
+"""What a sports-mafia seat may not know, randomised (for the test kit's no-leak check)."""
 
 from __future__ import annotations
 
 import copy
 import random
 
-from duskfall.variants.sports_mafia.rules import BLACK_ROLES, DON, SHERIFF, SportsMafiaState
+from duskfall.core.variant import State
+from duskfall.variants.sports_mafia.roles import BLACK, BLACK_ROLES, CITIZEN, DON, RED, SHERIFF
+from duskfall.variants.sports_mafia.rules import SportsMafiaState
 
 
 def _shuffle_roles(state: SportsMafiaState, seats: list[int], rng: random.Random) -> None:
@@ -15,8 +17,10 @@ def _shuffle_roles(state: SportsMafiaState, seats: list[int], rng: random.Random
         state.role_of[seat] = role
 
 
-def scramble_hidden(state: SportsMafiaState, seat: int, rng: random.Random) -> SportsMafiaState:
+def scramble_hidden(state: State, seat: int, rng: random.Random) -> SportsMafiaState:
     """A copy where other seats' unknown roles and others' check results are random."""
+    if not isinstance(state, SportsMafiaState):
+        raise TypeError(f"not a sports-mafia game: {type(state).__name__}")
     other = copy.deepcopy(state)
     role = state.role_of[seat]
     others = [s for s in range(state.num_seats) if s != seat]
@@ -29,7 +33,7 @@ def scramble_hidden(state: SportsMafiaState, seat: int, rng: random.Random) -> S
     elif role == SHERIFF:
         checked = set(state.sheriff_checks)
         _shuffle_roles(other, [s for s in others if s not in checked], rng)
-        for team_roles in (BLACK_ROLES, frozenset(("CITIZEN",))):
+        for team_roles in (BLACK_ROLES, frozenset((CITIZEN,))):
             _shuffle_roles(
                 other, [s for s in others if s in checked and state.role_of[s] in team_roles], rng
             )
@@ -38,5 +42,5 @@ def scramble_hidden(state: SportsMafiaState, seat: int, rng: random.Random) -> S
     if role != DON:
         other.don_checks = {t: rng.random() < 0.5 for t in state.don_checks}
     if role != SHERIFF:
-        other.sheriff_checks = {t: rng.choice(("RED", "BLACK")) for t in state.sheriff_checks}
+        other.sheriff_checks = {t: rng.choice((RED, BLACK)) for t in state.sheriff_checks}
     return other

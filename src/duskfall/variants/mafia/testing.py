@@ -1,4 +1,4 @@
-"""Randomise everything one seat may not know (for the no-leak property of the test kit).
+"""Randomise everything one seat may not know (for the test kit's no-leak check).
 
 ``scramble_hidden(state, seat, rng)`` returns a copy in which other seats' hidden roles are
 shuffled (among seats the observer cannot tell apart), other teams' chats, votes and targets,
@@ -12,13 +12,16 @@ import copy
 import random
 from typing import Any
 
+from duskfall.core.variant import State
 from duskfall.variants.mafia.actions import Choose
 from duskfall.variants.mafia.roles import ROLES
 from duskfall.variants.mafia.rules import Investigation, MafiaState
 
 
-def scramble_hidden(state: MafiaState, seat: int, rng: random.Random) -> MafiaState:
+def scramble_hidden(state: State, seat: int, rng: random.Random) -> MafiaState:
     """A copy of ``state`` that ``seat`` cannot tell from the original."""
+    if not isinstance(state, MafiaState):
+        raise TypeError(f"not a mafia game: {type(state).__name__}")
     out = copy.deepcopy(state)
     mine = out.channels(seat)
     known = _known_seats(out, seat)

@@ -1,0 +1,383 @@
+"""The legal choices of one Werewolf decision: parse, check, sample, fall back, schema, wire.
+
+Every choice parses the forms a program, an LLM or a person is likely to send: an action
+object, its wire dict (``{"type": "VOTE", "target": 3}``), a bare seat number or player
+name, or a word such as ``abstain``. Refusals raise :class:`IllegalAction` with a hint.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from duskfall.core.errors import IllegalAction
+from duskfall.variants.werewolf import phases as P
+from duskfall.variants.werewolf.actions import (
+    ANTIDOTE,
+    PASS,
+    POISON,
+    YES_NO_FIELDS,
+    Pick,
+    Potion,
+    Say,
+    YesNo,
+)
+
+NONE_WORDS = frozenset(
+    {
+        "none",
+        "null",
+        "nobody",
+        "no one",
+        "noone",
+        "abstain",
+        "skip",
+        "pass",
+        "-1",
+        "no kill",
+        "hold",
+    }
+)
+YES_WORDS = frozenset({"yes", "y", "true", "1", "run", "withdraw", "ok", "sure"})
+NO_WORDS = frozenset({"no", "n", "false", "0", "stay", "pass", "skip", "keep"})
+_LEADING_SEAT = re.compile(r"^\s*(?:seat|player)?\s*#?\s*(-?\d+)\b", re.IGNORECASE)
+_CANNED_SPEECHES = (
+    "I am a simple villager.",
+    "I have nothing to add.",
+    "Let us listen carefully before we vote.",
+    "I do not trust the quiet ones.",
+)
+
+
+def _label(seat: int, names: Sequence[str]) -> str:
+    return f"seat {seat} ({names[seat]})"
+
+
+def _payload(data: Any, kind: str, keys: Sequence[str]) -> Any:
+    """The value under the first of ``keys`` in a wire dict (checking its type), else ``data``."""
+    if not isinstance(data, dict):
+        return data
+    given = data.get("type")
+    if isinstance(given, str) and given.strip().upper() != kind:
+        raise IllegalAction(f"this decision is {kind}, not {given!r}", "invalid_action")
+    for key in keys:
+        if key in data:
+            return data[key]
+    raise IllegalAction(
+        f'the {kind} action needs a {keys[0]!r} field, e.g. {{"type": "{kind}", "{keys[0]}": ...}}',
+        "bad_format",
+    )
+
+
+def read_seat(value: Any, names: Sequence[str]) -> int | None:
+    """A seat from a number, ``"3"``, ``"seat 3"``, ``"3 (Dax)"`` or a name; None for "abstain"."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise IllegalAction("expected a seat number or a name, got a boolean", "bad_format")
+    if isinstance(value, int):
+        return None if value == -1 else value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if not isinstance(value, str):
+        raise IllegalAction(
+            f"expected a seat number or a name, got {type(value).__name__}", "bad_format"
+        )
+    text = value.strip().strip(".!\"'").strip()
+    low = text.lower()
+    if low in NONE_WORDS:
+        return None
+    match = _LEADING_SEAT.match(text)
+    if match:
+        number = int(match.group(1))
+        return None if number == -1 else number
+    exact = [seat for seat, name in enumerate(names) if name.lower() == low]
+    if exact:
+        return exact[0]
+    words = set(re.findall(r"[\w'-]+", low))
+    mentioned = [seat for seat, name in enumerate(names) if name.lower() in words]
+    if len(mentioned) == 1:
+        return mentioned[0]
+    raise IllegalAction(f"{value!r} is not a seat number or a player's name", "invalid_target")
+
+
+@dataclass(frozen=True, slots=True)
+class TargetChoice:
+    """Choose one seat among ``targets`` (or nobody, when ``none_allowed``)."""
+
+    kind: str
+    targets: tuple[int, ...]
+    none_allowed: bool
+    none_word: str
+    names: tuple[str, ...]
+    question: str
+
+    def parse(self, data: Any) -> Pick:
+        if isinstance(data, Pick):
+            if data.kind != self.kind:
+                raise IllegalAction(f"this decision is {self.kind}, not {data.kind}")
+            target = data.target
+        else:
+            value = _payload(data, self.kind, ("target", "seat", "player"))
+            if isinstance(value, str) and value.strip().lower() == self.none_word:
+                value = None
+            target = read_seat(value, self.names)
+        if target is None:
+            if not self.none_allowed:
+                raise IllegalAction(f"you must choose a seat: {self._options()}", "invalid_target")
+            return data if isinstance(data, Pick) else Pick(self.kind, None)
+        if target not in self.targets:
+            raise IllegalAction(
+                f"seat {target} is not a legal choice; choose {self._options()}",
+                "invalid_target",
+            )
+        return data if isinstance(data, Pick) else Pick(self.kind, target)
+
+    def _options(self) -> str:
+        text = ", ".join(_label(t, self.names) for t in self.targets)
+        return f"{text} or '{self.none_word}'" if self.none_allowed else text
+
+    def default(self, rng: random.Random) -> Pick:
+        if self.none_allowed:
+            return Pick(self.kind, None)
+        return Pick(self.kind, rng.choice(self.targets))
+
+    def sample(self, rng: random.Random) -> Pick:
+        n = len(self.targets) + (1 if self.none_allowed else 0)
+        i = rng.randrange(n)
+        return Pick(self.kind, self.targets[i] if i < len(self.targets) else None)
+
+    def schema(self) -> dict[str, Any]:
+        allowed: list[int | None] = list(self.targets)
+        if self.none_allowed:
+            allowed.append(None)
+        return {
+            "type": "object",
+            "properties": {"type": {"const": self.kind}, "target": {"enum": allowed}},
+            "required": ["type", "target"],
+        }
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "type": self.kind,
+            "target": [*self.targets, *([None] if self.none_allowed else [])],
+        }
+
+    def describe(self) -> str:
+        return f"{self.question} Choose {self._options()}."
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechChoice:
+    """Say something (speeches longer than ``max_chars`` are cut)."""
+
+    kind: str
+    max_chars: int
+    question: str
+
+    def parse(self, data: Any) -> Say:
+        if isinstance(data, Say):
+            if data.kind != self.kind:
+                raise IllegalAction(f"this decision is {self.kind}, not {data.kind}")
+            text = data.text
+        else:
+            text = _payload(data, self.kind, ("says", "text", "speech", "message"))
+        if not isinstance(text, str):
+            raise IllegalAction("a speech must be text", "bad_format")
+        text = " ".join(text.split())[: self.max_chars]
+        if isinstance(data, Say) and text == data.text:
+            return data
+        return Say(self.kind, text)
+
+    def default(self, rng: random.Random) -> Say:
+        return Say(self.kind, "")
+
+    def sample(self, rng: random.Random) -> Say:
+        return Say(self.kind, rng.choice(_CANNED_SPEECHES))
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "type": {"const": self.kind},
+                "says": {"type": "string", "maxLength": self.max_chars},
+            },
+            "required": ["type", "says"],
+        }
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": self.kind, "says": "text"}
+
+    def describe(self) -> str:
+        return f"{self.question} Type what you say (at most {self.max_chars} characters)."
+
+
+_POTION_WORDS = {"SAVE": ANTIDOTE, "HEAL": ANTIDOTE, "SKIP": PASS, "NONE": PASS, "NOTHING": PASS}
+
+
+def _potion_word(word: str) -> str:
+    upper = word.strip().strip(".!").upper()
+    return _POTION_WORDS.get(upper, upper)
+
+
+@dataclass(frozen=True, slots=True)
+class WitchChoice:
+    """Save the wolves' target (``save_target``), poison one of ``poison_targets``, or pass."""
+
+    attacked: int | None
+    can_save: bool
+    poison_targets: tuple[int, ...]
+    names: tuple[str, ...]
+    kind: str = P.WITCH
+
+    def parse(self, data: Any) -> Potion:
+        if isinstance(data, Potion):
+            potion, target = data.potion, data.target
+        elif isinstance(data, dict):
+            raw = _payload(data, self.kind, ("potion", "action", "use"))
+            if not isinstance(raw, str):
+                raise IllegalAction("potion must be ANTIDOTE, POISON or PASS", "bad_format")
+            potion, target = _potion_word(raw), read_seat(data.get("target"), self.names)
+        elif isinstance(data, str):
+            word, _, rest = data.strip().partition(" ")
+            potion = _potion_word(word)
+            target = read_seat(rest, self.names) if rest.strip() else None
+        else:
+            raise IllegalAction(self.describe(), "bad_format")
+        if potion == PASS:
+            return Potion(PASS)
+        if potion == ANTIDOTE:
+            if not self.can_save:
+                raise IllegalAction(self._why_no_save(), "invalid_action")
+            if target is not None and target != self.attacked:
+                raise IllegalAction(
+                    f"the antidote only saves the wolves' target, seat {self.attacked}",
+                    "invalid_target",
+                )
+            return Potion(ANTIDOTE, self.attacked)
+        if potion == POISON:
+            if not self.poison_targets:
+                raise IllegalAction("you have no poison left", "invalid_action")
+            if target not in self.poison_targets:
+                raise IllegalAction(
+                    "poison whom? choose "
+                    + ", ".join(_label(t, self.names) for t in self.poison_targets),
+                    "invalid_target",
+                )
+            return Potion(POISON, target)
+        raise IllegalAction(f"unknown potion {potion!r}; {self.describe()}", "invalid_action")
+
+    def _why_no_save(self) -> str:
+        if self.attacked is None:
+            return "nobody was attacked tonight, there is no one to save"
+        return "you cannot use the antidote tonight (used up, or you cannot save yourself)"
+
+    def options(self) -> list[Potion]:
+        out = [Potion(PASS)]
+        if self.can_save:
+            out.append(Potion(ANTIDOTE, self.attacked))
+        out.extend(Potion(POISON, t) for t in self.poison_targets)
+        return out
+
+    def default(self, rng: random.Random) -> Potion:
+        return Potion(PASS)
+
+    def sample(self, rng: random.Random) -> Potion:
+        return rng.choice(self.options())
+
+    def schema(self) -> dict[str, Any]:
+        """One branch per potion, so a poison without a target never validates."""
+        branches: list[dict[str, Any]] = [self._branch(PASS, None)]
+        if self.can_save:
+            branches.append(self._branch(ANTIDOTE, [self.attacked]))
+        if self.poison_targets:
+            branches.append(self._branch(POISON, list(self.poison_targets)))
+        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+    def _branch(self, potion: str, targets: list[int | None] | None) -> dict[str, Any]:
+        properties: dict[str, Any] = {"type": {"const": self.kind}, "potion": {"const": potion}}
+        required = ["type", "potion"]
+        if targets is None:
+            properties["target"] = {"type": "null"}
+        else:
+            properties["target"] = {"enum": targets}
+            required.append("target")
+        return {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
+
+    def potions(self) -> list[str]:
+        return [PASS] + [ANTIDOTE] * self.can_save + [POISON] * bool(self.poison_targets)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "type": self.kind,
+            "potion": self.potions(),
+            "save_target": self.attacked if self.can_save else None,
+            "poison_target": list(self.poison_targets),
+        }
+
+    def describe(self) -> str:
+        choices = []
+        if self.can_save and self.attacked is not None:
+            choices.append(f"'save' to use the antidote on {_label(self.attacked, self.names)}")
+        if self.poison_targets:
+            choices.append(
+                "'poison N' to poison one of "
+                + ", ".join(_label(t, self.names) for t in self.poison_targets)
+            )
+        choices.append("'pass' to do nothing")
+        return "One potion at most tonight: " + "; ".join(choices) + "."
+
+
+@dataclass(frozen=True, slots=True)
+class YesNoChoice:
+    """A yes/no decision (run for sheriff, withdraw from the race)."""
+
+    kind: str
+    question: str
+
+    def parse(self, data: Any) -> YesNo:
+        if isinstance(data, YesNo):
+            if data.kind != self.kind:
+                raise IllegalAction(f"this decision is {self.kind}, not {data.kind}")
+            return data
+        value = _payload(data, self.kind, (YES_NO_FIELDS[self.kind], "yes", "answer"))
+        if isinstance(value, bool):
+            return YesNo(self.kind, value)
+        if isinstance(value, str):
+            low = value.strip().strip(".!").lower()
+            if low in YES_WORDS:
+                return YesNo(self.kind, True)
+            if low in NO_WORDS:
+                return YesNo(self.kind, False)
+        raise IllegalAction(f"answer yes or no: {self.question}", "bad_format")
+
+    def default(self, rng: random.Random) -> YesNo:
+        return YesNo(self.kind, False)
+
+    def sample(self, rng: random.Random) -> YesNo:
+        return YesNo(self.kind, rng.random() < 0.5)
+
+    def schema(self) -> dict[str, Any]:
+        field = YES_NO_FIELDS[self.kind]
+        return {
+            "type": "object",
+            "properties": {"type": {"const": self.kind}, field: {"type": "boolean"}},
+            "required": ["type", field],
+        }
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": self.kind, YES_NO_FIELDS[self.kind]: [True, False]}
+
+    def describe(self) -> str:
+        return f"{self.question} Answer yes or no."
+
+
+Choice = TargetChoice | SpeechChoice | WitchChoice | YesNoChoice

@@ -1,0 +1,65 @@
+"""What a Werewolf seat may not know, randomised (for the test kit's no-leak check)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from duskfall.core.events import Event, visible_to
+from duskfall.core.variant import State
+from duskfall.variants.werewolf.events import Cause
+from duskfall.variants.werewolf.roles import GUARD, SEER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.rules import BAD, GOOD, WerewolfState
+
+
+def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfState:
+    """A copy of ``state`` with everything ``seat`` may not know randomised.
+
+    Roles are shuffled among the seats whose role ``seat`` does not know (keeping the team of
+    seats it learnt as Good/Werewolf); other seats' secrets (potions, guard and seer choices,
+    the wolves' target, pending answers, hidden events) are replaced by random values.
+    ``observe(seat)`` must not change.
+    """
+    if not isinstance(state, WerewolfState):
+        raise TypeError(f"not a werewolf game: {type(state).__name__}")
+    new = copy.deepcopy(state)
+    n = state.num_seats
+    role = state.role_of[seat]
+    known = {seat}
+    if role == WEREWOLF or state.outcome() is not None:
+        known |= {s for s in range(n) if state.is_wolf[s]} if role == WEREWOLF else set(range(n))
+    known |= {e.payload["seat"] for e in state.events if e.kind == "hunter_shot"}
+    team_known = {t: r for _, t, r in state.checks} if role == SEER else {}
+    groups: dict[str | None, list[int]] = {}
+    for s in range(n):
+        if s not in known:
+            groups.setdefault(team_known.get(s), []).append(s)
+    for members in groups.values():
+        roles = [new.role_of[s] for s in members]
+        rng.shuffle(roles)
+        for s, r in zip(members, roles, strict=True):
+            new.role_of[s] = r
+    living = state._living() or (seat,)
+    if role != WITCH:
+        new.antidote, new.poison = rng.random() < 0.5, rng.random() < 0.5
+        new._told, new._saved = rng.choice(living), rng.random() < 0.5
+        new._poisoned = rng.choice(living)
+    if role != GUARD:
+        new.last_guarded = new._guarded = rng.choice(living)
+    if role != SEER:
+        new.checks = [(1, rng.choice(living), rng.choice([GOOD, BAD]))]
+    if role != WEREWOLF and role != WITCH:
+        new._attacked = rng.choice(living)
+    new._night_deaths = [(rng.choice(living), Cause.WOLVES.value)]
+    new._legal = {}  # choices are rebuilt from the scrambled state
+    for other, kind in state._asks.items():
+        if other != seat and other in state._answers:
+            new._answers[other] = state._choice(other, kind).sample(rng)
+    channels = state.channels(seat)
+    for i, event in enumerate(new.events):
+        if not visible_to(event, seat, channels):
+            new.events[i] = Event(
+                event.kind, {"scrambled": rng.random()}, event.visibility, event.day, event.phase
+            )
+    new._derive()  # every seat's history is rebuilt from the scrambled events
+    return new
