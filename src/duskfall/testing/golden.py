@@ -55,11 +55,12 @@ def golden_games(
 
 def _dump(variant_id: str, config: Mapping[str, Any], games: list[dict[str, Any]]) -> str:
     """JSON with one game per line, so a changed seed is a one-line diff."""
-    head = json.dumps(
-        {"format": FORMAT, "variant": variant_id, "config": dict(config)}, sort_keys=True
+    rows = ",\n".join(f"    {json.dumps(game)}" for game in games)
+    return (
+        f'{{\n  "format": {FORMAT},\n  "variant": {json.dumps(variant_id)},\n'
+        f'  "config": {json.dumps(dict(config), sort_keys=True)},\n'
+        f'  "games": [\n{rows}\n  ]\n}}\n'
     )
-    lines = ",\n".join("    " + json.dumps(game, sort_keys=True) for game in games)
-    return head[:-1] + ',\n  "games": [\n' + lines + "\n  ]\n}\n"
 
 
 def write_golden(
