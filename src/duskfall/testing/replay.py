@@ -7,9 +7,26 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from duskfall.core import event_kinds
+from duskfall.core.events import Event
 from duskfall.runtime.game import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
+
+TROUBLE = frozenset(
+    {
+        event_kinds.FALLBACK,
+        event_kinds.INVALID_ACTION,
+        event_kinds.PARTICIPANT_ERROR,
+        event_kinds.DECISION_TIMEOUT,
+    }
+)
+
+
+def check_bots_played(events: list[Event], agents: str) -> None:
+    """Built-in bots answer every decision themselves, legally and in time."""
+    trouble = [f"{e.kind} {e.payload}" for e in events if e.kind in TROUBLE]
+    assert not trouble, f"{agents} bots needed help:\n" + "\n".join(trouble[:5])
 
 
 def check_runtime_determinism(
@@ -33,7 +50,9 @@ def check_runtime_determinism(
             )
             asyncio.run(run_game(setup))
             assert setup.log_path is not None
-            logs.append([e.to_dict() for e in read_log(setup.log_path).events])
+            events = read_log(setup.log_path).events
+            check_bots_played(events, agents)
+            logs.append([e.to_dict() for e in events])
         assert logs[0] == logs[1], f"config {dict(config)}: two runs log different events"
 
 
@@ -44,7 +63,8 @@ def check_replay(
     agents: str = "random",
     seeds: Iterable[int] = range(5),
 ) -> None:
-    """Games played through the runtime and logged replay to the same outcome."""
+    """Games of ``agents`` played through the runtime, without fallbacks, replay to the same
+    outcome."""
     seed_list = list(seeds)
     for number, config in enumerate(configs):
         for seed in seed_list:
@@ -55,5 +75,6 @@ def check_replay(
             asyncio.run(run_game(setup))
             log = read_log(path)
             assert log.finished, f"seed {seed}: the log has no end"
+            check_bots_played(log.events, agents)
             result = replay(log)
             assert result.state.outcome() == log.outcome, f"seed {seed}: replay ends otherwise"
