@@ -100,7 +100,9 @@ class VariantKit:
         else:
             method()
 
-    def check_all(self, tmp_path: Path | None = None, golden_files: Iterable[Path] = ()) -> None:
+    def check_all(
+        self, tmp_path: Path | None = None, golden_files: Iterable[Path | str] = ()
+    ) -> None:
         """Every check, then the given golden files; logs go to ``tmp_path`` (or a temp dir)."""
         with tempfile.TemporaryDirectory(prefix="duskfall-kit-") as scratch:
             for check in self.CHECKS:
