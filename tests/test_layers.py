@@ -9,6 +9,7 @@ function (lazy), under ``TYPE_CHECKING`` too, as does ``importlib.import_module(
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -120,6 +121,7 @@ def arrows_in(source: str, path: Path, module: str) -> Iterator[Arrow]:
                 yield Arrow(path, node.lineno, module, target)
 
 
+@functools.cache
 def all_arrows() -> list[Arrow]:
     """Every import of every module, once per line and target."""
     arrows = [arrow for path in sorted(SRC.rglob("*.py")) for arrow in imports_of(path)]
