@@ -4,7 +4,8 @@
   ``pytest --full`` runs everything, and there a missing optional part (fastapi, llama_cpp,
   playwright, Chromium) fails instead of skipping (as it does whenever ``CI=true``; see
   :mod:`duskfall.testing.require`). Tests marked ``llm``, ``browser`` or ``subprocess`` are
-  also ``slow``; an explicit ``-m EXPRESSION`` selects by marker instead of the tier.
+  also ``slow``; an explicit ``-m EXPRESSION`` selects by marker instead of the tier, and a
+  test file named on the command line runs whole.
 * ``tests/`` is importable, so tests share helpers (``from variants.werewolf.table import ...``);
 * games played by tests are indexed in a throwaway SQLite file, never in the working
   directory's ``duskfall.db`` (tests that test the index choose their own path).
@@ -58,7 +59,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
     if _full(config) or config.getoption("markexpr"):
         return
-    slow = [item for item in items if item.get_closest_marker("slow")]
+    named = _named_files(config)
+    slow = [i for i in items if i.get_closest_marker("slow") and i.path not in named]
     if slow:
         config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        dropped = set(slow)
+        items[:] = [item for item in items if item not in dropped]
+
+
+def _named_files(config: pytest.Config) -> set[Path]:
+    """Test files given on the command line (``path.py`` or ``path.py::test``)."""
+    files = set()
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path.is_file():
+            files.add(path)
+    return files
