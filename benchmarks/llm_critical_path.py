@@ -16,8 +16,8 @@ import asyncio
 import time
 
 from duskfall.llm.calls import call_report
-from duskfall.llm.stub_server import StubServer
 from duskfall.session import GameSetup, prepare_game
+from duskfall.testing.stub_server import StubServer
 
 
 async def one_game(url: str, seed: int) -> tuple[int, int, float]:

@@ -1,28 +1,65 @@
 #!/usr/bin/env bash
-# Set up everything the test suite needs (virtualenv, all extras, the local model, Chromium),
-# then run lint, type checks and the whole test suite. Extra arguments go to pytest.
+# Set up everything the test suite needs (virtualenv, every extra including the local model,
+# Chromium), then run ruff, mypy and the FULL test tier (`pytest --full`: a missing optional
+# part fails there instead of skipping). Extra arguments go to pytest.
+# Each step prints its name when it starts and its time when it ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+TOTAL_START=$SECONDS
+STEP_START=$SECONDS
+step() {
+    STEP_START=$SECONDS
+    printf '\n== %s  [%s]\n' "$*" "$(date +%H:%M:%S)"
+}
+step_done() {
+    printf -- '-- done in %ss\n' "$((SECONDS - STEP_START))"
+}
+
 VENV=${DUSKFALL_VENV:-.venv}
+step "virtualenv $VENV"
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
+else
+    echo "exists"
 fi
 # shellcheck disable=SC1091
 . "$VENV/bin/activate"
-python -m pip install --quiet --upgrade pip
-# [dev] = every optional part (local model via llama-cpp-python, openai, anthropic, web) + test tools.
-python -m pip install --quiet -e ".[dev]"
+step_done
+
+step "pip: upgrade pip"
+python -m pip install --upgrade --progress-bar on pip
+step_done
+
+# [dev] = every optional part (local model via llama-cpp-python, openai, anthropic, web) + test
+# tools. The first time, llama-cpp-python builds from source: about 5 minutes on 2 cores.
+step "pip: install -e .[dev] (a first llama-cpp-python build takes about 5 minutes)"
+python -m pip install --progress-bar on -e ".[dev]"
+step_done
 
 # Browser tests drive Debian's Chromium; install it when we can (root + apt).
-if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+step "chromium"
+if [ -x /usr/bin/chromium ]; then
+    echo "found /usr/bin/chromium"
+elif command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+else
+    echo "not installed and cannot install it (needs root and apt): the browser tests will fail"
 fi
+step_done
 
-echo "== ruff"
+step "ruff"
 ruff check .
 ruff format --check .
-echo "== mypy"
+step_done
+
+step "mypy"
 mypy
-echo "== pytest"
-python -m pytest "$@"
+step_done
+
+step "pytest --full $*"
+python -m pytest --full "$@"
+step_done
+
+printf '\nall checks passed in %ss\n' "$((SECONDS - TOTAL_START))"

@@ -1,6 +1,12 @@
-"""Shared pytest configuration.
+"""Shared pytest configuration: the test tiers, the import path and a throwaway game index.
 
-* ``tests/`` is importable, so variant tests can ``from kit import VariantKit``;
+* Tiers: plain ``pytest`` runs the quick tier (no real model, no browser, no child processes);
+  ``pytest --full`` runs everything, and there a missing optional part (fastapi, llama_cpp,
+  playwright, Chromium) fails instead of skipping (as it does whenever ``CI=true``; see
+  :mod:`duskfall.testing.require`). Tests marked ``llm``, ``browser`` or ``subprocess`` are
+  also ``slow``; an explicit ``-m EXPRESSION`` selects by marker instead of the tier, and a
+  test file named on the command line runs whole.
+* ``tests/`` is importable, so tests share helpers (``from variants.werewolf.table import ...``);
 * games played by tests are indexed in a throwaway SQLite file, never in the working
   directory's ``duskfall.db`` (tests that test the index choose their own path).
 """
@@ -10,6 +16,62 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
+from duskfall.testing.require import TIER_ENV
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 os.environ["DUSKFALL_DB"] = str(Path(tempfile.mkdtemp(prefix="duskfall-tests-")) / "duskfall.db")
+
+IMPLY_SLOW = ("llm", "browser", "subprocess")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="run the full tier (slow tests too); a missing optional part fails, not skips",
+    )
+
+
+def _full(config: pytest.Config) -> bool:
+    return bool(config.getoption("--full"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _full(config):
+        os.environ[TIER_ENV] = "full"
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if _full(config):
+        return "duskfall tier: full (missing optional parts fail)"
+    if config.getoption("markexpr"):
+        return "duskfall tier: selected by -m"
+    return "duskfall tier: quick (slow tests deselected; pytest --full runs everything)"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if any(item.get_closest_marker(name) for name in IMPLY_SLOW):
+            item.add_marker(pytest.mark.slow)
+    if _full(config) or config.getoption("markexpr"):
+        return
+    named = _named_files(config)
+    slow = [i for i in items if i.get_closest_marker("slow") and i.path not in named]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        dropped = set(slow)
+        items[:] = [item for item in items if item not in dropped]
+
+
+def _named_files(config: pytest.Config) -> set[Path]:
+    """Test files given on the command line (``path.py`` or ``path.py::test``)."""
+    files = set()
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path.is_file():
+            files.add(path)
+    return files

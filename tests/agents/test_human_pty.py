@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 DEADLINE = 180.0
 TURN = re.compile(r"=== seat 3: your turn \((\w+)\) ===")
 CHOICE = re.compile(r"seat (\d+) \((\w+)\)")

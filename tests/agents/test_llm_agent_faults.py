@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 
 from duskfall.llm.calls import call_report
-from duskfall.llm.stub_server import FaultPlan, StubServer
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
+from duskfall.testing.stub_server import FaultPlan, StubServer
 
 GAMES = 50
 OPTIONS = {"timeout": 0.5, "retries": 1, "retry_delay": 0.02, "decision_timeout": 10}
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 async def test_fifty_games_survive_thirty_percent_faults(tmp_path: Path) -> None:
     async with StubServer(faults=FaultPlan(rate=0.3, seed=7, retry_after="0")) as server:

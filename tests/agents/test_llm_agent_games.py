@@ -11,10 +11,10 @@ from duskfall.agents.llm_agent import LLMAgent
 from duskfall.core.outcome import Termination
 from duskfall.llm import Model, Request, RetryPolicy, ScriptedProvider
 from duskfall.llm.calls import call_report
-from duskfall.llm.stub_server import StubServer
 from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
+from duskfall.testing.stub_server import StubServer
 
 VARIANT = "sports-mafia"
 

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.subprocess
+
 
 def duskfall(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

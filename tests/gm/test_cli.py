@@ -58,6 +58,7 @@ def duskfall(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProc
     )
 
 
+@pytest.mark.subprocess
 def test_a_whole_game_in_the_terminal_and_in_the_log(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
     result = duskfall("gm", *TABLE, "--seed", "4", "--log", str(log), cwd=tmp_path)
@@ -78,6 +79,7 @@ def test_public_view_hides_secrets(run: Any, tmp_path: Path) -> None:
     assert "Werewolf." not in out and "🔒" not in out
 
 
+@pytest.mark.subprocess
 def test_step_mode_saves_and_the_game_resumes_later(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
     paused = duskfall("gm", *TABLE, "--step", "--log", str(log), cwd=tmp_path, stdin="\n\ns\n")
@@ -96,6 +98,7 @@ def test_step_mode_saves_and_the_game_resumes_later(tmp_path: Path) -> None:
     assert again.returncode == 2 and "already over" in again.stderr
 
 
+@pytest.mark.subprocess
 def test_quitting_in_step_mode_ends_the_game(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
     result = duskfall("gm", *TABLE, "--step", "--log", str(log), cwd=tmp_path, stdin="q\n")
@@ -171,6 +174,7 @@ def test_user_errors_are_one_clear_line(run: Any, tmp_path: Path) -> None:
         assert "Traceback" not in err
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_keeps_a_resumable_log(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
     env = {**os.environ, "DUSKFALL_DB": "off", "PYTHONUNBUFFERED": "1"}

@@ -16,11 +16,16 @@ from duskfall.core.events import visible_to
 from duskfall.gm.config import GMSettings
 from duskfall.gm.session import new_game
 from duskfall.store.log import read_log
+from duskfall.testing.require import require
 
 from .support import of_kind, player_calls, prompt_text
 
-pytest.importorskip("llama_cpp")
 pytestmark = [pytest.mark.llm, pytest.mark.timeout(1500)]
+
+
+@pytest.fixture(autouse=True)
+def local_model() -> None:
+    require("llama_cpp", "pip install 'duskfall[local]'")
 
 
 async def test_local_model_plays_a_bounded_game_without_crashing(tmp_path: Path) -> None:

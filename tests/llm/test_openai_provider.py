@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from duskfall.llm import RetriesExhausted, RetryPolicy, get_model
-from duskfall.llm.stub_server import FaultPlan, StubServer
+from duskfall.testing.stub_server import FaultPlan, StubServer
 
 FAST = RetryPolicy(retries=3, base_delay=0.001, max_delay=0.01, jitter=0)
 HELLO = [{"role": "user", "content": "hello"}]

@@ -17,6 +17,7 @@ from duskfall.llm.calls import call_report
 from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
+from duskfall.testing.require import require
 
 pytestmark = [pytest.mark.llm, pytest.mark.timeout(900)]
 
@@ -25,7 +26,7 @@ OPTIONS = {"think_chars": 60, "says_chars": 80, "max_tokens": 120, "memory_chars
 
 
 def gguf_path() -> Path:
-    pytest.importorskip("llama_cpp")
+    require("llama_cpp", "pip install 'duskfall[local]'")
     from duskfall.llm.providers.local import default_model_path
 
     return default_model_path()
@@ -65,7 +66,7 @@ def free_port() -> int:
 
 @contextlib.asynccontextmanager
 async def llama_server(model: Path) -> AsyncIterator[str]:
-    pytest.importorskip("llama_cpp.server.app")
+    require("llama_cpp.server.app", "pip install 'llama-cpp-python[server]'")
     port = free_port()
     process = await asyncio.create_subprocess_exec(
         sys.executable,

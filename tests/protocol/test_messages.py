@@ -135,6 +135,7 @@ def test_fuzz_bytes_are_a_message_or_a_protocol_error(payload: bytes) -> None:
         assert isinstance(message, ActionResponse | ClientHello)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(
     st.fixed_dictionaries(

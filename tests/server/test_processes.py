@@ -7,10 +7,14 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 
 from .support import WAIT, game_log, serving, wait_game_done
+
+pytestmark = pytest.mark.subprocess
 
 SEED_CLIENT = Path(__file__).with_name("seed_client.py")
 CLI = [sys.executable, "-c", "from duskfall.cli import main; main()"]

@@ -6,6 +6,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from duskfall.protocol import encode_message
 
 from .support import (
@@ -47,6 +49,7 @@ async def test_slow_client_dribbling_bytes_within_the_deadlines(tmp_path: Path) 
     assert not [e for e in log.events if e.kind in ("fallback", "invalid_action")]
 
 
+@pytest.mark.slow
 async def test_silent_client_gets_the_fallback_after_its_deadline(tmp_path: Path) -> None:
     async with serving(tmp_path, games=1, deadline_ms=150) as server:
         clients = await seat_clients(server.port, 10)

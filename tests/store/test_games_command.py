@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from duskfall.arena.simulate import simulate
@@ -49,6 +50,7 @@ def row(game_id: str, variant: str, status: str, agents: list[str], started: str
     )
 
 
+@pytest.mark.subprocess
 def test_games_filters(tmp_path: Path) -> None:
     db = tmp_path / "other.db"
     with GameIndex(db) as index:
@@ -75,6 +77,7 @@ def test_games_filters(tmp_path: Path) -> None:
     assert "mf-4" not in table.stdout
 
 
+@pytest.mark.subprocess
 def test_simulated_games_get_summary_rows(tmp_path: Path) -> None:
     db = tmp_path / "sim.db"
     result = duskfall(

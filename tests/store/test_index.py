@@ -154,6 +154,7 @@ def _write_many(db: str, worker: int) -> None:
         index.record_end(observer.game_id, Usage(days=1), "town", "win")
 
 
+@pytest.mark.subprocess
 def test_concurrent_writers(private_index: Path) -> None:
     context = multiprocessing.get_context("spawn")
     workers = [context.Process(target=_write_many, args=(str(private_index), w)) for w in range(4)]

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 SLOW_PLAY = str(Path(__file__).with_name("slow_play.py"))
 SEED = 5
 

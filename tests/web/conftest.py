@@ -1,5 +1,7 @@
 """Fixtures of the web tests: an isolated game index, finished game logs, an app client."""
 
+# ruff: noqa: E402  (the web extra is required before the modules that need it are imported)
+
 from __future__ import annotations
 
 import asyncio
@@ -10,7 +12,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi")
+from duskfall.testing.require import require
+
+require("fastapi", "pip install 'duskfall[web]'")
 
 from fastapi.testclient import TestClient
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import socket
 import threading
 import time
@@ -19,19 +18,13 @@ import pytest
 
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
+from duskfall.testing.require import require, require_program
 from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
 
 from .conftest import ADMIN, bearer, play_logged
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-uvicorn = pytest.importorskip("uvicorn")
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed"),
-]
+pytestmark = [pytest.mark.browser]
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 WAIT_MS = 20_000
 
@@ -58,6 +51,7 @@ def server(games_dir: Path, isolated_index: Path) -> Iterator[Server]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    uvicorn = require("uvicorn", "pip install 'duskfall[web]'")
     config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
     uv = uvicorn.Server(config)
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -74,8 +68,10 @@ def server(games_dir: Path, isolated_index: Path) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+    sync_api = require("playwright.sync_api", "pip install 'duskfall[test]'")
+    executable = require_program("chromium", "apt-get install chromium")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
         yield chromium
         chromium.close()
 

@@ -1,1 +1,1 @@
-"""Simulation and tournaments: many games, in parallel, with statistics."""
+"""Simulation: many games in parallel worker processes, with win-rate statistics."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import sys
 
 import typer
@@ -29,14 +28,12 @@ COMMAND_MODULES = [
     "duskfall.cli.gm_commands",
     "duskfall.cli.store_commands",
     "duskfall.cli.web_commands",
-    "duskfall.cli.arena_commands",
 ]
 
 
 def _load_commands() -> None:
     for name in COMMAND_MODULES:
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
+        importlib.import_module(name)
 
 
 def main() -> None:

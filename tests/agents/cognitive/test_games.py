@@ -12,6 +12,7 @@ from duskfall.llm.calls import call_report
 from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
+from duskfall.testing.require import require
 
 GAMES = [
     ("werewolf", {"preset": "werewolf-6"}),
@@ -109,6 +110,7 @@ async def test_temporary_records_are_removed_without_a_log() -> None:
 @pytest.mark.timeout(1800)  # a few minutes on an idle machine; far more on a busy one
 async def test_local_model_game_finishes(tmp_path: Path) -> None:
     """One cognitive seat on the local model among bots: the game ends, nothing hangs."""
+    require("llama_cpp", "pip install 'duskfall[local]'")
     game = await run_game(
         GameSetup(
             "werewolf",

@@ -1,13 +1,15 @@
-"""Classic mafia passes the variant test kit, with and without coordination and multi-role."""
+"""Classic mafia passes the variant test kit, with and without coordination and multi-role
+(a few games in the quick tier, the rest slow)."""
 
 import random
 from pathlib import Path
 
+import pytest
+
 from duskfall.core.variant import parse_config
+from duskfall.testing import VariantKit
 from duskfall.variants.mafia import VARIANT
 from duskfall.variants.mafia.actions import Say
-from duskfall.variants.mafia.testing import scramble_hidden
-from kit import VariantKit
 
 from .helpers import quiet
 
@@ -48,7 +50,6 @@ KIT = VariantKit(
         {**TWO_OF_EACH, "coordination": False},
         MULTI_ROLE,
     ],
-    scramble=scramble_hidden,
     playouts=300,
     leak_games=12,
 )
@@ -67,7 +68,12 @@ def test_runtime_determinism(tmp_path: Path) -> None:
 
 
 def test_random_playouts_terminate() -> None:
-    KIT.check_playouts()
+    KIT.check_playouts(range(60))
+
+
+@pytest.mark.slow
+def test_many_random_playouts_terminate() -> None:
+    KIT.check_playouts(range(60, KIT.playouts))
 
 
 def test_replay_reproduces_logs(tmp_path: Path) -> None:
@@ -75,7 +81,12 @@ def test_replay_reproduces_logs(tmp_path: Path) -> None:
 
 
 def test_no_seat_sees_hidden_information() -> None:
-    KIT.check_no_leak()
+    KIT.check_no_leak(range(2))
+
+
+@pytest.mark.slow
+def test_no_seat_sees_hidden_information_in_many_games() -> None:
+    KIT.check_no_leak(range(2, KIT.leak_games))
 
 
 def test_scramble_really_hides_things() -> None:
@@ -88,6 +99,8 @@ def test_scramble_really_hides_things() -> None:
         state.apply(
             decision.seat, secret if decision.kind == "MAFIA_CHAT" else quiet(state, decision.seat)
         )
+    scramble_hidden = VARIANT.info.scramble_hidden
+    assert scramble_hidden is not None
     villager = next(s for s, r in state.roles().items() if r == "VILLAGER")
     rng = random.Random(5)
     scrambled = [scramble_hidden(state, villager, rng) for _ in range(20)]

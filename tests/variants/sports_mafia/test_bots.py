@@ -77,6 +77,7 @@ def red_rate(agents: str, games: int) -> Proportion:
     return simulate("sports-mafia", games, agents=agents, first_seed=10_000).win_rate("RED")
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_on_both_sides():
     baseline = red_rate("random", 200)
     heuristic_town = red_rate("town=heuristic,mafia=random", 120)

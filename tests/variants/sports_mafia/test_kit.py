@@ -1,15 +1,21 @@
-"""Sports mafia passes the variant test kit."""
+"""Sports mafia passes the variant test kit (a few games in the quick tier, the rest slow)."""
 
 from pathlib import Path
 
-from duskfall.variants.sports_mafia.testing import scramble_hidden
-from kit import VariantKit
+import pytest
 
-KIT = VariantKit("sports-mafia", configs=[{}, {"day_limit": 2}], scramble=scramble_hidden)
+from duskfall.testing import VariantKit
+
+KIT = VariantKit("sports-mafia", configs=[{}, {"day_limit": 2}])
 
 
 def test_api_contract() -> None:
-    KIT.check_api()
+    KIT.check_api(range(4))
+
+
+@pytest.mark.slow
+def test_api_contract_many_games() -> None:
+    KIT.check_api(range(4, 30))
 
 
 def test_determinism_by_seed() -> None:
@@ -21,7 +27,12 @@ def test_runtime_determinism(tmp_path: Path) -> None:
 
 
 def test_random_playouts_terminate() -> None:
-    KIT.check_playouts()
+    KIT.check_playouts(range(200))
+
+
+@pytest.mark.slow
+def test_many_random_playouts_terminate() -> None:
+    KIT.check_playouts(range(200, KIT.playouts))
 
 
 def test_replay_reproduces_logs(tmp_path: Path) -> None:
@@ -29,4 +40,9 @@ def test_replay_reproduces_logs(tmp_path: Path) -> None:
 
 
 def test_no_seat_sees_hidden_information() -> None:
-    KIT.check_no_leak()
+    KIT.check_no_leak(range(4))
+
+
+@pytest.mark.slow
+def test_no_seat_sees_hidden_information_in_many_games() -> None:
+    KIT.check_no_leak(range(4, KIT.leak_games))

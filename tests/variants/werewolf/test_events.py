@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duskfall.core.events import Event
+from duskfall.testing import play_random
 from duskfall.variants.werewolf import VARIANT
 from duskfall.variants.werewolf.events import EVENT_TYPES, SeerAction, WerewolfKill, from_event
-from kit import play_random
 
 OPTIONS = st.fixed_dictionaries(
     {

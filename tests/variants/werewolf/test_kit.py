@@ -1,9 +1,11 @@
-"""Werewolf passes the variant test kit, for every preset and the rule options."""
+"""Werewolf passes the variant test kit, for every preset and the rule options (a few games in
+the quick tier, the rest slow)."""
 
 from pathlib import Path
 
-from duskfall.variants.werewolf.testing import scramble_hidden
-from kit import VariantKit
+import pytest
+
+from duskfall.testing import VariantKit
 
 CONFIGS = [
     {"preset": "werewolf-12"},
@@ -13,7 +15,6 @@ CONFIGS = [
 KIT = VariantKit(
     "werewolf",
     configs=CONFIGS,
-    scramble=scramble_hidden,
     playouts=700,
     leak_games=7,
 )
@@ -32,7 +33,12 @@ def test_runtime_determinism(tmp_path: Path) -> None:
 
 
 def test_random_playouts_terminate() -> None:
-    KIT.check_playouts()
+    KIT.check_playouts(range(100))
+
+
+@pytest.mark.slow
+def test_many_random_playouts_terminate() -> None:
+    KIT.check_playouts(range(100, KIT.playouts))
 
 
 def test_replay_reproduces_logs(tmp_path: Path) -> None:
@@ -41,4 +47,9 @@ def test_replay_reproduces_logs(tmp_path: Path) -> None:
 
 
 def test_no_seat_sees_hidden_information() -> None:
-    KIT.check_no_leak()
+    KIT.check_no_leak(range(1))
+
+
+@pytest.mark.slow
+def test_no_seat_sees_hidden_information_in_many_games() -> None:
+    KIT.check_no_leak(range(1, KIT.leak_games))

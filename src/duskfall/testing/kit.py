@@ -1,0 +1,111 @@
+"""The variant kit: every check a variant must pass, bound to one variant id and its configs."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import Variant
+from duskfall.testing import api, golden, no_leak, playouts
+
+PLAYOUT_SEED_BASE = 100_000
+
+
+@dataclass
+class VariantKit:
+    """The checks of one variant (by registry id) over some configs.
+
+    Sizes are the number of random games per config. ``scramble`` overrides the variant's
+    declared ``info.scramble_hidden`` for the no-leak check.
+    """
+
+    variant_id: str
+    configs: list[dict[str, Any]] = field(default_factory=lambda: [{}])
+    scramble: no_leak.ScrambleFn | None = None
+    playouts: int = 2000
+    leak_games: int = 60
+
+    CHECKS: ClassVar[tuple[str, ...]] = (
+        "api",
+        "determinism",
+        "runtime_determinism",
+        "playouts",
+        "replay",
+        "no_leak",
+    )
+
+    @property
+    def variant(self) -> Variant:
+        return get_variant(self.variant_id)
+
+    def check_api(self, seeds: Iterable[int] = range(30)) -> None:
+        """The Variant/State contract at every decision of random games (JSON schemas, parse
+        round trips, fallbacks, out-of-turn and junk actions, visibility, wire codec)."""
+        api.check_api(self.variant, self.configs, seeds)
+
+    def check_determinism(self, seeds: Iterable[int] = range(10)) -> None:
+        """The same config and seed give the same events."""
+        api.check_determinism(self.variant, self.configs, seeds)
+
+    def check_runtime_determinism(self, tmp_path: Path, agents: str = "heuristic") -> None:
+        """The same config, seed and agents give the same event log through the runtime."""
+        from duskfall.testing.replay import check_runtime_determinism
+
+        check_runtime_determinism(self.variant_id, self.configs, tmp_path, agents)
+
+    def check_playouts(self, games: range | None = None) -> None:
+        """Random games all end with a valid outcome: ``playouts`` games per config, or the
+        ``games`` numbered in that range (to split them, e.g. a quick part and a slow one)."""
+        numbers = range(self.playouts) if games is None else games
+        seeds = range(PLAYOUT_SEED_BASE + numbers.start, PLAYOUT_SEED_BASE + numbers.stop)
+        playouts.check_playouts(self.variant, self.configs, seeds)
+
+    def check_replay(self, tmp_path: Path, agents: str = "random", games: int = 5) -> None:
+        """Logged games replay to the same outcome."""
+        from duskfall.testing.replay import check_replay
+
+        check_replay(self.variant_id, self.configs, tmp_path, agents, range(games))
+
+    def check_no_leak(self, seeds: Iterable[int] | None = None) -> None:
+        """Scrambling what a seat may not know never changes its view, choices or prompts
+        (at decisions of ``leak_games`` random games per config unless ``seeds`` are given)."""
+        if seeds is None:
+            seeds = range(self.leak_games)
+        no_leak.check_no_leak(self.variant, self.configs, seeds, self.scramble)
+
+    def check_golden(self, path: Path | str) -> None:
+        """The random games recorded in the golden file at ``path`` still play the same."""
+        golden.check_golden(path, self.variant_id)
+
+    def write_golden(
+        self,
+        path: Path | str,
+        config: Mapping[str, Any] | None = None,
+        seeds: int = golden.DEFAULT_SEEDS,
+    ) -> None:
+        """Write the golden file of ``config`` (seeds ``0..seeds-1``) to ``path``."""
+        golden.write_golden(path, self.variant_id, config, range(seeds))
+
+    def run(self, check: str, tmp_path: Path) -> None:
+        """Run one of :attr:`CHECKS` by name (for ``pytest.mark.parametrize``)."""
+        if check not in self.CHECKS:
+            raise ValueError(f"unknown check {check!r}; known: {', '.join(self.CHECKS)}")
+        method = getattr(self, f"check_{check}")
+        if check in ("runtime_determinism", "replay"):
+            method(tmp_path)
+        else:
+            method()
+
+    def check_all(
+        self, tmp_path: Path | None = None, golden_files: Iterable[Path | str] = ()
+    ) -> None:
+        """Every check, then the given golden files; logs go to ``tmp_path`` (or a temp dir)."""
+        with tempfile.TemporaryDirectory(prefix="duskfall-kit-") as scratch:
+            for check in self.CHECKS:
+                self.run(check, tmp_path or Path(scratch))
+        for path in golden_files:
+            self.check_golden(path)
