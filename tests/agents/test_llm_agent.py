@@ -84,7 +84,7 @@ async def test_each_call_is_an_admin_llm_event() -> None:
     assert payload["prompt_tokens"] > 0 and payload["completion_tokens"] > 0
     assert payload["retries"] == 0 and payload["decision"] == "VOTING"
     assert (event.day, event.phase) == (1, "VOTING")
-    assert agent.usage.prompt_tokens == payload["prompt_tokens"]
+    assert agent.tally.usage.prompt_tokens == payload["prompt_tokens"]
 
 
 async def test_memory_carries_own_notes_and_stays_bounded() -> None:

@@ -43,8 +43,8 @@ async def test_replies_in_order_and_usage_adds_up() -> None:
     second = await m.complete(HELLO)
     assert (first.text, second.text) == ("one", "two")
     assert second.usage == Usage(10, 2)
-    assert m.usage.prompt_tokens == first.usage.prompt_tokens + 10
-    assert m.calls == 2
+    assert m.tally.usage.prompt_tokens == first.usage.prompt_tokens + 10
+    assert m.tally.calls == 2
 
 
 async def test_retries_transient_failures_and_reports_them() -> None:

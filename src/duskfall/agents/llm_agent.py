@@ -42,7 +42,7 @@ from duskfall.llm.compaction import HistoryCompactor
 from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS, envelope_schema, length_note
 from duskfall.llm.memory import RunningMemory, clip
 from duskfall.llm.options import ModelOptions, read_options
-from duskfall.llm.types import Message, Usage
+from duskfall.llm.types import Message
 from duskfall.runtime.parsing import decode_reply
 
 DEFAULT_MAX_TOKENS = 400
@@ -104,15 +104,6 @@ class LLMAgent:
         self.tally = Tally()
         self._broken: LLMError | None = None
         self._decisions = 0
-
-    @property
-    def usage(self) -> Usage:
-        """What this seat's model calls have cost."""
-        return self.tally.usage
-
-    @property
-    def calls(self) -> int:
-        return self.tally.calls
 
     def describe(self) -> str:
         return f"llm:{self.model.spec}"

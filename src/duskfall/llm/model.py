@@ -8,6 +8,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from duskfall.core.usage import Tally
 from duskfall.llm.calls import CallRecord
 from duskfall.llm.errors import CallTimeout, LLMError, TransientError
 from duskfall.llm.loops import concurrency_limit
@@ -62,8 +63,7 @@ class Model:
         self.retry = retry or RetryPolicy()
         self.timeout = timeout
         self.concurrency = concurrency or provider.max_concurrency
-        self.usage = Usage()
-        self.calls = 0
+        self.tally = Tally()
 
     def __repr__(self) -> str:
         return f"Model({self.spec!r})"
@@ -178,8 +178,7 @@ class Model:
         return Completion(reply.text, usage)
 
     def _account(self, usage: Usage) -> None:
-        self.usage += usage
-        self.calls += 1
+        self.tally.add(usage)
 
 
 def _checked_messages(messages: Sequence[Message]) -> list[Message]:

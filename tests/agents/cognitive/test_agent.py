@@ -111,7 +111,7 @@ async def test_one_decision_end_to_end(tmp_path: Path) -> None:
     thoughts = (root / THOUGHTS).read_text()
     assert "hide among the villagers" in thoughts and "p3 jumped" in thoughts
     assert len((root / SESSIONS).read_text().splitlines()) == 2
-    assert cognitive.usage.total_tokens > 0 and cognitive.calls == len(stages)
+    assert cognitive.tally.usage.total_tokens > 0 and cognitive.tally.calls == len(stages)
     writer_prompt = requests[-1].messages[-1]["content"]
     assert "hide among the villagers" in writer_prompt and "p3 jumped" in writer_prompt
 

@@ -38,7 +38,6 @@ from duskfall.core.usage import Tally
 from duskfall.core.variant import Variant
 from duskfall.llm import CallOptions, LLMError, Model, ProviderUnavailable
 from duskfall.llm.memory import clip
-from duskfall.llm.types import Usage
 
 SESSION_SHARE = 0.55  # of the decision's time the investigations may use
 
@@ -76,15 +75,6 @@ class CognitiveAgent:
         self.suspicion = SuspicionModel(seat)
         self._last: Deliberation | None = None
         self._broken: LLMError | None = None
-
-    @property
-    def usage(self) -> Usage:
-        """What this seat's model calls have cost."""
-        return self.tally.usage
-
-    @property
-    def calls(self) -> int:
-        return self.tally.calls
 
     def describe(self) -> str:
         return f"cognitive:{self.model.spec}"

@@ -15,7 +15,7 @@ from duskfall.agents.cognitive.context import SessionContext
 from duskfall.core.usage import Tally
 from duskfall.llm import CallOptions, CallRecord, Model
 from duskfall.llm.calls import Emit
-from duskfall.llm.types import Message, Usage
+from duskfall.llm.types import Message
 
 __all__ = ["Emit", "StageCaller"]
 
@@ -30,14 +30,6 @@ class StageCaller:
     options: CallOptions = field(default_factory=CallOptions)
     deadline: float | None = None
     tally: Tally = field(default_factory=Tally)
-
-    @property
-    def usage(self) -> Usage:
-        return self.tally.usage
-
-    @property
-    def calls(self) -> int:
-        return self.tally.calls
 
     async def call(
         self,
