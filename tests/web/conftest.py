@@ -23,6 +23,7 @@ from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
 
 ADMIN = "admin-token-for-tests"
+TEST_HOST = "testserver"  # the Host of TestClient's requests
 
 
 @pytest.fixture(autouse=True)
@@ -63,7 +64,9 @@ def finished_log(games_dir: Path) -> Path:
 
 @pytest.fixture
 def client(games_dir: Path, isolated_index: Path) -> Iterator[TestClient]:
-    settings = WebSettings(games_dir=games_dir, db=isolated_index, access=Access(ADMIN))
+    settings = WebSettings(
+        games_dir=games_dir, db=isolated_index, access=Access(ADMIN), allow_hosts=(TEST_HOST,)
+    )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 

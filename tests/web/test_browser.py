@@ -82,10 +82,17 @@ def page(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda message: _note_csp_violation(message, errors))
     page.set_default_timeout(WAIT_MS)
     yield page
     context.close()
     assert not errors, errors
+
+
+def _note_csp_violation(message: Any, errors: list[str]) -> None:
+    """Chromium reports what the Content-Security-Policy blocked on the console."""
+    if "Content Security Policy" in message.text:
+        errors.append(f"CSP: {message.text}")
 
 
 def _position(page: Any) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,6 +25,9 @@ from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketD
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.datastructures import Headers
+from starlette.routing import Match
+from starlette.types import Scope
 
 from duskfall.core.errors import DuskfallError, LogCorrupt
 from duskfall.core.registry import get_variant, variant_ids
@@ -33,6 +36,8 @@ from duskfall.store.index import UnknownGame
 from duskfall.web.access import Access
 from duskfall.web.catalog import Catalog
 from duskfall.web.feed import GameFeed
+from duskfall.web.guard import DEFAULT_MAX_BODY, Guard, HostAllowList
+from duskfall.web.hello import BadHello, parse_hello
 from duskfall.web.hub import GameHub
 from duskfall.web.human import StaleAnswer
 from duskfall.web.live import GameRequest, LiveGame
@@ -45,11 +50,14 @@ HELLO_TIMEOUT = 10.0
 
 @dataclass
 class WebSettings:
-    """Where games are found and written, and the admin token."""
+    """Where games are found and written, the admin token, the host names served beside
+    loopback and the cap on request bodies (see :mod:`duskfall.web.guard`)."""
 
     games_dir: Path = Path("games")
     db: Path | None = None
     access: Access = field(default_factory=Access)
+    allow_hosts: tuple[str, ...] = ()
+    max_body: int = DEFAULT_MAX_BODY
 
 
 class StartGame(BaseModel):
@@ -127,6 +135,41 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     def require_admin(authorization: str | None) -> None:
         if not access.is_admin(_bearer(authorization)):
             raise HTTPException(403, "this needs the admin token printed by 'duskfall web'")
+
+    def check_answer(game_id: str, seat: int | str, authorization: str | None) -> LiveGame:
+        game = live_game(game_id)
+        number = seat if isinstance(seat, int) else int(seat) if seat.isdigit() else -1
+        if not access.may_play(_bearer(authorization), number, game.seat_tokens):
+            raise HTTPException(403, f"answering for seat {seat} needs that seat's token")
+        return game
+
+    # the routes that read a body, and the check of their token they make first
+    body_checks: dict[str, Callable[[dict[str, Any], str | None], object]] = {
+        "start_game": lambda params, auth: require_admin(auth),
+        "answer": lambda params, auth: check_answer(params["game_id"], params["seat"], auth),
+    }
+
+    def body_gate(scope: Scope) -> tuple[int, str] | None:
+        """Refuse, before its body is read, a request its route would refuse for its token."""
+        for route in app.router.routes:
+            match, child = route.matches(scope)
+            if match is not Match.FULL:
+                continue
+            check = body_checks.get(getattr(route, "name", ""))
+            try:
+                if check is not None:
+                    check(child["path_params"], Headers(scope=scope).get("authorization"))
+            except HTTPException as exc:
+                return exc.status_code, str(exc.detail)
+            return None
+        return None
+
+    app.add_middleware(
+        Guard,
+        hosts=HostAllowList.of(settings.allow_hosts),
+        max_body=settings.max_body,
+        gate=body_gate,
+    )
 
     def check_view(game_id: str, feed: GameFeed, seat: int | None, token: str | None) -> None:
         if seat is not None and not 0 <= seat < feed.timeline.num_seats:
@@ -218,9 +261,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     async def answer(
         game_id: str, seat: int, body: SeatAnswer, authorization: AuthHeader = None
     ) -> dict[str, str]:
-        game = live_game(game_id)
-        if not access.may_play(_bearer(authorization), seat, game.seat_tokens):
-            raise HTTPException(403, f"answering for seat {seat} needs that seat's token")
+        game = check_answer(game_id, seat, authorization)
         try:
             game.humans[seat].answer(body.request_id, body.action)
         except StaleAnswer as exc:
@@ -231,19 +272,19 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
         try:
-            hello = await asyncio.wait_for(websocket.receive_json(), HELLO_TIMEOUT)
-            seat = hello.get("seat") if isinstance(hello, dict) else None
-            if seat is not None and not isinstance(seat, int):
-                raise HTTPException(400, "seat must be an integer or null")
-            feed = hub.feed(game_id)
-            check_view(game_id, feed, seat, hello.get("token"))
-        except (TimeoutError, WebSocketDisconnect, ValueError):
-            await websocket.close(code=1008)
+            message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+        except TimeoutError:
+            await _refuse(websocket, f"no hello within {HELLO_TIMEOUT:g} s")
             return
-        except (HTTPException, DuskfallError) as exc:
-            detail = exc.detail if isinstance(exc, HTTPException) else str(exc)
-            await websocket.send_json({"type": "error", "message": detail})
-            await websocket.close(code=1008)
+        if message["type"] == "websocket.disconnect":
+            return
+        try:
+            hello = parse_hello(message)
+            seat = hello.seat
+            feed = hub.feed(game_id)
+            check_view(game_id, feed, seat, hello.token)
+        except (BadHello, HTTPException, DuskfallError) as exc:
+            await _refuse(websocket, exc.detail if isinstance(exc, HTTPException) else str(exc))
             return
         subscriber = feed.subscribe(seat)
         hub.follow(game_id)
@@ -256,14 +297,17 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     return app
 
 
+async def _refuse(websocket: WebSocket, message: str) -> None:
+    """Tell the client why in an ``error`` message, then close the socket (1008)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await websocket.send_json({"type": "error", "message": message})
+        await websocket.close(code=1008)
+
+
 async def _pump(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> None:
-    """Send queued messages until the page goes away (reads only to notice that)."""
-
-    async def drain_incoming() -> None:
-        while True:
-            await websocket.receive_text()
-
-    reader = asyncio.create_task(drain_incoming())
+    """Send queued messages until the page goes away; the page sends nothing after its
+    hello, so a message from it is refused and closes the socket."""
+    reader = asyncio.create_task(websocket.receive())
     try:
         while not reader.done():
             getter = asyncio.create_task(queue.get())
@@ -277,7 +321,8 @@ async def _pump(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> N
     finally:
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-            await reader
+            if (await reader)["type"] == "websocket.receive":
+                await _refuse(websocket, "nothing is expected after the hello")
 
 
 def _fresh_seed() -> int:

@@ -62,6 +62,7 @@ function el(tag, attrs, ...children) {
     if (key === "text") node.textContent = value;
     else if (key === "class") node.className = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "style") node.style.cssText = value; // CSSOM: allowed by the page's CSP
     else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children) {
