@@ -50,6 +50,17 @@ def web(
     games_dir: Annotated[
         Path, typer.Option("--games-dir", help="where game logs are read and written")
     ] = Path("games"),
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="also answer to this host name (repeatable); loopback and --host always are",
+        ),
+    ] = None,
+    max_body: Annotated[
+        int | None,
+        typer.Option("--max-body", min=1, help="largest request body in bytes [default: 1 MiB]"),
+    ] = None,
 ) -> None:
     """Serve the web pages: game list, live games, replays, and seats to play in the browser.
 
@@ -61,6 +72,7 @@ def web(
     from duskfall.store.index import default_db_path, use_db
     from duskfall.web.access import Access, new_token
     from duskfall.web.app import WebSettings, create_app
+    from duskfall.web.guard import DEFAULT_MAX_BODY
 
     if db is not None:
         use_db(db)  # games started from the page are indexed there too
@@ -68,8 +80,15 @@ def web(
     games_dir.mkdir(parents=True, exist_ok=True)
     token = os.environ.get(ADMIN_TOKEN_ENV) or new_token()
     _check_port_free(host, port)
-    settings = WebSettings(games_dir=games_dir, db=db_path, access=Access(token))
+    settings = WebSettings(
+        games_dir=games_dir,
+        db=db_path,
+        access=Access(token),
+        allow_hosts=(host, *(allow_host or ())),
+        max_body=max_body or DEFAULT_MAX_BODY,
+    )
+    web_app = create_app(settings)
     shown_host = f"[{host}]" if ":" in host else host
     console.print(f"duskfall web on http://{shown_host}:{port}/  (games in {games_dir})")
     console.print(f"admin page: http://{shown_host}:{port}/#admin={token}", highlight=False)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=settings.max_body)
