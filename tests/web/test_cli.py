@@ -45,3 +45,30 @@ def test_port_in_use(
     assert code == 2
     err = " ".join(capsys.readouterr().err.split())
     assert f"port {port} on 127.0.0.1 is in use" in err
+
+
+def _free_port() -> str:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return str(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--allow-host", "evil.example/x"], "--allow-host 'evil.example/x' is not a host name"),
+        (["--allow-host", ""], "--allow-host '' is not a host name"),
+        (["--max-body", "0"], "--max-body"),
+    ],
+)
+def test_bad_guard_options(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Any,
+    args: list[str],
+    message: str,
+) -> None:
+    code = _run(monkeypatch, "--port", _free_port(), "--games-dir", str(tmp_path / "g"), *args)
+    assert code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert message in err and "Traceback" not in err

@@ -59,7 +59,7 @@ def web(
     ] = None,
     max_body: Annotated[
         int | None,
-        typer.Option("--max-body", min=1, help="largest request body in bytes [default: 1 MiB]"),
+        typer.Option("--max-body", min=1, help="largest request body in bytes (default 1 MiB)"),
     ] = None,
 ) -> None:
     """Serve the web pages: game list, live games, replays, and seats to play in the browser.
