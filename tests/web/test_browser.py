@@ -268,3 +268,18 @@ def test_god_panels_show_thoughts_suspicions_and_prompts(server: Server, page: A
     page.wait_for_selector("#view-note:text('seat 2')")
     assert "Who is the mafia?" not in page.content()
     assert "hesitates" not in page.content()
+
+
+def test_start_a_game_from_the_list_page(server: Server, page: Any) -> None:
+    """The list page under its Content-Security-Policy: the form, the start, the game page."""
+    play_logged(server.games_dir, seed=38)
+    page.goto(f"{server.url}/#admin={ADMIN}")
+    page.wait_for_selector("#games a:text('sports-mafia-test-38')")
+    page.wait_for_selector("#variant option[value='sports-mafia']", state="attached")
+    page.select_option("#variant", "sports-mafia")
+    page.fill("#agents", "random")
+    page.fill("#pace", "0")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/games/sports-mafia-"))
+    page.wait_for_selector("#status .status-finished")
+    assert "wins" in page.inner_text("#outcome")

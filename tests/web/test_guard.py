@@ -286,3 +286,10 @@ def test_a_message_after_the_hello_is_refused(
             while True:
                 ws.receive_json()
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_only_the_schema_page_may_load_swagger_ui(client: TestClient) -> None:
+    docs = client.get("/api/docs").headers["content-security-policy"]
+    assert "https://cdn.jsdelivr.net" in docs and "frame-ancestors 'none'" in docs
+    schema = client.get("/openapi.json").headers["content-security-policy"]
+    assert "cdn.jsdelivr.net" not in schema
