@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from duskfall.cli import app
-from duskfall.cli.display import ConsoleView, outcome_line
+from duskfall.cli.display import ConsoleView, outcome_line, seed_line
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import prepare_resume
 from duskfall.store.index import (
@@ -166,9 +166,7 @@ def resume(
         console.print(f"[yellow]repaired:[/] {resumed.repaired}; cut back to the whole events")
     prepared = resumed.game
     state = prepared.state
-    console.print(
-        f"[bold]{prepared.variant.name}[/]  seed {prepared.header.seed}  game {prepared.game_id}"
-    )
+    console.print(f"[bold]{prepared.variant.name}[/]  game {prepared.game_id}")
     waiting = ", ".join(map(str, resumed.waiting)) or "nobody"
     console.print(
         f"resuming after {resumed.kept_events} logged events at day {state.day}, "
@@ -179,4 +177,5 @@ def resume(
         prepared.record.observers.append(ConsoleView(prepared.variant, console))
     outcome = asyncio.run(resumed.run())
     console.print(outcome_line(outcome))
+    console.print(seed_line(prepared.header.seed), highlight=False)
     console.print(f"log appended to {path}")
