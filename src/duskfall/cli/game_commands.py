@@ -29,7 +29,7 @@ from duskfall.core.variant import parse_config
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, prepare_game
 from duskfall.store.index import use_db
-from duskfall.store.log import GameLog, read_log
+from duskfall.store.log import GameLog, TornLine, read_log
 from duskfall.store.replay import replay as replay_log
 
 console = Console(soft_wrap=True)
@@ -171,11 +171,22 @@ def replay(
     log: Annotated[Path, typer.Argument(help="a game log (.jsonl)")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
 ) -> None:
-    """Re-apply a log's actions, check every event is reproduced exactly, and show the game."""
+    """Re-apply a log's actions, check every event is reproduced exactly, and show the game.
+
+    Any damage to the log (a changed, removed or moved line breaks its hash chain) is an error;
+    only a torn last line (a process killed mid-write) is cut with a warning.
+    """
     game_log = read_log(log, strict=False)
+    if game_log.corrupt is not None and not isinstance(game_log.corrupt, TornLine):
+        raise game_log.corrupt
     if game_log.corrupt is not None:
         console.print(
             f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it"
+        )
+    if not game_log.chained:
+        console.print(
+            "[yellow]warning:[/] a format 1 log has no hash chain: changes to it "
+            "cannot be detected, only rules events are checked"
         )
     header = game_log.header
     if header.variant == "gm":

@@ -12,10 +12,10 @@ import typer
 from rich.console import Console
 
 from duskfall.cli import app
-from duskfall.core.rng import check_seed
 from duskfall.cli.common import parse_config_options, with_preset
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.core.errors import ConfigError
+from duskfall.core.rng import check_seed
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings

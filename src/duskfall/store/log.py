@@ -102,6 +102,8 @@ class LogHeader:
         if not isinstance(data, dict) or data.get("type") != "header":
             raise LogCorrupt("the first line is not a duskfall log header", 0)
         version = _field(data, "format", int, "header", default=UNCHAINED_FORMAT)
+        if version < UNCHAINED_FORMAT:
+            raise LogCorrupt(f"header: unknown log format {version}", 0)
         if version > FORMAT_VERSION:
             raise LogCorrupt(
                 f"the log has format {version}, newer than this duskfall ({FORMAT_VERSION}); "
@@ -180,6 +182,11 @@ def parse_event(data: Any, what: str = "event") -> Event:
     )
 
 
+class TornLine(LogCorrupt):
+    """The log's last line has no newline: the process died while writing it (or the file
+    was cut). Resume cuts it; replay checks the whole events before it."""
+
+
 class LineReader:
     """Reads a log line by line: the header, then events, checking the chain and each line.
 
@@ -212,18 +219,28 @@ class LineReader:
         except ValueError as exc:
             raise self._corrupt(f"{where}: corrupt line ({exc})") from None
         try:
+            if isinstance(data, dict) and "h" in data and not self.chained:
+                raise LogCorrupt("a chain hash in a format 1 log (was its format changed?)", 0)
             if self.header is None:
                 header = LogHeader.from_dict(data)
+                if header.format == UNCHAINED_FORMAT:
+                    if digest is not None:
+                        raise LogCorrupt(
+                            "a chain hash in a format 1 log (was its format changed?)", 0
+                        )
+                else:
+                    self._check_link(where, body, digest)
                 self.header = header
-                self._check_link(where, body, digest)
                 return None
             event = parse_event(data, where)
-            if self.chained:
-                self._check_link(where, body, digest)
+            self._check_link(where, body, digest)
         except LogCorrupt as exc:
-            raise self._corrupt(str(exc) if str(exc).startswith(where) else f"{where}: {exc}")
+            message = str(exc) if str(exc).startswith(where) else f"{where}: {exc}"
+            raise self._corrupt(message) from None
         if event.seq != len(self.events):
-            raise self._corrupt(f"{where}: event seq {event.seq} where {len(self.events)} was expected")
+            raise self._corrupt(
+                f"{where}: event seq {event.seq} where {len(self.events)} was expected"
+            )
         if event.game_id != self.header.game_id:
             raise self._corrupt(f"{where}: an event of another game ({event.game_id!r:.40})")
         self.events.append(event)
@@ -233,7 +250,7 @@ class LineReader:
         if not self.chained:
             return
         if digest is None:
-            raise LogCorrupt(f"{where}: the line has no hash (\"h\") at its end", 0)
+            raise LogCorrupt(f'{where}: the line has no hash ("h") at its end', 0)
         if digest != link(self.head, body):
             raise LogCorrupt(
                 f"{where}: hash mismatch: this line, or one before it, was changed, removed "
@@ -360,7 +377,7 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
     try:
         for line in _lines(path):
             if not line.endswith("\n"):
-                problem = LogCorrupt(
+                problem = TornLine(
                     f"{path}:{reader.number + 1}: the log ends mid-line "
                     f"(truncated after {len(reader.events)} events)",
                     len(reader.events),

@@ -279,4 +279,3 @@ async def _pump(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> N
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
             await reader
-
