@@ -161,7 +161,7 @@ def test_format_1_logs_are_read_without_the_chain(game_log: bytes, tmp_path: Pat
     replay(log)
     # a chained log made to look like format 1 by flipping its format byte is refused
     path.write_bytes(game_log.replace(b'"format":2', b'"format":1', 1))
-    with pytest.raises(LogCorrupt, match="old.jsonl:1: "):
+    with pytest.raises(LogCorrupt, match=r"old\.jsonl:1: "):
         read_log(path)
 
 

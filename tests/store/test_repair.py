@@ -95,9 +95,7 @@ def test_games_repair_closes_rows_of_dead_processes(tmp_path: Path, private_inde
 
 
 @pytest.mark.subprocess
-def test_any_command_that_opens_the_index_repairs_it(
-    tmp_path: Path, private_index: Path
-) -> None:
+def test_any_command_that_opens_the_index_repairs_it(tmp_path: Path, private_index: Path) -> None:
     ids = killed_games(tmp_path, private_index)
     prepare_game(GameSetup("mafia", agents="random"))  # what play, serve, web... do first
     assert status(private_index, ids["end"]).status == "finished"

@@ -123,3 +123,15 @@ def test_logs_being_written_show_no_seed(
         assert row["status"] == "running" and row["seed"] is None
         assert game.log_path is not None
         _no_seed_in(seen, game.log_path)
+
+
+@pytest.mark.parametrize("seed", [2**128, 2**63, -1, "12x", "9" * 5000])
+def test_a_seed_out_of_range_is_a_400(client: TestClient, seed: object) -> None:
+    response = client.post(
+        "/api/games", json={"variant": "mafia", "seed": seed}, headers=bearer(ADMIN)
+    )
+    if seed == 2**63:  # in range: 64 bits are fine (it was a 500 when the index held 64)
+        assert response.status_code == 201 and response.json()["seed"] == str(2**63)
+        return
+    assert response.status_code == 400, response.text
+    assert "0 to 2**128-1" in response.json()["detail"]
