@@ -29,7 +29,7 @@ def test_play_shows_the_game_and_writes_a_replayable_log(tmp_path: Path) -> None
     assert "Day 1" in played.stdout and "wins" in played.stdout
     assert str(log) in played.stdout
     header = json.loads(log.read_text().splitlines()[0])
-    assert header["type"] == "header" and header["seed"] == 5
+    assert header["type"] == "header" and header["admin"]["seed"] == "5"
     replayed = duskfall("replay", str(log), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stderr
     assert "replay verified" in replayed.stdout

@@ -70,7 +70,7 @@ def test_a_whole_game_in_the_terminal_and_in_the_log(tmp_path: Path) -> None:
     assert "🎮 AI-Alpha: I have heard 0 players so far." in out
     assert "game over after 5 steps" in out
     header = json.loads(log.read_text().splitlines()[0])
-    assert header["variant"] == "gm" and header["seed"] == 4
+    assert header["variant"] == "gm" and header["admin"]["seed"] == "4"
 
 
 def test_public_view_hides_secrets(run: Any, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from duskfall.core.outcome import Termination
 from duskfall.gm.config import GMSettings
 from duskfall.gm.session import close_log, new_game, resume_game
 from duskfall.llm import Model, Request
-from duskfall.store.log import read_log
+from duskfall.store.log import chained_line, read_log
 
 from .support import chat_lines, of_kind, scripted
 
@@ -132,7 +132,8 @@ async def test_finished_or_foreign_logs_cannot_be_resumed(tmp_path: Path) -> Non
         resume_game(path, model_factory=factory)
     foreign = tmp_path / "other.jsonl"
     header = json.loads(path.read_text().splitlines()[0]) | {"variant": "werewolf"}
-    foreign.write_text(json.dumps(header) + "\n")
+    header.pop("h")
+    foreign.write_text(chained_line("", header)[0])  # a valid log of another variant
     with pytest.raises(ConfigError, match="not a GM game"):
         resume_game(foreign, model_factory=factory)
     with pytest.raises(ConfigError, match="cannot resume"):

@@ -15,6 +15,8 @@ from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 from duskfall.store.resume import CannotResume, log_path_for
 
+from .logs import parse_lines, rechain
+
 SEED = 11
 
 
@@ -124,11 +126,10 @@ async def test_finished_game_is_refused(finished_log: bytes, tmp_path: Path) -> 
 
 
 async def test_unknown_agent_is_refused(finished_log: bytes, tmp_path: Path) -> None:
-    lines = cut_after(finished_log, 30).splitlines(keepends=True)
-    header = json.loads(lines[0])
-    header["roster"][2]["agent"] = "remote:alice"
+    items = parse_lines(cut_after(finished_log, 30))
+    items[0]["roster"][2]["agent"] = "remote:alice"
     path = tmp_path / "remote.jsonl"
-    path.write_bytes(json.dumps(header).encode() + b"\n" + b"".join(lines[1:]))
+    path.write_bytes(rechain(items))
     with pytest.raises(CannotResume, match="seat 2 was played by 'remote:alice'"):
         prepare_resume(path)
 

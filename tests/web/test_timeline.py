@@ -87,7 +87,7 @@ def test_follower_stops_at_a_corrupt_line(finished_log: Path, tmp_path: Path) ->
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(lines[0] + lines[1] + b"{not json\n" + lines[3])
     follower = LogFollower(broken)
-    assert follower.problem is not None and "corrupt line after 1 events" in follower.problem
+    assert follower.problem is not None and "broken.jsonl:3: corrupt line" in follower.problem
     assert follower.feed.status == "stopped"
 
 

@@ -20,7 +20,7 @@ from duskfall.arena.stats import Proportion
 from duskfall.core import event_kinds as kinds
 from duskfall.core.usage import fold_usage
 from duskfall.runtime.settings import RuntimeSettings
-from duskfall.session import GameSetup, run_game
+from duskfall.session import GameSetup, new_game_id, run_game
 from duskfall.store.index import GameIndex, GameRow, default_db_path
 from duskfall.store.indexing import summary_row
 
@@ -105,7 +105,8 @@ async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
             agent_options=job.agent_options,
         )
         if job.log_dir is not None:
-            setup.log_path = Path(job.log_dir) / f"{job.variant}-{seed}.jsonl"
+            setup.game_id = new_game_id(job.variant)
+            setup.log_path = Path(job.log_dir) / f"{setup.game_id}.jsonl"
         game = await run_game(setup)
         outcome = game.state.outcome()
         assert outcome is not None

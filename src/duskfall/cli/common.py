@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
+from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import Variant
 
 
@@ -47,7 +47,8 @@ def resolve_variant(name: str) -> Variant:
 
 
 def pick_seed(seed: int | None) -> int:
-    return seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+    """``--seed`` checked (0 <= seed < 2**128), else a secret one drawn from the OS."""
+    return new_seed() if seed is None else check_seed(seed, "--seed")
 
 
 def with_preset(config: Mapping[str, Any], preset: str | None) -> dict[str, Any]:

@@ -56,3 +56,8 @@ def outcome_line(outcome: Outcome) -> str:
     if outcome.winner is None:
         return f"[bold]Draw[/] ({outcome.termination.value}: {outcome.reason})"
     return f"[bold green]{outcome.winner} wins[/] ({outcome.reason})"
+
+
+def seed_line(seed: int) -> str:
+    """The seed, shown once the game is over (it gives away the deal while it runs)."""
+    return f"seed {seed} (play it again with --seed {seed})"

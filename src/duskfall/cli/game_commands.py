@@ -22,13 +22,14 @@ from duskfall.cli.common import (
     with_human,
     with_preset,
 )
-from duskfall.cli.display import ConsoleView, outcome_line
+from duskfall.cli.display import ConsoleView, outcome_line, seed_line
 from duskfall.core.errors import ConfigError
+from duskfall.core.rng import check_seed
 from duskfall.core.variant import parse_config
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, prepare_game
 from duskfall.store.index import use_db
-from duskfall.store.log import GameLog, read_log
+from duskfall.store.log import GameLog, TornLine, read_log
 from duskfall.store.replay import replay as replay_log
 
 console = Console(soft_wrap=True)
@@ -63,7 +64,10 @@ DbOpt = Annotated[
 @app.command()
 def play(
     variant: VariantOpt = "sports-mafia",
-    seed: Annotated[int | None, typer.Option(help="random seed (printed if not given)")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="seed, 0..2**128-1 (default: a secret one, printed when the game ends)"),
+    ] = None,
     agents: AgentsOpt = None,
     log: Annotated[Path | None, typer.Option("--log", help="where to write the game log")] = None,
     preset: PresetOpt = None,
@@ -95,11 +99,12 @@ def play(
     game = prepare_game(setup)
     if not quiet and human is None:  # a human seat is shown its own view only
         game.record.observers.append(ConsoleView(chosen, console))
-    console.print(f"[bold]{chosen.name}[/]  seed {seed}  game {game.game_id}")
+    console.print(f"[bold]{chosen.name}[/]  game {game.game_id}")
     roster = ", ".join(f"{s}:{a}" for s, a in enumerate(game.agents))
     console.print(f"seats: {roster}", highlight=False)
     outcome = asyncio.run(game.run())
     console.print(outcome_line(outcome))
+    console.print(seed_line(seed), highlight=False)  # only now: the seed gives away the deal
     console.print(f"log written to {game.log_path}")
 
 
@@ -109,7 +114,7 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="number of games")] = 1000,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="processes")] = 1,
     agents: AgentsOpt = None,
-    seed: Annotated[int, typer.Option(help="seed of the first game")] = 0,
+    seed: Annotated[int, typer.Option(help="seed of the first game (then +1 per game)")] = 0,
     preset: PresetOpt = None,
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
@@ -121,6 +126,8 @@ def simulate(
     if db is not None:
         use_db(db)
     chosen = resolve_variant(variant)
+    check_seed(seed, "--seed")
+    check_seed(seed + games - 1, "--seed + --games - 1")
     config = with_preset(parse_config_options(set_, config_file), preset)
     spec = agents or default_agents(chosen)
     probe = chosen.new_game(parse_config(chosen, config), seed)
@@ -164,11 +171,22 @@ def replay(
     log: Annotated[Path, typer.Argument(help="a game log (.jsonl)")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
 ) -> None:
-    """Re-apply a log's actions, check every event is reproduced exactly, and show the game."""
+    """Re-apply a log's actions, check every event is reproduced exactly, and show the game.
+
+    Any damage to the log (a changed, removed or moved line breaks its hash chain) is an error;
+    only a torn last line (a process killed mid-write) is cut with a warning.
+    """
     game_log = read_log(log, strict=False)
+    if game_log.corrupt is not None and not isinstance(game_log.corrupt, TornLine):
+        raise game_log.corrupt
     if game_log.corrupt is not None:
         console.print(
             f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it"
+        )
+    if not game_log.chained:
+        console.print(
+            "[yellow]warning:[/] a format 1 log has no hash chain: changes to it "
+            "cannot be detected, only rules events are checked"
         )
     header = game_log.header
     if header.variant == "gm":

@@ -15,6 +15,7 @@ from duskfall.cli import app
 from duskfall.cli.common import parse_config_options, with_preset
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.core.errors import ConfigError
+from duskfall.core.rng import check_seed
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings
@@ -70,7 +71,7 @@ def serve(
         port=port,
         variant=variant,
         config=with_preset(parse_config_options(set_, config_file), preset),
-        seed=seed,
+        seed=None if seed is None else check_seed(seed, "--seed"),
         games=games,
         fill_bots_after=fill_bots_after,
         bot=bot,

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from duskfall.cli import app
-from duskfall.cli.display import ConsoleView, outcome_line
+from duskfall.cli.display import ConsoleView, outcome_line, seed_line
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import prepare_resume
 from duskfall.store.index import (
@@ -33,6 +33,7 @@ from duskfall.store.index import (
 from duskfall.store.resume import log_path_for
 
 console = Console()
+err_console = Console(stderr=True)
 
 DbOpt = Annotated[
     Path | None,
@@ -116,13 +117,36 @@ def games(
     ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="at most this many")] = 20,
     offset: Annotated[int, typer.Option("--offset", min=0, help="skip the newest N")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="one JSON object per line (with the seeds)")
+    ] = False,
+    repair: Annotated[
+        bool,
+        typer.Option(
+            "--repair", help="only close rows left running by a dead process, and say which"
+        ),
+    ] = False,
     db: DbOpt = None,
 ) -> None:
-    """List indexed games, newest first."""
+    """List indexed games, newest first (a local admin tool: ``--json`` shows seeds).
+
+    Opening the index repairs rows left ``running`` by a process that died after the game
+    ended (or before it started); what changed is printed to stderr.
+    """
     if status is not None:
         check_status(status)
     with open_index(db) as index:
+        repairs = index.repairs  # made when the index was opened
+        if repair:
+            for change in repairs:
+                console.print(f"repaired {change}", highlight=False, markup=False)
+            if not repairs:
+                console.print(
+                    "nothing to repair: every running game's process is alive or resumable"
+                )
+            return
+        for change in repairs:
+            err_console.print(f"repaired {change}", highlight=False, markup=False)
         rows = index.list_games(
             variant=variant, status=status, agent=agent, limit=limit, offset=offset
         )
@@ -166,9 +190,7 @@ def resume(
         console.print(f"[yellow]repaired:[/] {resumed.repaired}; cut back to the whole events")
     prepared = resumed.game
     state = prepared.state
-    console.print(
-        f"[bold]{prepared.variant.name}[/]  seed {prepared.header.seed}  game {prepared.game_id}"
-    )
+    console.print(f"[bold]{prepared.variant.name}[/]  game {prepared.game_id}")
     waiting = ", ".join(map(str, resumed.waiting)) or "nobody"
     console.print(
         f"resuming after {resumed.kept_events} logged events at day {state.day}, "
@@ -179,4 +201,5 @@ def resume(
         prepared.record.observers.append(ConsoleView(prepared.variant, console))
     outcome = asyncio.run(resumed.run())
     console.print(outcome_line(outcome))
+    console.print(seed_line(prepared.header.seed), highlight=False)
     console.print(f"log appended to {path}")

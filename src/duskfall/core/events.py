@@ -64,10 +64,12 @@ class Event:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:
+        """An event from :meth:`to_dict`'s form. ``visibility`` is required: an event whose
+        audience is unknown is never taken as public (KeyError)."""
         return cls(
             kind=data["kind"],
             payload=data.get("payload", {}),
-            visibility=data.get("visibility", PUBLIC),
+            visibility=data["visibility"],
             day=data.get("day", 0),
             phase=data.get("phase", ""),
             seq=data.get("seq", -1),

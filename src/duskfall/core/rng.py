@@ -1,12 +1,48 @@
-"""Seeded randomness. Every random choice in duskfall comes from a stream derived here."""
+"""Seeded randomness. Every random choice in duskfall comes from a stream derived here.
+
+A game's seed is a secret: whoever knows it can compute the deal (every hidden role) and the
+bots' choices. Without ``--seed`` it is drawn from the OS (:func:`new_seed`, 128 bits); valid
+seeds are ``0 <= seed < 2**128`` (:func:`check_seed`).
+"""
 
 import random
+import secrets
+
+from duskfall.core.errors import ConfigError
+
+SEED_BITS = 128
+MAX_SEED = 2**SEED_BITS - 1
 
 
 def derive_rng(seed: int, stream: str) -> random.Random:
     """An independent, reproducible generator for one purpose (``stream``) of one game.
 
     String seeds are hashed with SHA-512 by :mod:`random`, so streams are stable across
-    processes and Python runs (unlike ``hash()``).
+    processes and Python runs (unlike ``hash()``), and every bit of a big seed counts.
     """
     return random.Random(f"duskfall:{seed}:{stream}")
+
+
+def new_seed() -> int:
+    """A fresh secret seed from the OS: 128 random bits."""
+    return secrets.randbits(SEED_BITS)
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` if it is a valid seed (an int in ``0..2**128-1``), else a one-line ConfigError."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"{what} must be a whole number from 0 to 2**128-1, not {seed!r}")
+    if not 0 <= seed <= MAX_SEED:
+        shown = str(seed) if len(str(seed)) <= 50 else f"a {len(str(seed))}-digit number"
+        raise ConfigError(f"{what} {shown} is out of range: use a whole number from 0 to 2**128-1")
+    return seed
+
+
+def parse_seed(text: str | int, what: str = "seed") -> int:
+    """A seed from its decimal text (as logs and the index store it) or an int; checked."""
+    if isinstance(text, str):
+        stripped = text.strip()
+        if not stripped.isascii() or not stripped.isdigit() or len(stripped) > 40:
+            raise ConfigError(f"{what} must be a whole number from 0 to 2**128-1, not {text!r}")
+        text = int(stripped)
+    return check_seed(text, what)

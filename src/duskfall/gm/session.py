@@ -50,11 +50,12 @@ def build_models(
     return gm_model, {p.name: model(p.model or "local") for p in players}
 
 
-def default_log_path(card_id: str, seed: int, directory: Path = Path("games")) -> Path:
-    """``games/gm-CARD-TIME-sSEED-XXXXXX.jsonl`` (unique even for games started together)."""
+def default_log_path(card_id: str, directory: Path = Path("games")) -> Path:
+    """``games/gm-CARD-TIME-XXXXXXXXXXXXXXXX.jsonl``: unique even for games started together,
+    and without the seed (the log's name is the game id, which players see)."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     card = re.sub(r"[^A-Za-z0-9_-]", "", card_id) or "card"
-    return directory / f"gm-{card}-{stamp}-s{seed}-{token_hex(3)}.jsonl"
+    return directory / f"gm-{card}-{stamp}-{token_hex(8)}.jsonl"
 
 
 def new_game(
@@ -72,7 +73,7 @@ def new_game(
     card = resolve_card(settings)
     roster = seats(settings, card)
     gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
-    path = log_path or default_log_path(card.id, settings.seed)
+    path = log_path or default_log_path(card.id)
     game_id = path.stem
     header = LogHeader(
         game_id=game_id,

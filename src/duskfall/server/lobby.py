@@ -3,13 +3,13 @@ they fill (many games at once on one port), finds seats by reconnect token, coun
 
 from __future__ import annotations
 
-import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from duskfall.core.outcome import Outcome
+from duskfall.core.rng import new_seed
 from duskfall.core.variant import Variant
 from duskfall.server.connection import Connection
 from duskfall.server.remote_seat import RemoteSeat
@@ -82,13 +82,13 @@ class Lobby:
     def _open_room(self) -> Room:
         seed = self.settings.game_seed(self.games_created)
         if seed is None:
-            seed = secrets.randbits(31)
+            seed = new_seed()
         self.games_created += 1
         room = Room(
             self.variant,
             self.num_seats,
             self.settings,
-            game_id=new_game_id(self.variant.id, seed),
+            game_id=new_game_id(self.variant.id),
             seed=seed,
             on_finished=self._finished,
         )

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from duskfall.core.rng import MAX_SEED
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.server.stand_in import Policy
 
@@ -20,7 +21,9 @@ class ServerSettings(BaseModel):
     port: int = Field(8765, ge=0, le=65535)
     variant: str = "sports-mafia"
     config: dict[str, Any] = Field(default_factory=dict, description="variant options")
-    seed: int | None = Field(None, description="seed of the first game (then +1 per game)")
+    seed: int | None = Field(
+        None, ge=0, le=MAX_SEED, description="seed of the first game (then +1 per game)"
+    )
     games: int | None = Field(None, ge=1, description="stop after this many games")
     fill_bots_after: float | None = Field(
         None, ge=0, description="start a game with bots in its empty seats after this many s"
@@ -55,4 +58,4 @@ class ServerSettings(BaseModel):
         return self.deadline_ms / 1000.0
 
     def game_seed(self, index: int) -> int | None:
-        return None if self.seed is None else self.seed + index
+        return None if self.seed is None else (self.seed + index) % (MAX_SEED + 1)

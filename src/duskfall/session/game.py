@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import uuid
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +12,7 @@ from duskfall.agents.specs import parse_spec
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.registry import get_variant
+from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import State, Variant, parse_config
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import GameRecord, Observer
@@ -28,16 +29,20 @@ from duskfall.store.log import LogHeader
 DEFAULT_LOG_DIR = Path("games")
 
 
-def new_game_id(variant_id: str, seed: int) -> str:
-    return f"{variant_id}-{seed}-{uuid.uuid4().hex[:8]}"
+def new_game_id(variant_id: str) -> str:
+    """``<variant>-<16 random hex>``: unique, and says nothing about the deal (not the seed)."""
+    return f"{variant_id}-{secrets.token_hex(8)}"
 
 
 @dataclass
 class GameSetup:
-    """Everything that defines a game. ``participants`` overrides the agent spec per seat."""
+    """Everything that defines a game. ``participants`` overrides the agent spec per seat.
+
+    ``seed`` None draws a secret one from the OS (:func:`~duskfall.core.rng.new_seed`).
+    """
 
     variant: str
-    seed: int = 0
+    seed: int | None = None
     agents: str = "random"
     config: Mapping[str, Any] = field(default_factory=dict)
     game_id: str | None = None
@@ -97,22 +102,23 @@ def assemble(
 def prepare_game(setup: GameSetup) -> PreparedGame:
     """Build state, participants, record and log writer for ``setup`` (raises ConfigError)."""
     variant = get_variant(setup.variant)
+    seed = new_seed() if setup.seed is None else check_seed(setup.seed)
     config = parse_config(variant, setup.config)
-    state = variant.new_game(config, setup.seed)
+    state = variant.new_game(config, seed)
     agents = parse_spec(variant, setup.agents, state.num_seats)(state)
     for seat, participant in setup.participants.items():
         agents[seat] = describe_participant(participant, "external")
-    game_id = setup.game_id or new_game_id(variant.id, setup.seed)
+    game_id = setup.game_id or new_game_id(variant.id)
     header = LogHeader(
         game_id=game_id,
         variant=variant.id,
         config=config.model_dump(mode="json"),
-        seed=setup.seed,
+        seed=seed,
         roster=[{"seat": s, "agent": agents[s]} for s in range(state.num_seats)],
     )
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
     participants = build_participants(
-        variant, agents, setup.seed, setup.participants, setup.agent_options
+        variant, agents, seed, setup.participants, setup.agent_options
     )
     return assemble(setup, variant, state, header, agents, participants, log_path)
 

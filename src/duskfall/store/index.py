@@ -19,6 +19,7 @@ Typical use::
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import sqlite3
@@ -26,26 +27,32 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
 from duskfall.core.usage import Tally, call_usage
 from duskfall.store.log import LogHeader, utc_now
 
+if TYPE_CHECKING:
+    from duskfall.store.repair import Repair
+
+log = logging.getLogger(__name__)
+
 DB_ENV = "DUSKFALL_DB"
 DEFAULT_DB = Path("duskfall.db")
 DISABLED = frozenset({"", "off", "none"})
 
 STATUSES = ("running", "finished", "aborted")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+# seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
+GAMES_TABLE = """
+CREATE TABLE IF NOT EXISTS {name} (
     id                TEXT PRIMARY KEY,
     variant           TEXT NOT NULL,
     config            TEXT NOT NULL,
-    seed              INTEGER NOT NULL,
+    seed              TEXT NOT NULL,
     status            TEXT NOT NULL,
     winner            TEXT,
     termination       TEXT,
@@ -61,8 +68,16 @@ CREATE TABLE IF NOT EXISTS games (
     host              TEXT,
     pid               INTEGER
 );
+"""
+GAMES_INDEXES = """
 CREATE INDEX IF NOT EXISTS games_by_start ON games (started_at DESC);
 CREATE INDEX IF NOT EXISTS games_by_variant ON games (variant, status);
+CREATE INDEX IF NOT EXISTS games_by_status ON games (status);
+"""
+SCHEMA = (
+    GAMES_TABLE.format(name="games")
+    + GAMES_INDEXES
+    + """
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seat    INTEGER NOT NULL,
@@ -73,6 +88,19 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE INDEX IF NOT EXISTS seats_by_agent ON seats (agent);
 CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
 """
+)
+# schema 1 -> 2: the seed column becomes text (SQLite cannot change a column's type in place)
+MIGRATE_1_TO_2 = (
+    GAMES_TABLE.format(name="games_v2")
+    + """
+INSERT INTO games_v2 SELECT id, variant, config, CAST(seed AS TEXT), status, winner, termination,
+    days, events, prompt_tokens, completion_tokens, cost_usd, started_at, updated_at,
+    finished_at, log_path, host, pid FROM games;
+DROP TABLE games;
+ALTER TABLE games_v2 RENAME TO games;
+"""
+    + GAMES_INDEXES
+)
 
 
 class GameIndexError(DuskfallError):
@@ -205,9 +233,13 @@ _GAME_COLUMNS = (
 
 
 class GameIndex:
-    """A connection to the SQLite game index at ``path`` (created on first use)."""
+    """A connection to the SQLite game index at ``path`` (created on first use).
 
-    def __init__(self, path: str | Path) -> None:
+    Opening it repairs rows left ``running`` by a dead process (:mod:`duskfall.store.repair`;
+    ``repair=False`` skips that); ``repairs`` lists what changed.
+    """
+
+    def __init__(self, path: str | Path, *, repair: bool = True) -> None:
         self.path = Path(path)
         if self.path.is_dir():
             raise GameIndexError(f"game index {self.path} is a directory; pass a file path")
@@ -222,6 +254,17 @@ class GameIndex:
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
+        self.repairs: list[Repair] = self.repair() if repair else []
+
+    def repair(self) -> list[Repair]:
+        """Close the rows of games whose process died after the end (or before the start)."""
+        from duskfall.store.repair import repair_index  # it builds on this module
+
+        try:
+            return repair_index(self)
+        except (GameIndexError, sqlite3.DatabaseError) as exc:
+            log.warning("game index %s not repaired: %s", self.path, exc)
+            return []
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -230,11 +273,29 @@ class GameIndex:
                 f"game index {self.path} has schema {version}, newer than this duskfall "
                 f"({SCHEMA_VERSION}); upgrade duskfall"
             )
-        if version < SCHEMA_VERSION:
+        if version == 1:
+            self._upgrade_from_1()
+        elif version < SCHEMA_VERSION:
             # CREATE ... IF NOT EXISTS: a concurrent first use by another process is harmless
             self._db.executescript(
                 f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
             )
+
+    def _upgrade_from_1(self) -> None:
+        """Schema 1 -> 2 in one transaction (unless another process just did it)."""
+        self._db.execute("PRAGMA foreign_keys = OFF")  # else rebuilding games drops its seats
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            if self._db.execute("PRAGMA user_version").fetchone()[0] == 1:
+                for statement in MIGRATE_1_TO_2.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        finally:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            self._db.execute("PRAGMA foreign_keys = ON")
 
     def close(self) -> None:
         self._db.close()
@@ -275,7 +336,7 @@ class GameIndex:
                     header.game_id,
                     header.variant,
                     json.dumps(header.config, sort_keys=True),
-                    header.seed,
+                    str(header.seed),
                     header.started_at or now,
                     now,
                     None if log_path is None else str(Path(log_path).resolve()),
@@ -436,7 +497,7 @@ def _row_values(row: GameRow) -> tuple[Any, ...]:
         row.id,
         row.variant,
         json.dumps(row.config, sort_keys=True),
-        row.seed,
+        str(row.seed),
         row.status,
         row.winner,
         row.termination,
@@ -461,7 +522,7 @@ def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
         id=game_id,
         variant=variant,
         config=json.loads(config),
-        seed=seed,
+        seed=int(seed),
         seats=seats,
         status=status,
         winner=winner,

@@ -1,20 +1,30 @@
 """One game = one append-only JSONL file: a header line, then one event per line.
 
-The header holds what is needed to replay the game: variant, config, seed, roster and
-versions. Events are flushed as they are written (a killed process loses nothing it wrote)
+The header holds what is needed to replay the game: variant, config, roster, versions, and in
+its ``admin`` part the seed (a decimal string: seeds have 128 bits, more than many JSON readers
+keep). Events are flushed as they are written (a killed process loses nothing it wrote)
 and fsynced at every phase end (in a worker thread when an event loop is running), so power
-loss costs at most about one phase. A truncated or corrupt line is
-reported as :class:`LogCorrupt` with the number of whole events before it; everything up to
-the last whole event stays readable (``read_log(path, strict=False)``).
+loss costs at most about one phase.
+
+Every line ends with ``"h"``: the SHA-256 (hex) of the previous line's ``h`` followed by the
+exact bytes of this line without its ``h`` (the header starts the chain from the empty
+string). Changing, removing or moving any line breaks the chain from there on. Lines are
+parsed strictly (every field present with its type; a bad visibility is an error, never
+``public``). A truncated, corrupt or unchained line is reported as :class:`LogCorrupt` with the
+number of whole events before it; everything up to the last whole event stays readable
+(``read_log(path, strict=False)``). Logs of format 1 (before the chain) are read without the
+chain check; :attr:`GameLog.chained` tells them apart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import os
 import platform
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,20 +33,39 @@ from typing import IO, Any
 
 import duskfall
 from duskfall.core import event_kinds as kinds
-from duskfall.core.errors import LogCorrupt
+from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
+from duskfall.core.rng import parse_seed
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+UNCHAINED_FORMAT = 1
+_HASH_TAIL = re.compile(r',"h":"([0-9a-f]{64})"\}$')
 
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def link(previous: str, body: str) -> str:
+    """The chain hash of a line whose text without ``h`` is ``body``."""
+    return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def chained_line(previous: str, data: dict[str, Any]) -> tuple[str, str]:
+    """The text of a log line for ``data`` (with its ``h``, and a newline) and its hash."""
+    body = _dumps(data)
+    digest = link(previous, body)
+    return f'{body[:-1]},"h":"{digest}"}}\n', digest
+
+
 @dataclass
 class LogHeader:
-    """The first line of a game log."""
+    """The first line of a game log. ``seed`` is written to the header's admin part."""
 
     game_id: str
     variant: str
@@ -51,6 +80,7 @@ class LogHeader:
         }
     )
     extra: dict[str, Any] = field(default_factory=dict)
+    format: int = FORMAT_VERSION
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,35 +89,194 @@ class LogHeader:
             "game_id": self.game_id,
             "variant": self.variant,
             "config": self.config,
-            "seed": self.seed,
             "roster": self.roster,
             "started_at": self.started_at,
             "versions": self.versions,
             "extra": self.extra,
+            "admin": {"seed": str(self.seed)},
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> LogHeader:
-        if data.get("type") != "header":
+    def from_dict(cls, data: Any) -> LogHeader:
+        """A header from its line; raises :class:`LogCorrupt` when it is not a valid one."""
+        if not isinstance(data, dict) or data.get("type") != "header":
             raise LogCorrupt("the first line is not a duskfall log header", 0)
+        version = _field(data, "format", int, "header", default=UNCHAINED_FORMAT)
+        if version < UNCHAINED_FORMAT:
+            raise LogCorrupt(f"header: unknown log format {version}", 0)
+        if version > FORMAT_VERSION:
+            raise LogCorrupt(
+                f"the log has format {version}, newer than this duskfall ({FORMAT_VERSION}); "
+                "upgrade duskfall",
+                0,
+            )
+        if version == UNCHAINED_FORMAT:
+            seed: Any = data.get("seed")
+        else:
+            seed = _field(data, "admin", dict, "header").get("seed")
+        try:
+            parsed_seed = parse_seed(seed if isinstance(seed, str | int) else repr(seed))
+        except ConfigError as exc:
+            raise LogCorrupt(f"header: {exc}", 0) from None
         return cls(
-            game_id=data["game_id"],
-            variant=data["variant"],
-            config=data.get("config", {}),
-            seed=data["seed"],
-            roster=data.get("roster", []),
-            started_at=data.get("started_at", ""),
-            versions=data.get("versions", {}),
-            extra=data.get("extra", {}),
+            game_id=_field(data, "game_id", str, "header"),
+            variant=_field(data, "variant", str, "header"),
+            config=_field(data, "config", dict, "header", default={}),
+            seed=parsed_seed,
+            roster=_roster(_field(data, "roster", list, "header", default=[])),
+            started_at=_field(data, "started_at", str, "header", default=""),
+            versions=_field(data, "versions", dict, "header", default={}),
+            extra=_field(data, "extra", dict, "header", default={}),
+            format=version,
         )
 
 
+_MISSING = object()
+
+
+def _field(data: dict[str, Any], key: str, kind: type, what: str, default: Any = _MISSING) -> Any:
+    """``data[key]``, checked to be a ``kind`` (an int is never a bool); LogCorrupt if not."""
+    value = data.get(key, _MISSING)
+    if value is _MISSING:
+        if default is _MISSING:
+            raise LogCorrupt(f"{what} has no {key!r}", 0)
+        return default
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise LogCorrupt(f"{what}: {key!r} must be a {kind.__name__}, not {value!r:.40}", 0)
+    return value
+
+
+def _roster(entries: list[Any]) -> list[dict[str, Any]]:
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("seat"), int):
+            raise LogCorrupt(f"header: bad roster entry {entry!r:.60}", 0)
+    return entries
+
+
+def _check_visibility(visibility: str, what: str) -> None:
+    if visibility in ("public", "admin"):
+        return
+    scope, _, rest = visibility.partition(":")
+    if scope == "team" and rest:
+        return
+    if scope == "seats" and rest and all(s.isascii() and s.isdigit() for s in rest.split(",")):
+        return
+    raise LogCorrupt(f"{what}: bad visibility {visibility!r:.40}", 0)
+
+
+def parse_event(data: Any, what: str = "event") -> Event:
+    """An event from its log line, strictly: every field present with its type."""
+    if not isinstance(data, dict):
+        raise LogCorrupt(f"{what}: not an event", 0)
+    visibility = _field(data, "visibility", str, what)
+    _check_visibility(visibility, what)
+    return Event(
+        kind=_field(data, "kind", str, what),
+        payload=_field(data, "payload", dict, what),
+        visibility=visibility,
+        day=_field(data, "day", int, what),
+        phase=_field(data, "phase", str, what),
+        seq=_field(data, "seq", int, what),
+        game_id=_field(data, "game_id", str, what),
+        source=_field(data, "source", str, what),
+    )
+
+
+class TornLine(LogCorrupt):
+    """The log's last line has no newline: the process died while writing it (or the file
+    was cut). Resume cuts it; replay checks the whole events before it."""
+
+
+class LineReader:
+    """Reads a log line by line: the header, then events, checking the chain and each line.
+
+    :meth:`take` raises :class:`LogCorrupt` at the first bad line (a line is the text
+    without its newline); ``head`` is the chain hash of the last good line.
+    """
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.header: LogHeader | None = None
+        self.events: list[Event] = []
+        self.head = ""
+        self.number = 0
+
+    @property
+    def chained(self) -> bool:
+        return self.header is None or self.header.format != UNCHAINED_FORMAT
+
+    def take(self, line: str) -> Event | None:
+        """Check and parse the next line: its event, or None for the header."""
+        self.number += 1
+        where = f"{self.where}:{self.number}"
+        body, digest = line, None
+        if self.chained:
+            tail = _HASH_TAIL.search(line)
+            if tail is not None:
+                body, digest = line[: tail.start()] + "}", tail.group(1)
+        try:
+            data = json.loads(body)
+        except ValueError as exc:
+            raise self._corrupt(f"{where}: corrupt line ({exc})") from None
+        try:
+            if isinstance(data, dict) and "h" in data and not self.chained:
+                raise LogCorrupt("a chain hash in a format 1 log (was its format changed?)", 0)
+            if self.header is None:
+                header = LogHeader.from_dict(data)
+                if header.format == UNCHAINED_FORMAT:
+                    if digest is not None:
+                        raise LogCorrupt(
+                            "a chain hash in a format 1 log (was its format changed?)", 0
+                        )
+                else:
+                    self._check_link(where, body, digest)
+                self.header = header
+                return None
+            event = parse_event(data, where)
+            self._check_link(where, body, digest)
+        except LogCorrupt as exc:
+            message = str(exc) if str(exc).startswith(where) else f"{where}: {exc}"
+            raise self._corrupt(message) from None
+        if event.seq != len(self.events):
+            raise self._corrupt(
+                f"{where}: event seq {event.seq} where {len(self.events)} was expected"
+            )
+        if event.game_id != self.header.game_id:
+            raise self._corrupt(f"{where}: an event of another game ({event.game_id!r:.40})")
+        self.events.append(event)
+        return event
+
+    def _check_link(self, where: str, body: str, digest: str | None) -> None:
+        if not self.chained:
+            return
+        if digest is None:
+            raise LogCorrupt(f'{where}: the line has no hash ("h") at its end', 0)
+        if digest != link(self.head, body):
+            raise LogCorrupt(
+                f"{where}: hash mismatch: this line, or one before it, was changed, removed "
+                "or moved",
+                0,
+            )
+        self.head = digest
+
+    def _corrupt(self, message: str) -> LogCorrupt:
+        return LogCorrupt(message, len(self.events))
+
+
 class LogWriter:
-    """Appends a game's events to its JSONL file; an :class:`~duskfall.runtime.record.Observer`."""
+    """Appends a game's events to its JSONL file; an :class:`~duskfall.runtime.record.Observer`.
+
+    With ``append`` the chain goes on from the file's last line (a format 1 log stays
+    unchained); the file must hold whole lines only (resume cuts a damaged last line first).
+    """
 
     def __init__(self, path: str | Path, header: LogHeader | None = None, *, append: bool = False):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._head: str | None = ""
+        if append:
+            existing = read_log(self.path)
+            self._head = existing.head if existing.chained else None
         self._file: IO[str] | None = self.path.open("a" if append else "w", encoding="utf-8")
         if header is not None and not append:
             self._write(header.to_dict())
@@ -95,7 +284,11 @@ class LogWriter:
 
     def _write(self, data: dict[str, Any]) -> None:
         assert self._file is not None, "log already closed"
-        self._file.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+        if self._head is None:
+            line = _dumps(data) + "\n"
+        else:
+            line, self._head = chained_line(self._head, data)
+        self._file.write(line)
         self._file.flush()
 
     def on_event(self, event: Event) -> None:
@@ -135,11 +328,20 @@ def _fsync_quietly(fd: int) -> None:
 
 @dataclass
 class GameLog:
-    """A parsed log: header, events, and whether it ended cleanly."""
+    """A parsed log: header, events, and whether it ended cleanly.
+
+    ``head`` is the chain hash of the last whole line (empty for a format 1 log, which is not
+    ``chained``).
+    """
 
     header: LogHeader
     events: list[Event]
     corrupt: LogCorrupt | None = None
+    head: str = ""
+
+    @property
+    def chained(self) -> bool:
+        return self.header.format != UNCHAINED_FORMAT
 
     @property
     def finished(self) -> bool:
@@ -149,58 +351,50 @@ class GameLog:
     def outcome(self) -> Outcome | None:
         for event in reversed(self.events):
             if event.kind == kinds.GAME_OVER:
-                return Outcome.from_dict(event.payload)
+                try:
+                    return Outcome.from_dict(event.payload)
+                except (KeyError, TypeError, ValueError):
+                    return None
         return None
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
+def _lines(path: Path) -> Iterator[str]:
     with path.open("r", encoding="utf-8", errors="strict", newline="") as handle:
-        yield from enumerate(handle, start=1)
+        yield from handle
 
 
 def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
-    """Read a log. With ``strict`` a corrupt or truncated line raises :class:`LogCorrupt`;
-    otherwise the log is cut at the last whole event and ``corrupt`` says what was wrong."""
+    """Read a log. With ``strict`` a corrupt, unchained or truncated line raises
+    :class:`LogCorrupt`; otherwise the log is cut at the last whole event and ``corrupt``
+    says what was wrong."""
     path = Path(path)
     if not path.exists():
         raise LogCorrupt(f"{path}: no such log file", 0)
-    header: LogHeader | None = None
-    events: list[Event] = []
+    if path.is_dir():
+        raise LogCorrupt(f"{path} is a directory, not a log file", 0)
+    reader = LineReader(str(path))
     problem: LogCorrupt | None = None
     try:
-        for number, line in _lines(path):
-            where = f"{path}:{number}"
+        for line in _lines(path):
             if not line.endswith("\n"):
-                problem = LogCorrupt(
-                    f"{where}: the log ends mid-line (truncated after {len(events)} events)",
-                    len(events),
+                problem = TornLine(
+                    f"{path}:{reader.number + 1}: the log ends mid-line "
+                    f"(truncated after {len(reader.events)} events)",
+                    len(reader.events),
                 )
                 break
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                problem = LogCorrupt(f"{where}: corrupt line ({exc.msg})", len(events))
-                break
-            if header is None:
-                header = LogHeader.from_dict(data)
-                continue
-            if not isinstance(data, dict) or "kind" not in data:
-                problem = LogCorrupt(f"{where}: not an event", len(events))
-                break
-            event = Event.from_dict(data)
-            if event.seq != len(events):
-                problem = LogCorrupt(
-                    f"{where}: event seq {event.seq} where {len(events)} was expected", len(events)
-                )
-                break
-            events.append(event)
+            reader.take(line[:-1])
+    except LogCorrupt as exc:
+        problem = exc
     except UnicodeDecodeError:
-        problem = LogCorrupt(f"{path}: the log is not valid UTF-8", len(events))
-    if header is None:
+        problem = LogCorrupt(f"{path}: the log is not valid UTF-8", len(reader.events))
+    except OSError as exc:
+        raise LogCorrupt(f"{path}: cannot read the log ({exc.strerror})", 0) from None
+    if reader.header is None:
         raise problem or LogCorrupt(f"{path}: empty log (no header)", 0)
     if problem is not None and strict:
         raise problem
-    return GameLog(header, events, problem)
+    return GameLog(reader.header, reader.events, problem, reader.head)
 
 
 def truncate_to_whole_events(path: str | Path, log: GameLog) -> None:

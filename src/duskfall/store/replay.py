@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from duskfall.core import event_kinds as kinds
-from duskfall.core.errors import ReplayMismatch
+from duskfall.core.errors import IllegalAction, ReplayMismatch
 from duskfall.core.events import Event
 from duskfall.core.outcome import Termination
 from duskfall.core.registry import get_variant
@@ -28,6 +28,17 @@ class ReplayResult:
 
 def _describe(event: Event) -> str:
     return f"event {event.seq} ({event.kind} {event.payload})"
+
+
+def _apply(state: State, event: Event) -> list[Event]:
+    """Re-apply one ``action`` event; a malformed or illegal one is a mismatch."""
+    seat, action = event.payload.get("seat"), event.payload.get("action")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(action, dict):
+        raise ReplayMismatch(f"{_describe(event)} is not a well-formed action")
+    try:
+        return state.apply(seat, action)
+    except IllegalAction as exc:
+        raise ReplayMismatch(f"{_describe(event)} is refused by the rules: {exc}") from None
 
 
 def new_state_for(log: GameLog) -> tuple[Variant, State]:
@@ -61,8 +72,7 @@ def replay(log: GameLog) -> ReplayResult:
                     f"the rules produced {produced[0].kind} before {_describe(event)}, "
                     "but the log does not have it"
                 )
-            payload = event.payload
-            produced.extend(state.apply(payload["seat"], payload["action"]))
+            produced.extend(_apply(state, event))
             actions += 1
         elif (
             event.kind == kinds.GAME_OVER

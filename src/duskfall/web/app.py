@@ -31,6 +31,7 @@ from starlette.types import Scope
 
 from duskfall.core.errors import DuskfallError, LogCorrupt
 from duskfall.core.registry import get_variant, variant_ids
+from duskfall.core.rng import parse_seed
 from duskfall.core.variant import parse_config
 from duskfall.store.index import UnknownGame
 from duskfall.web.access import Access
@@ -62,7 +63,7 @@ class WebSettings:
 
 class StartGame(BaseModel):
     variant: str = "sports-mafia"
-    seed: int | None = None
+    seed: int | str | None = None  # text too: 128-bit seeds do not survive a JavaScript number
     agents: str | None = None
     human_seats: list[int] = Field(default_factory=list)
     config: dict[str, Any] = Field(default_factory=dict)
@@ -215,7 +216,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         default = "heuristic" if "heuristic" in variant.bots() else "random"
         request = GameRequest(
             variant=variant.id,
-            seed=body.seed if body.seed is not None else _fresh_seed(),
+            seed=None if body.seed is None else parse_seed(body.seed),
             agents=(body.agents or default).strip(),
             human_seats=body.human_seats,
             config=body.config,
@@ -225,7 +226,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         url = f"/games/{game.game_id}"
         return {
             "game_id": game.game_id,
-            "seed": request.seed,
+            "seed": str(game.game.header.seed),  # the admin's answer; seats see it at the end
             "url": url,
             "seats": {
                 str(seat): {"token": token, "url": f"{url}?seat={seat}#token={token}"}
@@ -323,9 +324,3 @@ async def _pump(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> N
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
             if (await reader)["type"] == "websocket.receive":
                 await _refuse(websocket, "nothing is expected after the hello")
-
-
-def _fresh_seed() -> int:
-    import random
-
-    return random.SystemRandom().randrange(1_000_000)

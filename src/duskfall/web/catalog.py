@@ -6,44 +6,28 @@ makes that cheap and safe next to other processes writing it).
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import LogCorrupt
 from duskfall.store.index import GameIndex, GameRow, UnknownGame
+from duskfall.store.repair import last_event_outcome
 from duskfall.web.feed import has_people, public_agents
 from duskfall.web.follow import read_header
 
 SCAN_LIMIT = 500
-TAIL_BYTES = 8192
+ENDED = ("finished", "aborted")
 
 Row = dict[str, Any]
 
 
-def _last_line(path: Path) -> str:
-    with path.open("rb") as handle:
-        handle.seek(0, os.SEEK_END)
-        size = handle.tell()
-        handle.seek(max(0, size - TAIL_BYTES))
-        lines = handle.read().rstrip(b"\n").rsplit(b"\n", 1)
-    return lines[-1].decode("utf-8", errors="replace")
-
-
-def _log_outcome(path: Path) -> dict[str, Any] | None:
-    try:
-        last = json.loads(_last_line(path))
-    except (OSError, ValueError):
-        return None
-    if isinstance(last, dict) and last.get("kind") == kinds.GAME_OVER:
-        payload = last.get("payload")
-        return payload if isinstance(payload, dict) else {}
-    return None
+def public_seed(seed: int, status: str) -> str | None:
+    """The seed as seats and spectators may see it: only once the game has ended (as a
+    decimal string: 128-bit seeds do not survive a JavaScript number)."""
+    return str(seed) if status in ENDED else None
 
 
 def indexed_status(row: GameRow) -> str:
@@ -57,7 +41,7 @@ def _index_row(row: GameRow) -> Row:
     return {
         "game_id": row.id,
         "variant": row.variant,
-        "seed": row.seed,
+        "seed": public_seed(row.seed, status),
         "status": status,
         "winner": row.winner,
         "days": row.days,
@@ -77,7 +61,7 @@ def _log_row(path: Path) -> Row | None:
         header = read_header(path)
     except LogCorrupt:
         return None
-    outcome = _log_outcome(path)
+    outcome = last_event_outcome(path)
     agents = [str(entry.get("agent", "?")) for entry in header.roster]
     status = "running"
     if outcome is not None:
@@ -85,7 +69,7 @@ def _log_row(path: Path) -> Row | None:
     return {
         "game_id": header.game_id,
         "variant": header.variant,
-        "seed": header.seed,
+        "seed": public_seed(header.seed, status),
         "status": status,
         "winner": (outcome or {}).get("winner"),
         "days": None,

@@ -7,12 +7,10 @@ Only whole lines are read; a line still being written is picked up on the next p
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 from duskfall.core.errors import LogCorrupt
-from duskfall.core.events import Event
-from duskfall.store.log import LogHeader
+from duskfall.store.log import LineReader, LogHeader
 from duskfall.web.feed import GameFeed
 from duskfall.web.tasks import cancel_and_wait
 from duskfall.web.timeline import Timeline
@@ -20,19 +18,25 @@ from duskfall.web.timeline import Timeline
 POLL_SECONDS = 0.5
 
 
-def read_header(path: Path) -> LogHeader:
-    """The header line of a log; raises :class:`LogCorrupt` if there is none."""
+def header_reader(path: Path) -> LineReader:
+    """A reader of the log at ``path`` that has read its header; raises :class:`LogCorrupt`."""
     try:
         with path.open("r", encoding="utf-8") as handle:
             first = handle.readline()
-    except OSError as exc:
-        raise LogCorrupt(f"{path}: {exc.strerror}", 0) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LogCorrupt(f"{path}: {getattr(exc, 'strerror', None) or exc}", 0) from None
     if not first.endswith("\n"):
         raise LogCorrupt(f"{path}: empty log (no header)", 0)
-    try:
-        return LogHeader.from_dict(json.loads(first))
-    except (json.JSONDecodeError, KeyError, TypeError):
-        raise LogCorrupt(f"{path}: the first line is not a duskfall log header", 0) from None
+    reader = LineReader(str(path))
+    reader.take(first[:-1])
+    return reader
+
+
+def read_header(path: Path) -> LogHeader:
+    """The header line of a log; raises :class:`LogCorrupt` if there is none."""
+    header = header_reader(path).header
+    assert header is not None
+    return header
 
 
 class LogFollower:
@@ -40,7 +44,9 @@ class LogFollower:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        header = read_header(path)
+        self._reader = header_reader(path)
+        header = self._reader.header
+        assert header is not None
         self.feed = GameFeed(Timeline(header))
         self.feed.status = "running"
         self._offset = 0
@@ -82,15 +88,12 @@ class LogFollower:
         return added
 
     def _take(self, line: bytes) -> bool:
-        timeline = self.feed.timeline
         try:
-            event = Event.from_dict(json.loads(line))
-        except (ValueError, KeyError, TypeError):
-            self._stop(f"{self.path}: corrupt line after {len(timeline.frames)} events")
+            event = self._reader.take(line.decode("utf-8"))
+        except (LogCorrupt, UnicodeDecodeError) as exc:
+            self._stop(str(exc))
             return False
-        if event.seq != len(timeline.frames):
-            self._stop(f"{self.path}: event seq {event.seq}, expected {len(timeline.frames)}")
-            return False
+        assert event is not None
         self.feed.push(event)
         return True
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.store.index import UnknownGame
-from duskfall.web.catalog import Catalog, Row
+from duskfall.web.catalog import Catalog, Row, public_seed
 from duskfall.web.feed import GameFeed, public_agents
 from duskfall.web.follow import LogFollower
 from duskfall.web.live import GameRequest, LiveGame
@@ -91,7 +91,7 @@ def _live_row(game: LiveGame) -> dict[str, Any]:
     return {
         "game_id": game.game_id,
         "variant": header.variant,
-        "seed": header.seed,
+        "seed": public_seed(header.seed, game.feed.status),
         "status": game.feed.status,
         "winner": outcome.winner if outcome else None,
         "days": game.game.state.day,

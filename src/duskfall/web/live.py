@@ -20,6 +20,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.registry import get_variant
+from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import parse_config
 from duskfall.runtime.participant import Participant
 from duskfall.session import GameSetup, PreparedGame, new_game_id, prepare_game
@@ -37,10 +38,11 @@ MAX_PACE = 30.0
 class GameRequest:
     """A game asked for from the page. ``human_seats`` are played in the browser; the agent
     spec may also name them (``3=human,default=heuristic``). ``pace`` is the pause, in
-    seconds, between rounds of decisions, so that people can follow a game of bots."""
+    seconds, between rounds of decisions, so that people can follow a game of bots.
+    ``seed`` None draws a secret one from the OS."""
 
     variant: str
-    seed: int = 0
+    seed: int | None = None
     agents: str = "heuristic"
     human_seats: list[int] = field(default_factory=list)
     config: Mapping[str, Any] = field(default_factory=dict)
@@ -48,10 +50,10 @@ class GameRequest:
     human_timeout: float = DEFAULT_HUMAN_TIMEOUT
 
 
-def human_seats_of(request: GameRequest) -> list[int]:
+def human_seats_of(request: GameRequest, seed: int) -> list[int]:
     """Seats played in the browser: those listed, and those the agent spec gives to ``human``."""
     variant = get_variant(request.variant)
-    probe = variant.new_game(parse_config(variant, request.config), request.seed)
+    probe = variant.new_game(parse_config(variant, request.config), seed)
     agents = parse_spec(variant, request.agents, probe.num_seats)(probe)
     seats = set(request.human_seats)
     for seat in seats:
@@ -68,15 +70,17 @@ class LiveGame:
         if not 0 <= request.pace <= MAX_PACE:
             raise ConfigError(f"pace must be within 0..{MAX_PACE:g} seconds")
         self.request = request
+        seed = new_seed() if request.seed is None else check_seed(request.seed)
         self.humans = {
-            seat: WebHumanSeat(seat, request.human_timeout) for seat in human_seats_of(request)
+            seat: WebHumanSeat(seat, request.human_timeout)
+            for seat in human_seats_of(request, seed)
         }
         self.seat_tokens = {seat: secrets.token_urlsafe(24) for seat in self.humans}
         participants: dict[int, Participant] = dict(self.humans)
-        game_id = new_game_id(request.variant, request.seed)
+        game_id = new_game_id(request.variant)
         setup = GameSetup(
             variant=request.variant,
-            seed=request.seed,
+            seed=seed,
             agents=request.agents,
             config=dict(request.config),
             game_id=game_id,

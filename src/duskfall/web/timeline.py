@@ -132,13 +132,14 @@ class Timeline:
         return found
 
     def describe(self) -> dict[str, Any]:
-        """What every viewer may know about the game: ids, seats and their agents."""
+        """What every viewer may know about the game: ids, seats and their agents; the seed
+        (a decimal string) only once the game has ended."""
         header = self.header
         return {
             "game_id": header.game_id,
             "variant": header.variant,
             "variant_name": self.variant.name if self.variant is not None else header.variant,
-            "seed": header.seed,
+            "seed": str(header.seed) if self.outcome is not None else None,
             "config": header.config,
             "started_at": header.started_at,
             "seats": [

@@ -123,7 +123,8 @@ function renderHeader() {
   const game = page.game;
   if (!game) return;
   document.title = `duskfall · ${game.game_id}`;
-  $("title").textContent = `${game.variant_name} · seed ${game.seed}`;
+  // the seed is served only once the game has ended (it would give away the deal)
+  $("title").textContent = game.seed === null ? game.variant_name : `${game.variant_name} · seed ${game.seed}`;
   $("title").title = game.game_id;
   $("status").replaceChildren(statusBadge(page.status));
   const controllable = game.live && page.admin && (page.status === "running" || page.status === "paused");

@@ -16,7 +16,7 @@ function gameRow(game) {
     "tr",
     { "data-game": game.game_id },
     el("td", {}, el("a", { href: `/games/${encodeURIComponent(game.game_id)}`, text: game.game_id }),
-      el("div", { class: "muted", text: `${game.variant} · seed ${game.seed}` })),
+      el("div", { class: "muted", text: game.seed === null ? game.variant : `${game.variant} · seed ${game.seed}` })),
     el("td", {}, statusBadge(game.status), game.live ? el("span", { class: "muted", text: " here" }) : null),
     el("td", { text: game.winner || "" }),
     el("td", { class: "agents" }, seatSummary(game.agents),
@@ -80,7 +80,7 @@ async function startGame(event) {
     const body = {
       variant: document.getElementById("variant").value,
       agents: document.getElementById("agents").value.trim() || null,
-      seed: seedText === "" ? null : Number(seedText),
+      seed: seedText === "" ? null : seedText, // as text: seeds have up to 128 bits
       human_seats: parseSeats(document.getElementById("human-seats").value),
       pace: Number(document.getElementById("pace").value || 0),
       config: configText ? JSON.parse(configText) : {},

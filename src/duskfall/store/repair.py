@@ -1,0 +1,121 @@
+"""The index repairs itself: rows left ``running`` by a process that died.
+
+A game process can die after its log got ``game_over`` but before its index row was closed,
+or right after writing the header of a game that never started. Every opening of the index
+(:class:`~duskfall.store.index.GameIndex`) looks at the rows marked ``running`` only, and for
+each whose process is known to be gone (same host, pid not alive):
+
+* a log that ends with ``game_over`` closes the row (``finished``/``aborted``, winner,
+  termination, days, events, tokens and cost from the log);
+* a header-only log, or a missing log, marks the row ``aborted`` (a failed start);
+* anything else stays ``running`` (shown as interrupted: ``duskfall resume`` continues it).
+
+It reads two short pieces of each such log (its first lines, its last line), and the whole
+log only for a row it closes, so opening the index stays cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from duskfall.core import event_kinds as kinds
+from duskfall.core.errors import DuskfallError
+from duskfall.core.outcome import Termination
+from duskfall.store.index import GameRow, Usage
+from duskfall.store.log import read_log
+
+if TYPE_CHECKING:
+    from duskfall.store.index import GameIndex
+
+log = logging.getLogger(__name__)
+
+TAIL_BYTES = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """One row the repair changed: its game, its new status and why."""
+
+    game_id: str
+    status: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: running -> {self.status} ({self.reason})"
+
+
+def last_line(path: Path) -> str:
+    """The last non-empty line of a file (read from its end; raises OSError)."""
+    with path.open("rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        handle.seek(max(0, size - TAIL_BYTES))
+        lines = handle.read().rstrip(b"\n").rsplit(b"\n", 1)
+    return lines[-1].decode("utf-8", errors="replace")
+
+
+def last_event_outcome(path: Path) -> dict[str, Any] | None:
+    """The ``game_over`` payload if the log's last line is that event, else None."""
+    try:
+        last = json.loads(last_line(path))
+    except (OSError, ValueError):
+        return None
+    if isinstance(last, dict) and last.get("kind") == kinds.GAME_OVER:
+        payload = last.get("payload")
+        return payload if isinstance(payload, dict) else {}
+    return None
+
+
+def _header_only(path: Path) -> bool:
+    with path.open("rb") as handle:
+        handle.readline()
+        return handle.read(1) == b""
+
+
+def _stale(row: GameRow) -> bool:
+    return row.status == "running" and row.process_alive is False and row.log_path is not None
+
+
+def repair_row(index: GameIndex, row: GameRow) -> Repair | None:
+    """Close one stale ``running`` row from its log, if the log says how it ended."""
+    assert row.log_path is not None
+    path = Path(row.log_path)
+    if not path.is_file():
+        index.record_end(row.id, Usage(), None, Termination.ABORTED.value)
+        return Repair(row.id, "aborted", "its process is gone and so is its log")
+    try:
+        if _header_only(path):
+            index.record_end(row.id, Usage(), None, Termination.ABORTED.value)
+            return Repair(row.id, "aborted", "its process is gone and its log has no events")
+        if last_event_outcome(path) is None:
+            return None
+        game_log = read_log(path, strict=False)
+    except (OSError, DuskfallError):
+        return None
+    outcome = game_log.outcome
+    if outcome is None:
+        return None
+    usage = Usage()
+    for event in game_log.events:
+        usage.add(event)
+    index.record_end(row.id, usage, outcome.winner, outcome.termination.value)
+    status = "aborted" if outcome.termination is Termination.ABORTED else "finished"
+    result = outcome.winner or "draw" if status == "finished" else outcome.reason
+    return Repair(row.id, status, f"its process is gone and its log ends with game_over: {result}")
+
+
+def repair_index(index: GameIndex) -> list[Repair]:
+    """Repair every stale ``running`` row of ``index``; returns what changed."""
+    repairs = []
+    for row in index.list_games(status="running", limit=-1):
+        if _stale(row):
+            repaired = repair_row(index, row)
+            if repaired is not None:
+                log.info("game index repaired: %s", repaired)
+                repairs.append(repaired)
+    return repairs

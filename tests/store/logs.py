@@ -1,0 +1,27 @@
+"""Helpers for tests that edit logs on purpose."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from duskfall.store.log import chained_line
+
+
+def parse_lines(data: bytes) -> list[dict[str, Any]]:
+    """The lines of a log as dicts, without their chain hashes."""
+    out = []
+    for line in data.splitlines():
+        item = json.loads(line)
+        item.pop("h", None)
+        out.append(item)
+    return out
+
+
+def rechain(items: list[dict[str, Any]]) -> bytes:
+    """A log of ``items`` with a fresh, valid hash chain (what a deliberate edit must redo)."""
+    head, out = "", []
+    for item in items:
+        line, head = chained_line(head, item)
+        out.append(line)
+    return "".join(out).encode()

@@ -1,0 +1,134 @@
+"""The index repairs itself: rows left ``running`` by a process that died after ``game_over``
+was written (or right after the header of a failed start) are closed from their logs."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from duskfall.cli import store_commands
+from duskfall.session import GameSetup, prepare_game
+from duskfall.store.index import GameIndex, GameRow, SeatRow
+from duskfall.store.log import LogHeader
+
+# plays a game and dies: right after the log got game_over ("end"), after the header ("start"),
+# or in the middle ("middle"), each time before the index row is closed
+CHILD = """
+import asyncio, os, sys
+from duskfall.session import GameSetup, prepare_game
+
+mode, log_path = sys.argv[1], sys.argv[2]
+
+class Die:
+    phases = 0
+    def on_event(self, event):
+        if mode == "end" and event.kind == "game_over":
+            os._exit(9)  # the log writer, an earlier observer, has written it
+    def on_phase_end(self):
+        self.phases += 1
+        if mode == "middle" and self.phases == 3:
+            os._exit(9)
+    def on_game_end(self, outcome):
+        pass
+
+game = prepare_game(GameSetup("mafia", agents="random", log_path=log_path, observers=[Die()]))
+print("ready", flush=True)
+sys.stdin.readline()  # all children have opened the index (and so repaired it) before any dies
+if mode == "start":
+    os._exit(9)
+asyncio.run(game.run())
+"""
+
+
+def killed_games(tmp_path: Path, db: Path) -> dict[str, str]:
+    """One game per mode, each killed as described; returns mode -> game id."""
+    env = {**os.environ, "DUSKFALL_DB": str(db)}
+    children = {
+        mode: subprocess.Popen(
+            [sys.executable, "-c", CHILD, mode, str(tmp_path / f"{mode}.jsonl")],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for mode in ("end", "start", "middle")
+    }
+    for child in children.values():
+        assert child.stdout is not None and child.stdout.readline() == "ready\n"
+    for child in children.values():
+        assert child.stdin is not None
+        child.stdin.write("go\n")
+        child.stdin.close()
+    assert all(child.wait(timeout=120) == 9 for child in children.values())
+    with GameIndex(db, repair=False) as index:
+        rows = {Path(r.log_path or "").stem: r for r in index.list_games()}
+    assert all(row.status == "running" and row.process_alive is False for row in rows.values())
+    return {mode: rows[mode].id for mode in children}
+
+
+def status(db: Path, game_id: str) -> GameRow:
+    with GameIndex(db, repair=False) as index:
+        return index.get(game_id)
+
+
+@pytest.mark.subprocess
+def test_games_repair_closes_rows_of_dead_processes(tmp_path: Path, private_index: Path) -> None:
+    ids = killed_games(tmp_path, private_index)
+    result = CliRunner().invoke(store_commands.app, ["games", "--repair"])
+    assert result.exit_code == 0, result.output
+    assert f"repaired {ids['end']}: running -> finished" in result.output
+    assert f"repaired {ids['start']}: running -> aborted" in result.output
+    assert ids["middle"] not in result.output
+    ended = status(private_index, ids["end"])
+    assert ended.winner in ("town", "mafia") and ended.termination == "win"
+    assert ended.events > 20 and ended.days >= 1 and ended.pid is None
+    assert status(private_index, ids["start"]).status == "aborted"
+    assert status(private_index, ids["middle"]).status == "running"  # interrupted: resumable
+    again = CliRunner().invoke(store_commands.app, ["games", "--repair"])
+    assert "nothing to repair" in again.output
+
+
+@pytest.mark.subprocess
+def test_any_command_that_opens_the_index_repairs_it(tmp_path: Path, private_index: Path) -> None:
+    ids = killed_games(tmp_path, private_index)
+    prepare_game(GameSetup("mafia", agents="random"))  # what play, serve, web... do first
+    assert status(private_index, ids["end"]).status == "finished"
+    assert status(private_index, ids["start"]).status == "aborted"
+    listed = CliRunner().invoke(store_commands.app, ["games", "--json"])
+    assert listed.exit_code == 0 and "repaired" not in listed.output  # done already
+
+
+def test_a_schema_1_index_is_upgraded_and_keeps_its_rows(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    old = sqlite3.connect(db)
+    old.executescript(
+        """
+        CREATE TABLE games (id TEXT PRIMARY KEY, variant TEXT NOT NULL, config TEXT NOT NULL,
+            seed INTEGER NOT NULL, status TEXT NOT NULL, winner TEXT, termination TEXT,
+            days INTEGER NOT NULL DEFAULT 0, events INTEGER NOT NULL DEFAULT 0,
+            prompt_tokens INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0, started_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+            finished_at TEXT, log_path TEXT, host TEXT, pid INTEGER);
+        CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL, agent TEXT NOT NULL, model TEXT, PRIMARY KEY (game_id, seat));
+        INSERT INTO games VALUES ('mafia-7-abc', 'mafia', '{}', 7, 'finished', 'town', 'win',
+            3, 80, 0, 0, 0, '2026-01-01', '2026-01-01', NULL, NULL, NULL, NULL);
+        INSERT INTO seats VALUES ('mafia-7-abc', 0, 'random', NULL);
+        PRAGMA user_version = 1;
+        """
+    )
+    old.close()
+    big = 2**128 - 1
+    with GameIndex(db) as index:
+        row = index.get("mafia-7-abc")
+        assert row.seed == 7 and row.seats == (SeatRow(0, "random"),) and row.winner == "town"
+        header = LogHeader("mafia-big", "mafia", {}, big, [{"seat": 0, "agent": "random"}])
+        index.record_start(header, tmp_path / "mafia-big.jsonl")
+        assert index.get("mafia-big").seed == big  # 128 bits survive (INTEGER held 64)
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 2
