@@ -61,7 +61,7 @@ def serve(
         typer.Option(
             "--lenient",
             help="accept answers outside the documented wire form, as the reference server "
-            "did (e.g. a missing type, \"vote\", \"3\" as a target)",
+            'did (e.g. a missing type, "vote", "3" as a target)',
         ),
     ] = False,
     reconnect_grace: Annotated[
