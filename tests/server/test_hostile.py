@@ -9,6 +9,7 @@ import random
 import socket
 from pathlib import Path
 
+from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.protocol import FrameDecoder, encode_frame
 
 from .support import WAIT, WireClient, autoplay, game_log, random_action, seat_clients, serving
@@ -173,3 +174,17 @@ async def test_benched_seat_comes_back_when_it_speaks(tmp_path: Path) -> None:
     log = game_log(server, me.hello["game_id"])  # type: ignore[index]
     actions = [e for e in log.events if e.kind == "action" and e.payload["seat"] == 0]
     assert actions, "the seat played again after it came back"
+
+
+async def test_built_in_agents_are_seated_by_a_seat_after_hello_server(tmp_path: Path) -> None:
+    async with serving(tmp_path, games=1, seat_after_hello=True) as server:
+        clients = [
+            AgentClient("127.0.0.1", server.port, AgentPlayer("random", seed=i)) for i in range(10)
+        ]
+        for client in clients:
+            await client.connect()
+        results = await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), WAIT)
+        for client in clients:
+            await client.close()
+    assert all(r is not None for r in results)
+    assert not [m for c in clients if (m := c.session.last_error) is not None]
