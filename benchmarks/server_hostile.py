@@ -197,7 +197,7 @@ async def case_idle(
 
 async def run(args: argparse.Namespace, hello: bool, cases: list[str]) -> None:
     options = ["--seed", "1", "--read-timeout", str(args.read_timeout), "--deadline-ms", "2000"]
-    with tempfile.TemporaryDirectory() as logs:
+    with tempfile.TemporaryDirectory() as logs, contextlib.chdir(logs):  # the index goes there
         process, port = await start_server(
             "--log-dir", logs, *options, *(["--seat-after-hello"] if hello else [])
         )
