@@ -61,9 +61,14 @@ async def test_silent_client_gets_the_fallback_after_its_deadline(tmp_path: Path
     assert all(r["deadline_ms"] == 150 for r in requests)
     log = game_log(server, silent.hello["game_id"])  # type: ignore[index]
     fallbacks = [e for e in log.events if e.kind == "fallback"]
-    assert fallbacks and {e.payload["seat"] for e in fallbacks} == {0}
-    assert len(fallbacks) == len(requests)
-    assert [e for e in log.events if e.kind == "decision_timeout"]
+    assert {e.payload["seat"] for e in fallbacks} == {0}
+    # two timeouts in a row: told so, then the stand-in plays at once (no more requests)
+    assert len(fallbacks) == len(requests) == 2
+    benched = [m for m in results[0] if m["type"] == "ERROR"]
+    assert [m["code"] for m in benched] == ["stand_in"]
+    stand_ins = [e for e in log.events if e.kind == "seat_stand_in"]
+    assert stand_ins and all(e.payload["reason"] == "benched" for e in stand_ins)
+    assert len([e for e in log.events if e.kind == "decision_timeout"]) == 2
 
 
 async def test_silent_client_played_by_a_bot_when_configured(tmp_path: Path) -> None:
@@ -72,9 +77,9 @@ async def test_silent_client_played_by_a_bot_when_configured(tmp_path: Path) -> 
         await asyncio.gather(clients[0].closed_after(), *autoplay(clients[1:], seed=3))
     log = game_log(server, clients[0].hello["game_id"])  # type: ignore[index]
     stand_ins = [e for e in log.events if e.kind == "seat_stand_in"]
-    assert stand_ins and all(
-        e.payload == {"seat": 0, "reason": "timeout", "by": "random"} for e in stand_ins
-    )
+    reasons = [e.payload.pop("reason") for e in stand_ins]
+    assert reasons[:2] == ["timeout", "timeout"] and set(reasons[2:]) == {"benched"}
+    assert all(e.payload == {"seat": 0, "by": "random"} for e in stand_ins)
     assert not [e for e in log.events if e.kind == "fallback"]
 
 

@@ -43,6 +43,28 @@ def serve(
     ] = Policy.FALLBACK,
     deadline_ms: Annotated[int, typer.Option(help="milliseconds a client has per answer")] = 60000,
     retries: Annotated[int, typer.Option(help="re-asks after a refused answer")] = 2,
+    bench_after: Annotated[
+        int,
+        typer.Option(
+            help="timeouts in a row after which a stand-in plays the seat until its client "
+            "sends something again (0: never)"
+        ),
+    ] = 2,
+    seat_after_hello: Annotated[
+        bool,
+        typer.Option(
+            "--seat-after-hello",
+            help="seat a connection only after its HELLO (idle connections start no games)",
+        ),
+    ] = False,
+    lenient: Annotated[
+        bool,
+        typer.Option(
+            "--lenient",
+            help="accept answers outside the documented wire form, as the reference server "
+            'did (e.g. a missing type, "vote", "3" as a target)',
+        ),
+    ] = False,
     reconnect_grace: Annotated[
         float, typer.Option(help="seconds a dropped client may take to reclaim its seat")
     ] = 30.0,
@@ -78,6 +100,9 @@ def serve(
         stand_in=stand_in,
         deadline_ms=deadline_ms,
         retries=retries,
+        bench_after=bench_after,
+        seat_after_hello=seat_after_hello,
+        strict=not lenient,
         reconnect_grace=reconnect_grace,
         max_frame=max_frame,
         read_timeout=read_timeout,

@@ -128,6 +128,7 @@ class AgentClient(AsyncClient):
     """An :class:`AsyncClient` whose decisions come from an :class:`AgentPlayer`."""
 
     def __init__(self, host: str, port: int, player: AgentPlayer, **options: Any) -> None:
+        options.setdefault("send_hello", True)  # seated by --seat-after-hello servers too
         super().__init__(host, port, **options)
         self.player = player
         self._hint: str | None = None

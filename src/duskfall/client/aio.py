@@ -34,7 +34,7 @@ class AsyncClient(ClientBase):
             asyncio.open_connection(self.host, self.port), self.connect_timeout
         )
         self.session.reset_stream()
-        if token or self.name:
+        if token or self.name or self.send_hello:
             await self._send_bytes(self.session.hello(token=token, name=self.name))
         return self
 

@@ -162,8 +162,12 @@ class ClientBase(Callbacks):
         on_hello: HelloHandler | None = None,
         connect_timeout: float = 10.0,
         max_frame: int = DEFAULT_MAX_FRAME,
+        send_hello: bool = False,
     ) -> None:
+        """``send_hello``: open with a ``HELLO`` even without a token or name (a server started
+        with ``--seat-after-hello`` seats only connections that send one)."""
         super().__init__(on_action_request, on_event, on_error, on_hello)
+        self.send_hello = send_hello
         self.host = host
         self.port = port
         self.name = name

@@ -23,6 +23,8 @@ class ErrorCode(StrEnum):
     FRAME_TOO_LARGE = "frame_too_large"
     READ_TIMEOUT = "read_timeout"
     BAD_TOKEN = "bad_token"
+    STAND_IN = "stand_in"
+    HELLO_REQUIRED = "hello_required"
     SERVER_FULL = "server_full"
     SHUTTING_DOWN = "shutting_down"
 
@@ -41,6 +43,8 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.FRAME_TOO_LARGE: "Frame too large",
     ErrorCode.READ_TIMEOUT: "Read timeout",
     ErrorCode.BAD_TOKEN: "Unknown or expired token",
+    ErrorCode.STAND_IN: "Seat played by a stand-in",
+    ErrorCode.HELLO_REQUIRED: "HELLO required",
     ErrorCode.SERVER_FULL: "Server full",
     ErrorCode.SHUTTING_DOWN: "Server shutting down",
 }

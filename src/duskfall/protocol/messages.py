@@ -11,6 +11,7 @@ ignore them. :func:`parse_client_message` is the one gate every client frame pas
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
@@ -134,6 +135,21 @@ _CLIENT_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(
 _CLIENT_TYPES = ("ACTION_RESPONSE", "HELLO")
 
 
+class NonFiniteNumber(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in a frame: not JSON, never accepted."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise NonFiniteNumber(f"{name} is not a JSON number; numbers must be finite")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # e.g. 1e400
+        raise NonFiniteNumber(f"{text[:20]} is out of range; numbers must be finite")
+    return value
+
+
 def decode_json_object(payload: bytes) -> dict[str, Any]:
     """UTF-8 JSON object from a frame payload; raises :class:`ProtocolError` with the reason."""
     try:
@@ -142,7 +158,9 @@ def decode_json_object(payload: bytes) -> dict[str, Any]:
         detail = f"frame is not valid UTF-8 ({exc.reason})"
         raise ProtocolError(ErrorCode.BAD_UTF8, detail) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except NonFiniteNumber as exc:
+        raise ProtocolError(ErrorCode.BAD_FORMAT, str(exc)) from None
     except json.JSONDecodeError as exc:
         raise ProtocolError(ErrorCode.BAD_JSON, f"frame is not valid JSON: {exc.msg}") from None
     except RecursionError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from duskfall.core.errors import ConfigError
@@ -136,9 +136,12 @@ class GameServer:
 
     async def _session(self, connection: Connection) -> None:
         if len(self.connections) > self.settings.max_connections:
-            connection.send(error_message(ErrorCode.SERVER_FULL, "too many connections"))
+            await connection.close_with(
+                error_message(ErrorCode.SERVER_FULL, "too many connections")
+            )
             return
-        current: list[Placement | None] = [self.lobby.seat(connection)]
+        seat_now = not self.settings.seat_after_hello
+        current: list[Placement | None] = [self.lobby.seat(connection) if seat_now else None]
         try:
             await self._read(connection, current)
         finally:
@@ -150,24 +153,15 @@ class GameServer:
         """Dispatch each frame to the connection's seat until the stream ends or breaks.
 
         ``current[0]`` is the connection's placement; a HELLO with a token may move it. A
-        connection the lobby could not seat (no more games) may still reclaim a seat: its
-        first frame, within ``hello_timeout``, must be that HELLO.
+        connection without a seat (``--seat-after-hello``, or no more games to seat it in)
+        must first send a HELLO, within ``hello_timeout``.
         """
         frames = connection.frames()
         try:
             if current[0] is None:
-                try:
-                    first = await asyncio.wait_for(anext(frames), self.settings.hello_timeout)
-                except (TimeoutError, StopAsyncIteration):
-                    first = None
-                if first is None or not self._reconnect(connection, first, current):
-                    connection.send(
-                        error_message(
-                            ErrorCode.SHUTTING_DOWN,
-                            "this server has no more games to play (a dropped client may "
-                            "still reclaim its seat: send HELLO with its token first)",
-                        )
-                    )
+                refusal = await self._first_hello(connection, frames, current)
+                if refusal is not None:
+                    await connection.close_with(refusal)
                     return
             async for payload in frames:
                 placement = current[0]
@@ -182,24 +176,48 @@ class GameServer:
                 else:
                     placement[1].on_response(message)
         except FrameError as exc:
-            connection.send(error_message(ErrorCode(exc.code), str(exc)))
+            await connection.close_with(error_message(ErrorCode(exc.code), str(exc)))
         except ReadTimeout as exc:
-            connection.send(error_message(ErrorCode.READ_TIMEOUT, str(exc)))
+            await connection.close_with(error_message(ErrorCode.READ_TIMEOUT, str(exc)))
         except (ConnectionError, OSError):
             pass
 
-    def _reconnect(
-        self, connection: Connection, payload: bytes, current: list[Placement | None]
-    ) -> bool:
-        """An unseated connection's first frame: a HELLO with a token that reclaims a seat."""
+    async def _first_hello(
+        self,
+        connection: Connection,
+        frames: AsyncIterator[bytes],
+        current: list[Placement | None],
+    ) -> dict[str, Any] | None:
+        """Seat an unseated connection by its first frame, a HELLO; else the ERROR to close with.
+
+        A HELLO with a token reclaims that seat; under ``--seat-after-hello`` any HELLO (or one
+        whose token cannot reclaim anything) gets the next free seat.
+        """
         try:
-            message = parse_client_message(payload)
-        except ProtocolError:
-            return False
-        if not isinstance(message, ClientHello) or not message.token:
-            return False
-        self._hello(connection, message, current)
-        return current[0] is not None
+            first = await asyncio.wait_for(anext(frames), self.settings.hello_timeout)
+        except (TimeoutError, StopAsyncIteration):
+            first = None
+        hello = _as_hello(first) if first is not None else None
+        if hello is not None:
+            if hello.token:
+                self._hello(connection, hello, current)
+            if current[0] is None and self.settings.seat_after_hello:
+                current[0] = self.lobby.seat(connection)
+                if current[0] is not None and hello.name:
+                    current[0][1].name = hello.name
+        if current[0] is not None:
+            return None
+        if self.settings.seat_after_hello and hello is None and self.lobby.accepting:
+            return error_message(
+                ErrorCode.HELLO_REQUIRED,
+                "this server seats a connection after its HELLO: send "
+                f'{{"type": "HELLO"}} first, within {self.settings.hello_timeout:g}s',
+            )
+        return error_message(
+            ErrorCode.SHUTTING_DOWN,
+            "this server has no more games to play (a dropped client may "
+            "still reclaim its seat: send HELLO with its token first)",
+        )
 
     def _hello(
         self, connection: Connection, message: ClientHello, current: list[Placement | None]
@@ -218,5 +236,16 @@ class GameServer:
                         game_id=placement[0].game_id if placement else None,
                     )
                 )
-        if message.name and placement is not None:
-            placement[1].name = message.name
+        if placement is not None:
+            placement[1].heard_from()
+            if message.name:
+                placement[1].name = message.name
+
+
+def _as_hello(payload: bytes) -> ClientHello | None:
+    """The frame as a client HELLO, or None if it is anything else."""
+    try:
+        message = parse_client_message(payload)
+    except ProtocolError:
+        return None
+    return message if isinstance(message, ClientHello) else None

@@ -1,9 +1,13 @@
 """One client's TCP stream: framed reads under a size limit and a read deadline, bounded writes.
 
 Reads: the incremental decoder refuses an oversized length as soon as the header is in; once a
-frame has started it must be complete within ``read_timeout`` (idle time between frames is
-free: a client waits for its turn). Writes never block the game: frames are queued on the
-transport and a client that lets more than ``write_buffer_limit`` bytes pile up is dropped.
+frame has started, the whole frame must be in within ``read_timeout`` of its first byte (a
+deadline per frame, not an idle timer: a client trickling one byte a second is cut; idle time
+between frames is free: a client waits for its turn). Writes never block the game: frames are
+queued on the transport and a client that lets more than ``write_buffer_limit`` bytes pile up is
+dropped. A connection closed for an error gets the ``ERROR`` first: the server half-closes and
+discards what the client still sends for a moment (:meth:`Connection.close_with`), since closing
+a socket with unread input sends a reset that would destroy the ``ERROR`` in flight.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ log = logging.getLogger(__name__)
 
 READ_CHUNK = 64 * 1024
 CLOSE_TIMEOUT = 5.0
+LINGER = 2.0  # seconds a connection closed for an error is drained so its ERROR arrives
 _ids = itertools.count(1)
 
 
@@ -72,21 +77,50 @@ class Connection:
 
     async def frames(self) -> AsyncIterator[bytes]:
         """Payloads of complete frames until the client closes; raises FrameError/ReadTimeout."""
+        loop = asyncio.get_running_loop()
+        deadline: float | None = None  # when the frame being read must be complete
         while not self.closing:
             if self.decoder.pending:
+                if deadline is None:
+                    deadline = loop.time() + self.read_timeout
                 try:
-                    data = await asyncio.wait_for(self.reader.read(READ_CHUNK), self.read_timeout)
+                    async with asyncio.timeout_at(deadline):
+                        data = await self.reader.read(READ_CHUNK)
                 except TimeoutError:
                     raise ReadTimeout(
-                        f"a frame was not completed within {self.read_timeout:g}s"
+                        f"a frame was not completed within {self.read_timeout:g}s of its first byte"
                     ) from None
             else:
+                deadline = None
                 data = await self.reader.read(READ_CHUNK)
             if not data:
                 return
-            for payload in self.decoder.feed(data):
+            payloads = self.decoder.feed(data)
+            if payloads:
+                deadline = None  # the next frame's clock starts now
+            for payload in payloads:
                 self.frames_in += 1
                 yield payload
+
+    async def close_with(self, message: dict[str, Any]) -> None:
+        """Send a last message (an ``ERROR``) so that it arrives, then close.
+
+        Flush, half-close, and read and discard whatever the client still sends, for at most
+        :data:`LINGER` seconds: closing with unread input would send a TCP reset instead.
+        """
+        self.send(message)
+        self.closing = True
+        writer = self.writer
+        if writer.transport.is_closing():
+            return
+        with contextlib.suppress(TimeoutError, OSError, ConnectionError):
+            async with asyncio.timeout(LINGER):
+                await writer.drain()
+                if writer.can_write_eof():
+                    writer.write_eof()
+                while await self.reader.read(READ_CHUNK):
+                    pass
+        await self.close()
 
     def abort(self) -> None:
         """Drop the connection at once (unsent data is discarded)."""

@@ -13,7 +13,13 @@ on (it asks again after a refusal, without checking anything a second time).
 The seat knows nothing of sockets: it talks through a :class:`SeatLink` (anything with
 ``send(message)``), which the server swaps when a client reconnects. A seat whose client is
 gone for good, or silent past its deadline under the ``bot`` policy, is played by a stand-in
-(see :mod:`duskfall.server.stand_in`).
+(see :mod:`duskfall.server.stand_in`). A client that let ``bench_after`` decisions in a row
+time out is benched: it is told so (``ERROR`` ``stand_in``) and the stand-in plays its seat at
+once, without waiting for it, until the client sends anything again.
+
+``strict`` (the default) holds answers to the documented wire form
+(:func:`~duskfall.protocol.strict.wire_form_error`: ``bad_format`` otherwise) before the rules
+judge them; without it the rules' lenient parsing is all (the reference server's tolerance).
 """
 
 from __future__ import annotations
@@ -24,10 +30,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from duskfall.core import event_kinds as kinds
+from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
 from duskfall.protocol.messages import ActionRequest, ActionResponse, error_message
+from duskfall.protocol.strict import wire_form_error
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 from duskfall.runtime.checking import CheckedAnswer
 from duskfall.runtime.participant import Participant
@@ -88,6 +96,8 @@ class RemoteSeat:
         timeout_policy: Policy = Policy.FALLBACK,
         is_alive: Callable[[], bool] = lambda: True,
         request_ids: itertools.count[int] | None = None,
+        strict: bool = True,
+        bench_after: int = 2,
     ) -> None:
         self.seat = seat
         self.variant = variant
@@ -98,6 +108,9 @@ class RemoteSeat:
         self.is_alive = is_alive
         self.name: str | None = None
         self.token: str | None = None
+        self.strict = strict
+        self.bench_after = bench_after
+        self.timeouts = 0  # decisions in a row the client let time out
         self._make_stand_in = stand_in
         self._stand_in: Participant | None = None
         self._gone = False
@@ -118,6 +131,15 @@ class RemoteSeat:
         return self._requests.pending is not None
 
     @property
+    def benched(self) -> bool:
+        """Silent ``bench_after`` times in a row: the stand-in plays until the client is back."""
+        return 0 < self.bench_after <= self.timeouts
+
+    def heard_from(self) -> None:
+        """The client sent something: it is back in its seat (if it was benched)."""
+        self.timeouts = 0
+
+    @property
     def gone(self) -> bool:
         """The client left for good; a stand-in plays this seat."""
         return self._gone
@@ -125,6 +147,7 @@ class RemoteSeat:
     def attach(self, link: SeatLink) -> None:
         """Route the seat to ``link``; an open request is sent again (a reconnect)."""
         self._link = link
+        self.heard_from()
         pending = self._requests.pending
         if pending is not None:
             link.send(pending.request.message)
@@ -150,16 +173,24 @@ class RemoteSeat:
 
     def on_response(self, response: ActionResponse) -> None:
         """An ``ACTION_RESPONSE`` from the client: the answer, or an ERROR saying why not."""
+        self.heard_from()
         try:
             pending = self._requests.expect(response.request_id)
         except StaleAnswer as stale:
             self._refuse_stale(stale)
             return
-        answer = CheckedAnswer.of(response.action, pending.request.legal)
+        answer = self._check(response.action, pending.request.legal)
         if answer.refusal is not None:
             refusal = answer.refusal
             self._error(error_code(refusal.code), refusal.hint, pending.request_id)
         pending.answer.set_result(answer)
+
+    def _check(self, action: dict[str, Any], legal: LegalActions) -> CheckedAnswer:
+        if self.strict:
+            problem = wire_form_error(action, legal.schema())
+            if problem is not None:
+                return CheckedAnswer(action, refusal=IllegalAction(problem, "bad_format"))
+        return CheckedAnswer.of(action, legal)
 
     def _refuse_stale(self, stale: StaleAnswer) -> None:
         if stale.open_id is not None:
@@ -181,6 +212,7 @@ class RemoteSeat:
 
     def on_protocol_error(self, error: ProtocolError) -> None:
         """A frame that is not a valid message: ERROR now; an open decision is asked again."""
+        self.heard_from()
         pending = self._requests.pending
         self._error(error.code, error.detail, pending.request_id if pending else None)
         self._requests.fail(SeatProtocolError(f"{error.code}: {error.detail}"))
@@ -191,6 +223,8 @@ class RemoteSeat:
         """The client's checked answer (a refusal was already told to it), or a stand-in's."""
         if self._gone:
             return await self._play_stand_in(system_prompt, user_prompt, extra, "disconnected")
+        if self.benched:
+            return await self._play_stand_in(system_prompt, user_prompt, extra, "benched")
         legal: LegalActions = extra["legal"]
         decision: Decision = extra["decision"]
         observation: Mapping[str, Any] = extra["observation"]
@@ -211,12 +245,22 @@ class RemoteSeat:
         try:
             answer = await self._requests.ask(request, self.deadline)
         except TimeoutError:
+            self._timed_out()
             if self.timeout_policy is Policy.BOT:
                 return await self._play_stand_in(system_prompt, user_prompt, extra, "timeout")
             raise SeatTimeout(f"no answer within {self.deadline:g}s") from None
         if isinstance(answer, _Gone):
             return await self._play_stand_in(system_prompt, user_prompt, extra, "disconnected")
         return answer
+
+    def _timed_out(self) -> None:
+        self.timeouts += 1
+        if self.benched and self.timeouts == self.bench_after:
+            self._error(
+                ErrorCode.STAND_IN,
+                f"no answer to {self.timeouts} requests in a row: a stand-in plays your seat "
+                "until you send a message again (any ACTION_RESPONSE or a HELLO)",
+            )
 
     async def _play_stand_in(
         self, system_prompt: str, user_prompt: str, extra: dict[str, Any], reason: str

@@ -86,6 +86,8 @@ class Room:
             timeout_policy=self.settings.stand_in,
             is_alive=lambda: self._is_alive(index),
             request_ids=self._request_ids,
+            strict=self.settings.strict,
+            bench_after=self.settings.bench_after,
         )
         token = secrets.token_urlsafe(18)
         seat.token = token

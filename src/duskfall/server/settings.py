@@ -33,6 +33,18 @@ class ServerSettings(BaseModel):
         Policy.FALLBACK, description="plays a silent or departed seat: fallback or bot"
     )
     deadline_ms: int = Field(60_000, ge=1, description="time a client has for one answer")
+    bench_after: int = Field(
+        2,
+        ge=0,
+        description="timeouts in a row after which a stand-in plays the seat at once until its "
+        "client sends something again (0: never)",
+    )
+    seat_after_hello: bool = Field(
+        False, description="seat a connection only once it sent a HELLO (within hello_timeout)"
+    )
+    strict: bool = Field(
+        True, description="refuse answers not in the documented wire form (bad_format)"
+    )
     retries: int = Field(2, ge=0, le=10, description="re-asks after a bad answer")
     reconnect_grace: float = Field(
         30.0, ge=0, description="seconds a dropped client may take to reclaim its seat"
@@ -40,7 +52,10 @@ class ServerSettings(BaseModel):
     max_frame: int = Field(DEFAULT_MAX_FRAME, ge=64, description="largest accepted frame, bytes")
     read_timeout: float = Field(10.0, gt=0, description="seconds one frame may take to arrive")
     hello_timeout: float = Field(
-        2.0, gt=0, description="seconds a connection with no seat to get has to send a HELLO"
+        2.0,
+        gt=0,
+        description="seconds a connection has to send its HELLO when one is needed "
+        "(--seat-after-hello, or no seat left to give)",
     )
     max_connections: int = Field(4096, ge=1)
     write_buffer_limit: int = Field(

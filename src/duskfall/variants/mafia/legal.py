@@ -101,9 +101,16 @@ class TargetChoice:
         return self._pass() if target is None else self._choose(target)
 
     def to_wire(self) -> dict[str, Any]:
+        """``type`` and ``target`` as the action spells them (a passable choice lists the
+        targets per type); the older ``kill: [...]``/``pass: true`` keys stay."""
         wire: dict[str, Any] = {self.action_type.lower(): list(self.targets)}
         if self.pass_type:
             wire[self.pass_type.lower()] = True
+            wire["type"] = [self.action_type, self.pass_type]
+            wire["target"] = {self.action_type: list(self.targets), self.pass_type: [None]}
+        else:
+            wire["type"] = self.action_type
+            wire["target"] = list(self.targets)
         return wire
 
     def schema(self) -> dict[str, Any]:
@@ -183,7 +190,14 @@ class SayChoice:
         return Say(rng.choice(_CHAT_LINES), target)
 
     def to_wire(self) -> dict[str, Any]:
-        return {"say": {"max_chars": self.max_chars, "target": list(self.mentionable)}}
+        """The action's fields (``says`` is free text); the older ``say`` key stays."""
+        return {
+            "type": SAY,
+            "says": "text",
+            "target": [*self.mentionable, None],
+            "claim": [*ROLES, None],
+            "say": {"max_chars": self.max_chars, "target": list(self.mentionable)},
+        }
 
     def schema(self) -> dict[str, Any]:
         return {

@@ -316,9 +316,17 @@ class WitchChoice:
         return [PASS] + [ANTIDOTE] * self.can_save + [POISON] * bool(self.poison_targets)
 
     def to_wire(self) -> dict[str, Any]:
+        """``target`` lists the action's targets per potion (``save_target`` and
+        ``poison_target`` are kept for older clients)."""
+        targets: dict[str, list[int | None]] = {PASS: [None]}
+        if self.can_save:
+            targets[ANTIDOTE] = [self.attacked]
+        if self.poison_targets:
+            targets[POISON] = list(self.poison_targets)
         return {
             "type": self.kind,
             "potion": self.potions(),
+            "target": targets,
             "save_target": self.attacked if self.can_save else None,
             "poison_target": list(self.poison_targets),
         }

@@ -1,0 +1,50 @@
+"""The wire tables in docs/werewolf.md and docs/mafia.md are the ones the rules generate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from duskfall.testing import wire_tables
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+KINDS = {
+    "werewolf": {
+        "WOLF_CHAT", "WOLF_KILL", "WITCH", "GUARD", "SEER", "BADGE_RUN", "BADGE_SPEECH",
+        "BADGE_WITHDRAW", "BADGE_VOTE", "LAST_WORDS", "HUNTER_SHOT", "BADGE_PASS", "SPEECH",
+        "VOTE",
+    },
+    "mafia": {
+        "MAFIA_CHAT", "MAFIA_VOTE", "DOCTOR_ACTION", "DOCTOR_COORDINATION",
+        "DOCTOR_PROTECTION_VOTE", "SHERIFF_ACTION", "SHERIFF_COORDINATION",
+        "SHERIFF_INVESTIGATION_ASSIGNMENT", "VIGILANTE_ACTION", "VIGILANTE_COORDINATION",
+        "DAY_DISCUSSION", "DAY_VOTE",
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", sorted(KINDS))
+def test_the_docs_hold_the_generated_table(variant: str) -> None:
+    page = DOCS / f"{variant}.md"
+    assert wire_tables.main(["check", str(page)]) == 0, "run the write command it printed"
+    table = wire_tables.read_table(page.read_text(encoding="utf-8"), variant)
+    assert set(table) == KINDS[variant]
+    for kind, fields in table.items():
+        assert "type" in fields, f"{kind} has no type"
+
+
+def test_werewolf_types_are_the_decision_kinds() -> None:
+    table = wire_tables.read_table((DOCS / "werewolf.md").read_text(encoding="utf-8"), "werewolf")
+    for kind in ("BADGE_SPEECH", "LAST_WORDS", "BADGE_VOTE", "BADGE_PASS"):
+        assert table[kind]["type"] == kind
+
+
+@pytest.mark.slow
+def test_a_stale_table_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "mafia.md"
+    page.write_text("# x\n<!-- wire-table mafia -->\n| old |\n<!-- /wire-table -->\n")
+    assert wire_tables.main(["check", str(page)]) == 1
+    assert "out of date" in capsys.readouterr().err
+    assert wire_tables.main(["write", str(page)]) == 0
+    assert wire_tables.main(["check", str(page)]) == 0
