@@ -6,10 +6,11 @@ import importlib
 import sys
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from duskfall.cli.console import safe_console
 from duskfall.core.errors import DuskfallError
+from duskfall.core.redaction import redact
 
 app = typer.Typer(
     name="duskfall",
@@ -18,7 +19,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err_console = Console(stderr=True, soft_wrap=True)
+err_console = safe_console(stderr=True, soft_wrap=True)
 
 # Each module registers its commands on ``app`` when imported. Optional parts whose
 # dependencies are missing still register (they fail with a clear message when run).
@@ -42,7 +43,7 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except DuskfallError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+        err_console.print(f"[bold red]error:[/] {escape(redact(str(exc)))}", highlight=False)
         sys.exit(2)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

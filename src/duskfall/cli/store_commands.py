@@ -12,13 +12,14 @@ from typing import Annotated, Literal
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from duskfall.cli import app
+from duskfall.cli.console import safe_console
 from duskfall.cli.display import ConsoleView, outcome_line
+from duskfall.core.redaction import redact
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import prepare_resume
 from duskfall.store.index import (
@@ -32,7 +33,7 @@ from duskfall.store.index import (
 )
 from duskfall.store.resume import log_path_for
 
-console = Console()
+console = safe_console()
 
 DbOpt = Annotated[
     Path | None,
@@ -129,7 +130,7 @@ def games(
         total = index.count_games(variant=variant, status=status, agent=agent)
     if as_json:
         for row in rows:
-            print(json.dumps(asdict(row), ensure_ascii=False))
+            print(redact(json.dumps(asdict(row), ensure_ascii=False)))
         return
     table = Table(title=f"{len(rows)} of {total} games in {index.path}", box=box.SIMPLE_HEAD)
     cells = [[cell(row) for cell in (c.cell for c in COLUMNS)] for row in rows]
