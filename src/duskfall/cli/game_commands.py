@@ -26,7 +26,7 @@ from duskfall.cli.display import ConsoleView, outcome_line
 from duskfall.core.errors import ConfigError
 from duskfall.core.redaction import redact
 from duskfall.core.variant import parse_config
-from duskfall.runtime.settings import RuntimeSettings
+from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GameSetup, prepare_game
 from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, read_log
@@ -90,7 +90,7 @@ def play(
         agents=spec,
         config=config,
         log_path=log,
-        settings=RuntimeSettings(retries=retries, decision_timeout=timeout),
+        settings=runtime_settings(retries=retries, decision_timeout=timeout),
         agent_options=parse_config_options(agent_option, None),
     )
     game = prepare_game(setup)

@@ -20,7 +20,7 @@ from duskfall.cli import app
 from duskfall.cli.console import safe_console
 from duskfall.cli.display import ConsoleView, outcome_line
 from duskfall.core.redaction import redact
-from duskfall.runtime.settings import RuntimeSettings
+from duskfall.runtime.settings import runtime_settings
 from duskfall.session import prepare_resume
 from duskfall.store.index import (
     STATUSES,
@@ -160,7 +160,7 @@ def resume(
     path = log_path_for(game)
     resumed = prepare_resume(
         path,
-        settings=RuntimeSettings(retries=retries, decision_timeout=timeout),
+        settings=runtime_settings(retries=retries, decision_timeout=timeout),
         force=force,
     )
     if resumed.repaired is not None:
