@@ -22,16 +22,17 @@ def read_user_text(path: str | os.PathLike[str], what: str, limit: int = MAX_FIL
         fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {file}: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise ConfigError(f"{what} {file} is not a regular file")
         if info.st_size > limit:
             raise ConfigError(f"{what} {file} is larger than {limit // 1024} KiB")
-        try:
-            data = handle.read(limit + 1)
-        except OSError as exc:
-            raise ConfigError(f"cannot read {what} {file}: {exc.strerror or exc}") from None
+        data = os.read(fd, limit + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {file}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise ConfigError(f"{what} {file} is larger than {limit // 1024} KiB")
     try:
