@@ -7,6 +7,7 @@ from pathlib import Path
 
 from duskfall.runtime.record import GameRecord, SeatFeed
 from duskfall.session import GameSetup, PreparedGame, prepare_game, prepare_resume
+from duskfall.session.record import GuardedLog
 from duskfall.store.index import GameIndex
 from duskfall.store.indexing import IndexObserver
 from duskfall.store.log import LogWriter, read_log
@@ -29,7 +30,7 @@ async def interrupted_game(path: Path, decisions: int) -> PreparedGame:
     for _ in range(decisions):
         assert await game.scheduler.step()
     for observer in game.record.observers:
-        if isinstance(observer, LogWriter):
+        if isinstance(observer, LogWriter | GuardedLog):
             observer.close()
     return game
 

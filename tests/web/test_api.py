@@ -112,9 +112,9 @@ def test_role_based_agents_are_masked_for_players(client: TestClient) -> None:
     started = _start(client, seed=8, agents="2=human,mafia=random,default=heuristic")
     game_id, token = started["game_id"], started["seats"]["2"]["token"]
     mine = client.get(f"/api/games/{game_id}?seat=2", headers=bearer(token)).json()
-    assert {s["agent"] for s in mine["game"]["seats"]} == {"ai", "human"}
+    assert {s["agent"] for s in mine["game"]["seats"]} == {"ai", "human:browser"}
     god = client.get(f"/api/games/{game_id}", headers=bearer(ADMIN)).json()
-    assert {s["agent"] for s in god["game"]["seats"]} == {"random", "heuristic", "human"}
+    assert {s["agent"] for s in god["game"]["seats"]} == {"random", "heuristic", "human:browser"}
 
 
 def test_pause_and_resume(client: TestClient) -> None:
@@ -168,7 +168,7 @@ def test_a_human_seat_plays_to_the_end(client: TestClient, games_dir: Path) -> N
     assert end["outcome"]["winner"] in ("RED", "BLACK")
     assert "roles" not in end
     log = read_log(games_dir / f"{game_id}.jsonl")
-    assert log.finished and log.header.roster[5]["agent"] == "human"
+    assert log.finished and log.header.roster[5]["agent"] == "human:browser"
     state = replay(log).state
     expected = [e.seq for e in log.events if visible_to(e, 5, state.channels(5))]
     assert [e["seq"] for e in events] == expected

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from duskfall.agents.specs import AgentContext
-from duskfall.core.errors import IllegalAction
+from duskfall.core.errors import ConfigError, IllegalAction
 from duskfall.core.variant import Variant
 from duskfall.runtime.parsing import decode_reply
 
@@ -215,6 +215,15 @@ def _seat_named(text: str, observation: Mapping[str, Any]) -> int | None:
 
 
 def make_human(ctx: AgentContext) -> HumanPlayer:
-    """Agent factory for ``human`` (option ``human_timeout``: seconds per decision)."""
+    """Agent factory for ``human`` (option ``human_timeout``: seconds per decision).
+
+    ``human:browser`` (a seat played in the web page) is refused: it would print that seat's
+    private view to whoever runs the command.
+    """
+    if ctx.arg == "browser":
+        raise ConfigError(
+            f"seat {ctx.seat} was played in the browser; a terminal may not take it over "
+            "(it would show that seat's private view here)"
+        )
     timeout = float(ctx.options.get("human_timeout", DEFAULT_TIMEOUT))
     return HumanPlayer(ctx.variant, ctx.seat, timeout=timeout)

@@ -137,6 +137,22 @@ def _normalise_key(variant: Variant, key: str, num_seats: int) -> str:
     return low  # a role name, matched against each seat's roles
 
 
+def check_agent_options(options: Mapping[str, Any]) -> None:
+    """Refuse bad values of the options model-backed and human agents read (``timeout=-1``),
+    whichever agents the game has, with one ConfigError; other keys pass."""
+    from duskfall.llm.options import ModelOptions, read_options
+
+    read_options(ModelOptions, options, "agent")
+    if "human_timeout" in options:
+        value = options["human_timeout"]
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = float("nan")
+        if not 0 < seconds < float("inf"):
+            raise ConfigError(f"invalid agent option human_timeout: {value!r} is not seconds > 0")
+
+
 def make_participant(agent: str, ctx: AgentContext) -> Participant:
     """Build the participant for one seat from an agent string such as ``heuristic``."""
     kind, _, arg = agent.partition(":")

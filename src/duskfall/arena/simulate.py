@@ -2,13 +2,16 @@
 
 Workers each run an asyncio loop over a chunk of seeds through the same runtime as every other
 game (:func:`duskfall.session.run_game`); only small per-game summaries travel back, so
-memory stays flat however many games are played.
+memory stays flat however many games are played. At most :func:`max_workers` processes are
+started, and each one exits as soon as the process that started it is gone (no orphans).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -18,6 +21,7 @@ from typing import Any
 
 from duskfall.arena.stats import Proportion
 from duskfall.core import event_kinds as kinds
+from duskfall.core.errors import ConfigError
 from duskfall.core.usage import fold_usage
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, new_game_id, run_game
@@ -127,6 +131,34 @@ async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
     return summaries
 
 
+def max_workers() -> int:
+    """The most worker processes a simulation starts: 4 per CPU, at least 8, at most 64."""
+    return min(64, max(8, 4 * (os.cpu_count() or 1)))
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker initialiser: a daemon thread ends this process once ``parent`` is gone."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def _check_log_dir(log_dir: str) -> None:
+    """Create ``log_dir``, or say in one line why games cannot be logged there."""
+    path = Path(log_dir)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".duskfall-probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise ConfigError(f"cannot write game logs in {log_dir}: {exc.strerror or exc}") from None
+
+
 def run_chunk(job: SimulationJob) -> list[GameSummary]:
     """Worker entry point: play a chunk of games in one event loop."""
     return asyncio.run(_play_chunk(job))
@@ -152,7 +184,18 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     agent_options: Mapping[str, Any] | None = None,
 ) -> SimulationReport:
-    """Play ``games`` games with seeds ``first_seed..`` and aggregate the results."""
+    """Play ``games`` games with seeds ``first_seed..`` and aggregate the results.
+
+    Raises ConfigError for more than :func:`max_workers` workers or a ``log_dir`` that
+    cannot be written.
+    """
+    if not 1 <= workers <= max_workers():
+        raise ConfigError(
+            f"workers must be between 1 and {max_workers()} on this machine "
+            f"(4 per CPU, at least 8), not {workers}"
+        )
+    if log_dir is not None:
+        _check_log_dir(log_dir)
     report = SimulationReport(variant, agents)
     # logged games are indexed as they are played; the others get summary rows, in batches
     db = default_db_path() if log_dir is None else None
@@ -183,7 +226,7 @@ def simulate(
             _index(index, summaries)
     else:
         context = multiprocessing.get_context("spawn")
-        with context.Pool(workers) as pool:
+        with context.Pool(workers, _exit_with_parent, (os.getpid(),)) as pool:
             for summaries in pool.imap_unordered(run_chunk, jobs):
                 for summary in summaries:
                     report.add(summary)

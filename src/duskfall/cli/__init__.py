@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import NoReturn
 
 import typer
-from rich.console import Console
+from pydantic import ValidationError
 from rich.markup import escape
 
+from duskfall.cli.console import safe_console
 from duskfall.core.errors import DuskfallError
+from duskfall.core.redaction import redact
+from duskfall.core.validation import describe_errors
 
 app = typer.Typer(
     name="duskfall",
@@ -18,7 +22,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err_console = Console(stderr=True, soft_wrap=True)
+err_console = safe_console(stderr=True, soft_wrap=True)
 
 # Each module registers its commands on ``app`` when imported. Optional parts whose
 # dependencies are missing still register (they fail with a clear message when run).
@@ -36,14 +40,21 @@ def _load_commands() -> None:
         importlib.import_module(name)
 
 
+def _fail(message: str) -> NoReturn:
+    """Print one redacted error line and exit 2."""
+    err_console.print(f"[bold red]error:[/] {escape(redact(message))}", highlight=False)
+    sys.exit(2)
+
+
 def main() -> None:
     """Entry point: run the app; user-facing errors print one clear line, no traceback."""
     _load_commands()
     try:
         code = app(standalone_mode=False)
     except DuskfallError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-        sys.exit(2)
+        _fail(str(exc))
+    except ValidationError as exc:  # options checked by a settings model (e.g. serve's)
+        _fail(f"invalid option: {describe_errors(exc)}")
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -22,17 +21,19 @@ from duskfall.cli.common import (
     with_human,
     with_preset,
 )
+from duskfall.cli.console import safe_console
 from duskfall.cli.display import ConsoleView, outcome_line, seed_line
 from duskfall.core.errors import ConfigError
+from duskfall.core.redaction import redact
 from duskfall.core.rng import check_seed
 from duskfall.core.variant import parse_config
-from duskfall.runtime.settings import RuntimeSettings
+from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GameSetup, prepare_game
 from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, TornLine, read_log
 from duskfall.store.replay import replay as replay_log
 
-console = Console(soft_wrap=True)
+console = safe_console(soft_wrap=True)
 
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="sports-mafia, werewolf, mafia")]
 AgentsOpt = Annotated[
@@ -93,14 +94,14 @@ def play(
         agents=spec,
         config=config,
         log_path=log,
-        settings=RuntimeSettings(retries=retries, decision_timeout=timeout),
+        settings=runtime_settings(retries=retries, decision_timeout=timeout),
         agent_options=parse_config_options(agent_option, None),
     )
     game = prepare_game(setup)
     if not quiet and human is None:  # a human seat is shown its own view only
         game.record.observers.append(ConsoleView(chosen, console))
     console.print(f"[bold]{chosen.name}[/]  game {game.game_id}")
-    roster = ", ".join(f"{s}:{a}" for s, a in enumerate(game.agents))
+    roster = ", ".join(f"{s}:{redact(a)}" for s, a in enumerate(game.agents))
     console.print(f"seats: {roster}", highlight=False)
     outcome = asyncio.run(game.run())
     console.print(outcome_line(outcome))

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from duskfall.cli import app
+from duskfall.cli.console import safe_console
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Termination
 from duskfall.gm import event_kinds as kinds
@@ -22,7 +22,7 @@ from duskfall.gm.display import TerminalView, describe
 from duskfall.gm.game import GMGame
 from duskfall.gm.session import close_log, new_game, resume_game
 
-console = Console(soft_wrap=True)
+console = safe_console(soft_wrap=True)
 
 STEP_HELP = "[Enter] next step · c: continue to the end · s: save and quit · q: quit"
 

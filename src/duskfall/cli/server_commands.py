@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from duskfall.cli import app
 from duskfall.cli.common import parse_config_options, with_preset
+from duskfall.cli.console import safe_console
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import check_seed
@@ -22,7 +22,7 @@ from duskfall.server import GameServer, ServerSettings
 from duskfall.server.lobby import GameResult
 from duskfall.server.stand_in import Policy
 
-console = Console()
+console = safe_console()
 
 
 @app.command()

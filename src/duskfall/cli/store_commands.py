@@ -12,14 +12,15 @@ from typing import Annotated, Literal
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from duskfall.cli import app
+from duskfall.cli.console import safe_console
 from duskfall.cli.display import ConsoleView, outcome_line, seed_line
-from duskfall.runtime.settings import RuntimeSettings
+from duskfall.core.redaction import redact
+from duskfall.runtime.settings import runtime_settings
 from duskfall.session import prepare_resume
 from duskfall.store.index import (
     STATUSES,
@@ -32,8 +33,8 @@ from duskfall.store.index import (
 )
 from duskfall.store.resume import log_path_for
 
-console = Console()
-err_console = Console(stderr=True)
+console = safe_console()
+err_console = safe_console(stderr=True)
 
 DbOpt = Annotated[
     Path | None,
@@ -153,7 +154,7 @@ def games(
         total = index.count_games(variant=variant, status=status, agent=agent)
     if as_json:
         for row in rows:
-            print(json.dumps(asdict(row), ensure_ascii=False))
+            print(redact(json.dumps(asdict(row), ensure_ascii=False)))
         return
     table = Table(title=f"{len(rows)} of {total} games in {index.path}", box=box.SIMPLE_HEAD)
     cells = [[cell(row) for cell in (c.cell for c in COLUMNS)] for row in rows]
@@ -183,7 +184,7 @@ def resume(
     path = log_path_for(game)
     resumed = prepare_resume(
         path,
-        settings=RuntimeSettings(retries=retries, decision_timeout=timeout),
+        settings=runtime_settings(retries=retries, decision_timeout=timeout),
         force=force,
     )
     if resumed.repaired is not None:

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from duskfall.cli import app
+from duskfall.cli.console import safe_console
 from duskfall.core.errors import ConfigError, MissingDependency
 
-console = Console()
+console = safe_console()
 
 ADMIN_TOKEN_ENV = "DUSKFALL_ADMIN_TOKEN"
 
@@ -90,5 +90,6 @@ def web(
     web_app = create_app(settings)
     shown_host = f"[{host}]" if ":" in host else host
     console.print(f"duskfall web on http://{shown_host}:{port}/  (games in {games_dir})")
-    console.print(f"admin page: http://{shown_host}:{port}/#admin={token}", highlight=False)
+    # the one place the token is meant to be shown: past the console's redaction
+    typer.echo(f"admin page: http://{shown_host}:{port}/#admin={token}")
     uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=settings.max_body)

@@ -24,9 +24,12 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.validation import check_depth
 from duskfall.gm.texts import LANGUAGES, Language
+from duskfall.store.files import read_user_text
 
 CARD_SUFFIX = ".toml"
+MAX_CARD_BYTES = 256 * 1024  # a rule card is a page of text
 
 
 class PlayerSpec(BaseModel):
@@ -69,12 +72,14 @@ def builtin_cards() -> dict[tuple[str, str], Path]:
 
 def load_card_file(path: Path) -> Card:
     """Read and validate a card file; problems become one clear ConfigError."""
+    text = read_user_text(path, "rule card", MAX_CARD_BYTES)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read rule card {path}: {exc.strerror or exc}") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"rule card {path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"rule card {path} is nested too deeply") from None
+    check_depth(data, f"rule card {path}")
     return card_from_dict(data, str(path))
 
 

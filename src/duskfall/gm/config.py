@@ -25,9 +25,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.validation import MAX_DEPTH, check_depth
 from duskfall.gm.cards import Card, PlayerSpec, load_card
 from duskfall.gm.names import check_roster
 from duskfall.gm.texts import Language
+from duskfall.store.files import read_user_text
 
 DEFAULT_CARD = "werewolf6"
 
@@ -56,17 +58,17 @@ class GMSettings(BaseModel):
 
 def load_settings_file(path: Path) -> dict[str, Any]:
     """Read a TOML or JSON settings file into a mapping."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    text = read_user_text(path, "config")
     kind = "JSON" if path.suffix == ".json" else "TOML"
     try:
         data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"config {path} is not valid {kind}: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"config {path} is nested more than {MAX_DEPTH} levels deep") from None
     if not isinstance(data, dict):
         raise ConfigError(f"config {path} must hold a table of settings")
+    check_depth(data, f"config {path}")
     return data
 
 

@@ -2,7 +2,9 @@
 
 The log is a duskfall JSONL game log (header variant ``gm``): the header keeps the settings,
 the roster with each seat's model and the full rule card, so a game resumes exactly as it
-was configured even if the card file has changed since.
+was configured even if the card file has changed since. Model specs are stored redacted: a
+credential in a base URL is not kept (give keys through the environment or the LLM config
+file, or pass the models again when resuming).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from secrets import token_hex
 from typing import Any
 
 from duskfall.core.errors import ConfigError, LogCorrupt
+from duskfall.core.redaction import redact_value
 from duskfall.gm.cards import PlayerSpec, card_from_dict
 from duskfall.gm.config import GMSettings, make_settings, resolve_card, seats
 from duskfall.gm.game import ChatModel, GMGame
@@ -75,15 +78,15 @@ def new_game(
     gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
     path = log_path or default_log_path(card.id)
     game_id = path.stem
-    header = LogHeader(
+    header = LogHeader(  # model specs redacted: a base URL may carry credentials
         game_id=game_id,
         variant=VARIANT,
-        config=settings.model_dump(mode="json"),
+        config=redact_value(settings.model_dump(mode="json")),
         seed=settings.seed,
-        roster=[
-            {"seat": i, "agent": f"llm:{p.model}", **p.model_dump()} for i, p in enumerate(roster)
-        ],
-        extra={"card": card.model_dump(mode="json")},
+        roster=redact_value(
+            [{"seat": i, "agent": f"llm:{p.model}", **p.model_dump()} for i, p in enumerate(roster)]
+        ),
+        extra={"card": redact_value(card.model_dump(mode="json"))},
     )
     record = open_record(header, path, observers=observers, index=index)
     return GMGame(settings, card, roster, gm_model, player_models, record), path

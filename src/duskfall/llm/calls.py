@@ -3,14 +3,14 @@
 A caller hands :meth:`Model.complete <duskfall.llm.Model.complete>` a :class:`CallRecord`
 (where events go, and the labels of the call), and the model records the call itself, replied
 or failed, as one ``admin`` event of kind ``llm_call`` (see :func:`llm_call_event`): the
-prompt, the reply, tokens, cost, latency and retries (never a key: specs are stripped of
-credentials). :func:`usage_by_seat`, :func:`game_usage` and :func:`call_report` read them back
-from any log, together with the runtime's re-asks and fallbacks.
+prompt, the reply, tokens, cost, latency and retries (never a key: the spec, the error and the
+retry reasons pass through :func:`duskfall.core.redaction.redact`). :func:`usage_by_seat`,
+:func:`game_usage` and :func:`call_report` read them back from any log, together with the
+runtime's re-asks and fallbacks.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +18,7 @@ from typing import Any
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.redaction import redact
 from duskfall.core.usage import Tally, UsageFold, fold_usage
 from duskfall.llm.errors import LLMError
 from duskfall.llm.types import Completion, Message, Usage
@@ -25,13 +26,6 @@ from duskfall.llm.types import Completion, Message, Usage
 LLM_CALL = kinds.LLM_CALL
 
 Emit = Callable[[Event], None]
-
-_URL_USERINFO = re.compile(r"(?<=://)[^/\s@]+@")
-
-
-def redact(text: str) -> str:
-    """``text`` without the credentials of any URL in it (``https://user:key@host/``)."""
-    return _URL_USERINFO.sub("", text)
 
 
 def llm_call_event(
@@ -51,7 +45,7 @@ def llm_call_event(
 ) -> Event:
     """The ``admin`` record of one model call (a reply, or the ``error`` that ended it).
 
-    Credentials in URLs (the model spec, errors, retry reasons) are removed.
+    Secrets in the model spec, the error and the retry reasons are masked (:func:`redact`).
     """
     if completion is not None:
         usage, errors, latency_s = completion.usage, completion.errors, completion.latency_s

@@ -13,8 +13,9 @@ by ``DUSKFALL_LLM_CONFIG`` (or passed as ``config_path``)::
     [prices]                       # USD per million tokens: [input, output]
     "openai:my-finetune" = [0.30, 1.20]
 
-A key is held in a :class:`Secret`, whose ``repr`` and ``str`` never show it, so it cannot
-leak into logs, events or pages by accident.
+A key is held in a :class:`Secret`, whose ``repr`` and ``str`` never show it; every key (the
+environment's, the file's) is also registered with :func:`duskfall.core.redaction.redact`, so
+its value is masked in any text that is printed, logged, indexed or served.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.redaction import register_secret, register_secret_env
 from duskfall.llm.prices import register_price
 
 CONFIG_ENV = "DUSKFALL_LLM_CONFIG"
 KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+register_secret_env(*KEY_ENV.values())
 
 
 class Secret:
@@ -39,6 +42,7 @@ class Secret:
 
     def __init__(self, value: str) -> None:
         self._value = value
+        register_secret(value)
 
     def reveal(self) -> str:
         return self._value
@@ -83,4 +87,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> LLMConfig:
             raise ConfigError(f"{file}: price of {model!r} must be [input, output] per 1M tokens")
         register_price(model, float(price[0]), float(price[1]))
     providers = {k: v for k, v in data.items() if isinstance(v, dict)}
+    for settings in providers.values():
+        key = settings.get("api_key")
+        if isinstance(key, str):
+            register_secret(key)
     return LLMConfig(providers)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.core.redaction import redact
 from duskfall.llm.types import Usage
 
 
@@ -10,14 +11,15 @@ class LLMError(DuskfallError):
     """A model call failed. ``retryable`` errors are retried by :class:`~duskfall.llm.Model`.
 
     ``usage`` is what the failed attempt still cost (e.g. the tokens of a garbage reply);
-    ``errors`` says why each failed attempt of a call failed, when retries were spent.
+    ``errors`` says why each failed attempt of a call failed, when retries were spent. The
+    message is redacted (a server may echo the key it was sent, a URL may carry one).
     """
 
     retryable = False
     errors: tuple[str, ...] = ()
 
     def __init__(self, message: str, *, usage: Usage | None = None) -> None:
-        super().__init__(message)
+        super().__init__(redact(message))
         self.usage = usage or Usage()
 
 

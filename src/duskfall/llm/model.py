@@ -8,6 +8,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from duskfall.core.redaction import redact
 from duskfall.core.usage import Tally
 from duskfall.llm.calls import CallRecord
 from duskfall.llm.errors import CallTimeout, LLMError, TransientError
@@ -59,7 +60,7 @@ class Model:
             raise ValueError("concurrency must be at least 1")
         self.provider = provider
         own = provider.name if provider.model == provider.name else None
-        self.spec = spec or own or f"{provider.name}:{provider.model}"
+        self.spec = redact(spec or own or f"{provider.name}:{provider.model}")
         self.retry = retry or RetryPolicy()
         self.timeout = timeout
         self.concurrency = concurrency or provider.max_concurrency

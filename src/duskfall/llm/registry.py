@@ -8,6 +8,7 @@ import importlib
 import os
 from collections.abc import Callable
 
+from duskfall.core.redaction import redact
 from duskfall.llm.config import LLMConfig, load_config
 from duskfall.llm.errors import ModelSpecError
 from duskfall.llm.model import Model
@@ -65,11 +66,5 @@ def get_model(
 
 
 def public_spec(spec: str) -> str:
-    """``spec`` without any credentials a base URL might carry (``https://user:key@host``)."""
-    head, sep, url = spec.partition("@")
-    if sep and "://" in url:
-        scheme, _, rest = url.partition("://")
-        if "@" in rest.split("/", 1)[0]:
-            rest = rest.split("@", 1)[1]
-        return f"{head}@{scheme}://{rest}"
-    return spec
+    """``spec`` as it may be shown: credentials of a base URL and known keys masked."""
+    return redact(spec)

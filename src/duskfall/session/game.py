@@ -11,6 +11,7 @@ from typing import Any
 from duskfall.agents.specs import parse_spec
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
+from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import State, Variant, parse_config
@@ -114,7 +115,7 @@ def prepare_game(setup: GameSetup) -> PreparedGame:
         variant=variant.id,
         config=config.model_dump(mode="json"),
         seed=seed,
-        roster=[{"seat": s, "agent": agents[s]} for s in range(state.num_seats)],
+        roster=[{"seat": s, "agent": redact(agents[s])} for s in range(state.num_seats)],
     )
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
     participants = build_participants(

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from duskfall.agents.specs import AgentContext, make_participant
+from duskfall.agents.specs import AgentContext, check_agent_options, make_participant
 from duskfall.core.errors import ConfigError
 from duskfall.core.variant import State, Variant
 from duskfall.runtime.participant import Participant
@@ -38,8 +38,10 @@ def build_participants(
 ) -> dict[int, Participant]:
     """One participant per seat: ``given`` ones as they are, the others made from ``agents``.
 
-    Raises :class:`SeatAgentError` when an agent cannot be made here.
+    Raises :class:`SeatAgentError` when an agent cannot be made here, ConfigError for a bad
+    option value.
     """
+    check_agent_options(options)
     participants: dict[int, Participant] = {}
     for seat, agent in enumerate(agents):
         if seat in given:

@@ -4,11 +4,59 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
+from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome
 from duskfall.runtime.record import GameRecord, Observer
 from duskfall.store.indexing import index_observer
 from duskfall.store.log import LogHeader, LogWriter
+
+
+class LogWriteError(DuskfallError):
+    """The game log cannot be written (a folder, a read-only place, a full disk...)."""
+
+
+class GuardedLog:
+    """A :class:`LogWriter` whose I/O failures are one clear :class:`LogWriteError`.
+
+    The first failure stops the game (the scheduler lets the error out); the log keeps every
+    line written before it, and nothing more is written.
+    """
+
+    def __init__(self, path: Path, header: LogHeader, *, append: bool) -> None:
+        self.path = path
+        self._failed: LogWriteError | None = None
+        self._writer = self._guard(
+            lambda: LogWriter(path, append=True) if append else LogWriter(path, header)
+        )
+
+    def _guard(self, call: Any) -> Any:
+        if self._failed is not None:
+            raise self._failed
+        try:
+            return call()
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self._failed = LogWriteError(f"cannot write the game log {self.path}: {reason}")
+            raise self._failed from None
+
+    def on_event(self, event: Event) -> None:
+        self._guard(lambda: self._writer.on_event(event))
+
+    def on_phase_end(self) -> None:
+        self._guard(self._writer.on_phase_end)
+
+    def on_game_end(self, outcome: Outcome | None) -> None:
+        self._guard(lambda: self._writer.on_game_end(outcome))
+
+    def sync(self) -> None:
+        self._guard(self._writer.sync)
+
+    def close(self) -> None:
+        if self._failed is None:
+            self._guard(self._writer.close)
 
 
 def open_record(
@@ -23,14 +71,13 @@ def open_record(
 
     A new game's log is created with ``header``; a continued game's log is appended to, and
     its index row catches up on the events so far. Without a ``log_path`` the game is neither
-    logged nor indexed (simulations index a summary row themselves).
+    logged nor indexed (simulations index a summary row themselves). A log that cannot be
+    written raises :class:`LogWriteError` (at once, or from the event that cannot be written).
     """
     attached: list[Observer] = []
     if log_path is not None:
         continued = events is not None
-        attached.append(
-            LogWriter(log_path, append=True) if continued else LogWriter(log_path, header)
-        )
+        attached.append(GuardedLog(log_path, header, append=continued))
         index_row = index_observer(header, log_path) if index else None
         if index_row is not None:
             if events:

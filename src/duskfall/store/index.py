@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
+from duskfall.core.redaction import redact, redact_value
 from duskfall.core.usage import Tally, call_usage
 from duskfall.store.log import LogHeader, utc_now
 
@@ -202,12 +203,13 @@ class Usage:
 
 
 def seat_rows(roster: Iterable[dict[str, Any]]) -> tuple[SeatRow, ...]:
-    """Seat rows from a log header's roster (``[{"seat": 0, "agent": "random"}, ...]``)."""
+    """Seat rows from a log header's roster (``[{"seat": 0, "agent": "random"}, ...]``),
+    agents and models redacted (:func:`~duskfall.core.redaction.redact`)."""
     out = []
     for entry in roster:
-        agent = str(entry.get("agent", "unknown"))
+        agent = redact(str(entry.get("agent", "unknown")))
         model = entry.get("model") or model_of(agent)
-        out.append(SeatRow(int(entry["seat"]), agent, model))
+        out.append(SeatRow(int(entry["seat"]), agent, None if model is None else redact(model)))
     return tuple(out)
 
 
@@ -335,7 +337,7 @@ class GameIndex:
                 (
                     header.game_id,
                     header.variant,
-                    json.dumps(header.config, sort_keys=True),
+                    json.dumps(redact_value(header.config), sort_keys=True),
                     str(header.seed),
                     header.started_at or now,
                     now,

@@ -5,8 +5,10 @@ the request's JSON schema (so game agents play legally) or a short text. A
 :class:`FaultPlan` turns a share of the calls into faults: HTTP 500, 429 with Retry-After,
 a hang (no answer until the client gives up), garbage (a body that is not JSON) or an empty
 reply. ``response_formats`` limits the structured-output forms it accepts (others get
-HTTP 400, as from a server that does not know them). ``stats`` counts what happened;
-``max_in_flight`` shows how many calls overlapped.
+HTTP 400, as from a server that does not know them). With ``echo_auth``, every error body
+quotes the request's credentials back (``you sent Authorization: Bearer sk-...``), as some
+careless servers do: a test that the client redacts what it records and shows. ``stats``
+counts what happened; ``max_in_flight`` shows how many calls overlapped.
 
     async with StubServer(latency=0.1) as server:
         model = get_model(f"openai:stub@{server.url}")
@@ -75,11 +77,13 @@ class StubServer:
         faults: FaultPlan | None = None,
         answer: Callable[[Mapping[str, Any]], str] = schema_answer,
         response_formats: tuple[str, ...] = ("text", "json_schema", "json_object"),
+        echo_auth: bool = False,
     ) -> None:
         self.latency = latency
         self.response_formats = response_formats
         self.faults = faults or FaultPlan()
         self.answer = answer
+        self.echo_auth = echo_auth
         self.stats: Counter[str] = Counter()
         self.in_flight = 0
         self.max_in_flight = 0
@@ -125,8 +129,9 @@ class StubServer:
                 request = await _read_request(reader)
                 if request is None:
                     break
-                method, path, body = request
-                if not await self._respond(method, path, body, writer):
+                method, path, headers, body = request
+                echo = _credentials(headers) if self.echo_auth else ""
+                if not await self._respond(method, path, body, _Out(writer, echo)):
                     break
         except (ConnectionError, asyncio.IncompleteReadError, ValueError):
             pass
@@ -137,24 +142,22 @@ class StubServer:
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
-    async def _respond(
-        self, method: str, path: str, body: bytes, writer: asyncio.StreamWriter
-    ) -> bool:
+    async def _respond(self, method: str, path: str, body: bytes, out: _Out) -> bool:
         """Answer one request; False to drop the connection."""
         if method == "GET" and path.rstrip("/").endswith("/models"):
-            _write(writer, 200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+            _write(out, 200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
             return True
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
-            _write(writer, 404, {"error": {"message": f"no route {method} {path}"}})
+            _write(out, 404, {"error": {"message": f"no route {method} {path}"}})
             return True
         try:
             request = json.loads(body)
         except json.JSONDecodeError:
-            _write(writer, 400, {"error": {"message": "body is not JSON"}})
+            _write(out, 400, {"error": {"message": "body is not JSON"}})
             return True
         form = (request.get("response_format") or {}).get("type", "text")
         if form not in self.response_formats:  # like a server that knows fewer forms
-            _write(writer, 400, {"error": {"message": f"response_format {form} unsupported"}})
+            _write(out, 400, {"error": {"message": f"response_format {form} unsupported"}})
             return True
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
@@ -163,28 +166,39 @@ class StubServer:
                 await asyncio.sleep(self.latency)
             fault = self.faults.draw()
             self.stats[fault or "ok"] += 1
-            return await self._answer(request, fault, writer)
+            return await self._answer(request, fault, out)
         finally:
             self.in_flight -= 1
 
-    async def _answer(
-        self, request: dict[str, Any], fault: str | None, writer: asyncio.StreamWriter
-    ) -> bool:
+    async def _answer(self, request: dict[str, Any], fault: str | None, out: _Out) -> bool:
         if fault == "hang":
             await self._closing.wait()  # until the client gives up and the server closes
             return False
         if fault == "500":
-            _write(writer, 500, {"error": {"message": "injected server error"}})
+            _write(out, 500, {"error": {"message": "injected server error"}})
         elif fault == "429":
             headers = {"Retry-After": self.faults.retry_after}
-            _write(writer, 429, {"error": {"message": "injected rate limit"}}, headers)
+            _write(out, 429, {"error": {"message": "injected rate limit"}}, headers)
         elif fault == "garbage":
-            _write_raw(writer, 200, b"<html>\x00\xffnot json at all", "application/json")
+            _write_raw(out.writer, 200, b"<html>\x00\xffnot json at all", "application/json")
         else:
             text = "" if fault == "empty" else self.answer(request)
-            _write(writer, 200, _completion(request, text))
-        await writer.drain()
+            _write(out, 200, _completion(request, text))
+        await out.writer.drain()
         return True
+
+
+@dataclass
+class _Out:
+    """Where one answer goes, and the credentials its error bodies quote (``echo_auth``)."""
+
+    writer: asyncio.StreamWriter
+    echo: str = ""
+
+
+def _credentials(headers: Mapping[str, str]) -> str:
+    sent = [f"{k}: {v}" for k, v in headers.items() if k in ("authorization", "x-api-key")]
+    return "; ".join(sent) or "no credentials"
 
 
 def _completion(request: Mapping[str, Any], text: str) -> dict[str, Any]:
@@ -209,7 +223,9 @@ def _completion(request: Mapping[str, Any], text: str) -> dict[str, Any]:
     }
 
 
-async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, bytes] | None:
+async def _read_request(
+    reader: asyncio.StreamReader,
+) -> tuple[str, str, dict[str, str], bytes] | None:
     head = await reader.readuntil(b"\r\n\r\n")
     if not head:
         return None
@@ -224,19 +240,22 @@ async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, bytes] 
     if length > MAX_BODY:
         raise ValueError("body too large")
     body = await reader.readexactly(length) if length else b""
-    return method, path, body
+    return method, path, headers, body
 
 
 _REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests"}
 
 
 def _write(
-    writer: asyncio.StreamWriter,
+    out: _Out,
     status: int,
     payload: Any,
     headers: Mapping[str, str] | None = None,
 ) -> None:
-    _write_raw(writer, status, json.dumps(payload).encode(), "application/json", headers)
+    if out.echo and status >= 400:
+        message = f"{payload['error']['message']} (you sent {out.echo})"
+        payload = {"error": {**payload["error"], "message": message}}
+    _write_raw(out.writer, status, json.dumps(payload).encode(), "application/json", headers)
 
 
 def _write_raw(

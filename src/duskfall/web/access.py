@@ -8,7 +8,8 @@
   behind those tokens, so that a player never sees another seat's secrets. Games played by
   bots and models alone can be watched by anyone who can reach the server.
 
-Tokens are compared in constant time.
+Tokens are compared in constant time, and registered with
+:func:`~duskfall.core.redaction.register_secret` so that no page, log or console line shows one.
 """
 
 from __future__ import annotations
@@ -17,9 +18,14 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from duskfall.core.redaction import register_secret
+
 
 def new_token() -> str:
-    return secrets.token_urlsafe(24)
+    """A fresh secret token (registered for redaction)."""
+    token = secrets.token_urlsafe(24)
+    register_secret(token)
+    return token
 
 
 def token_matches(given: str | None, expected: str | None) -> bool:
@@ -33,6 +39,9 @@ class Access:
     """The access rules, given the server's admin token."""
 
     admin_token: str = field(default_factory=new_token, repr=False)
+
+    def __post_init__(self) -> None:
+        register_secret(self.admin_token)
 
     def is_admin(self, token: str | None) -> bool:
         return token_matches(token, self.admin_token)

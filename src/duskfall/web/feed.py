@@ -13,6 +13,7 @@ import functools
 from typing import Any
 
 from duskfall.core.events import Event
+from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
 from duskfall.web.timeline import Frame, Timeline
 
@@ -62,7 +63,8 @@ def has_people(variant_id: str, agents: list[str]) -> bool:
 def public_agents(variant_id: str, agents: list[str]) -> list[str]:
     """Seat agents as anyone may see them. Agents can be assigned per team or role
     (``mafia=llm:x,town=heuristic``), so in a game with people and several kinds of machine
-    agent the others only learn which seats are people."""
+    agent the others only learn which seats are people. Agents are redacted."""
+    agents = [redact(a) for a in agents]
     if not has_people(variant_id, agents):
         return list(agents)
     machines = {a for a in agents if not is_person(variant_id, a)}
@@ -81,7 +83,7 @@ class GameFeed:
 
     @property
     def agents(self) -> list[str]:
-        return [str(entry.get("agent", "?")) for entry in self.timeline.header.roster]
+        return [redact(str(entry.get("agent", "?"))) for entry in self.timeline.header.roster]
 
     @property
     def protected(self) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 
 DEFAULT_HUMAN_TIMEOUT = 3600.0
+BROWSER_AGENT = "human:browser"  # the roster's name of a seat played in the browser
 
 Listener = Callable[[dict[str, Any] | None], None]
 
@@ -46,7 +47,8 @@ class WebHumanSeat:
         return pending.request if pending is not None else None
 
     def describe(self) -> str:
-        return "human"
+        """``human:browser``: a resumed game must not hand this seat to the terminal."""
+        return BROWSER_AGENT
 
     def _notify(self, _: dict[str, Any]) -> None:
         request = self.request

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import parse_config
 from duskfall.runtime.participant import Participant
 from duskfall.session import GameSetup, PreparedGame, new_game_id, prepare_game
+from duskfall.web.access import new_token
 from duskfall.web.feed import GameFeed
 from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, WebHumanSeat
 from duskfall.web.tasks import cancel_and_wait
@@ -75,7 +75,7 @@ class LiveGame:
             seat: WebHumanSeat(seat, request.human_timeout)
             for seat in human_seats_of(request, seed)
         }
-        self.seat_tokens = {seat: secrets.token_urlsafe(24) for seat in self.humans}
+        self.seat_tokens = {seat: new_token() for seat in self.humans}
         participants: dict[int, Participant] = dict(self.humans)
         game_id = new_game_id(request.variant)
         setup = GameSetup(

@@ -18,6 +18,7 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
+from duskfall.core.redaction import redact, redact_value
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import State, Variant, parse_config
 from duskfall.store.log import LogHeader
@@ -100,6 +101,10 @@ class Timeline:
     def _view(self, event: Event) -> dict[str, Any]:
         casts = present.vote_casts(event)
         reveals = present.revealed_roles(self.header.variant, event)
+        text = present.event_line(self.variant, self.header.variant, event)
+        payload: dict[str, Any] = event.payload
+        if event.source != "rules":  # model calls, errors, agents' text: secrets masked
+            text, payload = redact(text), redact_value(payload)
         return {
             "seq": event.seq,
             "day": event.day,
@@ -108,12 +113,12 @@ class Timeline:
             "source": event.source,
             "scope": present.scope(event),
             "visibility": event.visibility,
-            "text": present.event_line(self.variant, self.header.variant, event),
+            "text": text,
             "actor": present.actor(event),
             "alive": list(self._alive),
             "reveals": {str(s): r for s, r in reveals.items()},
             "votes": None if casts is None else [list(c) for c in casts],
-            "payload": event.payload,
+            "payload": payload,
         }
 
     def visible(self, seat: int | None) -> list[Frame]:
@@ -140,10 +145,10 @@ class Timeline:
             "variant": header.variant,
             "variant_name": self.variant.name if self.variant is not None else header.variant,
             "seed": str(header.seed) if self.outcome is not None else None,
-            "config": header.config,
+            "config": redact_value(header.config),
             "started_at": header.started_at,
             "seats": [
-                {"seat": entry.get("seat", i), "agent": entry.get("agent", "?")}
+                {"seat": entry.get("seat", i), "agent": redact(str(entry.get("agent", "?")))}
                 for i, entry in enumerate(header.roster)
             ],
             "outcome": self.outcome.to_dict() if self.outcome is not None else None,

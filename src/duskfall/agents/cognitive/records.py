@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from duskfall.agents.cognitive.paths import UnsafePath, read_text, resolve_inside
 from duskfall.core.events import PUBLIC, Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import Variant
@@ -185,11 +186,14 @@ class SeatRecords:
     # -- reading ---------------------------------------------------------------------------
 
     def read_lines(self, relative: str) -> list[dict[str, Any]]:
-        path = self.root / relative
-        if not path.is_file():
+        """The JSON lines of a record file; none if it is missing or unsafe (a link...)."""
+        try:
+            path = resolve_inside(self.root, relative)
+            text = read_text(path) if path.exists() else ""
+        except UnsafePath:
             return []
         lines = []
-        for raw in path.read_text("utf-8").splitlines():
+        for raw in text.splitlines():
             try:
                 lines.append(json.loads(raw))
             except json.JSONDecodeError:

@@ -1,8 +1,10 @@
 """History tools over one seat's record folder; each returns only what that seat may see.
 
 The folder itself holds only the seat's view (see :mod:`.records`); on top of that the tools
-refuse paths outside it and other players' private thoughts, returning an error result (never
-the content). Outputs are plain text lines, clipped to a budget (latest lines kept).
+refuse paths outside it (every path is resolved by :mod:`.paths`: no links followed, the real
+path inside the folder, regular files only) and other players' private thoughts, returning an
+error result (never the content, never an exception). Outputs are plain text lines, clipped
+to a budget (latest lines kept).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.agents.cognitive.context import SessionContext
+from duskfall.agents.cognitive.paths import UnsafePath, read_text, resolve_inside, walk
 from duskfall.agents.cognitive.records import HISTORY, THOUGHTS, SeatRecords, player_dir
 from duskfall.core.events import PUBLIC
 
@@ -135,10 +138,12 @@ class Toolbox:
             return ToolResult(request, error=f"unknown tool {request.tool_name!r}; tools: {known}")
         try:
             return ToolResult(request, output=self._clip(tool(request)))
-        except ToolError as exc:
+        except (ToolError, UnsafePath) as exc:
             return ToolResult(request, error=str(exc))
         except OSError as exc:
             return ToolResult(request, error=f"cannot read: {exc.strerror or exc}")
+        except Exception as exc:  # a tool must never break the agent's turn
+            return ToolResult(request, error=f"{request.tool_name} failed ({type(exc).__name__})")
 
     def run_all(self, requests: Sequence[ToolRequest]) -> list[ToolResult]:
         return [self.run(r) for r in requests]
@@ -207,28 +212,27 @@ class Toolbox:
     def read_file(self, request: ToolRequest) -> str:
         path = self._path(request.path or ".")
         if path.is_dir():
-            entries = sorted(
-                str(p.relative_to(self.records.root)) + ("/" if p.is_dir() else "")
-                for p in path.rglob("*")
-                if not p.name.endswith(".tmp")
-            )
+            entries = [rel + ("/" if folder else "") for rel, folder in self._walk(path)]
             return "\n".join(entries) or "(empty folder)"
-        if not path.is_file():
+        if not path.exists():
             raise ToolError(f"no such record {request.path!r}; read_file with path '.' lists them")
-        return path.read_text("utf-8")
+        return read_text(path)
 
     def search_file(self, request: ToolRequest) -> str:
         query = request.query.strip().lower()
         if not query:
             raise ToolError("search_file needs a non-empty query")
-        path = self._path(request.path or HISTORY)
-        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        path, root = self._path(request.path or HISTORY), self._root()
+        if path.is_dir():
+            files = [root / rel for rel, folder in self._walk(path) if not folder]
+        else:
+            files = [path]
         if not files or not files[0].exists():
             raise ToolError(f"no such record {request.path!r}")
         hits = []
         for file in files:
-            rel = file.relative_to(self.records.root)
-            for number, line in enumerate(file.read_text("utf-8").splitlines(), 1):
+            rel = file.relative_to(root)
+            for number, line in enumerate(read_text(file).splitlines(), 1):
                 if query in line.lower():
                     hits.append(f"{rel}:{number}: {line}")
         if not hits:
@@ -248,16 +252,15 @@ class Toolbox:
             )
         return player
 
+    def _root(self) -> Path:
+        return resolve_inside(self.records.root, ".")
+
     def _path(self, relative: str) -> Path:
-        """``relative`` inside the seat's folder, or a refusal."""
-        root = self.records.root.resolve()
-        candidate = Path(relative)
-        if candidate.is_absolute():
-            raise ToolError(f"{relative!r} is outside your records; use paths like 'history.jsonl'")
-        resolved = (root / candidate).resolve()
-        if resolved != root and root not in resolved.parents:
-            raise ToolError(f"{relative!r} is outside your records; you may not read it")
-        return resolved
+        """``relative`` inside the seat's folder (no links followed), or a refusal."""
+        return resolve_inside(self.records.root, relative)
+
+    def _walk(self, start: Path) -> list[tuple[str, bool]]:
+        return walk(self.records.root, start)
 
     def _history(self, request: ToolRequest) -> list[dict[str, Any]]:
         return self._scoped(self.records.read_lines(HISTORY), request)

@@ -1,0 +1,244 @@
+"""Bad input is one clear line and exit 2: never a traceback, a hang or silence.
+
+The commands run in-process through the CLI's entry point (``main``), which is what a shell
+runs; only the orphan check needs real processes.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from duskfall.cli import main
+from duskfall.session import GameSetup, prepare_game
+from duskfall.store.log import LogWriter, read_log
+from duskfall.web.human import WebHumanSeat
+
+Run = Callable[..., tuple[int, str]]
+DEEP = "[" * 1000 + "]" * 1000
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
+    """``duskfall ARGS`` in-process: (exit code, stdout + stderr)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DUSKFALL_DB", "off")
+
+    def call(*args: str) -> tuple[int, str]:
+        monkeypatch.setattr(sys, "argv", ["duskfall", *args])
+        code = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        out, err = capsys.readouterr()
+        return code, out + err
+
+    return call
+
+
+def assert_one_line(result: tuple[int, str], *needles: str) -> None:
+    code, out = result
+    assert code == 2, out
+    error = [line for line in out.splitlines() if line.startswith("error:")]
+    assert len(error) == 1 and "Traceback" not in out, out
+    for needle in needles:
+        assert needle in error[0], out
+
+
+def read_only_folder(tmp_path: Path) -> Path:
+    """A folder nobody may write in (root writes anywhere it may chmod: use sysfs)."""
+    if os.geteuid() == 0:
+        return Path("/sys")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return folder
+
+
+def test_log_in_a_read_only_folder(run: Run, tmp_path: Path) -> None:
+    where = read_only_folder(tmp_path) / "game.jsonl"
+    assert_one_line(run("play", "-q", "--log", str(where)), "cannot write the game log")
+
+
+def test_log_on_a_folder(run: Run, tmp_path: Path) -> None:
+    assert_one_line(run("play", "-q", "--log", str(tmp_path)), "Is a directory")
+
+
+def test_log_on_dev_full(run: Run) -> None:
+    assert_one_line(run("play", "-q", "--log", "/dev/full"), "No space left on device")
+
+
+def test_disk_full_mid_game_stops_with_one_line_and_keeps_the_log(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = LogWriter.on_event
+
+    def on_event(self: LogWriter, event: object) -> None:
+        if event.seq >= 20:  # type: ignore[attr-defined]
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LogWriter, "on_event", on_event)
+    log = tmp_path / "g.jsonl"
+    assert_one_line(run("play", "--log", str(log)), "No space left on device", str(log))
+    kept = read_log(log, strict=False)
+    assert [e.seq for e in kept.events] == list(range(20))
+
+
+def test_simulate_log_dir_that_cannot_be_made(run: Run) -> None:
+    result = run("simulate", "-n", "2", "--log-dir", "/proc/nope")
+    assert_one_line(result, "cannot write game logs in /proc/nope")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "needle"),
+    [
+        ("--retries", "-1", "retries"),
+        ("--retries", "1000000000", "retries"),
+        ("--timeout", "0", "decision_timeout"),
+        ("--timeout", "-1", "decision_timeout"),
+        ("--timeout", "nan", "finite"),
+    ],
+)
+def test_runtime_settings(run: Run, option: str, value: str, needle: str) -> None:
+    assert_one_line(run("play", "-q", option, value), "invalid runtime settings", needle)
+
+
+def test_resume_settings_are_checked_too(run: Run, tmp_path: Path) -> None:
+    assert_one_line(run("resume", str(tmp_path / "x.jsonl"), "--retries", "-1"), "retries")
+
+
+def test_serve_retries(run: Run) -> None:
+    assert_one_line(run("serve", "--retries", "50"), "retries", "less than or equal to 10")
+
+
+def test_agent_option_timeout(run: Run) -> None:
+    assert_one_line(run("play", "-q", "--agent-option", "timeout=-1"), "agent option timeout")
+
+
+def test_deep_nesting_in_set(run: Run) -> None:
+    assert_one_line(run("play", "-q", "--set", f"day_limit={DEEP}"), "nested more than 32")
+    assert_one_line(run("play", "-q", "--set", "x=" + "[" * 40 + "]" * 40), "nested more than")
+
+
+def test_deep_nesting_in_config_file(run: Run, tmp_path: Path) -> None:
+    config = tmp_path / "deep.json"
+    config.write_text('{"a": ' + DEEP + "}")
+    assert_one_line(run("play", "-q", "--config-file", str(config)), "nested more than 32")
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+def test_deep_nesting_in_gm_config(run: Run, tmp_path: Path, suffix: str) -> None:
+    config = tmp_path / f"gm{suffix}"
+    body = f"a = {DEEP}" if suffix == ".toml" else '{"a": ' + DEEP + "}"
+    config.write_text(body)
+    assert_one_line(run("gm", "--config", str(config)), "nested more than 32")
+
+
+def test_config_file_not_utf8(run: Run, tmp_path: Path) -> None:
+    config = tmp_path / "latin1.json"
+    config.write_bytes('{"name": "café"}'.encode("latin-1"))
+    assert_one_line(run("play", "-q", "--config-file", str(config)), "is not UTF-8")
+    gm_config = tmp_path / "gm.toml"
+    gm_config.write_bytes(b'card = "\xff"')
+    assert_one_line(run("gm", "--config", str(gm_config)), "is not UTF-8")
+
+
+def test_too_many_workers(run: Run) -> None:
+    assert_one_line(run("simulate", "-n", "5", "-w", "1000"), "workers must be between 1 and")
+
+
+@pytest.mark.parametrize("card", ["/dev/zero", "/dev/null", "/proc/self"])
+def test_gm_card_that_is_not_a_file(run: Run, card: str) -> None:
+    assert_one_line(run("gm", "--card", card), "is not a regular file")
+
+
+def test_gm_card_too_large(run: Run, tmp_path: Path) -> None:
+    card = tmp_path / "big.toml"
+    card.write_text("# " + "x" * 300_000)
+    assert_one_line(run("gm", "--card", str(card)), "larger than")
+
+
+def test_human_below_zero(run: Run) -> None:
+    assert_one_line(run("play", "--human", "-1"), "--human -1")
+    assert_one_line(run("play", "--human", "99"), "seat 99 does not exist")
+
+
+async def test_resume_refuses_to_show_a_browser_seat_at_the_terminal(
+    run: Run, tmp_path: Path
+) -> None:
+    log = tmp_path / "web-game.jsonl"
+    game = prepare_game(
+        GameSetup("werewolf", seed=3, log_path=log, participants={2: WebHumanSeat(2)})
+    )
+    game.scheduler.start()
+    for observer in game.record.observers:
+        close = getattr(observer, "close", None)
+        if callable(close):
+            close()
+    assert read_log(log).header.roster[2]["agent"] == "human:browser"
+    code, out = run("resume", str(log))
+    assert_one_line((code, out), "seat 2 was played in the browser")
+    assert "your turn" not in out and "Werewolf" not in out.split("error:")[0]
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            ppid = next(line for line in status.splitlines() if line.startswith("PPid:"))
+            if int(ppid.split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _wait_until(condition: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)  # polling another process's state: nothing to await
+    return condition()
+
+
+@pytest.mark.subprocess
+def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
+    if not Path("/proc/self/status").exists():
+        pytest.fail("this check reads /proc (Linux)")
+    env = {**os.environ, "DUSKFALL_DB": "off"}
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "duskfall", "simulate", "-n", "1000000", "-w", "2"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        workers: set[int] = set()
+
+        def started() -> bool:
+            workers.update(_children(parent.pid))
+            return len(workers) >= 3  # the resource tracker and two workers
+
+        assert _wait_until(started, 60), workers
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    assert _wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers), 10)
+
+
+def test_set_without_a_value(run: Run) -> None:
+    assert_one_line(run("play", "-q", "--set", "{bad"), "--set needs KEY=VALUE")
