@@ -117,7 +117,9 @@ def test_no_planted_key_reaches_any_output(
     from duskfall.web.access import Access
     from duskfall.web.app import WebSettings, create_app
 
-    settings = WebSettings(games_dir=tmp_path, db=db, access=Access("admin-PLANTED-token"))
+    settings = WebSettings(
+        games_dir=tmp_path, db=db, access=Access("admin-PLANTED-token"), allow_hosts=("testserver",)
+    )
     with TestClient(create_app(settings)) as client:
         listed = client.get("/api/games")
         assert listed.status_code == 200 and len(listed.json()) == 3
