@@ -1,0 +1,113 @@
+"""Engine-loop speed of werewolf-12 and mafia-8 with random bots, against the speed baseline.
+
+The engine loop is the rules and the bots alone, without the runtime: the loop the scheduler
+runs (``pending``, then ``legal`` and ``act`` for every seat of the batch with a lazy
+observation, as the runtime hands bots theirs, then ``apply`` in seat order), bots created
+per game included. Each game table is played in child processes on today's working tree and
+on the baseline commit (``benchmarks/baseline.py``), alternating, a few rounds each; the
+figures are games per CPU second of the child (one core), the best round of each, and
+their ratio.
+
+    python benchmarks/engine_loops.py                       # 2,000 games, 3 rounds
+    python benchmarks/engine_loops.py --games 500 --rounds 1 --tables mafia-8
+    python benchmarks/engine_loops.py --child werewolf-12 2000   # one measurement, this code
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+# name -> (variant id, config): werewolf-12 is werewolf's default preset, mafia-8 mafia's
+# default table (8 players: 2 mafia, doctor, sheriff, vigilante, 3 villagers).
+TABLES: dict[str, tuple[str, dict[str, Any]]] = {
+    "werewolf-12": ("werewolf", {"preset": "werewolf-12"}),
+    "mafia-8": ("mafia", {"players": 8}),
+}
+
+
+def play(variant: Any, config: Any, seed: int) -> int:
+    """One game of random bots in the engine loop; returns the number of decisions."""
+    from duskfall.core.rng import derive_rng
+    from duskfall.runtime.participant import LazyObservation
+
+    state = variant.new_game(config, seed)
+    factory = variant.bots()["random"]
+    bots = [factory(seat, derive_rng(seed, f"agent:{seat}")) for seat in range(state.num_seats)]
+    decisions = 0
+    while state.outcome() is None:
+        batch = state.pending()
+        actions = {}
+        for decision in batch:
+            seat = decision.seat
+            observation = LazyObservation(lambda seat=seat: state.observe(seat))
+            actions[seat] = bots[seat].act(observation, state.legal(seat))
+        for seat in sorted(actions):
+            state.apply(seat, actions[seat])
+        decisions += len(actions)
+    return decisions
+
+
+def child(table: str, games: int) -> None:
+    """Play ``games`` games of ``table`` on the code this Python imports; print JSON figures."""
+    from duskfall.core.variant import get_variant, parse_config
+
+    variant_id, data = TABLES[table]
+    variant = get_variant(variant_id)
+    config = parse_config(variant, data)
+    play(variant, config, 10**6)  # warm-up: imports and first-call caches
+    wall, cpu = time.perf_counter(), time.process_time()
+    decisions = sum(play(variant, config, seed) for seed in range(games))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(json.dumps({"games": games, "decisions": decisions, "cpu": cpu, "wall": wall}))
+
+
+def measure(src: Any, table: str, games: int) -> dict[str, float]:
+    from baseline import run_python
+
+    return json.loads(run_python(src, __file__, "--child", table, str(games)))  # type: ignore[no-any-return]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per round and code")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per table")
+    parser.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
+    parser.add_argument("--baseline", default=None, help="baseline commit (default: baseline.py)")
+    parser.add_argument("--child", nargs=2, metavar=("TABLE", "GAMES"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child[0], int(args.child[1]))
+        return
+
+    from baseline import SPEED_BASELINE, baseline_src, current_src, load_average
+
+    ref = args.baseline or SPEED_BASELINE
+    codes = {"baseline": baseline_src(ref), "today": current_src()}
+    print(f"engine loop, random bots, {args.games} games x {args.rounds} rounds; baseline {ref}")
+    print(load_average())
+    for table in args.tables:
+        best: dict[str, dict[str, float]] = {}
+        for _ in range(args.rounds):
+            for name, src in codes.items():
+                run = measure(src, table, args.games)
+                if name not in best or run["cpu"] < best[name]["cpu"]:
+                    best[name] = run
+        for name, run in best.items():
+            n = run["games"]
+            print(
+                f"{table:12} {name:9} {n / run['cpu']:8.0f} games/s per core  "
+                f"({run['cpu'] / n * 1e6:6.0f} us/game, "
+                f"{run['cpu'] / run['decisions'] * 1e6:5.1f} us/decision, "
+                f"{run['decisions'] / n:5.1f} decisions/game; wall {run['wall']:.1f}s)"
+            )
+        ratio = best["baseline"]["cpu"] / best["today"]["cpu"]
+        print(f"{table:12} ratio today/baseline: {ratio:.2f}x", flush=True)
+    print(load_average())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
