@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from duskfall.core.errors import IllegalAction
@@ -18,6 +19,18 @@ _CHAT_LINES = (
     "I agree with what was said.",
     "We should decide carefully.",
 )
+
+
+# Sampled actions are immutable values, and few: the samplers share one instance per value
+# instead of building a frozen dataclass per decision (a large part of a random decision).
+@cache
+def _chosen(action_type: str, target: int) -> Choose:
+    return Choose(action_type, target)
+
+
+@cache
+def _chat_line(says: str, target: int | None) -> Say:
+    return Say(says, target)
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
@@ -66,8 +79,20 @@ class TargetChoice:
             )
         return Choose(self.pass_type, None, reasoning, says)
 
+    def _canonical(self, action: Choose) -> bool:
+        """Whether ``action`` is a legal target choice exactly as :meth:`parse` builds one."""
+        return (
+            action.type == self.action_type
+            and type(action.target) is int
+            and action.target in self.targets
+            and isinstance(action.reasoning, str)
+            and isinstance(action.says, str)
+        )
+
     def parse(self, data: Any) -> Choose:
         if isinstance(data, Choose):
+            if self._canonical(data):
+                return data  # what the long way below would build from it
             data = data.to_dict()
         if not isinstance(data, Mapping):
             if isinstance(data, str) and data.strip().casefold() in _PASS_WORDS:
@@ -98,7 +123,9 @@ class TargetChoice:
         if self.pass_type:
             options.append(None)
         target = rng.choice(options)
-        return self._pass() if target is None else self._choose(target)
+        if target is None:
+            return self._pass()
+        return _chosen(self.action_type, target)
 
     def to_wire(self) -> dict[str, Any]:
         """``type`` and ``target`` as the action spells them (a passable choice lists the
@@ -167,6 +194,13 @@ class SayChoice:
 
     def parse(self, data: Any) -> Say:
         if isinstance(data, Say):
+            if (
+                data.claim is None
+                and (data.target is None or data.target in self.mentionable)
+                and len(data.says) <= self.max_chars
+                and data.says == data.says.strip()
+            ):
+                return data  # already what _say would build
             return self._say(data.says, data.target, data.claim)
         if isinstance(data, str):
             return self._say(data, None)
@@ -187,7 +221,7 @@ class SayChoice:
 
     def sample(self, rng: random.Random) -> Say:
         target = rng.choice(self.mentionable) if self.mentionable and rng.random() < 0.5 else None
-        return Say(rng.choice(_CHAT_LINES), target)
+        return _chat_line(rng.choice(_CHAT_LINES), target)
 
     def to_wire(self) -> dict[str, Any]:
         """The action's fields (``says`` is free text); the older ``say`` key stays."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from duskfall.core.errors import IllegalAction
@@ -122,6 +123,7 @@ class MafiaState:
         self.shots: dict[int, tuple[int, int]] = {}
         # Current phase.
         self.steps: list[Step] = []
+        self._views: dict[int, LegalView] = {}  # see legal()
         self._reset_night()
         self.spoken: Counter[int] = Counter()
         self._opening: list[Event] = self._deal_events() + self._begin_night()
@@ -184,24 +186,37 @@ class MafiaState:
         if self._outcome is not None or not self.steps:
             return []
         step = self.steps[0]
-        return [Decision(seat, step.kind) for seat in step.waiting()]
+        return [_decision(seat, step.kind) for seat in step.waiting()]
 
     def legal(self, seat: int) -> LegalView:
-        if self._outcome is not None or not self.steps or seat not in self.steps[0].waiting():
-            raise IllegalAction(f"{self.names[seat]} has nothing to decide now", "not_your_turn")
-        kind = self.steps[0].kind
+        """The legal actions of a waiting seat, built once per decision.
+
+        ``_views`` holds the views of waiting seats: a seat's entry goes when it acts or its
+        step ends. Nothing another seat does within a step changes a waiting seat's choices.
+        """
+        view = self._views.get(seat)
+        if view is None:
+            if self._outcome is not None or not self.steps or seat not in self.steps[0].waiting():
+                raise IllegalAction(
+                    f"{self.names[seat]} has nothing to decide now", "not_your_turn"
+                )
+            view = self._views[seat] = self._legal_view(seat, self.steps[0].kind)
+        return view
+
+    def _legal_view(self, seat: int, kind: str) -> LegalView:
         if kind in CHAT_KINDS or kind == DAY_DISCUSSION:
-            return SayChoice(kind, tuple(self.alive()), self.names, self.config.max_message_chars)
+            return SayChoice(kind, self._alive, self.names, self.config.max_message_chars)
         action_type, pass_type = ACTION_TYPES[kind]
         return TargetChoice(kind, action_type, self.targets(seat, kind), self.names, pass_type)
 
     def apply(self, seat: int, action: Any) -> list[Event]:
         if self._outcome is not None:
             raise IllegalAction("the game is over", "not_your_turn")
-        if not self.steps or seat not in self.steps[0].waiting():
+        if seat not in self._views and (not self.steps or seat not in self.steps[0].waiting()):
             raise IllegalAction(f"it is not {self.names[seat]}'s turn", "not_your_turn")
         step = self.steps[0]
         parsed = self.legal(seat).parse(action)
+        del self._views[seat]
         events = self._on_action(step, seat, parsed)
         if step.simultaneous:
             step.received[seat] = parsed
@@ -431,6 +446,7 @@ class MafiaState:
 
     def _finish_step(self, step: Step) -> list[Event]:
         self.steps.pop(0)
+        self._views.clear()  # seats a closed step never heard from
         events: list[Event] = []
         if step.kind == MAFIA_VOTE:
             events += self._settle_mafia_vote()
@@ -605,6 +621,7 @@ class MafiaState:
             return []
         self.phase = OVER
         self.steps = []
+        self._views.clear()
         return [self._event("game_end", {**self._outcome.to_dict(), "roles": _keyed(self.roles())})]
 
     def _name_or_none(self, seat: int | None) -> str | None:
@@ -612,6 +629,12 @@ class MafiaState:
 
     def _event(self, kind: str, payload: dict[str, Any], visibility: str = PUBLIC) -> Event:
         return Event(kind, payload, visibility, self.day, self.phase)
+
+
+@cache
+def _decision(seat: int, kind: str) -> Decision:
+    """Decisions are immutable and few: one shared instance each (cheaper than a new one)."""
+    return Decision(seat, kind)
 
 
 def _tally(votes: Mapping[int, int]) -> dict[int, int]:

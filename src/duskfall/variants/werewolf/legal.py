@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from duskfall.core.errors import IllegalAction
@@ -50,6 +51,24 @@ _CANNED_SPEECHES = (
     "Let us listen carefully before we vote.",
     "I do not trust the quiet ones.",
 )
+
+
+# Actions are immutable values and a sampled one is one of few: the samplers share one
+# instance per value instead of building a frozen dataclass per decision (the costliest step
+# of a random bot's decision otherwise).
+@cache
+def _pick(kind: str, target: int | None) -> Pick:
+    return Pick(kind, target)
+
+
+@cache
+def _canned_say(kind: str, text: str) -> Say:
+    return Say(kind, text)
+
+
+@cache
+def _yes_no(kind: str, yes: bool) -> YesNo:
+    return YesNo(kind, yes)
 
 
 def _label(seat: int, names: Sequence[str]) -> str:
@@ -148,7 +167,7 @@ class TargetChoice:
     def sample(self, rng: random.Random) -> Pick:
         n = len(self.targets) + (1 if self.none_allowed else 0)
         i = rng.randrange(n)
-        return Pick(self.kind, self.targets[i] if i < len(self.targets) else None)
+        return _pick(self.kind, self.targets[i] if i < len(self.targets) else None)
 
     def schema(self) -> dict[str, Any]:
         allowed: list[int | None] = list(self.targets)
@@ -196,7 +215,7 @@ class SpeechChoice:
         return Say(self.kind, "")
 
     def sample(self, rng: random.Random) -> Say:
-        return Say(self.kind, rng.choice(_CANNED_SPEECHES))
+        return _canned_say(self.kind, rng.choice(_CANNED_SPEECHES))
 
     def schema(self) -> dict[str, Any]:
         return {
@@ -371,7 +390,7 @@ class YesNoChoice:
         return YesNo(self.kind, False)
 
     def sample(self, rng: random.Random) -> YesNo:
-        return YesNo(self.kind, rng.random() < 0.5)
+        return _yes_no(self.kind, rng.random() < 0.5)
 
     def schema(self) -> dict[str, Any]:
         field = YES_NO_FIELDS[self.kind]

@@ -6,14 +6,17 @@ decisions (:meth:`WerewolfState.pending`) and waits; when the last answer of a b
 before day N. See ``phases.py`` for the order and docs/werewolf.md for every rule.
 
 Information isolation: every event carries a visibility, and a seat's history is exactly the
-events :func:`~duskfall.core.visible_to` lets it see (kept per seat as events are emitted, so
-that :meth:`observe` is cheap). ``view.observe`` is the one place a seat's view is built.
+events :func:`~duskfall.core.visible_to` lets it see (brought up to date when the seat's view
+is asked for, from where it was last read, so that playing costs nothing for seats nobody
+observes and :meth:`observe` stays cheap). ``view.observe`` is the one place a seat's view
+is built.
 """
 
 from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from duskfall.core.errors import IllegalAction
@@ -99,11 +102,12 @@ class WerewolfState:
             frozenset({WOLF_TEAM}) if self.is_wolf[s] else frozenset() for s in range(n)
         ]
         self._role_seat = {r: s for s, r in enumerate(self.role_of) if r in GODS}
-        self._audience: dict[str, tuple[int, ...]] = {}
+        self._audience: dict[str, frozenset[int]] = {}
         self._players: list[PlayerView] | None = None
+        self._living_seats: tuple[int, ...] | None = None
         self._seen: list[list[dict[str, Any]]] = [[] for _ in range(n)]
-        for event in self.events:
-            self._record_seen(event)
+        self._read_upto = [0] * n  # events[:i] are already in _seen[seat]
+        self._flat: list[dict[str, Any]] = []  # the events flattened, shared by every seat
 
     def _new_night(self) -> None:
         self._attacked: int | None = None
@@ -125,15 +129,19 @@ class WerewolfState:
         return self.events[: self._opening]
 
     def pending(self) -> list[Decision]:
-        return list(self._pending)
+        answers = self._answers
+        return [d for d in self._pending if d.seat not in answers]
 
     def legal(self, seat: int) -> Choice:
-        """The choices of a pending seat; IllegalAction(``not_your_turn``) for any other."""
-        kind = self._asks.get(seat)
-        if kind is None or seat in self._answers:
-            raise IllegalAction(f"it is not seat {seat}'s turn", "not_your_turn")
+        """The choices of a pending seat; IllegalAction(``not_your_turn``) for any other.
+
+        Built once per decision: ``_legal`` holds the choices of the seats still to answer.
+        """
         choice = self._legal.get(seat)
         if choice is None:
+            kind = self._asks.get(seat)
+            if kind is None or seat in self._answers:
+                raise IllegalAction(f"it is not seat {seat}'s turn", "not_your_turn")
             choice = self._legal[seat] = self._choice(seat, kind)
         return choice
 
@@ -143,8 +151,8 @@ class WerewolfState:
         legal = self.legal(seat)
         start = len(self.events)
         self._answers[seat] = legal.parse(action)
-        self._pending = [d for d in self._pending if d.seat != seat]
-        if not self._pending:
+        del self._legal[seat]
+        if len(self._answers) == len(self._asks):
             answers, resolver = self._answers, self._resolver
             self._clear_asks()
             getattr(self, resolver)(answers)
@@ -200,8 +208,16 @@ class WerewolfState:
         return self._asks.get(seat) if seat not in self._answers else None
 
     def history(self, seat: int) -> list[dict[str, Any]]:
-        """The events ``seat`` saw, flattened (kept up to date as events are emitted)."""
-        return self._seen[seat]
+        """The events ``seat`` saw, flattened (caught up with the events since the last call)."""
+        seen, start = self._seen[seat], self._read_upto[seat]
+        events = self.events
+        if start < len(events):
+            flat = self._flatten()
+            for i in range(start, len(events)):
+                if seat in self._audience_of(events[i].visibility):
+                    seen.append(flat[i])
+            self._read_upto[seat] = len(events)
+        return seen
 
     def players_view(self) -> list[PlayerView]:
         """The public roster, rebuilt only after a death (observations are read-only)."""
@@ -218,20 +234,24 @@ class WerewolfState:
         self, kind: str, visibility: str, sub_phase: str | None = None, **payload: Any
     ) -> None:
         payload["sub_phase"] = sub_phase
-        event = Event(kind, payload, visibility, self.day, self.phase)
-        self.events.append(event)
-        self._record_seen(event)
+        self.events.append(Event(kind, payload, visibility, self.day, self.phase))
 
-    def _record_seen(self, event: Event) -> None:
-        audience = self._audience.get(event.visibility)
+    def _audience_of(self, visibility: str) -> frozenset[int]:
+        """The seats that see events of ``visibility`` (worked out once per visibility)."""
+        audience = self._audience.get(visibility)
         if audience is None:
-            audience = self._audience[event.visibility] = tuple(
-                s for s in range(self.num_seats) if visible_to(event, s, self._channels[s])
+            probe = Event("", visibility=visibility)
+            audience = self._audience[visibility] = frozenset(
+                s for s in range(self.num_seats) if visible_to(probe, s, self._channels[s])
             )
-        if audience:
-            entry = {"day": event.day, "phase": event.phase, "kind": event.kind, **event.payload}
-            for seat in audience:
-                self._seen[seat].append(entry)
+        return audience
+
+    def _flatten(self) -> list[dict[str, Any]]:
+        """Every event as a history entry (``day``, ``phase``, ``kind`` and its payload)."""
+        flat = self._flat
+        for event in self.events[len(flat) :]:
+            flat.append({"day": event.day, "phase": event.phase, "kind": event.kind, **event.payload})
+        return flat
 
     def _deal(self) -> None:
         self._emit(
@@ -264,11 +284,16 @@ class WerewolfState:
 
     def _ask(self, resolver: str, asks: Sequence[tuple[int, str]]) -> None:
         self._asks = dict(asks)
-        self._pending = [Decision(seat, kind) for seat, kind in asks]
+        self._pending = [_decision(seat, kind) for seat, kind in asks]
         self._resolver = resolver
 
     def _living(self, exclude: int | None = None) -> tuple[int, ...]:
-        return tuple(s for s in range(self.num_seats) if self.is_alive[s] and s != exclude)
+        living = self._living_seats
+        if living is None:  # worked out again after a death
+            living = self._living_seats = tuple(
+                s for s in range(self.num_seats) if self.is_alive[s]
+            )
+        return living if exclude is None else tuple(s for s in living if s != exclude)
 
     def _living_wolves(self) -> list[int]:
         return [s for s in range(self.num_seats) if self.is_alive[s] and self.is_wolf[s]]
@@ -280,7 +305,7 @@ class WerewolfState:
     def _choice(self, seat: int, kind: str) -> Choice:
         names = self.names
         if kind in P.SPEECH_KINDS:
-            return SpeechChoice(kind, self.config.speech_max_chars, _SPEECH_QUESTIONS[kind])
+            return _speech_choice(kind, self.config.speech_max_chars)
         if kind == P.WITCH:
             attacked = self._attacked
             return WitchChoice(
@@ -290,7 +315,7 @@ class WerewolfState:
                 names,
             )
         if kind in (P.BADGE_RUN, P.BADGE_WITHDRAW):
-            return YesNoChoice(kind, _YES_NO_QUESTIONS[kind])
+            return _yes_no_choice(kind)
         if kind == P.WOLF_KILL:
             targets, none_word = self._living(), "no kill"
         elif kind == P.GUARD:
@@ -448,7 +473,7 @@ class WerewolfState:
         """Apply deaths, check for a winner, then queue last words, shots and badge passes."""
         for seat, _ in batch:
             self.is_alive[seat] = False
-        self._players = None
+        self._players = self._living_seats = None
         if self._check_win():
             return
         steps: list[Step] = []
@@ -613,6 +638,24 @@ class WerewolfState:
         self._queue.clear()
         self._clear_asks()
         self._emit("game_end", PUBLIC, winner=winner, reason=reason, roles=list(self.role_of))
+
+
+# Decisions and the choices that depend on nothing but their kind are immutable values, and
+# there are few of them: each is made once and shared (building a frozen dataclass costs
+# about as much as a whole simple decision otherwise).
+@cache
+def _decision(seat: int, kind: str) -> Decision:
+    return Decision(seat, kind)
+
+
+@cache
+def _speech_choice(kind: str, max_chars: int) -> SpeechChoice:
+    return SpeechChoice(kind, max_chars, _SPEECH_QUESTIONS[kind])
+
+
+@cache
+def _yes_no_choice(kind: str) -> YesNoChoice:
+    return YesNoChoice(kind, _YES_NO_QUESTIONS[kind])
 
 
 def _target(action: Action) -> int | None:
