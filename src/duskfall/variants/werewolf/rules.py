@@ -108,6 +108,7 @@ class WerewolfState:
         self._seen: list[list[dict[str, Any]]] = [[] for _ in range(n)]
         self._read_upto = [0] * n  # events[:i] are already in _seen[seat]
         self._flat: list[dict[str, Any]] = []  # the events flattened, shared by every seat
+        self._same_targets: dict[tuple[str, tuple[int, ...]], TargetChoice] = {}
 
     def _new_night(self) -> None:
         self._attacked: int | None = None
@@ -250,7 +251,9 @@ class WerewolfState:
         """Every event as a history entry (``day``, ``phase``, ``kind`` and its payload)."""
         flat = self._flat
         for event in self.events[len(flat) :]:
-            flat.append({"day": event.day, "phase": event.phase, "kind": event.kind, **event.payload})
+            flat.append(
+                {"day": event.day, "phase": event.phase, "kind": event.kind, **event.payload}
+            )
         return flat
 
     def _deal(self) -> None:
@@ -263,7 +266,7 @@ class WerewolfState:
         )
         self._emit("roles_dealt", ADMIN, roles=list(self.role_of))
         for seat, role in enumerate(self.role_of):
-            self._emit("role_assigned", seats_visibility([seat]), seat=seat, role=role)
+            self._emit("role_assigned", _private(seat), seat=seat, role=role)
         wolves = [s for s in range(self.num_seats) if self.is_wolf[s]]
         self._emit("wolf_team", WOLF_CHANNEL, wolves=wolves)
 
@@ -334,7 +337,14 @@ class WerewolfState:
             targets, none_word = self._living(exclude=seat), "tear up the badge"
         else:  # pragma: no cover - every kind the rules ask is listed above
             raise AssertionError(kind)
-        return TargetChoice(kind, targets, True, none_word, names, _Q[kind])
+        key = (kind, targets)
+        choice = self._same_targets.get(key)
+        if choice is None:  # the wolves (and the badge voters) share one choice
+            choice = TargetChoice(kind, targets, True, none_word, names, _Q[kind])
+            if len(self._same_targets) > 64:
+                self._same_targets.clear()
+            self._same_targets[key] = choice
+        return choice
 
     # -- night ----------------------------------------------------------------------------
 
@@ -377,7 +387,7 @@ class WerewolfState:
         if witch is None or not (self.antidote or self.poison):
             return
         self._told = self._attacked
-        self._emit("witch_told", seats_visibility([witch]), P.WITCH, seat=witch, target=self._told)
+        self._emit("witch_told", _private(witch), P.WITCH, seat=witch, target=self._told)
         self._ask("_resolve_witch", [(witch, P.WITCH)])
 
     def _resolve_witch(self, answers: dict[int, Action]) -> None:
@@ -389,7 +399,7 @@ class WerewolfState:
             self.poison, self._poisoned = False, action.target
         self._emit(
             "witch_action",
-            seats_visibility([witch]),
+            _private(witch),
             P.WITCH,
             seat=witch,
             action=action.potion,
@@ -410,7 +420,7 @@ class WerewolfState:
                 self._guarded = action.target
                 self._emit(
                     "guard_action",
-                    seats_visibility([seat]),
+                    _private(seat),
                     P.GUARD,
                     seat=seat,
                     target=action.target,
@@ -422,7 +432,7 @@ class WerewolfState:
                 self.checks.append((self.day, target, result))
                 self._emit(
                     "seer_action",
-                    seats_visibility([seat]),
+                    _private(seat),
                     P.SEER,
                     seat=seat,
                     target=target,
@@ -646,6 +656,12 @@ class WerewolfState:
 @cache
 def _decision(seat: int, kind: str) -> Decision:
     return Decision(seat, kind)
+
+
+@cache
+def _private(seat: int) -> str:
+    """The visibility of an event for ``seat`` alone."""
+    return seats_visibility([seat])
 
 
 @cache
