@@ -1,0 +1,83 @@
+"""``ACTION_REQUEST`` frames whose observations are encoded once per distinct value.
+
+Every seat of a game gets its observation after every action (the requests and the state
+updates), and most of it is the public table, the same for every seat: the JSON of the whole
+observation for each seat was most of a server's time. :class:`ObservationFrames` encodes an
+observation field by field and keeps, for each field, the JSON of its last value: a value seen
+again (the next seat's table, an unchanged vote history) costs a ``marshal`` snapshot and a
+comparison instead of a JSON encoding. The snapshot, unlike ``==``, tells ``True`` from ``1``
+and ``1.0``, so equal snapshots mean identical JSON.
+
+:meth:`ObservationFrames.fields` also gives each field's snapshot, which is how a state update
+can carry only the fields that changed for a seat (the ``state_updates: "changes"`` option of
+the client's HELLO).
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+from collections.abc import Mapping
+from typing import Any
+
+from duskfall.protocol.framing import encode_frame
+
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
+class Field:
+    """One encoded observation field: ``"name":value`` and the snapshot of its value."""
+
+    __slots__ = ("snapshot", "text")
+
+    def __init__(self, snapshot: bytes | None, text: str) -> None:
+        self.snapshot = snapshot
+        self.text = text
+
+
+def _snapshot(value: Any) -> bytes | None:
+    """An exact, cheap fingerprint of a JSON value (None if it cannot be taken)."""
+    try:
+        return marshal.dumps(value)
+    except ValueError:  # not a plain JSON value (e.g. an object with to_dict)
+        return None
+
+
+class ObservationFrames:
+    """Encodes the ``ACTION_REQUEST`` frames of one game (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, Field] = {}
+
+    def fields(self, observation: Mapping[str, Any]) -> dict[str, Field] | None:
+        """Each field of ``observation`` encoded (None if it has a key that is not a string)."""
+        out: dict[str, Field] = {}
+        last = self._last
+        for name, value in observation.items():
+            if type(name) is not str:
+                return None
+            snapshot = _snapshot(value)
+            cached = last.get(name)
+            if cached is None or snapshot is None or cached.snapshot != snapshot:
+                cached = last[name] = Field(snapshot, f"{_encode(name)}:{_encode(value)}")
+            out[name] = cached
+        return out
+
+    def frame(self, message: Mapping[str, Any], fields: Mapping[str, Field] | None = None) -> bytes:
+        """The frame of ``message``, an ``ACTION_REQUEST``, its observation encoded field by
+        field; ``fields`` (from :meth:`fields`) replaces it, e.g. by only the fields that changed.
+        """
+        parts: list[str] = []
+        for name, value in message.items():
+            if name == "observation":
+                if fields is None:
+                    fields = self.fields(value)
+                text = _object(fields) if fields is not None else _encode(value)
+            else:
+                text = _encode(value)
+            parts.append(f"{_encode(name)}:{text}")
+        return encode_frame(("{" + ",".join(parts) + "}").encode("utf-8"))
+
+
+def _object(fields: Mapping[str, Field]) -> str:
+    return "{" + ",".join(field.text for field in fields.values()) + "}"
