@@ -18,11 +18,30 @@ from __future__ import annotations
 import json
 import marshal
 from collections.abc import Mapping
+from functools import lru_cache
+from json.encoder import encode_basestring
 from typing import Any
 
 from duskfall.protocol.framing import encode_frame
 
+# The JSON of encode_message (compact, UTF-8, no NaN), so that the frames are the same bytes.
 _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
+def _scalar(value: Any) -> str:
+    """``_encode(value)``, without the encoder's set-up for the small values of a request."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
+    return _encode(value)
+
+
+@lru_cache(maxsize=1024)
+def _name(name: str) -> str:
+    """A field's name as a JSON string and its colon (the names are few: cached)."""
+    return f"{_encode(name)}:"
 
 
 class Field:
@@ -35,14 +54,6 @@ class Field:
         self.text = text
 
 
-def _snapshot(value: Any) -> bytes | None:
-    """An exact, cheap fingerprint of a JSON value (None if it cannot be taken)."""
-    try:
-        return marshal.dumps(value)
-    except ValueError:  # not a plain JSON value (e.g. an object with to_dict)
-        return None
-
-
 class ObservationFrames:
     """Encodes the ``ACTION_REQUEST`` frames of one game (see the module docstring)."""
 
@@ -53,13 +64,17 @@ class ObservationFrames:
         """Each field of ``observation`` encoded (None if it has a key that is not a string)."""
         out: dict[str, Field] = {}
         last = self._last
+        snapshot: bytes | None
         for name, value in observation.items():
             if type(name) is not str:
                 return None
-            snapshot = _snapshot(value)
+            try:  # an exact, cheap fingerprint of the value
+                snapshot = marshal.dumps(value)
+            except ValueError:  # not plain data (e.g. an object with to_dict): always encoded
+                snapshot = None
             cached = last.get(name)
             if cached is None or snapshot is None or cached.snapshot != snapshot:
-                cached = last[name] = Field(snapshot, f"{_encode(name)}:{_encode(value)}")
+                cached = last[name] = Field(snapshot, _name(name) + _encode(value))
             out[name] = cached
         return out
 
@@ -74,8 +89,8 @@ class ObservationFrames:
                     fields = self.fields(value)
                 text = _object(fields) if fields is not None else _encode(value)
             else:
-                text = _encode(value)
-            parts.append(f"{_encode(name)}:{text}")
+                text = _scalar(value)
+            parts.append(_name(name) + text)
         return encode_frame(("{" + ",".join(parts) + "}").encode("utf-8"))
 
 
