@@ -74,19 +74,25 @@ _LEAF_TYPES: dict[str, frozenset[type]] = {
     "boolean": frozenset((bool,)),
     "null": frozenset((type(None),)),
 }
-_NOT_LEAF = frozenset(("anyOf", "oneOf", "const", "enum", "properties", "items"))
+_CHECKED = frozenset(("anyOf", "oneOf", "const", "enum", "properties"))
 
 
 def _all_of_leaf_type(values: list[Any], schema: Mapping[str, Any]) -> bool:
-    """Whether ``schema`` asks only for a scalar JSON type and every value has it exactly.
+    """Whether ``schema`` asks only for a scalar JSON type, or for arrays of such (a matrix),
+    and every value has it exactly.
 
     True means :func:`_error` finds nothing in any of ``values``; False decides nothing (the
     values are then checked one by one, for the message).
     """
     kind = schema.get("type")
-    if not isinstance(kind, str) or kind not in _LEAF_TYPES or not _NOT_LEAF.isdisjoint(schema):
+    if not isinstance(kind, str) or not _CHECKED.isdisjoint(schema):
         return False
-    exact = _LEAF_TYPES[kind]
+    items = schema.get("items")
+    if kind == "array" and isinstance(items, Mapping):
+        return all(type(row) is list and _all_of_leaf_type(row, items) for row in values)
+    exact = _LEAF_TYPES.get(kind)
+    if exact is None or items is not None:
+        return False
     return all(type(value) in exact for value in values)
 
 

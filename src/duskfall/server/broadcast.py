@@ -96,8 +96,12 @@ class WireObserver:
 
     def _forward(self, event: Event) -> None:
         frame: bytes | None = None  # encoded once, for every seat that may see it
+        by_team = event.visibility.startswith("team:")  # only then do the seat's channels matter
         for index, seat in self.seats.items():
-            if seat.link is None or not visible_to(event, index, self.state.channels(index)):
+            if seat.link is None:
+                continue
+            channels = self.state.channels(index) if by_team else ()
+            if not visible_to(event, index, channels):
                 continue
             if frame is None:
                 frame = encode_message(game_event_message(event.kind, event.payload, self.game_id))
