@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from baseline import python_with
 
+from baseline import python_with
 from duskfall.protocol import FrameDecoder, encode_message
 from duskfall.variants.sports_mafia.wire import legal_from_valid_actions
 

@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from baseline import SPEED_BASELINE, baseline_src, current_src, load_average
-from server_common import cpu_seconds, seat_group, start_server, stop_server
-
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.session import GameSetup, run_game
+from server_common import cpu_seconds, seat_group, start_server, stop_server
 
 
 @dataclass
@@ -41,12 +40,16 @@ class Tally:
     client_cpu: float = 0.0
 
     def line(self) -> str:
-        games = max(self.games, 1)
+        per_game = 1e3 / max(self.games, 1)
         return (
             f"{self.label:>9}: {self.games} games ({self.complete} complete), "
-            f"{self.games / self.wall:5.1f} games/s, server CPU {self.server_cpu / games * 1e3:6.1f}"
-            f" ms/game, clients' CPU {self.client_cpu / games * 1e3:6.1f} ms/game"
+            f"{self.rate:5.1f} games/s, server CPU {self.server_cpu * per_game:6.1f} ms/game, "
+            f"clients' CPU {self.client_cpu * per_game:6.1f} ms/game"
         )
+
+    @property
+    def rate(self) -> float:
+        return self.games / self.wall
 
 
 async def agent_game(port: int, seed: int, state_updates: str | None) -> bool:
@@ -126,7 +129,7 @@ async def main() -> None:
     print(today.line())
     print(
         f"server CPU per game, baseline / today: {base.server_cpu / today.server_cpu:.2f}x; "
-        f"games per second, today / baseline: {(today.games / today.wall) / (base.games / base.wall):.2f}x"
+        f"games per second, today / baseline: {today.rate / base.rate:.2f}x"
     )
     print(f"in-process (no network, no log, today's code): {played / local:.1f} games/s")
     print(load_average())
