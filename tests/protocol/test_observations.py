@@ -57,3 +57,12 @@ def test_only_string_keys_are_split_into_fields() -> None:
     message = action_request(0, "X", {}, {1: "one"})  # type: ignore[dict-item]
     assert frames.fields(message["observation"]) is None
     assert frames.frame(message) == encode_message(message)
+
+
+def test_the_items_of_a_large_list_are_cached_exactly() -> None:
+    frames = ObservationFrames()
+    rows: list[Any] = [[1] * 60, [0] * 60, ["a"] * 60]
+    for changed in ([True] * 60, [1.0] * 60, [1] * 60, {"x": [1] * 60}):
+        rows = [changed, *rows[1:]]
+        message = action_request(0, "X", {}, {"table": rows, "same": rows})
+        assert frames.frame(message) == encode_message(message)

@@ -188,6 +188,10 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# One decoder for every frame (json.loads with hooks would build one per call).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
 def decode_json_object(payload: bytes) -> dict[str, Any]:
     """UTF-8 JSON object from a frame payload; raises :class:`ProtocolError` with the reason."""
     try:
@@ -196,7 +200,9 @@ def decode_json_object(payload: bytes) -> dict[str, Any]:
         detail = f"frame is not valid UTF-8 ({exc.reason})"
         raise ProtocolError(ErrorCode.BAD_UTF8, detail) from None
     try:
-        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        if text.startswith("\ufeff"):  # as json.loads says it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        data = _DECODER.decode(text)
     except NonFiniteNumber as exc:
         raise ProtocolError(ErrorCode.BAD_FORMAT, str(exc)) from None
     except json.JSONDecodeError as exc:

@@ -66,37 +66,53 @@ class ObservationFrames:
 
     def __init__(self) -> None:
         self._last: dict[str, Field] = {}  # each field's last large value
-        self._small: dict[tuple[str, bytes], Field] = {}
+        self._small: dict[tuple[str, bytes], str] = {}  # JSON of small values and list items
 
     def fields(self, observation: Mapping[str, Any]) -> dict[str, Field] | None:
         """Each field of ``observation`` encoded (None if it has a key that is not a string)."""
         out: dict[str, Field] = {}
-        last = self._last
-        snapshot: bytes | None
         for name, value in observation.items():
             if type(name) is not str:
                 return None
-            try:  # an exact, cheap fingerprint of the value
-                snapshot = marshal.dumps(value)
-            except ValueError:  # not plain data (e.g. an object with to_dict): always encoded
-                snapshot = None
-            if snapshot is not None and len(snapshot) <= SMALL:
-                out[name] = self._small_field(name, value, snapshot)
-                continue
-            cached = last.get(name)
-            if cached is None or snapshot is None or cached.snapshot != snapshot:
-                cached = last[name] = Field(snapshot, _name(name) + _encode(value))
-            out[name] = cached
+            out[name] = self._field(name, value)
         return out
 
-    def _small_field(self, name: str, value: Any, snapshot: bytes) -> Field:
+    def _field(self, name: str, value: Any) -> Field:
+        try:  # an exact, cheap fingerprint of the value
+            snapshot = marshal.dumps(value)
+        except ValueError:  # not plain data (e.g. an object with to_dict): always encoded
+            return Field(None, _name(name) + _encode(value))
+        if len(snapshot) <= SMALL:
+            return Field(snapshot, _name(name) + self._small_json(name, value, snapshot))
+        cached = self._last.get(name)
+        if cached is None or cached.snapshot != snapshot:
+            cached = self._last[name] = Field(snapshot, _name(name) + self._json(name, value))
+        return cached
+
+    def _json(self, name: str, value: Any) -> str:
+        """The JSON of a large value; a list's items go through the small values' cache, so
+        that a table of which one row changed costs one row's encoding."""
+        if type(value) is not list or len(value) < 2:
+            return _encode(value)
+        return "[" + ",".join([self._item(name, item) for item in value]) + "]"
+
+    def _item(self, name: str, item: Any) -> str:
+        try:
+            snapshot = marshal.dumps(item)
+        except ValueError:
+            return _encode(item)
+        if len(snapshot) > SMALL:
+            return _encode(item)
+        return self._small_json(f"{name}[]", item, snapshot)
+
+    def _small_json(self, name: str, value: Any, snapshot: bytes) -> str:
         small = self._small
-        cached = small.get((name, snapshot))
-        if cached is None:
+        text = small.get((name, snapshot))
+        if text is None:
             if len(small) >= SMALL_KEPT:
                 small.clear()
-            cached = small[name, snapshot] = Field(snapshot, _name(name) + _encode(value))
-        return cached
+            text = small[name, snapshot] = _encode(value)
+        return text
 
     def frame(self, message: Mapping[str, Any], fields: Mapping[str, Field] | None = None) -> bytes:
         """The frame of ``message``, an ``ACTION_REQUEST``, its observation encoded field by
