@@ -57,8 +57,8 @@ class Field:
         self.text = text
 
 
-SMALL = 512  # bytes of snapshot up to which a value is kept among the small ones
-SMALL_KEPT = 1024  # small values kept at most (then forgotten all at once)
+SMALL = 1024  # bytes of snapshot up to which a value is kept among the small ones (a player's row)
+SMALL_KEPT = 256  # small values kept at most, then forgotten all at once (memory: < 1 MB a game)
 
 
 class ObservationFrames:
