@@ -20,7 +20,7 @@ from duskfall.core.variant import parse_config
 from duskfall.protocol.errors import ErrorCode, ProtocolError
 from duskfall.protocol.framing import FrameError
 from duskfall.protocol.messages import ClientHello, error_message, parse_client_message
-from duskfall.server.connection import Connection, ReadTimeout
+from duskfall.server.connection import Connection, Flusher, ReadTimeout
 from duskfall.server.lobby import GameResult, Lobby, Placement
 from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.settings import ServerSettings
@@ -45,6 +45,7 @@ class GameServer:
         num_seats = self.variant.new_game(config, 0).num_seats
         self.lobby = Lobby(self.variant, num_seats, self.settings, on_game_done=self._game_done)
         self.connections: set[Connection] = set()
+        self._flusher = Flusher()  # one write per connection per loop round, for them all
         self.frames_in = 0
         self.frames_out = 0
         self._server: asyncio.base_events.Server | None = None
@@ -115,6 +116,7 @@ class GameServer:
             max_frame=settings.max_frame,
             read_timeout=settings.read_timeout,
             write_buffer_limit=settings.write_buffer_limit,
+            flusher=self._flusher,
         )
         task = asyncio.current_task()
         if task is not None:

@@ -7,7 +7,8 @@ between frames is free: a client waits for its turn). Writes never block the gam
 queued on the transport and a client that lets more than ``write_buffer_limit`` bytes pile up is
 dropped. The frames queued for a client while the event loop runs one round of callbacks (an
 action's GAME_EVENTs, the next request, the state update) go out in one write at the end of
-that round: one system call per client per action instead of one per frame. A connection
+that round: one system call per client per action instead of one per frame (and one callback
+for all the server's connections, a :class:`Flusher`, not one per connection). A connection
 closed for an error gets the ``ERROR`` first: the server half-closes and discards what the
 client still sends for a moment (:meth:`Connection.close_with`), since closing a socket with
 unread input sends a reset that would destroy the ``ERROR`` in flight.
@@ -36,6 +37,24 @@ class ReadTimeout(Exception):
     """A frame was started but not finished within the read deadline."""
 
 
+class Flusher:
+    """Flushes, once per round of the event loop, every connection that queued frames in it."""
+
+    def __init__(self) -> None:
+        self._queued: list[Connection] = []
+
+    def add(self, connection: Connection) -> None:
+        """``connection`` queued its first frame of this round."""
+        if not self._queued:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._queued.append(connection)
+
+    def _flush(self) -> None:
+        queued, self._queued = self._queued, []
+        for connection in queued:
+            connection.flush()
+
+
 class Connection:
     """A client connection; also the :class:`~duskfall.server.remote_seat.SeatLink` of its seat."""
 
@@ -47,6 +66,7 @@ class Connection:
         max_frame: int,
         read_timeout: float,
         write_buffer_limit: int,
+        flusher: Flusher | None = None,
     ) -> None:
         self.id = next(_ids)
         self.reader = reader
@@ -60,6 +80,7 @@ class Connection:
         self.frames_out = 0
         self.closing = False
         self._queued: list[bytes] = []  # frames waiting for the flush at the end of the round
+        self._flusher = flusher or Flusher()
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.peer}>"
@@ -70,13 +91,14 @@ class Connection:
         if self.closing:
             return
         if not self._queued:
-            asyncio.get_running_loop().call_soon(self.flush)
+            self._flusher.add(self)
         self._queued.append(message if isinstance(message, bytes) else encode_message(message))
         self.frames_out += 1
 
     def flush(self) -> None:
-        """Write the queued frames in one go (scheduled by the round's first ``send``; the
-        state updates, scheduled when the action was recorded, run before it)."""
+        """Write the queued frames in one go (the flusher's callback is scheduled by the round's
+        first ``send``; the state updates, scheduled when the action was recorded, run before
+        it)."""
         queued, self._queued = self._queued, []
         if not queued or self.closing:
             return
