@@ -1,4 +1,5 @@
-"""Shared pieces of the server benchmarks: a server process, its memory, a light raw player.
+"""Shared pieces of the server benchmarks: a server process (on today's code or the baseline's),
+its memory and CPU time, a light raw player.
 
 Traffic goes to 127.0.0.1 only.
 """
@@ -11,16 +12,23 @@ import random
 import re
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import psutil
+
+from baseline import python_with
 from duskfall.protocol import FrameDecoder, encode_message
 from duskfall.variants.sports_mafia.wire import legal_from_valid_actions
 
 CLI = [sys.executable, "-c", "from duskfall.cli import main; main()"]
 
 
-async def start_server(*options: str) -> tuple[asyncio.subprocess.Process, int]:
-    """``duskfall serve --port 0 OPTIONS`` in its own process; returns it and its port."""
+async def start_server(
+    *options: str, src: Path | None = None
+) -> tuple[asyncio.subprocess.Process, int]:
+    """``duskfall serve --port 0 OPTIONS`` in its own process (on the code in ``src``, default
+    the working tree's); returns it and its port."""
     process = await asyncio.create_subprocess_exec(
         *CLI,
         "serve",
@@ -31,6 +39,7 @@ async def start_server(*options: str) -> tuple[asyncio.subprocess.Process, int]:
         *options,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
+        env=python_with(src) if src is not None else None,
     )
     assert process.stdout is not None
     banner = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
@@ -67,12 +76,19 @@ def memory_mb(pid: int) -> tuple[float, float]:
     return values["VmRSS"], values["VmHWM"]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far."""
+    times = psutil.Process(pid).cpu_times()
+    return float(times.user + times.system)
+
+
 @dataclass
 class RawPlayer:
     """A minimal random player on a raw connection; counts the frames it moves."""
 
     port: int
     seed: int
+    state_updates: str | None = None  # sent in a HELLO when set ("full", "changes", "off")
     frames_in: int = 0
     frames_out: int = 0
     game_over: dict[str, Any] | None = None
@@ -84,6 +100,9 @@ class RawPlayer:
 
     async def connect(self) -> None:
         self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        if self.state_updates is not None:
+            hello = {"type": "HELLO", "state_updates": self.state_updates}
+            self.writer.write(encode_message(hello))
 
     async def play(self, timeout: float) -> bool:
         decoder = FrameDecoder()
@@ -117,9 +136,11 @@ class RawPlayer:
             self.game_over = message
 
 
-async def seat_group(port: int, size: int, seed: int) -> list[RawPlayer]:
+async def seat_group(
+    port: int, size: int, seed: int, state_updates: str | None = None
+) -> list[RawPlayer]:
     """``size`` players connected one after another (so they share one room)."""
-    players = [RawPlayer(port, seed * 1000 + i) for i in range(size)]
+    players = [RawPlayer(port, seed * 1000 + i, state_updates) for i in range(size)]
     for player in players:
         await player.connect()
     return players

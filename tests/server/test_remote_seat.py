@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +11,7 @@ from duskfall.core.events import Event
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
+from duskfall.protocol.framing import FrameDecoder
 from duskfall.protocol.messages import ActionRequest, ActionResponse
 from duskfall.runtime.handler import PhaseContext, ask
 from duskfall.runtime.settings import RuntimeSettings
@@ -32,7 +34,9 @@ class Link:
         self.sent: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, Any] | bytes) -> None:
-        assert isinstance(message, dict)
+        if isinstance(message, bytes):  # an encoded frame (requests, state updates)
+            (payload,) = FrameDecoder().feed(message)
+            message = json.loads(payload)
         self.sent.append(message)
         if message["type"] == "ACTION_REQUEST" and message["valid_actions"] and self.answers:
             response = ActionResponse(action=self.answers.pop(0), request_id=message["request_id"])

@@ -34,8 +34,10 @@ class AsyncClient(ClientBase):
             asyncio.open_connection(self.host, self.port), self.connect_timeout
         )
         self.session.reset_stream()
-        if token or self.name or self.send_hello:
-            await self._send_bytes(self.session.hello(token=token, name=self.name))
+        if token or self.name or self.send_hello or self.state_updates:
+            await self._send_bytes(
+                self.session.hello(token=token, name=self.name, state_updates=self.state_updates)
+            )
         return self
 
     async def reconnect(self) -> AsyncClient:

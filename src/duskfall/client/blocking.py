@@ -39,8 +39,10 @@ class BlockingClient(ClientBase):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock = sock
         self.session.reset_stream()
-        if token or self.name or self.send_hello:
-            self._send_bytes(self.session.hello(token=token, name=self.name))
+        if token or self.name or self.send_hello or self.state_updates:
+            self._send_bytes(
+                self.session.hello(token=token, name=self.name, state_updates=self.state_updates)
+            )
         return self
 
     def reconnect(self) -> BlockingClient:

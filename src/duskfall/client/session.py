@@ -2,7 +2,8 @@
 
 :class:`ClientSession` decodes whatever bytes arrive (partial frames, several frames in one
 read), validates each server message, remembers the seat, game, reconnect token and the game's
-end, and encodes the client's frames.
+end, and the seat's latest observation (state updates asked for as ``changes`` carry only the
+fields that changed: they are merged in), and encodes the client's frames.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from duskfall.protocol.messages import (
     ErrorMessage,
     GameEvent,
     ServerHello,
+    StateUpdates,
     decode_json_object,
     parse_server_message,
 )
@@ -45,6 +47,7 @@ class ClientSession:
         self.game_over: GameEvent | None = None
         self.last_error: ErrorMessage | None = None
         self.messages_in = 0
+        self.observation: dict[str, Any] = {}  # the latest, with partial updates merged in
 
     @property
     def finished(self) -> bool:
@@ -77,10 +80,21 @@ class ClientSession:
         elif isinstance(message, ActionRequest):
             self.player_id = message.player_id
             self.game_id = message.game_id or self.game_id
+            self._observe(message)
         elif isinstance(message, ErrorMessage):
             self.last_error = message
         elif message.event == "GAME_OVER":
             self.game_over = message
+
+    def _observe(self, request: ActionRequest) -> None:
+        if not request.partial:
+            self.observation = dict(request.observation)
+            return
+        for name, value in request.observation.items():
+            if value is None:
+                self.observation.pop(name, None)
+            else:
+                self.observation[name] = value
 
     def response(self, action: dict[str, Any], request: ActionRequest) -> bytes:
         """The ``ACTION_RESPONSE`` frame answering ``request`` (its ``request_id`` echoed)."""
@@ -93,12 +107,20 @@ class ClientSession:
             message["request_id"] = request.request_id
         return encode_message(message)
 
-    def hello(self, *, token: str | None = None, name: str | None = None) -> bytes:
+    def hello(
+        self,
+        *,
+        token: str | None = None,
+        name: str | None = None,
+        state_updates: StateUpdates | None = None,
+    ) -> bytes:
         message: dict[str, Any] = {"type": "HELLO"}
         if token:
             message["token"] = token
         if name:
             message["name"] = name
+        if state_updates:
+            message["state_updates"] = state_updates
         return encode_message(message)
 
 
@@ -163,11 +185,14 @@ class ClientBase(Callbacks):
         connect_timeout: float = 10.0,
         max_frame: int = DEFAULT_MAX_FRAME,
         send_hello: bool = False,
+        state_updates: StateUpdates | None = None,
     ) -> None:
         """``send_hello``: open with a ``HELLO`` even without a token or name (a server started
-        with ``--seat-after-hello`` seats only connections that send one)."""
+        with ``--seat-after-hello`` seats only connections that send one). ``state_updates``:
+        ask for ``changes`` (or ``off``) instead of the full observation after every action."""
         super().__init__(on_action_request, on_event, on_error, on_hello)
         self.send_hello = send_hello
+        self.state_updates = state_updates
         self.host = host
         self.port = port
         self.name = name

@@ -46,10 +46,41 @@ class ActionRequest(_Message):
     deadline_ms: int | None = None
     game_id: str | None = None
     legal_state: dict[str, Any] | None = None
+    partial: bool | None = None  # a state update with only the changed observation fields
 
     @property
     def needs_answer(self) -> bool:
         return bool(self.valid_actions)
+
+
+def action_request(
+    player_id: int,
+    phase: str,
+    valid_actions: dict[str, Any],
+    observation: dict[str, Any],
+    **extensions: Any,
+) -> dict[str, Any]:
+    """An ``ACTION_REQUEST`` object as ``ActionRequest(...).to_wire()`` gives it (the same keys
+    in the same order, unset extensions left out), without building the model: the server
+    makes one per seat per action. ``extensions``: ``request_id``, ``deadline_ms``,
+    ``game_id``, ``legal_state``, ``partial``."""
+    message: dict[str, Any] = {
+        "type": "ACTION_REQUEST",
+        "player_id": player_id,
+        "phase": phase,
+        "valid_actions": valid_actions,
+        "observation": observation,
+    }
+    for name in _REQUEST_EXTENSIONS:
+        value = extensions.pop(name, None)
+        if value is not None:
+            message[name] = value
+    if extensions:
+        raise TypeError(f"unknown ACTION_REQUEST fields: {sorted(extensions)}")
+    return message
+
+
+_REQUEST_EXTENSIONS = ("request_id", "deadline_ms", "game_id", "legal_state", "partial")
 
 
 class GameEvent(_Message):
@@ -120,12 +151,19 @@ class ActionResponse(_ClientMessage):
     request_id: StrictInt | None = None
 
 
+StateUpdates = Literal["full", "changes", "off"]
+
+
 class ClientHello(_ClientMessage):
-    """Optional first message: ``token`` reclaims a seat after a dropped connection."""
+    """Optional first message: ``token`` reclaims a seat after a dropped connection;
+    ``state_updates`` chooses the state updates this connection gets (``full``: the whole
+    observation after every action, the default; ``changes``: only the fields that changed;
+    ``off``: none)."""
 
     type: Literal["HELLO"] = "HELLO"
     token: Annotated[str, Field(max_length=MAX_TOKEN_LENGTH)] | None = None
     name: Annotated[str, Field(max_length=MAX_NAME_LENGTH)] | None = None
+    state_updates: StateUpdates | None = None
 
 
 AnyClientMessage = ActionResponse | ClientHello
@@ -150,6 +188,10 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# One decoder for every frame (json.loads with hooks would build one per call).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
 def decode_json_object(payload: bytes) -> dict[str, Any]:
     """UTF-8 JSON object from a frame payload; raises :class:`ProtocolError` with the reason."""
     try:
@@ -158,7 +200,9 @@ def decode_json_object(payload: bytes) -> dict[str, Any]:
         detail = f"frame is not valid UTF-8 ({exc.reason})"
         raise ProtocolError(ErrorCode.BAD_UTF8, detail) from None
     try:
-        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        if text.startswith("\ufeff"):  # as json.loads says it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        data = _DECODER.decode(text)
     except NonFiniteNumber as exc:
         raise ProtocolError(ErrorCode.BAD_FORMAT, str(exc)) from None
     except json.JSONDecodeError as exc:

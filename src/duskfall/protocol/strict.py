@@ -57,11 +57,43 @@ def _error(value: Any, schema: Mapping[str, Any], path: str) -> str | None:
     if isinstance(value, dict):
         return _object_error(value, schema, path)
     if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        if _all_of_leaf_type(value, schema["items"]):
+            return None  # the common case, checked in one pass (declarations, claim rows)
         for index, item in enumerate(value):
             error = _error(item, schema["items"], f"{path}[{index}]")
             if error:
                 return error
     return None
+
+
+# The exact Python types a JSON decoder gives for each scalar JSON type.
+_LEAF_TYPES: dict[str, frozenset[type]] = {
+    "integer": frozenset((int,)),
+    "number": frozenset((int, float)),
+    "string": frozenset((str,)),
+    "boolean": frozenset((bool,)),
+    "null": frozenset((type(None),)),
+}
+_CHECKED = frozenset(("anyOf", "oneOf", "const", "enum", "properties"))
+
+
+def _all_of_leaf_type(values: list[Any], schema: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` asks only for a scalar JSON type, or for arrays of such (a matrix),
+    and every value has it exactly.
+
+    True means :func:`_error` finds nothing in any of ``values``; False decides nothing (the
+    values are then checked one by one, for the message).
+    """
+    kind = schema.get("type")
+    if not isinstance(kind, str) or not _CHECKED.isdisjoint(schema):
+        return False
+    items = schema.get("items")
+    if kind == "array" and isinstance(items, Mapping):
+        return all(type(row) is list and _all_of_leaf_type(row, items) for row in values)
+    exact = _LEAF_TYPES.get(kind)
+    if exact is None or items is not None:
+        return False
+    return all(type(value) in exact for value in values)
 
 
 def _object_error(value: dict[str, Any], schema: Mapping[str, Any], path: str) -> str | None:

@@ -20,8 +20,9 @@ from duskfall.core.variant import parse_config
 from duskfall.protocol.errors import ErrorCode, ProtocolError
 from duskfall.protocol.framing import FrameError
 from duskfall.protocol.messages import ClientHello, error_message, parse_client_message
-from duskfall.server.connection import Connection, ReadTimeout
+from duskfall.server.connection import Connection, Flusher, ReadTimeout
 from duskfall.server.lobby import GameResult, Lobby, Placement
+from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.settings import ServerSettings
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ class GameServer:
         num_seats = self.variant.new_game(config, 0).num_seats
         self.lobby = Lobby(self.variant, num_seats, self.settings, on_game_done=self._game_done)
         self.connections: set[Connection] = set()
+        self._flusher = Flusher()  # one write per connection per loop round, for them all
         self.frames_in = 0
         self.frames_out = 0
         self._server: asyncio.base_events.Server | None = None
@@ -114,6 +116,7 @@ class GameServer:
             max_frame=settings.max_frame,
             read_timeout=settings.read_timeout,
             write_buffer_limit=settings.write_buffer_limit,
+            flusher=self._flusher,
         )
         task = asyncio.current_task()
         if task is not None:
@@ -203,8 +206,8 @@ class GameServer:
                 self._hello(connection, hello, current)
             if current[0] is None and self.settings.seat_after_hello:
                 current[0] = self.lobby.seat(connection)
-                if current[0] is not None and hello.name:
-                    current[0][1].name = hello.name
+                if current[0] is not None:
+                    _note_hello(current[0][1], hello)
         if current[0] is not None:
             return None
         if self.settings.seat_after_hello and hello is None and self.lobby.accepting:
@@ -238,8 +241,15 @@ class GameServer:
                 )
         if placement is not None:
             placement[1].heard_from()
-            if message.name:
-                placement[1].name = message.name
+            _note_hello(placement[1], message)
+
+
+def _note_hello(seat: RemoteSeat, hello: ClientHello) -> None:
+    """What a client's HELLO says about itself: its name, the state updates it wants."""
+    if hello.name:
+        seat.name = hello.name
+    if hello.state_updates is not None:
+        seat.state_updates = hello.state_updates
 
 
 def _as_hello(payload: bytes) -> ClientHello | None:

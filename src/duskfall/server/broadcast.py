@@ -5,12 +5,18 @@ for which ``visible_to(event, seat, state.channels(seat))`` holds, as
 ``{"type": "GAME_EVENT", "event": kind, **payload}``; the runtime's ``game_over`` becomes
 ``GAME_OVER`` with the winner, for everyone. After the actions of each step, seats that did not
 act and are not being asked get an ``ACTION_REQUEST`` with empty ``valid_actions`` carrying
-their fresh observation (the reference server's state update; clients do not answer it).
+their fresh observation (the reference server's state update; clients do not answer it), or,
+for a client that asked for ``changes`` in its HELLO, only the observation fields that changed
+since it was last sent one (``"partial": true``; nothing when nothing changed), or nothing
+(``off``). Each seat's observation is built once per update and encoded field by field through
+the game's :class:`~duskfall.protocol.observations.ObservationFrames`, so the public table,
+the same for every seat, is encoded once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,8 +25,9 @@ from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
 from duskfall.protocol.framing import encode_message
-from duskfall.protocol.messages import ActionRequest
-from duskfall.server.remote_seat import RemoteSeat
+from duskfall.protocol.messages import action_request
+from duskfall.protocol.observations import Field, ObservationFrames
+from duskfall.server.remote_seat import RemoteSeat, plain_observation
 
 _RESERVED = ("type", "event", "game_id")
 
@@ -56,11 +63,13 @@ class WireObserver:
         game_id: str,
         *,
         state_updates: bool = True,
+        frames: ObservationFrames | None = None,
     ) -> None:
         self.state = state
         self.seats = dict(seats)
         self.game_id = game_id
         self.state_updates = state_updates
+        self.frames = frames or ObservationFrames()
         self._acted: set[int] = set()
         self._update: asyncio.Handle | None = None
 
@@ -87,8 +96,12 @@ class WireObserver:
 
     def _forward(self, event: Event) -> None:
         frame: bytes | None = None  # encoded once, for every seat that may see it
+        by_team = event.visibility.startswith("team:")  # only then do the seat's channels matter
         for index, seat in self.seats.items():
-            if seat.link is None or not visible_to(event, index, self.state.channels(index)):
+            if seat.link is None:
+                continue
+            channels = self.state.channels(index) if by_team else ()
+            if not visible_to(event, index, channels):
                 continue
             if frame is None:
                 frame = encode_message(game_event_message(event.kind, event.payload, self.game_id))
@@ -101,13 +114,35 @@ class WireObserver:
         if state.outcome() is not None:
             return
         for index, seat in self.seats.items():
-            if seat.link is None or seat.waiting or index in acted:
+            if seat.link is None or seat.waiting or index in acted or seat.state_updates == "off":
                 continue
-            update = ActionRequest(
-                player_id=index,
-                phase=state.phase,
-                valid_actions={},
-                observation=state.observe(index),
-                game_id=self.game_id,
-            )
-            seat.send(update.to_wire())
+            self._send_state_update(index, seat)
+
+    def _send_state_update(self, index: int, seat: RemoteSeat) -> None:
+        """The seat's state update: its whole observation, or the fields that changed."""
+        observation = plain_observation(self.state.observe(index))
+        fields = self.frames.fields(observation)
+        message = action_request(index, self.state.phase, {}, observation, game_id=self.game_id)
+        shown = seat.shown
+        if seat.state_updates == "changes" and shown is not None and fields is not None:
+            changed = changed_fields(shown, fields)
+            seat.shown = fields
+            if changed:
+                message["partial"] = True
+                seat.send(self.frames.frame(message, changed))
+            return
+        seat.shown = fields
+        seat.send(self.frames.frame(message, fields))
+
+
+def changed_fields(shown: Mapping[str, Field], fields: Mapping[str, Field]) -> dict[str, Field]:
+    """The fields of ``fields`` that differ from ``shown`` (a field gone from it reads null)."""
+    changed = {
+        name: field
+        for name, field in fields.items()
+        if (old := shown.get(name)) is not field
+        and (old is None or field.snapshot is None or old.snapshot != field.snapshot)
+    }
+    for name in shown.keys() - fields.keys():
+        changed[name] = Field(None, f"{json.dumps(name, ensure_ascii=False)}:null")
+    return changed

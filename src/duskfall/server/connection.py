@@ -5,9 +5,13 @@ frame has started, the whole frame must be in within ``read_timeout`` of its fir
 deadline per frame, not an idle timer: a client trickling one byte a second is cut; idle time
 between frames is free: a client waits for its turn). Writes never block the game: frames are
 queued on the transport and a client that lets more than ``write_buffer_limit`` bytes pile up is
-dropped. A connection closed for an error gets the ``ERROR`` first: the server half-closes and
-discards what the client still sends for a moment (:meth:`Connection.close_with`), since closing
-a socket with unread input sends a reset that would destroy the ``ERROR`` in flight.
+dropped. The frames queued for a client while the event loop runs one round of callbacks (an
+action's GAME_EVENTs, the next request, the state update) go out in one write at the end of
+that round: one system call per client per action instead of one per frame (and one callback
+for all the server's connections, a :class:`Flusher`, not one per connection). A connection
+closed for an error gets the ``ERROR`` first: the server half-closes and discards what the
+client still sends for a moment (:meth:`Connection.close_with`), since closing a socket with
+unread input sends a reset that would destroy the ``ERROR`` in flight.
 """
 
 from __future__ import annotations
@@ -33,6 +37,24 @@ class ReadTimeout(Exception):
     """A frame was started but not finished within the read deadline."""
 
 
+class Flusher:
+    """Flushes, once per round of the event loop, every connection that queued frames in it."""
+
+    def __init__(self) -> None:
+        self._queued: list[Connection] = []
+
+    def add(self, connection: Connection) -> None:
+        """``connection`` queued its first frame of this round."""
+        if not self._queued:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._queued.append(connection)
+
+    def _flush(self) -> None:
+        queued, self._queued = self._queued, []
+        for connection in queued:
+            connection.flush()
+
+
 class Connection:
     """A client connection; also the :class:`~duskfall.server.remote_seat.SeatLink` of its seat."""
 
@@ -44,6 +66,7 @@ class Connection:
         max_frame: int,
         read_timeout: float,
         write_buffer_limit: int,
+        flusher: Flusher | None = None,
     ) -> None:
         self.id = next(_ids)
         self.reader = reader
@@ -56,21 +79,34 @@ class Connection:
         self.frames_in = 0
         self.frames_out = 0
         self.closing = False
+        self._queued: list[bytes] = []  # frames waiting for the flush at the end of the round
+        self._flusher = flusher or Flusher()
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.peer}>"
 
     def send(self, message: dict[str, Any] | bytes) -> None:
-        """Queue one message (or an encoded frame); never blocks. A client that stopped
-        reading is dropped."""
+        """Queue one message (or an encoded frame) for the flush at the end of this round of
+        the event loop; never blocks. A client that stopped reading is dropped."""
         if self.closing:
+            return
+        if not self._queued:
+            self._flusher.add(self)
+        self._queued.append(message if isinstance(message, bytes) else encode_message(message))
+        self.frames_out += 1
+
+    def flush(self) -> None:
+        """Write the queued frames in one go (the flusher's callback is scheduled by the round's
+        first ``send``; the state updates, scheduled when the action was recorded, run before
+        it)."""
+        queued, self._queued = self._queued, []
+        if not queued or self.closing:
             return
         transport = self.writer.transport
         if transport.is_closing():
             self.closing = True
             return
-        self.writer.write(message if isinstance(message, bytes) else encode_message(message))
-        self.frames_out += 1
+        self.writer.write(queued[0] if len(queued) == 1 else b"".join(queued))
         if transport.get_write_buffer_size() > self.write_buffer_limit:
             log.warning("%r: dropped, %d bytes unread", self, transport.get_write_buffer_size())
             self.abort()
@@ -109,6 +145,7 @@ class Connection:
         :data:`LINGER` seconds: closing with unread input would send a TCP reset instead.
         """
         self.send(message)
+        self.flush()
         self.closing = True
         writer = self.writer
         if writer.transport.is_closing():
@@ -123,12 +160,14 @@ class Connection:
         await self.close()
 
     def abort(self) -> None:
-        """Drop the connection at once (unsent data is discarded)."""
+        """Drop the connection at once (what the transport has not sent yet is discarded)."""
+        self.flush()
         self.closing = True
         self.writer.transport.abort()
 
     async def close(self) -> None:
         """Flush what is queued (within a deadline), then close."""
+        self.flush()
         self.closing = True
         if self.writer.transport.is_closing():
             return

@@ -34,7 +34,13 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
-from duskfall.protocol.messages import ActionRequest, ActionResponse, error_message
+from duskfall.protocol.messages import (
+    ActionResponse,
+    StateUpdates,
+    action_request,
+    error_message,
+)
+from duskfall.protocol.observations import Field, ObservationFrames
 from duskfall.protocol.strict import wire_form_error
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 from duskfall.runtime.checking import CheckedAnswer
@@ -67,9 +73,11 @@ def legal_state_of(variant: Variant, legal: LegalActions) -> dict[str, Any] | No
 
 @dataclass(frozen=True, slots=True)
 class _Request:
-    """An open decision: the ``ACTION_REQUEST`` sent, and what its answer is checked against."""
+    """An open decision: the ``ACTION_REQUEST`` frame sent, the observation fields it carries,
+    and what its answer is checked against."""
 
-    message: dict[str, Any]
+    frame: bytes
+    fields: dict[str, Field] | None
     legal: LegalActions
 
 
@@ -98,6 +106,7 @@ class RemoteSeat:
         request_ids: itertools.count[int] | None = None,
         strict: bool = True,
         bench_after: int = 2,
+        frames: ObservationFrames | None = None,
     ) -> None:
         self.seat = seat
         self.variant = variant
@@ -111,6 +120,11 @@ class RemoteSeat:
         self.strict = strict
         self.bench_after = bench_after
         self.timeouts = 0  # decisions in a row the client let time out
+        self.frames = frames or ObservationFrames()  # shared by the seats of one game
+        self.state_updates: StateUpdates = "full"  # what the client asked for in its HELLO
+        # The observation fields the client was last sent in full (None: unknown), the base
+        # of its state updates when it asked for changes only.
+        self.shown: dict[str, Field] | None = None
         self._make_stand_in = stand_in
         self._stand_in: Participant | None = None
         self._gone = False
@@ -145,12 +159,15 @@ class RemoteSeat:
         return self._gone
 
     def attach(self, link: SeatLink) -> None:
-        """Route the seat to ``link``; an open request is sent again (a reconnect)."""
+        """Route the seat to ``link``; an open request is sent again (a reconnect). The new
+        connection gets full state updates until its HELLO asks otherwise."""
         self._link = link
         self.heard_from()
+        self.state_updates = "full"
+        self.shown = None
         pending = self._requests.pending
         if pending is not None:
-            link.send(pending.request.message)
+            self._publish(pending.request)
 
     def detach(self) -> None:
         self._link = None
@@ -166,7 +183,9 @@ class RemoteSeat:
             self._link.send(message)
 
     def _publish(self, request: _Request) -> None:
-        self.send(request.message)
+        if self._link is not None:
+            self._link.send(request.frame)
+            self.shown = request.fields
 
     def _error(self, code: ErrorCode, detail: str, request_id: int | None = None) -> None:
         self.send(error_message(code, detail, request_id=request_id, game_id=self.game_id))
@@ -230,17 +249,19 @@ class RemoteSeat:
         observation: Mapping[str, Any] = extra["observation"]
 
         def request(request_id: int) -> _Request:
-            message = ActionRequest(
-                player_id=self.seat,
-                phase=decision.kind,
-                valid_actions=legal.to_wire(),
-                observation=_plain(observation),
+            seen = plain_observation(observation)
+            message = action_request(
+                self.seat,
+                decision.kind,
+                legal.to_wire(),
+                seen,
                 request_id=request_id,
                 deadline_ms=int(self.deadline * 1000),
                 game_id=self.game_id,
                 legal_state=legal_state_of(self.variant, legal),
             )
-            return _Request(message.to_wire(), legal)
+            fields = self.frames.fields(seen)
+            return _Request(self.frames.frame(message, fields), fields, legal)
 
         try:
             answer = await self._requests.ask(request, self.deadline)
@@ -289,6 +310,7 @@ def _describe(participant: Participant) -> str:
     return str(describe()) if callable(describe) else type(participant).__name__
 
 
-def _plain(observation: Mapping[str, Any]) -> Any:
+def plain_observation(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """The observation as a plain dict (what goes on the wire)."""
     to_dict = getattr(observation, "to_dict", None)
-    return to_dict() if callable(to_dict) else dict(observation)
+    return dict(to_dict()) if callable(to_dict) else dict(observation)

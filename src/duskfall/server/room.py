@@ -20,6 +20,7 @@ from pathlib import Path
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State, Variant
 from duskfall.protocol.messages import ServerHello
+from duskfall.protocol.observations import ObservationFrames
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.server.broadcast import WireObserver
@@ -58,6 +59,7 @@ class Room:
         self.finished = asyncio.Event()
         self._on_finished = on_finished
         self._request_ids = itertools.count(1)
+        self.frames = ObservationFrames()  # the encoded observations, shared by its seats
         self._expiry: dict[int, asyncio.TimerHandle] = {}
         self._fill_timer: asyncio.TimerHandle | None = None
 
@@ -88,6 +90,7 @@ class Room:
             request_ids=self._request_ids,
             strict=self.settings.strict,
             bench_after=self.settings.bench_after,
+            frames=self.frames,
         )
         token = secrets.token_urlsafe(18)
         seat.token = token
@@ -206,6 +209,7 @@ class Room:
                     remote,
                     self.game_id,
                     state_updates=self.settings.state_updates,
+                    frames=self.frames,
                 )
             )
             self.outcome = await self.game.run()

@@ -1,0 +1,134 @@
+"""``ACTION_REQUEST`` frames whose observations are encoded once per distinct value.
+
+Every seat of a game gets its observation after every action (the requests and the state
+updates), and most of it is the public table, the same for every seat: the JSON of the whole
+observation for each seat was most of a server's time. :class:`ObservationFrames` encodes an
+observation field by field and keeps, for each field, the JSON of its last value, and of every
+small value it has seen (a seat's role, its known roles: one per seat): a value seen again (the
+next seat's table, an unchanged vote history, a seat's own fields) costs a ``marshal`` snapshot
+and a lookup instead of a JSON encoding. The snapshot, unlike ``==``, tells ``True`` from ``1``
+and ``1.0``, so equal snapshots mean identical JSON.
+
+:meth:`ObservationFrames.fields` also gives each field's snapshot, which is how a state update
+can carry only the fields that changed for a seat (the ``state_updates: "changes"`` option of
+the client's HELLO).
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+from collections.abc import Mapping
+from functools import lru_cache
+from json.encoder import encode_basestring
+from typing import Any
+
+from duskfall.protocol.framing import encode_frame
+
+# The JSON of encode_message (compact, UTF-8, no NaN), so that the frames are the same bytes.
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
+def _scalar(value: Any) -> str:
+    """``_encode(value)``, without the encoder's set-up for the small values of a request."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is dict and not value:
+        return "{}"  # a state update's valid_actions
+    return _encode(value)
+
+
+@lru_cache(maxsize=1024)
+def _name(name: str) -> str:
+    """A field's name as a JSON string and its colon (the names are few: cached)."""
+    return f"{_encode(name)}:"
+
+
+class Field:
+    """One encoded observation field: ``"name":value`` and the snapshot of its value."""
+
+    __slots__ = ("snapshot", "text")
+
+    def __init__(self, snapshot: bytes | None, text: str) -> None:
+        self.snapshot = snapshot
+        self.text = text
+
+
+SMALL = 1024  # bytes of snapshot up to which a value is kept among the small ones (a player's row)
+SMALL_KEPT = 256  # small values kept at most, then forgotten all at once (memory: < 1 MB a game)
+
+
+class ObservationFrames:
+    """Encodes the ``ACTION_REQUEST`` frames of one game (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, Field] = {}  # each field's last large value
+        self._small: dict[tuple[str, bytes], str] = {}  # JSON of small values and list items
+
+    def fields(self, observation: Mapping[str, Any]) -> dict[str, Field] | None:
+        """Each field of ``observation`` encoded (None if it has a key that is not a string)."""
+        out: dict[str, Field] = {}
+        for name, value in observation.items():
+            if type(name) is not str:
+                return None
+            out[name] = self._field(name, value)
+        return out
+
+    def _field(self, name: str, value: Any) -> Field:
+        try:  # an exact, cheap fingerprint of the value
+            snapshot = marshal.dumps(value)
+        except ValueError:  # not plain data (e.g. an object with to_dict): always encoded
+            return Field(None, _name(name) + _encode(value))
+        if len(snapshot) <= SMALL:
+            return Field(snapshot, _name(name) + self._small_json(name, value, snapshot))
+        cached = self._last.get(name)
+        if cached is None or cached.snapshot != snapshot:
+            cached = self._last[name] = Field(snapshot, _name(name) + self._json(name, value))
+        return cached
+
+    def _json(self, name: str, value: Any) -> str:
+        """The JSON of a large value; a list's items go through the small values' cache, so
+        that a table of which one row changed costs one row's encoding."""
+        if type(value) is not list or len(value) < 2:
+            return _encode(value)
+        return "[" + ",".join([self._item(name, item) for item in value]) + "]"
+
+    def _item(self, name: str, item: Any) -> str:
+        try:
+            snapshot = marshal.dumps(item)
+        except ValueError:
+            return _encode(item)
+        if len(snapshot) > SMALL:
+            return _encode(item)
+        return self._small_json(f"{name}[]", item, snapshot)
+
+    def _small_json(self, name: str, value: Any, snapshot: bytes) -> str:
+        small = self._small
+        text = small.get((name, snapshot))
+        if text is None:
+            if len(small) >= SMALL_KEPT:
+                small.clear()
+            text = small[name, snapshot] = _encode(value)
+        return text
+
+    def frame(self, message: Mapping[str, Any], fields: Mapping[str, Field] | None = None) -> bytes:
+        """The frame of ``message``, an ``ACTION_REQUEST``, its observation encoded field by
+        field; ``fields`` (from :meth:`fields`) replaces it, e.g. by only the fields that changed.
+        """
+        parts: list[str] = []
+        for name, value in message.items():
+            if name == "observation":
+                if fields is None:
+                    fields = self.fields(value)
+                text = _object(fields) if fields is not None else _encode(value)
+            else:
+                text = _scalar(value)
+            parts.append(_name(name) + text)
+        return encode_frame(("{" + ",".join(parts) + "}").encode("utf-8"))
+
+
+def _object(fields: Mapping[str, Field]) -> str:
+    return "{" + ",".join([field.text for field in fields.values()]) + "}"

@@ -1,0 +1,68 @@
+"""Request frames encoded field by field are the bytes ``encode_message`` gives."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
+from duskfall.protocol.framing import encode_message
+from duskfall.protocol.messages import ActionRequest, action_request
+from duskfall.protocol.observations import ObservationFrames
+
+VARIANT = get_variant("sports-mafia")
+
+
+def played_state(steps: int) -> Any:
+    state = VARIANT.new_game(parse_config(VARIANT, {}), 7)
+    rng = random.Random(7)
+    for _ in range(steps):
+        decision = state.pending()[0]
+        state.apply(decision.seat, state.legal(decision.seat).sample(rng))
+    return state
+
+
+def test_action_request_is_the_model_without_the_model() -> None:
+    plain = action_request(3, "VOTING", {"vote": [1, 2]}, {"a": 1}, request_id=4, game_id="g")
+    model = ActionRequest(
+        player_id=3,
+        phase="VOTING",
+        valid_actions={"vote": [1, 2]},
+        observation={"a": 1},
+        request_id=4,
+        game_id="g",
+    )
+    assert plain == model.to_wire() and list(plain) == list(model.to_wire())
+
+
+def test_frames_equal_encode_message_for_every_seat_and_step() -> None:
+    frames = ObservationFrames()
+    for steps in (0, 12, 25):
+        state = played_state(steps)
+        for seat in range(10):
+            message = action_request(seat, state.phase, {}, dict(state.observe(seat)), game_id="g")
+            assert frames.frame(message) == encode_message(message)
+
+
+def test_an_equal_value_of_another_json_type_is_encoded_again() -> None:
+    frames = ObservationFrames()
+    for value in (1, True, 1.0, [1, 0], [True, False], {"x": 1}, {"x": True}, "é"):
+        message = action_request(0, "X", {}, {"field": value, "other": [value]})
+        assert frames.frame(message) == encode_message(message)
+
+
+def test_only_string_keys_are_split_into_fields() -> None:
+    frames = ObservationFrames()
+    message = action_request(0, "X", {}, {1: "one"})  # type: ignore[dict-item]
+    assert frames.fields(message["observation"]) is None
+    assert frames.frame(message) == encode_message(message)
+
+
+def test_the_items_of_a_large_list_are_cached_exactly() -> None:
+    frames = ObservationFrames()
+    rows: list[Any] = [[1] * 60, [0] * 60, ["a"] * 60]
+    for changed in ([True] * 60, [1.0] * 60, [1] * 60, {"x": [1] * 60}):
+        rows = [changed, *rows[1:]]
+        message = action_request(0, "X", {}, {"table": rows, "same": rows})
+        assert frames.frame(message) == encode_message(message)
