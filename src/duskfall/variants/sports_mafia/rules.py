@@ -80,6 +80,8 @@ class SportsMafiaState:
         self.speakers: list[int] = []
         self.speaker_index = 0
         self._outcome: Outcome | None = None
+        # seat -> its legal actions, kept until the state changes (``apply`` clears it)
+        self._legal: dict[int, Any] = {}
         self._start_day()
 
     # -- derived facts -------------------------------------------------------------------
@@ -154,6 +156,14 @@ class SportsMafiaState:
         return self._living_role(DON if phase == NIGHT_DON else SHERIFF) == seat
 
     def legal(self, seat: int) -> Any:
+        """The seat's legal actions, computed once per decision: ``apply`` reuses them."""
+        cached = self._legal.get(seat)
+        if cached is not None:
+            return cached
+        legal = self._legal[seat] = self._new_legal(seat)
+        return legal
+
+    def _new_legal(self, seat: int) -> Any:
         if not self._is_pending(seat):
             raise IllegalAction("Not your turn", "not_your_turn")
         phase = self.phase
@@ -202,13 +212,13 @@ class SportsMafiaState:
         return events
 
     def apply(self, seat: int, action: Any) -> list[Event]:
-        legal = self.legal(seat)
-        action = legal.parse(action)
+        action = self.legal(seat).parse(action)
         phase = self.phase
+        if phase == VOTING:
+            return self._vote(seat, action)  # forgets legal actions itself
+        self._legal.clear()
         if phase == DECLARATION:
             return self._declare(seat, action)
-        if phase == VOTING:
-            return self._vote(seat, action)
         if phase == NIGHT_KILL:
             return self._kill(action)
         if phase == NIGHT_DON:
@@ -239,6 +249,7 @@ class SportsMafiaState:
         self.vote_round = 0
         self.votes = {}
         self.phase = DECLARATION
+        self._legal.clear()
 
     def _declare(self, seat: int, action: Declaration) -> list[Event]:
         self.declarations[seat] = action.declaration
@@ -285,7 +296,10 @@ class SportsMafiaState:
     def _vote(self, seat: int, action: Vote | EliminateAllVote) -> list[Event]:
         self.votes[seat] = action.vote if isinstance(action, EliminateAllVote) else action.target
         if len(self.votes) < self.alive_flags.count(True):
+            # a vote within a round changes no other voter's choices: only this seat's go
+            del self._legal[seat]
             return []
+        self._legal.clear()
         votes = dict(sorted(self.votes.items()))
         self.votes = {}
         by_voter = {str(k): v for k, v in votes.items()}  # JSON object keys are strings
