@@ -25,10 +25,9 @@ from duskfall.variants.sports_mafia.actions import (
 from duskfall.variants.sports_mafia.heuristic import HeuristicAgent
 from duskfall.variants.sports_mafia.legal import DeclarationChoice, TargetChoice
 from duskfall.variants.sports_mafia.policies import (
-    DECLARATION_VALUES,
     SheriffPolicy,
-    declaration_bounds,
     draw_from_random_policy,
+    random_declaration_bounds,
     random_distribution,
     sample_declaration,
 )
@@ -87,9 +86,7 @@ class RandomAgent(Bot):
         turn = self.declarations_made
         self.declarations_made += 1
         if self.declaration_bounds is None:
-            self.declaration_bounds = declaration_bounds(
-                [random_distribution(len(DECLARATION_VALUES), rng) for _ in range(NUM_PLAYERS)]
-            )
+            self.declaration_bounds = random_declaration_bounds(NUM_PLAYERS, rng)
         if self.sheriff_policy is None:
             self.sheriff_policy = SheriffPolicy.create_random_policy(
                 self.seat, turn, range(NUM_PLAYERS), rng

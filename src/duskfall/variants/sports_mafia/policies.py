@@ -44,11 +44,15 @@ def normalised(weights: Sequence[float]) -> list[float]:
     """
     if min(weights) < 0:
         raise ValueError("probabilities must be non-negative")
-    total = sum(weights)
+    return _scaled(list(weights), sum(weights))
+
+
+def _scaled(weights: list[float], total: float) -> list[float]:
+    """:func:`normalised` of non-negative ``weights`` summing to ``total``."""
     if total <= 0:
         return [1.0 / len(weights)] * len(weights)
     if abs(total - 1.0) <= NORMALISED:
-        return list(weights)
+        return weights
     return [w / total for w in weights]
 
 
@@ -84,7 +88,8 @@ def random_distribution(size: int, rng: random.Random) -> list[float]:
     building the policy object (same draws, same floats).
     """
     random_ = rng.random
-    return normalised([random_() for _ in range(size)])
+    weights = [random_() for _ in range(size)]
+    return _scaled(weights, sum(weights))  # random() is never negative: no check needed
 
 
 def draw_from_random_policy(keys: Sequence[int], rng: random.Random) -> int:
@@ -104,6 +109,22 @@ def declaration_bounds(value_probs: Iterable[Sequence[float]]) -> list[list[floa
     The last bound is infinite so that rounding can never step past the last value.
     """
     return [[*accumulate(row[:-1]), math.inf] for row in value_probs]
+
+
+def random_declaration_bounds(num_players: int, rng: random.Random) -> list[list[float]]:
+    """The bounds of ``ProbabilisticDeclarationPolicy.create_random_policy`` (same draws).
+
+    A RandomAgent makes one per game: 70 draws, normalised and accumulated row by row in
+    one pass (the same floats as :func:`declaration_bounds` of normalised rows).
+    """
+    random_ = rng.random
+    bounds = []
+    for _ in range(num_players):
+        weights = [random_() for _ in DECLARATION_VALUES]
+        row = _scaled(weights, sum(weights))
+        row[-1] = math.inf  # a fresh list: its last value is never a bound (x + inf == inf)
+        bounds.append(list(accumulate(row)))
+    return bounds
 
 
 def sample_declaration(bounds: Iterable[Sequence[float]], rng: random.Random) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ roles are never revealed. A day limit ends the game in a draw.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from itertools import compress
 from typing import Any
 
@@ -49,6 +50,27 @@ DECLARATION, VOTING, NIGHT_KILL, NIGHT_DON, NIGHT_SHERIFF, GAME_OVER = (
     "GAME_OVER",
 )
 SEATS = range(NUM_PLAYERS)
+# a phase's target choice: its action type, its wire key and whether it may be skipped
+TARGET_KINDS = {
+    VOTING: ("VOTE", "vote", False),
+    NIGHT_KILL: ("KILL", "kill", True),
+    NIGHT_DON: ("DON_CHECK", "don_check", False),
+    NIGHT_SHERIFF: ("SHERIFF_CHECK", "sheriff_check", False),
+}
+ELIMINATE_ALL = EliminateAllChoice()
+
+
+# Legal choices are immutable and few (a phase and a set of seats: at most a few thousand), so
+# each is made once per process and shared; building one costs more than looking it up.
+@cache
+def _target_choice(phase: str, targets: tuple[int, ...]) -> TargetChoice:
+    action_type, wire_key, allow_skip = TARGET_KINDS[phase]
+    return TargetChoice(phase, action_type, wire_key, targets, allow_skip)
+
+
+@cache
+def _declaration_choice(nominable: tuple[int, ...]) -> DeclarationChoice:
+    return DeclarationChoice(nominable)
 
 
 class SportsMafiaState:
@@ -167,26 +189,19 @@ class SportsMafiaState:
         if not self._is_pending(seat):
             raise IllegalAction("Not your turn", "not_your_turn")
         phase = self.phase
-        alive = self.alive()
-        if phase == DECLARATION:
-            nominable = tuple(p for p in alive if p != seat and p not in self.nominated)
-            return DeclarationChoice(nominable)
         if phase == VOTING:
             if self.vote_round == 2:
-                return EliminateAllChoice()
+                return ELIMINATE_ALL
             if self.vote_round == 1:
-                targets = tuple(self.tied)
-            elif self.nominated:
-                targets = tuple(sorted(self.nominated))
-            else:
-                targets = tuple(p for p in alive if p != seat)
-            return TargetChoice(VOTING, "VOTE", "vote", targets)
-        others = tuple(p for p in alive if p != seat)
-        if phase == NIGHT_KILL:
-            return TargetChoice(NIGHT_KILL, "KILL", "kill", others, allow_skip=True)
-        if phase == NIGHT_DON:
-            return TargetChoice(NIGHT_DON, "DON_CHECK", "don_check", others)
-        return TargetChoice(NIGHT_SHERIFF, "SHERIFF_CHECK", "sheriff_check", others)
+                return _target_choice(VOTING, tuple(self.tied))
+            if self.nominated:
+                return _target_choice(VOTING, tuple(sorted(self.nominated)))
+        others = self.alive()
+        others.remove(seat)  # a pending seat is alive
+        if phase == DECLARATION:
+            nominated = self.nominated
+            return _declaration_choice(tuple([p for p in others if p not in nominated]))
+        return _target_choice(phase, tuple(others))
 
     def observe(self, seat: int) -> SportsMafiaObservation:
         """The seat's view (built by :func:`~duskfall.variants.sports_mafia.view.observe`)."""
@@ -264,7 +279,7 @@ class SportsMafiaState:
                 },
             )
         ]
-        nominee = self._draw_nomination(seat, action.nomination_policy)
+        nominee = self._draw_nomination(action.nomination_policy)
         if nominee is not None:
             self.nominated.append(nominee)
             events.append(self._event("PLAYER_NOMINATED", {"player_id": nominee, "by": seat}))
@@ -274,15 +289,14 @@ class SportsMafiaState:
             events.append(self._event("VOTING_STARTED", {"candidates": sorted(self.nominated)}))
         return events
 
-    def _draw_nomination(self, seat: int, policy: tuple[tuple[int, float], ...]) -> int | None:
-        """One draw from the policy over legal targets (alive, not self, not yet nominated)."""
-        weights = [
-            (t, w)
-            for t, w in policy
-            if w > 0
-            and (t == SKIP or (t != seat and self.alive_flags[t] and t not in self.nominated))
-        ]
-        total = sum(w for _, w in weights)
+    def _draw_nomination(self, policy: tuple[tuple[int, float], ...]) -> int | None:
+        """One draw from the policy over its positive weights.
+
+        Its targets are legal (alive, not the speaker, not yet nominated) or SKIP:
+        ``DeclarationChoice.parse`` has checked every one of them.
+        """
+        weights = [(t, w) for t, w in policy if w > 0]
+        total = sum([w for _, w in weights])
         if total <= 0:
             return None
         point = self.rng.random() * total
