@@ -23,7 +23,8 @@ import random
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, repeat, starmap
+from operator import truediv
 from typing import Any
 
 from duskfall.variants.sports_mafia.actions import NUM_PLAYERS, SKIP, ZERO_CLAIMS
@@ -48,12 +49,21 @@ def normalised(weights: Sequence[float]) -> list[float]:
 
 
 def _scaled(weights: list[float], total: float) -> list[float]:
-    """:func:`normalised` of non-negative ``weights`` summing to ``total``."""
+    """:func:`normalised` of non-negative ``weights`` summing to ``total`` (a new list)."""
     if total <= 0:
         return [1.0 / len(weights)] * len(weights)
-    if abs(total - 1.0) <= NORMALISED:
-        return weights
-    return [w / total for w in weights]
+    return list(map(truediv, weights, repeat(_divisor(total))))
+
+
+def _divisor(total: float) -> float:
+    """What weights summing to ``total`` (> 0) are divided by to normalise them: ``total``,
+    or 1.0 if they sum to 1 already within NORMALISED (``w / 1.0 == w``: kept exactly)."""
+    return 1.0 if abs(total - 1.0) <= NORMALISED else total
+
+
+def _draws(count: int, rng: random.Random) -> list[float]:
+    """``count`` draws of ``rng.random()`` (called from C: no Python loop)."""
+    return list(starmap(rng.random, repeat((), count)))
 
 
 def normalise(weights: Mapping[int, float]) -> dict[int, float]:
@@ -87,14 +97,27 @@ def random_distribution(size: int, rng: random.Random) -> list[float]:
     fresh random policy for every decision (seed 001's RandomAgent) uses it directly and skips
     building the policy object (same draws, same floats).
     """
-    random_ = rng.random
-    weights = [random_() for _ in range(size)]
+    weights = _draws(size, rng)
     return _scaled(weights, sum(weights))  # random() is never negative: no check needed
 
 
 def draw_from_random_policy(keys: Sequence[int], rng: random.Random) -> int:
-    """One draw from a fresh random policy over distinct ``keys``: ``size + 1`` draws."""
-    return keys[sample_index(random_distribution(len(keys), rng), rng)]
+    """One draw from a fresh random policy over distinct ``keys``: ``len(keys) + 1`` draws.
+
+    The same as ``keys[sample_index(random_distribution(len(keys), rng), rng)]``, with each
+    probability computed only as far as the draw goes (RandomAgent does this every decision).
+    """
+    weights = _draws(len(keys), rng)
+    total = sum(weights)
+    if total <= 0:  # every weight zero: uniform
+        return keys[sample_index(_scaled(weights, total), rng)]
+    divisor = _divisor(total)
+    point = rng.random()
+    for key, weight in zip(keys, weights):
+        point -= weight / divisor  # the probability, as ``_scaled`` computes it
+        if point < 0:
+            return key
+    return keys[-1]  # rounding left a sliver of probability: the last key
 
 
 def _random_weights(keys: Iterable[int], rng: random.Random) -> dict[int, float]:
@@ -117,10 +140,11 @@ def random_declaration_bounds(num_players: int, rng: random.Random) -> list[list
     A RandomAgent makes one per game: 70 draws, normalised and accumulated row by row in
     one pass (the same floats as :func:`declaration_bounds` of normalised rows).
     """
-    random_ = rng.random
+    size = len(DECLARATION_VALUES)
+    draws = _draws(num_players * size, rng)
     bounds = []
-    for _ in range(num_players):
-        weights = [random_() for _ in DECLARATION_VALUES]
+    for start in range(0, len(draws), size):
+        weights = draws[start : start + size]
         row = _scaled(weights, sum(weights))
         row[-1] = math.inf  # a fresh list: its last value is never a bound (x + inf == inf)
         bounds.append(list(accumulate(row)))
@@ -382,8 +406,11 @@ class SheriffPolicy:
             if not candidates:
                 return (0,) * NUM_PLAYERS
             preferred = self.target_weights
-            weights = {p: preferred.get(p, 0.0) if preferred else 1.0 for p in candidates}
-            target = sample_key(normalise(weights), rng)
+            if preferred:
+                weights = [preferred.get(p, 0.0) for p in candidates]
+            else:
+                weights = [1.0] * len(candidates)
+            target = candidates[sample_index(normalised(weights), rng)]
             black = target not in self.protected and rng.random() < self.black_prob
             value = BLACK_CLAIM if black else RED_CLAIM
         row = [0] * NUM_PLAYERS

@@ -58,6 +58,11 @@ TARGET_KINDS = {
     NIGHT_SHERIFF: ("SHERIFF_CHECK", "sheriff_check", False),
 }
 ELIMINATE_ALL = EliminateAllChoice()
+# every possible pending decision, made once (decisions are immutable): phase -> seat -> decision
+DECISIONS = {
+    phase: tuple(Decision(seat, phase) for seat in SEATS)
+    for phase in (DECLARATION, VOTING, NIGHT_KILL, NIGHT_DON, NIGHT_SHERIFF)
+}
 
 
 # Legal choices are immutable and few (a phase and a set of seats: at most a few thousand), so
@@ -151,16 +156,17 @@ class SportsMafiaState:
         if self._outcome is not None:
             return ()
         phase = self.phase
+        decisions = DECISIONS[phase]
         if phase == DECLARATION:
-            return (Decision(self.speakers[self.speaker_index], DECLARATION),)
+            return (decisions[self.speakers[self.speaker_index]],)
         if phase == VOTING:
-            return tuple(Decision(p, VOTING) for p in self.alive() if p not in self.votes)
+            votes = self.votes
+            return tuple([decisions[p] for p in self.alive() if p not in votes])
         if phase == NIGHT_KILL:
-            killer = self.killer()
-            return (Decision(killer, NIGHT_KILL),) if killer is not None else ()
-        role = DON if phase == NIGHT_DON else SHERIFF
-        actor = self._living_role(role)
-        return (Decision(actor, phase),) if actor is not None else ()
+            actor = self.killer()
+        else:
+            actor = self._living_role(DON if phase == NIGHT_DON else SHERIFF)
+        return (decisions[actor],) if actor is not None else ()
 
     def _is_pending(self, seat: int) -> bool:
         """Whether ``pending()`` holds a decision of ``seat`` (without building it)."""
