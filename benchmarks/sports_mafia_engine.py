@@ -9,7 +9,7 @@ wall-clock seconds are printed beside them, with the load average. Every child a
 ``--check`` games while fingerprinting every action, event and outcome: the two codes must
 play the same games.
 
-    python benchmarks/sports_mafia_engine.py --games 2000 [--blocks 2] [--check 500]
+    python benchmarks/sports_mafia_engine.py [--games 1000] [--blocks 3] [--check 500]
     python benchmarks/sports_mafia_engine.py --child engine --games 2000   # one figure, JSON
 """
 
@@ -24,7 +24,6 @@ from collections.abc import Callable
 from typing import Any
 
 from baseline import SPEED_BASELINE, baseline_src, current_src, load_average, run_python
-
 from duskfall.core.rng import derive_rng
 from duskfall.runtime.participant import LazyObservation
 from duskfall.session import GameSetup, run_game
@@ -107,9 +106,9 @@ def run_child(src: Any, kind: str, args: argparse.Namespace, check: int) -> dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=1000, help="games per block")
     parser.add_argument("--agent", default="random", choices=sorted(BOTS))
-    parser.add_argument("--blocks", type=int, default=2, help="alternating runs of each code")
+    parser.add_argument("--blocks", type=int, default=3, help="alternating runs of each code")
     parser.add_argument("--check", type=int, default=500, help="games to fingerprint")
     parser.add_argument("--child", choices=("engine", "scheduler"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -118,7 +117,7 @@ def main() -> None:
         return
 
     codes = {"today": current_src(), "baseline": baseline_src()}
-    totals: dict[tuple[str, str], dict[str, float]] = {}
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
     prints: dict[str, set[str]] = {name: set() for name in codes}
     print(f"load before: {load_average()}")
     for block in range(args.blocks):
@@ -127,32 +126,43 @@ def main() -> None:
                 check = args.check if block == 0 and kind == "engine" else 0
                 result = run_child(src, kind, args, check)
                 if "fingerprint" in result:
-                    prints[name].add(result["fingerprint"])
-                total = totals.setdefault((name, kind), {"cpu": 0.0, "wall": 0.0})
-                total["cpu"] += result["cpu"]
-                total["wall"] += result["wall"]
-                total["decisions"] = result["decisions"] or total.get("decisions", 0)
-
-    n = args.games * args.blocks
-    decisions = totals["today", "engine"]["decisions"] / args.games
-    print(f"agent {args.agent}, {n} games per figure ({args.blocks} blocks), {decisions:.1f} decisions/game")
-    print(f"baseline: commit {SPEED_BASELINE}; speeds per CPU second of one core")
-    for kind in ("engine", "scheduler"):
-        today, base = totals["today", kind], totals["baseline", kind]
-        print(
-            f"{kind:9}: today {n / today['cpu']:6.0f} games/s ({today['cpu'] / n * 1e6:5.0f} us/game,"
-            f" wall {today['wall']:.1f}s)  baseline {n / base['cpu']:6.0f} games/s"
-            f" ({base['cpu'] / n * 1e6:5.0f} us/game)  speed-up {base['cpu'] / today['cpu']:.2f}x"
-        )
-    for name in codes:
-        ratio = totals[name, "scheduler"]["cpu"] / totals[name, "engine"]["cpu"]
-        print(f"ratio scheduler/engine per game, {name}: {ratio:.2f}x")
+                    prints[name].add(result.pop("fingerprint"))
+                runs.setdefault((name, kind), []).append(result)
+    report(args, runs)
     same = prints["today"] == prints["baseline"] and len(prints["today"]) == 1
     print(
         f"same games as the baseline ({args.check} seeds, every action/event/outcome): "
         f"{'yes' if same else 'NO'} {sorted(prints['today'])} vs {sorted(prints['baseline'])}"
     )
     print(f"load after: {load_average()}")
+
+
+def report(args: argparse.Namespace, runs: dict[tuple[str, str], list[dict[str, Any]]]) -> None:
+    """Per code and kind: games/s over all blocks and in the best block (the least disturbed
+    by other load), and the baseline's time over today's (the speed-up)."""
+    n = args.games
+    decisions = runs["today", "engine"][0]["decisions"] / n
+    print(
+        f"agent {args.agent}, {args.blocks} blocks of {n} games per figure, "
+        f"{decisions:.1f} decisions/game"
+    )
+    print(
+        f"baseline: commit {SPEED_BASELINE}; games/s per CPU second of one core "
+        "(all blocks | best block)"
+    )
+    cpu = {key: [run["cpu"] for run in results] for key, results in runs.items()}
+    for kind in ("engine", "scheduler"):
+        today, base = cpu["today", kind], cpu["baseline", kind]
+        wall = sum(run["wall"] for run in runs["today", kind])
+        print(
+            f"{kind:9}: today {n * len(today) / sum(today):5.0f} | {n / min(today):5.0f} games/s"
+            f" ({min(today) / n * 1e6:4.0f} us/game, wall {wall:.1f}s)"
+            f"   baseline {n * len(base) / sum(base):5.0f} | {n / min(base):5.0f} games/s"
+            f"   speed-up {sum(base) / sum(today):.2f}x | {min(base) / min(today):.2f}x"
+        )
+    for name in ("today", "baseline"):
+        ratio = sum(cpu[name, "scheduler"]) / sum(cpu[name, "engine"])
+        print(f"ratio scheduler/engine per game, {name}: {ratio:.2f}x")
 
 
 if __name__ == "__main__":

@@ -113,7 +113,7 @@ def draw_from_random_policy(keys: Sequence[int], rng: random.Random) -> int:
         return keys[sample_index(_scaled(weights, total), rng)]
     divisor = _divisor(total)
     point = rng.random()
-    for key, weight in zip(keys, weights):
+    for key, weight in zip(keys, weights, strict=True):
         point -= weight / divisor  # the probability, as ``_scaled`` computes it
         if point < 0:
             return key
@@ -151,10 +151,10 @@ def random_declaration_bounds(num_players: int, rng: random.Random) -> list[list
     return bounds
 
 
-def sample_declaration(bounds: Iterable[Sequence[float]], rng: random.Random) -> tuple[int, ...]:
+def sample_declaration(bounds: Sequence[Sequence[float]], rng: random.Random) -> tuple[int, ...]:
     """One value per player from :func:`declaration_bounds`, one ``rng.random()`` each."""
-    random_ = rng.random
-    return tuple([DECLARATION_VALUES[bisect_right(row, random_())] for row in bounds])
+    indices = map(bisect_right, bounds, _draws(len(bounds), rng))  # all in C: no Python loop
+    return tuple(map(DECLARATION_VALUES.__getitem__, indices))
 
 
 def _int_keys(data: Mapping[Any, float]) -> dict[int, float]:
