@@ -38,6 +38,11 @@ TARGET_ACTIONS: dict[str, type[Vote | Kill | DonCheck | SheriffCheck]] = {
     "DON_CHECK": DonCheck,
     "SHERIFF_CHECK": SheriffCheck,
 }
+# every target action made once (they are immutable): action type -> target -> action
+ACTIONS: dict[str, dict[int, Vote | Kill | DonCheck | SheriffCheck]] = {
+    kind: {target: cls(target) for target in (SKIP, *range(NUM_PLAYERS))}
+    for kind, cls in TARGET_ACTIONS.items()
+}
 
 
 class UniformBot(Bot):
@@ -75,7 +80,7 @@ class RandomAgent(Bot):
         rng = self.rng
         if isinstance(legal, TargetChoice):
             targets = (SKIP, *legal.targets) if legal.allow_skip else legal.targets
-            return TARGET_ACTIONS[legal.action_type](draw_from_random_policy(targets, rng))
+            return ACTIONS[legal.action_type][draw_from_random_policy(targets, rng)]
         if isinstance(legal, DeclarationChoice):
             return self._declare(legal)
         yes_probability = rng.random()  # a random eliminate-all policy, then one draw from it

@@ -302,10 +302,9 @@ class SportsMafiaState:
         ``DeclarationChoice.parse`` has checked every one of them.
         """
         weights = [(t, w) for t, w in policy if w > 0]
-        total = sum([w for _, w in weights])
-        if total <= 0:
+        if not weights:
             return None
-        point = self.rng.random() * total
+        point = self.rng.random() * sum([w for _, w in weights])
         for target, weight in weights:
             point -= weight
             if point < 0:
