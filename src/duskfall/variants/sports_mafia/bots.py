@@ -97,12 +97,14 @@ class RandomAgent(Bot):
                 self.seat, turn, range(NUM_PLAYERS), rng
             )
         self.sheriff_policy.update_turn(turn)
+        # the policy sorted by target, as the seed's: SKIP (-1), then the nominable seats, which
+        # the rules list in seat order, so no sort is needed
         options = (SKIP, *legal.nominable)
-        nomination = sorted(zip(options, random_distribution(len(options), rng), strict=True))
+        nomination = tuple(zip(options, random_distribution(len(options), rng), strict=True))
         return Declaration(
             sample_declaration(self.declaration_bounds, rng),
             self.sheriff_policy.sample_sheriff_claims(rng),
-            tuple(nomination),
+            nomination,
         )
 
 
