@@ -122,7 +122,8 @@ def main() -> None:
     print(f"load before: {load_average()}")
     for block in range(args.blocks):
         for kind in ("engine", "scheduler"):
-            for name, src in codes.items():
+            order = list(codes.items())
+            for name, src in order if block % 2 == 0 else order[::-1]:  # neither always first
                 check = args.check if block == 0 and kind == "engine" else 0
                 result = run_child(src, kind, args, check)
                 if "fingerprint" in result:
@@ -160,6 +161,9 @@ def report(args: argparse.Namespace, runs: dict[tuple[str, str], list[dict[str, 
             f"   baseline {n * len(base) / sum(base):5.0f} | {n / min(base):5.0f} games/s"
             f"   speed-up {sum(base) / sum(today):.2f}x | {min(base) / min(today):.2f}x"
         )
+    engine = zip(cpu["baseline", "engine"], cpu["today", "engine"], strict=True)
+    blocks = [f"{base / today:.2f}x" for base, today in engine]
+    print(f"engine speed-up block by block: {' '.join(blocks)}")
     for name in ("today", "baseline"):
         ratio = sum(cpu[name, "scheduler"]) / sum(cpu[name, "engine"])
         print(f"ratio scheduler/engine per game, {name}: {ratio:.2f}x")
