@@ -45,6 +45,9 @@ def play_checked(seed: int, agents: tuple[str, ...]) -> SportsMafiaState:
                 reds = [t for t in legal.targets if state.role_of[t] not in BLACK_ROLES]
                 if isinstance(bots[seat], HeuristicAgent) and reds:
                     assert action.target in reds, "heuristic mafia never vote a teammate"
+            if isinstance(action, Declaration) and isinstance(bots[seat], RandomAgent):
+                targets = [t for t, _ in action.nomination_policy]
+                assert targets == sorted(targets), "the seed's policy is sorted by target"
             state.apply(seat, action)
     return state
 

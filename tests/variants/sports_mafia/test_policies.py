@@ -17,6 +17,11 @@ from duskfall.variants.sports_mafia.policies import (
     ProbabilisticNightActionPolicy,
     ProbabilisticVotingPolicy,
     SheriffPolicy,
+    declaration_bounds,
+    draw_from_random_policy,
+    random_declaration_bounds,
+    random_distribution,
+    sample_declaration,
 )
 
 seeds = st.integers(0, 2**32 - 1)
@@ -178,3 +183,29 @@ def test_sheriff_turns_never_go_back():
     with pytest.raises(ValueError):
         policy.update_turn(2)
     assert policy.sample_sheriff_claims(random.Random(0)) == ((0,) * NUM_PLAYERS,) * NUM_PLAYERS
+
+
+# RandomAgent draws from flat lists instead of policy objects: the same draws and floats.
+
+
+@given(targets, seeds)
+def test_flat_random_policy_draws_as_the_policy_object(options, seed):
+    rng, flat = random.Random(seed), random.Random(seed)
+    policy = ProbabilisticVotingPolicy.create_random_policy(options, rng)
+    assert random_distribution(len(options), flat) == list(policy.target_probs.values())
+    assert flat.getstate() == rng.getstate()
+    rng, flat = random.Random(seed), random.Random(seed)
+    expected = ProbabilisticVotingPolicy.create_random_policy(options, rng).sample_vote(rng)
+    assert draw_from_random_policy(options, flat) == expected
+    assert flat.getstate() == rng.getstate()
+
+
+@given(st.integers(1, NUM_PLAYERS), seeds)
+def test_flat_declaration_policy_draws_as_the_policy_object(n, seed):
+    rng, flat = random.Random(seed), random.Random(seed)
+    policy = ProbabilisticDeclarationPolicy.create_random_policy(n, rng)
+    bounds = random_declaration_bounds(n, flat)
+    assert bounds == declaration_bounds(policy.value_probs)
+    for _ in range(5):
+        assert sample_declaration(bounds, flat) == policy.sample_declaration(rng)
+    assert flat.getstate() == rng.getstate()

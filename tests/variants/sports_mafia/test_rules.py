@@ -118,6 +118,22 @@ def test_vote_targets_are_nominees_or_everyone_else() -> None:
     assert error.value.code == "invalid_target"
 
 
+def test_legal_actions_are_computed_once_per_decision() -> None:
+    state = make_state()
+    declare_all(state)
+    legal = state.legal(3)
+    assert state.legal(3) is legal
+    state.apply(0, {"type": "VOTE", "target": 3})  # another vote in the round: 3's choice stays
+    assert state.legal(3) is legal
+    with pytest.raises(IllegalAction) as error:
+        state.legal(0)  # voted: no longer pending
+    assert error.value.code == "not_your_turn"
+    vote_all(state, {s: 3 if s != 3 else 4 for s in range(1, 10)})
+    assert state.phase == "NIGHT_KILL"
+    with pytest.raises(IllegalAction):
+        state.legal(3)  # voted out
+
+
 def test_voting_is_simultaneous_and_unique_leader_is_eliminated() -> None:
     state = make_state()
     declare_all(state, {0: 4, 1: 7})

@@ -25,11 +25,11 @@ from duskfall.variants.sports_mafia.actions import (
 from duskfall.variants.sports_mafia.heuristic import HeuristicAgent
 from duskfall.variants.sports_mafia.legal import DeclarationChoice, TargetChoice
 from duskfall.variants.sports_mafia.policies import (
-    ProbabilisticDeclarationPolicy,
-    ProbabilisticEliminateAllPolicy,
-    ProbabilisticNightActionPolicy,
-    ProbabilisticVotingPolicy,
     SheriffPolicy,
+    draw_from_random_policy,
+    random_declaration_bounds,
+    random_distribution,
+    sample_declaration,
 )
 
 TARGET_ACTIONS: dict[str, type[Vote | Kill | DonCheck | SheriffCheck]] = {
@@ -37,6 +37,11 @@ TARGET_ACTIONS: dict[str, type[Vote | Kill | DonCheck | SheriffCheck]] = {
     "KILL": Kill,
     "DON_CHECK": DonCheck,
     "SHERIFF_CHECK": SheriffCheck,
+}
+# every target action made once (they are immutable): action type -> target -> action
+ACTIONS: dict[str, dict[int, Vote | Kill | DonCheck | SheriffCheck]] = {
+    kind: {target: cls(target) for target in (SKIP, *range(NUM_PLAYERS))}
+    for kind, cls in TARGET_ACTIONS.items()
 }
 
 
@@ -55,9 +60,11 @@ class RandomAgent(Bot):
     The declaration policy and the sheriff policy are created once per game (a random
     "temperament" kept across days, so that sheriff claims stay consistent); voting,
     nomination, night and eliminate-all policies are created afresh for every decision over
-    the legal choices. The agent never reads its observation: it knows the turn by counting
-    its own declarations (a living player declares exactly once a day), so a game of random
-    agents never pays for building a view.
+    the legal choices. Those are kept as flat lists (:func:`random_distribution`) rather than
+    policy objects: the same draws and floats, without building an object per decision. The
+    agent never reads its observation: it knows the turn by counting its own declarations (a
+    living player declares exactly once a day), so a game of random agents never pays for
+    building a view.
     """
 
     name = "random"
@@ -65,45 +72,39 @@ class RandomAgent(Bot):
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
         self.declarations_made = 0
-        self.declaration_policy: ProbabilisticDeclarationPolicy | None = None
+        # the declaration policy, as its cumulative bounds (see ``declaration_bounds``)
+        self.declaration_bounds: list[list[float]] | None = None
         self.sheriff_policy: SheriffPolicy | None = None
 
     def act(self, observation: Mapping[str, Any], legal: LegalActions) -> Any:
         rng = self.rng
+        if isinstance(legal, TargetChoice):
+            targets = (SKIP, *legal.targets) if legal.allow_skip else legal.targets
+            return ACTIONS[legal.action_type][draw_from_random_policy(targets, rng)]
         if isinstance(legal, DeclarationChoice):
             return self._declare(legal)
-        if isinstance(legal, TargetChoice):
-            if legal.action_type == "VOTE":
-                target = ProbabilisticVotingPolicy.create_random_policy(
-                    legal.targets, rng
-                ).sample_vote(rng)
-            else:
-                targets = (SKIP, *legal.targets) if legal.allow_skip else legal.targets
-                target = ProbabilisticNightActionPolicy.create_random_policy(
-                    legal.action_type, targets, rng
-                ).sample_target(rng)
-            return TARGET_ACTIONS[legal.action_type](target)
-        eliminate = ProbabilisticEliminateAllPolicy.create_random_policy(rng)
-        return EliminateAllVote(eliminate.sample_vote(rng))
+        yes_probability = rng.random()  # a random eliminate-all policy, then one draw from it
+        return EliminateAllVote(rng.random() < yes_probability)
 
     def _declare(self, legal: DeclarationChoice) -> Declaration:
         rng = self.rng
         turn = self.declarations_made
         self.declarations_made += 1
-        if self.declaration_policy is None:
-            self.declaration_policy = ProbabilisticDeclarationPolicy.create_random_policy(
-                NUM_PLAYERS, rng
-            )
+        if self.declaration_bounds is None:
+            self.declaration_bounds = random_declaration_bounds(NUM_PLAYERS, rng)
         if self.sheriff_policy is None:
             self.sheriff_policy = SheriffPolicy.create_random_policy(
                 self.seat, turn, range(NUM_PLAYERS), rng
             )
         self.sheriff_policy.update_turn(turn)
-        nomination = ProbabilisticVotingPolicy.create_random_policy((SKIP, *legal.nominable), rng)
+        # the policy sorted by target, as the seed's: SKIP (-1), then the nominable seats, which
+        # the rules list in seat order, so no sort is needed
+        options = (SKIP, *legal.nominable)
+        nomination = tuple(zip(options, random_distribution(len(options), rng), strict=True))
         return Declaration(
-            self.declaration_policy.sample_declaration(rng),
+            sample_declaration(self.declaration_bounds, rng),
             self.sheriff_policy.sample_sheriff_claims(rng),
-            tuple(sorted(nomination.target_probs.items())),
+            nomination,
         )
 
 

@@ -23,10 +23,11 @@ import random
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, repeat, starmap
+from operator import truediv
 from typing import Any
 
-from duskfall.variants.sports_mafia.actions import NUM_PLAYERS, SKIP
+from duskfall.variants.sports_mafia.actions import NUM_PLAYERS, SKIP, ZERO_CLAIMS
 
 DECLARATION_VALUES: tuple[int, ...] = (-3, -2, -1, 0, 1, 2, 3)
 NIGHT_ACTION_TYPES = ("KILL", "DON_CHECK", "SHERIFF_CHECK")
@@ -36,42 +37,126 @@ NORMALISED = 1e-9  # weights summing to 1 within this are taken as a distributio
 ClaimMatrix = tuple[tuple[int, ...], ...]
 
 
-def normalise(weights: Mapping[int, float]) -> dict[int, float]:
-    """Scale non-negative weights to sum to 1; all-zero weights become uniform.
+def normalised(weights: Sequence[float]) -> list[float]:
+    """Non-negative weights scaled to sum to 1; all-zero weights become uniform.
 
     Weights that already sum to 1 (up to rounding) are kept as they are, so that a policy
     read back from ``to_dict`` is exactly the policy that was written.
     """
+    if min(weights) < 0:
+        raise ValueError("probabilities must be non-negative")
+    return _scaled(list(weights), sum(weights))
+
+
+def _scaled(weights: list[float], total: float) -> list[float]:
+    """:func:`normalised` of non-negative ``weights`` summing to ``total`` (maybe ``weights``)."""
+    if total <= 0:
+        return [1.0 / len(weights)] * len(weights)
+    if abs(total - 1.0) <= NORMALISED:  # (``_divisor`` inline: this runs 130 times a game)
+        return weights
+    return list(map(truediv, weights, repeat(total)))
+
+
+def _divisor(total: float) -> float:
+    """What weights summing to ``total`` (> 0) are divided by to normalise them: ``total``,
+    or 1.0 if they sum to 1 already within NORMALISED (``w / 1.0 == w``: kept exactly)."""
+    return 1.0 if abs(total - 1.0) <= NORMALISED else total
+
+
+def _draws(count: int, rng: random.Random) -> list[float]:
+    """``count`` draws of ``rng.random()`` (called from C: no Python loop)."""
+    return list(starmap(rng.random, repeat((), count)))
+
+
+def normalise(weights: Mapping[int, float]) -> dict[int, float]:
+    """:func:`normalised` over the values of a mapping (its keys kept in order)."""
     if not weights:
         return {}
-    values = weights.values()
-    if min(values) < 0:
-        raise ValueError("probabilities must be non-negative")
-    total = sum(values)
-    if total <= 0:
-        return dict.fromkeys(weights, 1.0 / len(weights))
-    if abs(total - 1.0) <= NORMALISED:
-        return dict(weights)
-    return {key: w / total for key, w in weights.items()}
+    return dict(zip(weights, normalised(list(weights.values())), strict=True))
+
+
+def sample_index(probs: Sequence[float], rng: random.Random) -> int:
+    """The index drawn from a normalised distribution (one ``rng.random()`` call)."""
+    point = rng.random()
+    for index, p in enumerate(probs):
+        point -= p
+        if point < 0:
+            return index
+    return len(probs) - 1  # rounding left a sliver of probability: the last index
 
 
 def sample_key(probs: Mapping[int, float], rng: random.Random) -> int:
     """One key drawn from a normalised distribution (one ``rng.random()`` call)."""
     if not probs:
         raise ValueError("cannot sample from an empty distribution")
+    return list(probs)[sample_index(list(probs.values()), rng)]
+
+
+def random_distribution(size: int, rng: random.Random) -> list[float]:
+    """A random distribution over ``size`` choices: uniform weights, normalised.
+
+    This is what every ``create_random_policy`` draws, as a flat list: a bot that makes a
+    fresh random policy for every decision (seed 001's RandomAgent) uses it directly and skips
+    building the policy object (same draws, same floats).
+    """
+    weights = _draws(size, rng)
+    return _scaled(weights, sum(weights))  # random() is never negative: no check needed
+
+
+def draw_from_random_policy(keys: Sequence[int], rng: random.Random) -> int:
+    """One draw from a fresh random policy over distinct ``keys``: ``len(keys) + 1`` draws.
+
+    The same as ``keys[sample_index(random_distribution(len(keys), rng), rng)]``, with each
+    probability computed only as far as the draw goes (RandomAgent does this every decision).
+    """
+    weights = _draws(len(keys), rng)
+    total = sum(weights)
+    if total <= 0:  # every weight zero: uniform
+        return keys[sample_index(_scaled(weights, total), rng)]
+    divisor = _divisor(total)
     point = rng.random()
-    key = SKIP
-    for key, p in probs.items():
-        point -= p
+    for key, weight in zip(keys, weights, strict=True):
+        point -= weight / divisor  # the probability, as ``_scaled`` computes it
         if point < 0:
             return key
-    return key  # rounding left a sliver of probability: the last key
+    return keys[-1]  # rounding left a sliver of probability: the last key
 
 
 def _random_weights(keys: Iterable[int], rng: random.Random) -> dict[int, float]:
     """Uniform random weights (normalised by the policy that receives them)."""
     random_ = rng.random
     return {key: random_() for key in keys}
+
+
+def declaration_bounds(value_probs: Iterable[Sequence[float]]) -> list[list[float]]:
+    """For every player, the upper bounds of the values' intervals (cumulative probabilities).
+
+    The last bound is infinite so that rounding can never step past the last value.
+    """
+    return [[*accumulate(row[:-1]), math.inf] for row in value_probs]
+
+
+def random_declaration_bounds(num_players: int, rng: random.Random) -> list[list[float]]:
+    """The bounds of ``ProbabilisticDeclarationPolicy.create_random_policy`` (same draws).
+
+    A RandomAgent makes one per game: 70 draws, normalised and accumulated row by row in
+    one pass (the same floats as :func:`declaration_bounds` of normalised rows).
+    """
+    size = len(DECLARATION_VALUES)
+    draws = _draws(num_players * size, rng)
+    bounds = []
+    for start in range(0, len(draws), size):
+        weights = draws[start : start + size]
+        row = _scaled(weights, sum(weights))
+        row[-1] = math.inf  # a fresh list: its last value is never a bound (x + inf == inf)
+        bounds.append(list(accumulate(row)))
+    return bounds
+
+
+def sample_declaration(bounds: Sequence[Sequence[float]], rng: random.Random) -> tuple[int, ...]:
+    """One value per player from :func:`declaration_bounds`, one ``rng.random()`` each."""
+    indices = map(bisect_right, bounds, _draws(len(bounds), rng))  # all in C: no Python loop
+    return tuple(map(DECLARATION_VALUES.__getitem__, indices))
 
 
 def _int_keys(data: Mapping[Any, float]) -> dict[int, float]:
@@ -168,15 +253,7 @@ class ProbabilisticDeclarationPolicy:
         """Set the distribution over -3..3 (seven weights, normalised) for ``player``."""
         if len(probs) != len(DECLARATION_VALUES):
             raise ValueError("a declaration distribution has 7 weights, for -3..3")
-        if min(probs) < 0:
-            raise ValueError("probabilities must be non-negative")
-        total = sum(probs)
-        if total <= 0:
-            self.value_probs[player] = [1.0 / len(probs)] * len(probs)
-        elif abs(total - 1.0) <= NORMALISED:
-            self.value_probs[player] = list(probs)
-        else:
-            self.value_probs[player] = [p / total for p in probs]
+        self.value_probs[player] = normalised(probs)
         self._cumulative = None
 
     def set_belief(self, player: int, value: int) -> None:
@@ -185,14 +262,9 @@ class ProbabilisticDeclarationPolicy:
 
     def sample_declaration(self, rng: random.Random) -> tuple[int, ...]:
         """One value per player, one ``rng.random()`` each."""
-        cumulative = self._cumulative
-        if cumulative is None:
-            # the last bound is infinite so that rounding can never step past the last value
-            cumulative = self._cumulative = [
-                [*accumulate(row[:-1]), math.inf] for row in self.value_probs
-            ]
-        random_ = rng.random
-        return tuple([DECLARATION_VALUES[bisect_right(row, random_())] for row in cumulative])
+        if self._cumulative is None:
+            self._cumulative = declaration_bounds(self.value_probs)
+        return sample_declaration(self._cumulative, rng)
 
     def to_dict(self) -> dict[str, Any]:
         return {"value_probs": [list(row) for row in self.value_probs]}
@@ -312,6 +384,8 @@ class SheriffPolicy:
             self.claim_prob = saved
 
     def matrix(self) -> ClaimMatrix:
+        if not self.claimed_rows:
+            return ZERO_CLAIMS  # most players never claim: no matrix to build
         zero = (0,) * NUM_PLAYERS
         return tuple(self.claimed_rows.get(t, zero) for t in range(NUM_PLAYERS))
 
@@ -334,8 +408,11 @@ class SheriffPolicy:
             if not candidates:
                 return (0,) * NUM_PLAYERS
             preferred = self.target_weights
-            weights = {p: preferred.get(p, 0.0) if preferred else 1.0 for p in candidates}
-            target = sample_key(normalise(weights), rng)
+            if preferred:
+                weights = [preferred.get(p, 0.0) for p in candidates]
+            else:
+                weights = [1.0] * len(candidates)
+            target = candidates[sample_index(normalised(weights), rng)]
             black = target not in self.protected and rng.random() < self.black_prob
             value = BLACK_CLAIM if black else RED_CLAIM
         row = [0] * NUM_PLAYERS

@@ -11,6 +11,7 @@ roles are never revealed. A day limit ends the game in a draw.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from itertools import compress
 from typing import Any
 
@@ -49,6 +50,32 @@ DECLARATION, VOTING, NIGHT_KILL, NIGHT_DON, NIGHT_SHERIFF, GAME_OVER = (
     "GAME_OVER",
 )
 SEATS = range(NUM_PLAYERS)
+# a phase's target choice: its action type, its wire key and whether it may be skipped
+TARGET_KINDS = {
+    VOTING: ("VOTE", "vote", False),
+    NIGHT_KILL: ("KILL", "kill", True),
+    NIGHT_DON: ("DON_CHECK", "don_check", False),
+    NIGHT_SHERIFF: ("SHERIFF_CHECK", "sheriff_check", False),
+}
+ELIMINATE_ALL = EliminateAllChoice()
+# every possible pending decision, made once (decisions are immutable): phase -> seat -> decision
+DECISIONS = {
+    phase: tuple(Decision(seat, phase) for seat in SEATS)
+    for phase in (DECLARATION, VOTING, NIGHT_KILL, NIGHT_DON, NIGHT_SHERIFF)
+}
+
+
+# Legal choices are immutable and few (a phase and a set of seats: at most a few thousand), so
+# each is made once per process and shared; building one costs more than looking it up.
+@cache
+def _target_choice(phase: str, targets: tuple[int, ...]) -> TargetChoice:
+    action_type, wire_key, allow_skip = TARGET_KINDS[phase]
+    return TargetChoice(phase, action_type, wire_key, targets, allow_skip)
+
+
+@cache
+def _declaration_choice(nominable: tuple[int, ...]) -> DeclarationChoice:
+    return DeclarationChoice(nominable)
 
 
 class SportsMafiaState:
@@ -80,6 +107,8 @@ class SportsMafiaState:
         self.speakers: list[int] = []
         self.speaker_index = 0
         self._outcome: Outcome | None = None
+        # seat -> its legal actions, kept until the state changes (``apply`` clears it)
+        self._legal: dict[int, Any] = {}
         self._start_day()
 
     # -- derived facts -------------------------------------------------------------------
@@ -127,16 +156,17 @@ class SportsMafiaState:
         if self._outcome is not None:
             return ()
         phase = self.phase
+        decisions = DECISIONS[phase]
         if phase == DECLARATION:
-            return (Decision(self.speakers[self.speaker_index], DECLARATION),)
+            return (decisions[self.speakers[self.speaker_index]],)
         if phase == VOTING:
-            return tuple(Decision(p, VOTING) for p in self.alive() if p not in self.votes)
+            votes = self.votes
+            return tuple([decisions[p] for p in self.alive() if p not in votes])
         if phase == NIGHT_KILL:
-            killer = self.killer()
-            return (Decision(killer, NIGHT_KILL),) if killer is not None else ()
-        role = DON if phase == NIGHT_DON else SHERIFF
-        actor = self._living_role(role)
-        return (Decision(actor, phase),) if actor is not None else ()
+            actor = self.killer()
+        else:
+            actor = self._living_role(DON if phase == NIGHT_DON else SHERIFF)
+        return (decisions[actor],) if actor is not None else ()
 
     def _is_pending(self, seat: int) -> bool:
         """Whether ``pending()`` holds a decision of ``seat`` (without building it)."""
@@ -154,29 +184,30 @@ class SportsMafiaState:
         return self._living_role(DON if phase == NIGHT_DON else SHERIFF) == seat
 
     def legal(self, seat: int) -> Any:
+        """The seat's legal actions, computed once per decision: ``apply`` reuses them."""
+        cached = self._legal.get(seat)
+        if cached is not None:
+            return cached
+        legal = self._legal[seat] = self._new_legal(seat)
+        return legal
+
+    def _new_legal(self, seat: int) -> Any:
         if not self._is_pending(seat):
             raise IllegalAction("Not your turn", "not_your_turn")
         phase = self.phase
-        alive = self.alive()
-        if phase == DECLARATION:
-            nominable = tuple(p for p in alive if p != seat and p not in self.nominated)
-            return DeclarationChoice(nominable)
         if phase == VOTING:
             if self.vote_round == 2:
-                return EliminateAllChoice()
+                return ELIMINATE_ALL
             if self.vote_round == 1:
-                targets = tuple(self.tied)
-            elif self.nominated:
-                targets = tuple(sorted(self.nominated))
-            else:
-                targets = tuple(p for p in alive if p != seat)
-            return TargetChoice(VOTING, "VOTE", "vote", targets)
-        others = tuple(p for p in alive if p != seat)
-        if phase == NIGHT_KILL:
-            return TargetChoice(NIGHT_KILL, "KILL", "kill", others, allow_skip=True)
-        if phase == NIGHT_DON:
-            return TargetChoice(NIGHT_DON, "DON_CHECK", "don_check", others)
-        return TargetChoice(NIGHT_SHERIFF, "SHERIFF_CHECK", "sheriff_check", others)
+                return _target_choice(VOTING, tuple(self.tied))
+            if self.nominated:
+                return _target_choice(VOTING, tuple(sorted(self.nominated)))
+        others = self.alive()
+        others.remove(seat)  # a pending seat is alive
+        if phase == DECLARATION:
+            nominated = self.nominated
+            return _declaration_choice(tuple([p for p in others if p not in nominated]))
+        return _target_choice(phase, tuple(others))
 
     def observe(self, seat: int) -> SportsMafiaObservation:
         """The seat's view (built by :func:`~duskfall.variants.sports_mafia.view.observe`)."""
@@ -202,13 +233,13 @@ class SportsMafiaState:
         return events
 
     def apply(self, seat: int, action: Any) -> list[Event]:
-        legal = self.legal(seat)
-        action = legal.parse(action)
+        action = self.legal(seat).parse(action)
         phase = self.phase
+        if phase == VOTING:
+            return self._vote(seat, action)  # forgets legal actions itself
+        self._legal.clear()
         if phase == DECLARATION:
             return self._declare(seat, action)
-        if phase == VOTING:
-            return self._vote(seat, action)
         if phase == NIGHT_KILL:
             return self._kill(action)
         if phase == NIGHT_DON:
@@ -239,6 +270,7 @@ class SportsMafiaState:
         self.vote_round = 0
         self.votes = {}
         self.phase = DECLARATION
+        self._legal.clear()
 
     def _declare(self, seat: int, action: Declaration) -> list[Event]:
         self.declarations[seat] = action.declaration
@@ -253,7 +285,7 @@ class SportsMafiaState:
                 },
             )
         ]
-        nominee = self._draw_nomination(seat, action.nomination_policy)
+        nominee = self._draw_nomination(action.nomination_policy)
         if nominee is not None:
             self.nominated.append(nominee)
             events.append(self._event("PLAYER_NOMINATED", {"player_id": nominee, "by": seat}))
@@ -263,18 +295,16 @@ class SportsMafiaState:
             events.append(self._event("VOTING_STARTED", {"candidates": sorted(self.nominated)}))
         return events
 
-    def _draw_nomination(self, seat: int, policy: tuple[tuple[int, float], ...]) -> int | None:
-        """One draw from the policy over legal targets (alive, not self, not yet nominated)."""
-        weights = [
-            (t, w)
-            for t, w in policy
-            if w > 0
-            and (t == SKIP or (t != seat and self.alive_flags[t] and t not in self.nominated))
-        ]
-        total = sum(w for _, w in weights)
-        if total <= 0:
+    def _draw_nomination(self, policy: tuple[tuple[int, float], ...]) -> int | None:
+        """One draw from the policy over its positive weights.
+
+        Its targets are legal (alive, not the speaker, not yet nominated) or SKIP:
+        ``DeclarationChoice.parse`` has checked every one of them.
+        """
+        weights = [(t, w) for t, w in policy if w > 0]
+        if not weights:
             return None
-        point = self.rng.random() * total
+        point = self.rng.random() * sum([w for _, w in weights])
         for target, weight in weights:
             point -= weight
             if point < 0:
@@ -285,7 +315,10 @@ class SportsMafiaState:
     def _vote(self, seat: int, action: Vote | EliminateAllVote) -> list[Event]:
         self.votes[seat] = action.vote if isinstance(action, EliminateAllVote) else action.target
         if len(self.votes) < self.alive_flags.count(True):
+            # a vote within a round changes no other voter's choices: only this seat's go
+            del self._legal[seat]
             return []
+        self._legal.clear()
         votes = dict(sorted(self.votes.items()))
         self.votes = {}
         by_voter = {str(k): v for k, v in votes.items()}  # JSON object keys are strings
