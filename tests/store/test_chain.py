@@ -19,8 +19,7 @@ from duskfall.session import GameSetup, prepare_resume, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 from duskfall.store.resume import CannotResume
-
-from .logs import parse_lines, rechain
+from duskfall.testing.logs import parse_lines, rechain
 
 BOT_GAMES = [("sports-mafia", "random"), ("mafia", "random"), ("werewolf", "random")]
 LLM_GAMES = [("sports-mafia", "llm:scripted"), ("werewolf", "llm:scripted")]

@@ -14,8 +14,7 @@ from duskfall.store.index import DB_ENV, GameIndex
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 from duskfall.store.resume import CannotResume, log_path_for
-
-from .logs import parse_lines, rechain
+from duskfall.testing.logs import parse_lines, rechain
 
 SEED = 11
 

@@ -3,7 +3,6 @@ and a seat played to the end. CI installs chromium from the distribution's packa
 
 from __future__ import annotations
 
-import json
 import re
 import socket
 import threading
@@ -18,6 +17,7 @@ import pytest
 
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
+from duskfall.testing.logs import parse_lines, rechain
 from duskfall.testing.require import require, require_program
 from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
@@ -220,8 +220,7 @@ def test_play_a_seat_to_the_end(server: Server, page: Any) -> None:
 
 def _with_agent_records(log_path: Path) -> None:
     """Add a thought, a suspicion model and a model call after the opening events."""
-    lines = log_path.read_text().splitlines()
-    base = json.loads(lines[1])
+    base = parse_lines(log_path.read_bytes())[1]
     extra = [
         ("thought", {"seat": 2, "text": "seat 7 hesitates a lot"}, "runtime"),
         ("suspicion", {"seat": 2, "mafia": {"0": 0.1, "7": 0.8}}, "agent"),
@@ -244,11 +243,11 @@ def _with_agent_records(log_path: Path) -> None:
         {**base, "kind": kind, "payload": payload, "visibility": "admin", "source": source}
         for kind, payload, source in extra
     ]
-    events = [json.loads(line) for line in lines[1:]]
+    header, *events = parse_lines(log_path.read_bytes())
     events[14:14] = records
     for seq, event in enumerate(events):
         event["seq"] = seq
-    log_path.write_text("\n".join([lines[0], *map(json.dumps, events)]) + "\n")
+    log_path.write_bytes(rechain([header, *events]))  # a deliberate edit redoes the chain
 
 
 def test_god_panels_show_thoughts_suspicions_and_prompts(server: Server, page: Any) -> None:

@@ -1,4 +1,4 @@
-"""Helpers for tests that edit logs on purpose."""
+"""Helpers for tests that edit game logs on purpose (and so must redo the hash chain)."""
 
 from __future__ import annotations
 
