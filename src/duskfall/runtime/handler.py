@@ -19,7 +19,7 @@ import functools
 import random
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
@@ -69,8 +69,7 @@ class Handler(Protocol):
     ) -> HandlerResult: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(NamedTuple):
     """How one seat's decision was settled: its action, given by the seat or the fallback."""
 
     action: Any

@@ -10,7 +10,7 @@ are asked concurrently. It can be paused between rounds.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from duskfall.core import event_kinds as kinds
@@ -102,9 +102,7 @@ class Scheduler(Pausable):
         participants, handlers = self.participants, self.handlers
         if handlers and any(kind in handlers for kind in groups):
             return False
-        return all(
-            isinstance(participants[d.seat], Bot) for group in groups.values() for d in group
-        )
+        return all(isinstance(participants[seat], Bot) for seat in _seats(groups))
 
     def _settle_bots(self, decisions: list[Decision]) -> HandlerResult:
         """The fast path: what :class:`AskHandler` does for bots (each asked in turn), without
@@ -170,6 +168,10 @@ class Scheduler(Pausable):
         outcome = Outcome(None, Termination.ABORTED, reason)
         self.finish(outcome)
         return outcome
+
+
+def _seats(groups: dict[str, list[Decision]]) -> Iterator[int]:
+    return (decision.seat for decisions in groups.values() for decision in decisions)
 
 
 def game_over_event(state: State, outcome: Outcome) -> Event:
