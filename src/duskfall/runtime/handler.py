@@ -103,9 +103,8 @@ class _SeatAsk:
         self.kind = kind
         self.legal = state.legal(seat)
         self.observation = LazyObservation(functools.partial(state.observe, seat))
-        # a bot is called directly: a deadline could not interrupt it anyway
-        self.bot = player if isinstance(player, Bot) else None
-        self.participant = None if self.bot is not None else player
+        # a bot is called directly (settle_bot): a deadline could not interrupt it anyway
+        self.participant = None if isinstance(player, Bot) else player
 
     @property
     def timeout(self) -> float:
