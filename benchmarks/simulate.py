@@ -6,6 +6,8 @@ alternating so that other load on the machine hits both alike:
 
 * games per second of the whole process with ``-w 1`` and ``-w 2`` (wall clock, start-up and
   index writes included), and the speed-up of ``-w 2`` over ``-w 1``;
+* CPU seconds of the process and its workers (on a busy machine the wall clock mostly shows
+  the other load; games per CPU second shows the work each game costs);
 * peak memory (the largest resident set of the process and its workers) with ``-w 1`` at a
   small and a large number of games: flat means the large run needs no more than the small.
 
@@ -78,8 +80,8 @@ def measure(codes: dict[str, Path], games: int, workers: int, rounds: int) -> di
 
 def describe(run: Run) -> str:
     return (
-        f"{run.rate:7.0f} games/s (wall {run.wall:.1f}s, cpu {run.cpu:.1f}s, "
-        f"peak {run.peak_mb:.0f} MB)"
+        f"{run.rate:7.0f} games/s (wall {run.wall:.1f}s; cpu {run.cpu:.1f}s: "
+        f"{run.games / run.cpu:.0f} games per cpu-second; peak {run.peak_mb:.0f} MB)"
     )
 
 
