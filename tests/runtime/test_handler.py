@@ -235,3 +235,60 @@ async def test_sequential_kinds_are_asked_one_seat_at_a_time(
     result = await AskHandler()(ctx, [(d.seat, Scripted([voter(d.seat)])) for d in pending])
     assert sorted(result.actions) == [d.seat for d in pending] and not result.fallbacks
     assert most == (1 if sequential else len(pending))
+
+
+class Erratic(Bot):
+    """A core bot that fails, answers junk, then plays at random: every record of the ask."""
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        roll = self.rng.random()
+        if roll < 0.2:
+            raise RuntimeError("erratic")
+        if roll < 0.4:
+            return "not an action"
+        return legal.sample(self.rng)
+
+
+async def played(players: Callable[[int], Any], keep_events: bool = True) -> list[Any]:
+    """The events of one game whose seats are ``players(seat)``, through the scheduler."""
+    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=5)
+    record = GameRecord("g", keep_events=keep_events)
+    seen: list[Any] = []
+    record.observers.append(_Collect(seen))
+    await Scheduler(VARIANT, state, {s: players(s) for s in range(10)}, record, seed=5).run()
+    assert record.events == (seen if keep_events else [])
+    return [e.to_dict() for e in seen]
+
+
+class _Collect:
+    def __init__(self, into: list[Any]) -> None:
+        self.into = into
+
+    def on_event(self, event: Any) -> None:
+        self.into.append(event)
+
+    def on_phase_end(self) -> None:
+        pass
+
+    def on_game_end(self, outcome: Any) -> None:
+        pass
+
+
+async def test_bots_settled_without_coroutines_record_what_participants_would() -> None:
+    def bot(seat: int) -> Erratic:
+        return Erratic(seat, derive_rng(5, f"erratic:{seat}"))
+
+    direct = await played(bot)  # the scheduler's fast path: every seat a core bot
+    wrapped = await played(lambda seat: BotParticipant(bot(seat)))  # the general path
+    assert direct == wrapped
+    kinds = {e["kind"] for e in direct}
+    assert {"participant_error", "invalid_action", "action"} <= kinds
+
+
+async def test_a_record_that_keeps_no_events_still_numbers_them() -> None:
+    def bot(seat: int) -> CountingBot:
+        return CountingBot(seat, derive_rng(5, f"b{seat}"))
+
+    kept = await played(bot)
+    dropped = await played(bot, keep_events=False)
+    assert dropped == kept and [e["seq"] for e in dropped] == list(range(len(dropped)))

@@ -140,6 +140,8 @@ def _normalise_key(variant: Variant, key: str, num_seats: int) -> str:
 def check_agent_options(options: Mapping[str, Any]) -> None:
     """Refuse bad values of the options model-backed and human agents read (``timeout=-1``),
     whichever agents the game has, with one ConfigError; other keys pass."""
+    if not options:
+        return  # nothing to refuse (and no model validation for every simulated game)
     from duskfall.llm.options import ModelOptions, read_options
 
     read_options(ModelOptions, options, "agent")

@@ -1,16 +1,21 @@
 """``duskfall simulate``: many games in parallel worker processes.
 
 Workers each run an asyncio loop over a chunk of seeds through the same runtime as every other
-game (:func:`duskfall.session.run_game`); only small per-game summaries travel back, so
-memory stays flat however many games are played. At most :func:`max_workers` processes are
-started, and each one exits as soon as the process that started it is gone (no orphans).
+game (:func:`duskfall.session.prepare_game`); only small per-game summaries travel back, in
+one batch per chunk of seeds, and no worker keeps a finished game's events, so memory stays
+flat however many games are played. Workers are forked where that is safe (Linux, no other
+thread in this process): they start at once, with everything already imported. At most
+:func:`max_workers` processes are started, and each one exits as soon as the process that
+started it is gone (no orphans).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections import Counter
@@ -22,11 +27,12 @@ from typing import Any
 from duskfall.arena.stats import Proportion
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ConfigError
-from duskfall.core.usage import fold_usage
+from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome
 from duskfall.runtime.settings import RuntimeSettings
-from duskfall.session import GameSetup, new_game_id, run_game
-from duskfall.store.index import GameIndex, GameRow, default_db_path
-from duskfall.store.indexing import summary_row
+from duskfall.session import GameSetup, new_game_id, prepare_game
+from duskfall.store.index import GameIndex, GameRow, Usage, default_db_path
+from duskfall.store.indexing import finished_row
 
 
 @dataclass(frozen=True)
@@ -94,41 +100,70 @@ class SimulationJob:
     agent_options: Mapping[str, Any] = field(default_factory=dict)
 
 
+class _Tally:
+    """Observer: what a :class:`GameSummary` needs, folded from the events as they pass.
+
+    With it the game's record keeps no events (``keep_events = False``): a worker holds no
+    finished game in memory, and the garbage collector has no growing record to scan.
+    """
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+        self.decisions = 0
+        self.fallbacks = 0
+
+    def on_event(self, event: Event) -> None:
+        self.usage.add(event)
+        if event.kind == kinds.ACTION:
+            self.decisions += 1
+        elif event.kind == kinds.FALLBACK:
+            self.fallbacks += 1
+
+    def on_phase_end(self) -> None:
+        pass
+
+    def on_game_end(self, outcome: Outcome | None) -> None:
+        pass
+
+
+def _setup(job: SimulationJob, settings: RuntimeSettings, seed: int) -> GameSetup:
+    setup = GameSetup(
+        variant=job.variant,
+        seed=seed,
+        agents=job.agents,
+        config=job.config,
+        write_log=job.log_dir is not None,
+        log_path=None,
+        settings=settings,
+        agent_options=job.agent_options,
+    )
+    if job.log_dir is not None:
+        setup.game_id = new_game_id(job.variant)
+        setup.log_path = Path(job.log_dir) / f"{setup.game_id}.jsonl"
+    return setup
+
+
+async def _play_one(job: SimulationJob, settings: RuntimeSettings, seed: int) -> GameSummary:
+    game = prepare_game(_setup(job, settings, seed))
+    tally = _Tally()
+    game.record.observers.append(tally)
+    game.record.keep_events = False
+    outcome = await game.run()
+    return GameSummary(
+        seed=seed,
+        winner=outcome.winner,
+        termination=outcome.termination.value,
+        days=game.state.day,
+        decisions=tally.decisions,
+        fallbacks=tally.fallbacks,
+        tokens=tally.usage.llm.usage.total_tokens,
+        row=finished_row(game.header, tally.usage, outcome) if job.index_rows else None,
+    )
+
+
 async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
-    summaries = []
     settings = RuntimeSettings(retries=job.retries, decision_timeout=job.decision_timeout)
-    for seed in job.seeds:
-        setup = GameSetup(
-            variant=job.variant,
-            seed=seed,
-            agents=job.agents,
-            config=job.config,
-            write_log=job.log_dir is not None,
-            log_path=None,
-            settings=settings,
-            agent_options=job.agent_options,
-        )
-        if job.log_dir is not None:
-            setup.game_id = new_game_id(job.variant)
-            setup.log_path = Path(job.log_dir) / f"{setup.game_id}.jsonl"
-        game = await run_game(setup)
-        outcome = game.state.outcome()
-        assert outcome is not None
-        events = game.record.events
-        summaries.append(
-            GameSummary(
-                seed=seed,
-                winner=outcome.winner,
-                termination=outcome.termination.value,
-                days=game.state.day,
-                decisions=sum(1 for e in events if e.kind == kinds.ACTION),
-                fallbacks=sum(1 for e in events if e.kind == kinds.FALLBACK),
-                tokens=fold_usage(events).total.usage.total_tokens,
-                row=summary_row(game.header, events, outcome) if job.index_rows else None,
-            )
-        )
-        game.record.events.clear()
-    return summaries
+    return [await _play_one(job, settings, seed) for seed in job.seeds]
 
 
 def max_workers() -> int:
@@ -136,8 +171,24 @@ def max_workers() -> int:
     return min(64, max(8, 4 * (os.cpu_count() or 1)))
 
 
+def _start_method() -> str:
+    """``fork`` on Linux when this process runs no other thread (a fork copies no lock held
+    by another thread then): workers start in milliseconds instead of importing everything
+    again; ``spawn`` otherwise."""
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def _start_worker(parent: int) -> None:
+    """Worker initialiser: exit with ``parent``; leave the start-up heap out of the garbage
+    collector's full scans (``gc.freeze``: it is never garbage)."""
+    gc.freeze()
+    _exit_with_parent(parent)
+
+
 def _exit_with_parent(parent: int) -> None:
-    """Worker initialiser: a daemon thread ends this process once ``parent`` is gone."""
+    """A daemon thread ends this process once ``parent`` is gone."""
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -221,12 +272,12 @@ def simulate(
             summaries = run_chunk(job)
             for summary in summaries:
                 report.add(summary)
-                if progress:
-                    progress(1)
+            if progress:
+                progress(len(summaries))
             _index(index, summaries)
     else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers, _exit_with_parent, (os.getpid(),)) as pool:
+        context = multiprocessing.get_context(_start_method())
+        with context.Pool(workers, _start_worker, (os.getpid(),)) as pool:
             for summaries in pool.imap_unordered(run_chunk, jobs):
                 for summary in summaries:
                     report.add(summary)

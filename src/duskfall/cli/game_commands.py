@@ -133,6 +133,8 @@ def simulate(
     spec = agents or default_agents(chosen)
     probe = chosen.new_game(parse_config(chosen, config), seed)
     parse_spec(chosen, spec, probe.num_seats)(probe)  # fail fast on a bad spec
+    # redrawn as results arrive (one batch per chunk of games), not by a refresh thread: with
+    # no other thread running, the workers can be forked (see arena.simulate)
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -140,8 +142,14 @@ def simulate(
         TimeRemainingColumn(),
         console=console,
         transient=True,
+        auto_refresh=False,
     ) as progress:
         task = progress.add_task(f"{chosen.id} {spec}", total=games)
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+            progress.refresh()
+
         report = run_simulation(
             chosen.id,
             games,
@@ -150,7 +158,7 @@ def simulate(
             workers=workers,
             first_seed=seed,
             log_dir=log_dir,
-            progress=lambda n: progress.advance(task, n),
+            progress=advance,
             agent_options=parse_config_options(agent_option, None),
         )
     table = Table(title=f"{report.games} games of {chosen.name}, agents {spec}")

@@ -15,10 +15,11 @@ task, no timer, no prompts.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
@@ -68,8 +69,7 @@ class Handler(Protocol):
     ) -> HandlerResult: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(NamedTuple):
     """How one seat's decision was settled: its action, given by the seat or the fallback."""
 
     action: Any
@@ -100,22 +100,24 @@ class _SeatAsk:
         self.context = context
         self.seat = seat
         self.log = log
+        self.kind = kind
         self.legal = state.legal(seat)
-        self.observation = LazyObservation(lambda: state.observe(seat))
-        self.decision = Decision(seat, kind or self.legal.kind)
-        # a bot is called directly: a deadline could not interrupt it anyway
-        self.bot = player if isinstance(player, Bot) else None
+        self.observation = LazyObservation(functools.partial(state.observe, seat))
+        # a bot is called directly (settle_bot): a deadline could not interrupt it anyway
         self.participant = None if isinstance(player, Bot) else player
-        self.timeout = (
-            context.settings.decision_timeout
-            if self.participant is None
-            else _timeout_for(self.participant, context.settings)
-        )
+
+    @property
+    def timeout(self) -> float:
+        if self.participant is None:
+            return self.context.settings.decision_timeout
+        return _timeout_for(self.participant, self.context.settings)
+
+    @property
+    def decision(self) -> Decision:
+        return Decision(self.seat, self.kind or self.legal.kind)
 
     async def call(self, attempt: int, hint: str | None) -> Any:
         """The raw answer to one attempt; TimeoutError past the seat's deadline."""
-        if self.bot is not None:
-            return self.bot.act(self.observation, self.legal)
         assert self.participant is not None
         return await asyncio.wait_for(self._request(self.participant, attempt, hint), self.timeout)
 
@@ -188,8 +190,11 @@ async def ask_seat(
 ) -> Answer:
     """Ask one seat until it gives a legal action, re-asking with a hint; else fall back.
 
-    Refusals, failures, the timeout and the fallback are recorded in ``log``.
+    Refusals, failures, the timeout and the fallback are recorded in ``log``. A bot is
+    settled synchronously (:func:`settle_bot`).
     """
+    if isinstance(participant, Bot):
+        return settle_bot(context, seat, participant, log, kind)
     asking = _SeatAsk(context, seat, participant, log, kind)
     hint: str | None = None
     reason = "no answer"
@@ -208,6 +213,36 @@ async def ask_seat(
             return Answer(asking.decode(raw))
         except IllegalAction as exc:
             reason, hint = asking.refused(attempt, raw, exc), exc.hint
+    return Answer(asking.fall_back(reason), "fallback")
+
+
+def settle_bot(
+    context: PhaseContext,
+    seat: int,
+    bot: Bot,
+    log: list[Event],
+    kind: str | None = None,
+) -> Answer:
+    """:func:`ask_seat` for a bot, without a coroutine: ``act`` until legal, else fall back.
+
+    The same steps and records as for a participant (a bot gets no hint: it has no prompt),
+    so a game plays and logs the same whichever way its bots are called.
+    """
+    asking = _SeatAsk(context, seat, bot, log, kind)
+    reason = "no answer"
+    for attempt in range(context.settings.retries + 1):
+        try:
+            raw = bot.act(asking.observation, asking.legal)
+        except TimeoutError:
+            reason = asking.timed_out()
+            break
+        except Exception as exc:  # a bot's failure must not stop the game
+            reason = asking.failed(attempt, exc)
+            continue
+        try:
+            return Answer(asking.decode(raw))
+        except IllegalAction as exc:
+            reason = asking.refused(attempt, raw, exc)
     return Answer(asking.fall_back(reason), "fallback")
 
 

@@ -21,17 +21,30 @@ class Observer(Protocol):
 
 
 class GameRecord:
-    """The ordered events of one game and the observers that receive them as they happen."""
+    """The ordered events of one game and the observers that receive them as they happen.
 
-    def __init__(self, game_id: str, observers: Iterable[Observer] = ()) -> None:
+    ``keep_events = False`` lets the events go once the observers have seen them (``events``
+    stays empty; ``seq`` still counts on): a caller that only folds a game's events (a
+    simulation's tally) then keeps no game in memory, which also spares the garbage collector
+    from scanning every past event of the game again and again.
+    """
+
+    def __init__(
+        self, game_id: str, observers: Iterable[Observer] = (), *, keep_events: bool = True
+    ) -> None:
         self.game_id = game_id
         self.events: list[Event] = []
         self.observers: list[Observer] = list(observers)
+        self.keep_events = keep_events
+        self._dropped = 0  # events recorded but not kept
 
     def add(self, event: Event) -> Event:
-        event.seq = len(self.events)
+        event.seq = len(self.events) + self._dropped
         event.game_id = self.game_id
-        self.events.append(event)
+        if self.keep_events:
+            self.events.append(event)
+        else:
+            self._dropped += 1
         for observer in self.observers:
             observer.on_event(event)
         return event

@@ -10,15 +10,23 @@ are asked concurrently. It can be paused between rounds.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from duskfall.core import event_kinds as kinds
+from duskfall.core.bot import Bot
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import Decision, State, Variant
-from duskfall.runtime.handler import AskHandler, Handler, PhaseContext, Player
+from duskfall.runtime.handler import (
+    AskHandler,
+    Handler,
+    HandlerResult,
+    PhaseContext,
+    Player,
+    settle_bot,
+)
 from duskfall.runtime.pausing import Pausable
 from duskfall.runtime.record import GameRecord, action_event
 from duskfall.runtime.settings import RuntimeSettings
@@ -69,23 +77,63 @@ class Scheduler(Pausable):
         groups: dict[str, list[Decision]] = {}
         for decision in pending:
             groups.setdefault(decision.kind, []).append(decision)
+        if self._bots_only(groups):
+            results = [self._settle_bots(decisions) for decisions in groups.values()]
+        else:
+            results = await self._ask(groups)
+        self._apply(results)
+        if state.phase != phase_before or state.outcome() is not None:
+            self.record.phase_end()
+        return state.outcome() is None
+
+    def _context(self, decisions: list[Decision]) -> PhaseContext:
+        return PhaseContext(
+            self.variant,
+            self.state,
+            self.record.game_id,
+            decisions,
+            self.fallback_rng,
+            self.settings,
+            self.context_extra,
+        )
+
+    def _bots_only(self, groups: dict[str, list[Decision]]) -> bool:
+        """Whether every pending seat is a bot asked by the default handler."""
+        participants, handlers = self.participants, self.handlers
+        if handlers and any(kind in handlers for kind in groups):
+            return False
+        return all(isinstance(participants[seat], Bot) for seat in _seats(groups))
+
+    def _settle_bots(self, decisions: list[Decision]) -> HandlerResult:
+        """The fast path: what :class:`AskHandler` does for bots (each asked in turn), without
+        a coroutine or task per decision."""
+        context = self._context(decisions)
+        log: list[Event] = []
+        result = HandlerResult({}, log)
+        for decision in decisions:
+            seat = decision.seat
+            bot = self.participants[seat]
+            assert isinstance(bot, Bot)
+            answer = settle_bot(context, seat, bot, log, decision.kind)
+            result.actions[seat] = answer.action
+            if answer.fallback:
+                result.fallbacks.add(seat)
+        return result
+
+    async def _ask(self, groups: dict[str, list[Decision]]) -> list[HandlerResult]:
+        """Each group's answers from its handler; the groups are asked concurrently."""
         calls = [
             self.handlers.get(kind, self.default_handler)(
-                PhaseContext(
-                    self.variant,
-                    state,
-                    self.record.game_id,
-                    decisions,
-                    self.fallback_rng,
-                    self.settings,
-                    self.context_extra,
-                ),
+                self._context(decisions),
                 [(d.seat, self.participants[d.seat]) for d in decisions],
             )
             for kind, decisions in groups.items()
         ]
-        results = [await calls[0]] if len(calls) == 1 else await asyncio.gather(*calls)
-        record = self.record
+        return [await calls[0]] if len(calls) == 1 else list(await asyncio.gather(*calls))
+
+    def _apply(self, results: list[HandlerResult]) -> None:
+        """Record the handlers' events, then apply the actions in ascending seat order."""
+        state, record = self.state, self.record
         actions: dict[int, tuple[Any, str]] = {}
         for result in results:
             if result.subphase_log:
@@ -98,9 +146,6 @@ class Scheduler(Pausable):
             record.extend(state.apply(seat, action))
             if state.outcome() is not None:
                 break
-        if state.phase != phase_before or state.outcome() is not None:
-            self.record.phase_end()
-        return state.outcome() is None
 
     async def run(self) -> Outcome:
         """Play to the end and return the outcome (recorded as a ``game_over`` event)."""
@@ -123,6 +168,10 @@ class Scheduler(Pausable):
         outcome = Outcome(None, Termination.ABORTED, reason)
         self.finish(outcome)
         return outcome
+
+
+def _seats(groups: dict[str, list[Decision]]) -> Iterator[int]:
+    return (decision.seat for decisions in groups.values() for decision in decisions)
 
 
 def game_over_event(state: State, outcome: Outcome) -> Event:

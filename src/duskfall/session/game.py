@@ -115,13 +115,19 @@ def prepare_game(setup: GameSetup) -> PreparedGame:
         variant=variant.id,
         config=config.model_dump(mode="json"),
         seed=seed,
-        roster=[{"seat": s, "agent": redact(agents[s])} for s in range(state.num_seats)],
+        roster=_roster(agents),
     )
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
     participants = build_participants(
         variant, agents, seed, setup.participants, setup.agent_options
     )
     return assemble(setup, variant, state, header, agents, participants, log_path)
+
+
+def _roster(agents: list[str]) -> list[dict[str, Any]]:
+    """The header's roster, agents redacted (each distinct agent once: most games have one)."""
+    shown = {agent: redact(agent) for agent in set(agents)}
+    return [{"seat": seat, "agent": shown[agent]} for seat, agent in enumerate(agents)]
 
 
 async def run_game(setup: GameSetup) -> PreparedGame:

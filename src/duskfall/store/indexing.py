@@ -95,7 +95,17 @@ def summary_row(
     log_path: str | Path | None = None,
 ) -> GameRow:
     """The finished row of a game played without an index observer (simulations)."""
-    usage = usage_of(events)
+    return finished_row(header, usage_of(events), outcome, log_path=log_path)
+
+
+def finished_row(
+    header: LogHeader,
+    usage: Usage,
+    outcome: Outcome | None,
+    *,
+    log_path: str | Path | None = None,
+) -> GameRow:
+    """:func:`summary_row` from the :class:`Usage` already folded from the game's events."""
     termination = outcome.termination.value if outcome else Termination.ABORTED.value
     now = utc_now()
     return GameRow(
