@@ -157,7 +157,7 @@ async def test_seat_after_hello_ignores_idle_connections(tmp_path: Path) -> None
 
 
 async def test_benched_seat_comes_back_when_it_speaks(tmp_path: Path) -> None:
-    async with serving(tmp_path, games=1, deadline_ms=150) as server:
+    async with serving(tmp_path, games=1, deadline_ms=600) as server:
         clients = await seat_clients(server.port, 10)
         others = autoplay(clients[1:], seed=11)
         me = clients[0]
