@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
+from duskfall.cli import main
 from duskfall.core.errors import DuskfallError, LogCorrupt
 from duskfall.session import GameSetup, prepare_resume, run_game
 from duskfall.store.log import read_log
@@ -190,3 +192,25 @@ def test_a_resumed_format_1_log_stays_format_1(tmp_path: Path) -> None:
     log = read_log(path)
     assert log.finished and not log.chained
     replay(log)
+
+
+def test_lines_cut_off_the_end_are_found_by_the_index_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What is left of a cut log is a valid chain; its index row still knows the full count."""
+    log = play(tmp_path, "werewolf", "random", 8)  # indexed: the store tests' private index
+    path = tmp_path / "werewolf-8-random.jsonl"
+    copy = tmp_path / "copy.jsonl"
+    lines = log.splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:-3]))  # game_over and two events before it: gone
+    copy.write_bytes(b"".join(lines[:-3]))
+    replay(read_log(path))  # the chain alone cannot tell
+    with pytest.raises(LogCorrupt, match="lines were cut from its end"):
+        prepare_resume(path)
+    monkeypatch.setattr(sys, "argv", ["duskfall", "replay", str(path)])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    out = capsys.readouterr()
+    assert exited.value.code == 2
+    assert "holds" in out.err + out.out and "lines were cut from its end" in out.err + out.out
+    prepare_resume(copy)  # a copy elsewhere is not the game's log of record: it may go on

@@ -29,6 +29,7 @@ from duskfall.core.rng import check_seed
 from duskfall.core.variant import parse_config
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GameSetup, prepare_game
+from duskfall.store.anchor import check_not_cut
 from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, TornLine, read_log
 from duskfall.store.replay import replay as replay_log
@@ -182,12 +183,14 @@ def replay(
 ) -> None:
     """Re-apply a log's actions, check every event is reproduced exactly, and show the game.
 
-    Any damage to the log (a changed, removed or moved line breaks its hash chain) is an error;
-    only a torn last line (a process killed mid-write) is cut with a warning.
+    Any damage to the log (a changed, removed or moved line breaks its hash chain; lines cut off
+    its end fall short of its index row) is an error; only a torn last line (a process killed
+    mid-write) is cut with a warning.
     """
     game_log = read_log(log, strict=False)
     if game_log.corrupt is not None and not isinstance(game_log.corrupt, TornLine):
         raise game_log.corrupt
+    check_not_cut(log, game_log)
     if game_log.corrupt is not None:
         console.print(
             f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it"

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from duskfall.core.errors import DuskfallError
+from duskfall.store.anchor import check_not_cut
 from duskfall.store.index import GameIndex, UnknownGame, default_db_path
 from duskfall.store.log import GameLog, read_log
 
@@ -84,5 +85,6 @@ def open_for_resume(path: Path, *, force: bool = False) -> GameLog:
     """
     log = _load(path)
     _check_damage_is_at_the_end(path, log)
+    check_not_cut(path, log)
     _check_not_running(log.header.game_id, force)
     return log
