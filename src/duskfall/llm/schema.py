@@ -18,17 +18,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+from duskfall.core.json_types import is_json_type
 
-_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (type(None),),
-}
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 
 
 class NoJSON(ValueError):
@@ -66,11 +58,9 @@ def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str,
 
 
 def _type_ok(value: Any, kind: str) -> bool:
-    if kind in ("integer", "number") and isinstance(value, bool):
-        return False
     if kind == "integer" and isinstance(value, float):
-        return value.is_integer()
-    return isinstance(value, _TYPES.get(kind, (object,)))
+        return value.is_integer()  # lenient: a model's 3.0 is the integer 3
+    return is_json_type(value, kind)
 
 
 def validate(value: Any, schema: Mapping[str, Any]) -> list[str]:

@@ -14,15 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (type(None),),
-}
+from duskfall.core.json_types import is_json_type
 
 
 def wire_form_error(action: Any, schema: Mapping[str, Any]) -> str | None:
@@ -150,10 +142,7 @@ def _action_types(schema: Mapping[str, Any]) -> list[str]:
     return types
 
 
-def _is(value: Any, kind: str) -> bool:
-    if kind in ("integer", "number") and isinstance(value, bool):
-        return False
-    return isinstance(value, _TYPES.get(kind, (object,)))
+_is = is_json_type
 
 
 def _show(value: Any) -> str:
