@@ -14,6 +14,7 @@
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,24 @@ def _named_files(config: pytest.Config) -> set[Path]:
         if path.is_file():
             files.add(path)
     return files
+
+
+CliRun = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> CliRun:
+    """``duskfall ARGS`` in-process: returns (exit code, stdout, stderr)."""
+    from duskfall.cli import main
+
+    def call(*args: str) -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "argv", ["duskfall", *args])
+        code = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call

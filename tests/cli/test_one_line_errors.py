@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from duskfall.cli import main
+from conftest import CliRun
 from duskfall.session import GameSetup, prepare_game
 from duskfall.store.log import LogWriter, read_log
 from duskfall.web.human import WebHumanSeat
@@ -27,19 +27,13 @@ DEEP = "[" * 1000 + "]" * 1000
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: CliRun) -> Run:
     """``duskfall ARGS`` in-process: (exit code, stdout + stderr)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DUSKFALL_DB", "off")
 
     def call(*args: str) -> tuple[int, str]:
-        monkeypatch.setattr(sys, "argv", ["duskfall", *args])
-        code = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-        out, err = capsys.readouterr()
+        code, out, err = cli(*args)
         return code, out + err
 
     return call

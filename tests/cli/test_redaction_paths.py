@@ -5,7 +5,6 @@ the log, the index database or the web."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from duskfall.cli import main
+from conftest import CliRun
 from duskfall.testing.require import require
 from duskfall.testing.stub_server import FaultPlan, StubServer
 
@@ -42,15 +41,9 @@ def stub() -> Iterator[StubServer]:
 
 
 @pytest.fixture
-def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
+def run(cli: CliRun) -> Any:
     def call(*args: str) -> tuple[int, str]:
-        monkeypatch.setattr(sys, "argv", ["duskfall", *args])
-        code = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-        out, err = capsys.readouterr()
+        code, out, err = cli(*args)
         return code, out + err
 
     return call

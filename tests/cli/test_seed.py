@@ -4,27 +4,15 @@ only once the game is over; a big seed reproduces its game and replays."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from duskfall.cli import main
+from conftest import CliRun
 from duskfall.store.log import read_log
 from duskfall.testing.secrecy import leaked_seeds
 
 BIG = 2**128 - 1
-
-
-def run(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
-    monkeypatch.setattr(sys, "argv", ["duskfall", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(autouse=True)
@@ -42,41 +30,30 @@ def no_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         (["serve", "--seed", str(2**200), "--games", "1"], "a 61-digit number is out of range"),
     ],
 )
-def test_seeds_out_of_range_are_refused(
-    args: list[str],
-    message: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code, out, err = run(args, monkeypatch, capsys)
+def test_seeds_out_of_range_are_refused(args: list[str], message: str, cli: CliRun) -> None:
+    code, out, err = cli(*args)
     assert code == 2 and message in err and "2**128-1" in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
 
 
-def test_a_128_bit_seed_plays_the_same_game_and_replays(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_128_bit_seed_plays_the_same_game_and_replays(tmp_path: Path, cli: CliRun) -> None:
     logs = []
     for name in ("a", "b"):
         log = tmp_path / f"{name}.jsonl"
-        code, out, err = run(
-            ["play", "-q", "--seed", str(BIG), "--log", str(log)], monkeypatch, capsys
-        )
+        code, out, err = cli("play", "-q", "--seed", str(BIG), "--log", str(log))
         assert code == 0, err
         assert f"seed {BIG} (play it again with --seed {BIG})" in out
         header = json.loads(log.read_text().splitlines()[0])
         assert header["admin"] == {"seed": str(BIG)} and "seed" not in header
         logs.append([(e.kind, e.payload) for e in read_log(log).events if e.kind != "llm_call"])
     assert logs[0] == logs[1]
-    code, out, err = run(["replay", "-q", str(tmp_path / "a.jsonl")], monkeypatch, capsys)
+    code, out, err = cli("replay", "-q", str(tmp_path / "a.jsonl"))
     assert code == 0 and "replay verified" in out
 
 
-def test_the_console_shows_the_secret_seed_only_after_the_end(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_console_shows_the_secret_seed_only_after_the_end(tmp_path: Path, cli: CliRun) -> None:
     log = tmp_path / "g.jsonl"
-    code, out, err = run(["play", "-v", "werewolf", "--log", str(log)], monkeypatch, capsys)
+    code, out, err = cli("play", "-v", "werewolf", "--log", str(log))
     assert code == 0, err
     header = read_log(log).header
     before_end = out[: out.index(" wins (")] if " wins (" in out else out[: out.index("Draw")]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from duskfall.cli import main
+from conftest import CliRun
 from duskfall.llm import register_provider
 
 from .cli_driver import table
@@ -26,23 +26,13 @@ TABLE = ("--lang", "en", "--gm-model", "table:gm", "--player-model", "table:play
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: CliRun) -> CliRun:
     """Call ``duskfall ARGS`` in-process; returns (exit code, stdout, stderr)."""
     register_provider("table", table)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DUSKFALL_DB", str(tmp_path / "index.db"))
 
-    def call(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["duskfall", *args])
-        code = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
+    return cli
 
 
 def duskfall(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
