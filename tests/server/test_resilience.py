@@ -51,7 +51,7 @@ async def test_slow_client_dribbling_bytes_within_the_deadlines(tmp_path: Path) 
 
 @pytest.mark.slow
 async def test_silent_client_gets_the_fallback_after_its_deadline(tmp_path: Path) -> None:
-    async with serving(tmp_path, games=1, deadline_ms=150) as server:
+    async with serving(tmp_path, games=1, deadline_ms=600) as server:
         clients = await seat_clients(server.port, 10)
         silent = clients[0]
         results = await asyncio.gather(silent.closed_after(), *autoplay(clients[1:], seed=3))
