@@ -58,7 +58,7 @@ async def test_silent_client_gets_the_fallback_after_its_deadline(tmp_path: Path
         await wait_game_done(server)
     assert results[0][-1]["event"] == "GAME_OVER"
     requests = [m for m in results[0] if m["type"] == "ACTION_REQUEST" and m["valid_actions"]]
-    assert all(r["deadline_ms"] == 150 for r in requests)
+    assert all(r["deadline_ms"] == 600 for r in requests)
     log = game_log(server, silent.hello["game_id"])  # type: ignore[index]
     fallbacks = [e for e in log.events if e.kind == "fallback"]
     assert {e.payload["seat"] for e in fallbacks} == {0}
