@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,13 +13,16 @@ import pytest
 pytestmark = pytest.mark.subprocess
 
 
-def duskfall(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def duskfall(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "duskfall", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=300,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -64,15 +68,32 @@ def test_user_errors_are_one_clear_line(tmp_path: Path) -> None:
         assert "Traceback" not in result.stderr
 
 
-def test_corrupt_log_is_reported_and_the_good_part_replayed(tmp_path: Path) -> None:
+def test_torn_log_is_reported_and_the_good_part_replayed(tmp_path: Path) -> None:
+    """A process killed mid-write leaves a torn last line and an index that never saw the rest.
+
+    The game is played unindexed, so no index row claims more events than the torn log holds
+    (a finished game's log cut short is refused instead: see tests/store/test_chain.py).
+    """
     log = tmp_path / "game.jsonl"
-    duskfall("play", "--seed", "2", "--log", str(log), "--quiet", cwd=tmp_path)
+    unindexed = {"DUSKFALL_DB": "off"}
+    duskfall("play", "--seed", "2", "--log", str(log), "--quiet", cwd=tmp_path, env=unindexed)
     lines = log.read_text().splitlines(keepends=True)
     log.write_text("".join(lines[:40]) + lines[40][: len(lines[40]) // 2])
     result = duskfall("replay", str(log), "-q", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "ends mid-line" in result.stdout and "39 events" in result.stdout
     assert "did not finish" in result.stdout
+
+
+def test_finished_log_cut_short_is_refused_in_one_line(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    duskfall("play", "--seed", "2", "--log", str(log), "--quiet", cwd=tmp_path)
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:40]) + lines[40][: len(lines[40]) // 2])
+    result = duskfall("replay", str(log), "-q", cwd=tmp_path)
+    assert result.returncode != 0
+    assert "lines were cut from its end" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
 def test_replay_shows_a_game_master_log(tmp_path: Path) -> None:
