@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
+from duskfall.core.prompting import PromptKit
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +156,9 @@ class VariantInfo:
     * ``format_history_entry``: one line of a seat's history (entry, observation);
     * ``scramble_hidden``: a copy of a state with everything hidden from ``seat`` re-dealt,
       used by the no-leak check of the test kit;
-    * ``wire``: how clients read the variant's legal actions back from the wire.
+    * ``wire``: how clients read the variant's legal actions back from the wire;
+    * ``prompt_kit``: the pieces of its LLM prompts (:mod:`duskfall.core.prompting`), from
+      which every LLM seat's prompt is composed.
     """
 
     presets: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -164,6 +167,7 @@ class VariantInfo:
     format_history_entry: Callable[[Mapping[str, Any], Mapping[str, Any]], str | None] | None = None
     scramble_hidden: Callable[[State, int, random.Random], State] | None = None
     wire: WireCodec | None = None
+    prompt_kit: PromptKit | None = None
 
 
 class Variant(Protocol):
