@@ -50,8 +50,8 @@ def extra(events: list[Event], attempt: int = 0, day: int = 1) -> dict[str, Any]
     }
 
 
-def reply(target: int, think: str = "seat 5 dodged the question", says: str = "I vote 5") -> str:
-    return json.dumps({"think": think, "says": says, "action": {"type": "VOTE", "target": target}})
+def reply(target: int, think: str = "seat 5 dodged the question") -> str:
+    return json.dumps({"reasoning": think, "action": {"type": "VOTE", "target": target}})
 
 
 async def test_one_call_per_decision_with_envelope_schema_and_persona() -> None:
@@ -63,12 +63,14 @@ async def test_one_call_per_decision_with_envelope_schema_and_persona() -> None:
     [request] = provider.requests
     assert request.schema is not None
     assert request.schema["properties"]["action"] == VOTE_SCHEMA
-    assert request.schema["required"] == ["think", "says", "action"]
+    assert request.schema["required"] == ["reasoning", "action"]
+    assert list(request.schema["properties"]) == ["reasoning", "action"]
     assert request.messages[0]["role"] == "system"
     assert request.messages[0]["content"].startswith("RULES")
     assert "grumpy retired detective" in request.messages[0]["content"]
     assert request.messages[1] == {"role": "user", "content": "VIEW"}
-    assert request.options["max_tokens"] == 400
+    assert '"reasoning"' in request.messages[0]["content"]  # the one output contract
+    assert request.options["max_tokens"] == 600
 
 
 async def test_each_call_is_an_admin_llm_event() -> None:
@@ -90,7 +92,7 @@ async def test_each_call_is_an_admin_llm_event() -> None:
 async def test_memory_carries_own_notes_and_stays_bounded() -> None:
     replies = [reply(5, think=f"note number {i} " + "x" * 100) for i in range(30)]
     provider = ScriptedProvider(replies)
-    agent = LLMAgent(Model(provider), seat=3, memory=RunningMemory(budget_chars=500))
+    agent = LLMAgent(Model(provider), seat=3, notes=RunningMemory(budget_chars=500))
     for i in range(30):
         await agent.decide("RULES", f"VIEW {i}", **extra([], day=i))
     first, last = provider.requests[0], provider.requests[-1]
@@ -109,13 +111,13 @@ async def test_a_retry_replaces_the_note_of_its_decision() -> None:
     agent = LLMAgent(Model(provider), seat=3)
     await agent.decide("R", "V", **extra([]))
     await agent.decide("R", "V", **extra([], attempt=1))
-    assert len(agent.memory.notes) == 1
-    assert "second try" in agent.memory.render()
+    assert len(agent.notes.notes) == 1
+    assert "second try" in agent.notes.render()
 
 
 async def test_memory_can_be_turned_off() -> None:
     provider = ScriptedProvider([reply(5), reply(5)])
-    agent = LLMAgent(Model(provider), memory=RunningMemory(budget_chars=0))
+    agent = LLMAgent(Model(provider), notes=RunningMemory(budget_chars=0))
     await agent.decide("R", "V", **extra([]))
     await agent.decide("R", "V", **extra([]))
     assert provider.requests[1].messages[1]["content"] == "V"
@@ -166,7 +168,7 @@ def test_factory_reads_options() -> None:
     }
     agent = make_llm_agent(_context(1, options))
     assert agent.persona == "loud"
-    assert agent.memory.budget_chars == 0
+    assert agent.notes.budget_chars == 0
     assert agent.options == CallOptions(max_tokens=123, temperature=0.2)
     assert agent.model.timeout == 7 and agent.model.retry.retries == 2
     assert agent.describe() == "llm:scripted"
@@ -178,12 +180,16 @@ def test_factory_reads_options() -> None:
 def test_bad_options_are_one_config_error() -> None:
     for options, key in (
         ({"max_tokens": "lots"}, "max_tokens"),
-        ({"history": "some"}, "history"),
         ({"temperature": -1}, "temperature"),
         ({"memory_chars": -5}, "memory_chars"),
     ):
         with pytest.raises(ConfigError, match=f"invalid llm agent option {key}:"):
             make_llm_agent(_context(1, options))
+    for retired in ("history", "think_chars", "says_chars"):
+        with pytest.raises(ConfigError, match=f"option '{retired}' was replaced by"):
+            make_llm_agent(_context(1, {retired: "x"}))
+    with pytest.raises(ConfigError, match="invalid llm agent option memory:"):
+        make_llm_agent(_context(1, {"memory": "forever"}))
 
 
 def test_request_seeded_answers_are_deterministic() -> None:

@@ -1,11 +1,19 @@
 """LLMAgent: a seat played by a language model, one model call per decision.
 
-The prompts come from the variant (``system``: rules, role, win condition; ``user``: the
-seat's view, what it may see of the history, the legal choices). The agent adds its persona
-to the system prompt and its compact running memory (its own earlier notes) to the user
-prompt, and asks for ``{"think", "says", "action"}`` constrained by a JSON schema built from
-the decision's legal actions wherever the provider can constrain output. It returns the raw
-reply: the handler decodes, validates and re-asks with a hint (seed 004).
+The prompts are composed from the variant's prompt kit (:mod:`duskfall.core.prompting`) and
+the events the seat was shown so far (the runtime passes them as ``entries``), so the model
+sees everything its seat may know, under day and night headers, and nothing else. It answers
+``{"reasoning": ..., "action": {...}}``, constrained by a JSON schema built from the
+decision's legal actions wherever the provider can constrain output. The agent returns the
+raw reply: the handler decodes, validates and re-asks with a hint (seed 004).
+
+Memory (``memory`` option):
+
+* ``conversation`` (default): one growing conversation per seat, the system prompt fixed, so
+  a provider's prefix cache only evaluates each call's new part
+  (:class:`~duskfall.llm.conversation.SeatConversation`);
+* ``stateless``: one self-contained prompt per decision with the same complete information
+  (older days as their digest), plus the seat's own short notes of its earlier decisions.
 
 Every call, successful or not, is recorded by the model (a
 :class:`~duskfall.llm.calls.CallRecord` around ``extra["emit"]``) as an ``admin`` ``llm_call``
@@ -14,39 +22,52 @@ event with the prompt, reply, tokens, cost, latency and retries.
 Options (``AgentContext.options``, shared by every LLM seat of a game):
 
 * ``persona``: text for every LLM seat, or ``personas``: ``{seat: text}`` / a list by seat;
-* ``memory_chars`` (default 400): the running memory's size; 0 turns it off;
-* ``history``: ``compact`` (default) leaves out history lines this seat was already shown
-  (keeping the latest few), ``full`` sends the variant's prompt unchanged;
-* ``max_tokens`` (default 400), ``temperature``: sampling options for each call;
-* ``think_chars`` / ``says_chars`` (default 200): caps on the envelope's free text;
+* ``memory``: ``conversation`` or ``stateless`` (above);
+* ``coaching``: ``off`` (default, for measurement: rules, role, facts and legal choices only)
+  or ``on`` (the variant's strategy hints and heuristic priorities too);
+* ``reasoning_chars`` (default 1000): how long the reasoning may be;
+* ``context_tokens``: the conversation's budget before it restarts from a digest (default: the
+  model's context window where known, else 100,000);
+* ``memory_chars`` (default 400): the stateless memory's own notes; 0 turns them off;
+* ``max_tokens`` (default 600), ``temperature``: sampling options for each call;
 * ``timeout`` (seconds for one model call), ``retries`` (re-sends after failures) and
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
 * ``llm_config``: path of an LLM config file (keys, prices; see :mod:`duskfall.llm.config`).
 
-They are read into :class:`LLMAgentOptions` (a bad value is one clear ConfigError).
+They are read into :class:`LLMAgentOptions` (a bad value is one clear ConfigError; the retired
+``history``, ``think_chars`` and ``says_chars`` say what replaced them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import Field
 
 from duskfall.agents.specs import AgentContext
-from duskfall.core.errors import IllegalAction
+from duskfall.core.errors import ConfigError, IllegalAction
+from duskfall.core.prompting import Entry, PromptKit
+from duskfall.core.transcript import contract_text, system_prompt
 from duskfall.core.usage import Tally
 from duskfall.llm import CallOptions, CallRecord, LLMError, Model, ProviderUnavailable
-from duskfall.llm.compaction import HistoryCompactor
-from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS, envelope_schema, length_note
+from duskfall.llm.conversation import SeatConversation, stateless_messages
+from duskfall.llm.envelope import REASONING_CHARS, envelope_schema
 from duskfall.llm.memory import RunningMemory, clip
 from duskfall.llm.options import ModelOptions, read_options
 from duskfall.llm.types import Message
 from duskfall.runtime.parsing import decode_reply
 
-DEFAULT_MAX_TOKENS = 400
-MEMORY_HEADER = "Your own notes from earlier in this game (private):"
+DEFAULT_MAX_TOKENS = 600
+DEFAULT_CONTEXT_TOKENS = 100_000
+MEMORY_HEADER = "Your own notes from your earlier decisions (private):"
+Memory = Literal["conversation", "stateless"]
+RETIRED_OPTIONS = {
+    "history": "memory=conversation|stateless (every seat now sees its whole history)",
+    "think_chars": "reasoning_chars",
+    "says_chars": "reasoning_chars (speech text is part of a speech decision's action)",
+}
 
 
 class LLMAgentOptions(ModelOptions):
@@ -54,11 +75,12 @@ class LLMAgentOptions(ModelOptions):
 
     persona: str | None = None
     personas: dict[int | str, str | None] | list[str | None] | None = None
+    memory: Memory = "conversation"
+    coaching: bool = False
+    reasoning_chars: int = Field(default=REASONING_CHARS, ge=1)
+    context_tokens: int | None = Field(default=None, ge=1000)
     memory_chars: int = Field(default=400, ge=0)
-    history: Literal["compact", "full"] = "compact"
     max_tokens: int = Field(default=DEFAULT_MAX_TOKENS, ge=1)
-    think_chars: int = Field(default=THINK_CHARS, ge=1)
-    says_chars: int = Field(default=SAYS_CHARS, ge=1)
 
     def persona_for(self, seat: int) -> str | None:
         """The persona of ``seat``: its own from ``personas``, else the shared ``persona``."""
@@ -83,41 +105,84 @@ class LLMAgent:
         *,
         seat: int | None = None,
         persona: str | None = None,
-        memory: RunningMemory | None = None,
+        memory: Memory = "conversation",
+        coaching: bool = False,
+        reasoning_chars: int = REASONING_CHARS,
+        context_tokens: int | None = None,
+        notes: RunningMemory | None = None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         temperature: float | None = None,
-        think_chars: int = THINK_CHARS,
-        says_chars: int = SAYS_CHARS,
         decision_timeout: float | None = None,
-        history: HistoryCompactor | None = None,
     ) -> None:
         self.model = model
         self.seat = seat
         self.persona = persona.strip() if persona else None
-        self.memory = memory if memory is not None else RunningMemory()
-        self.history = history
+        self.memory = memory
+        self.coaching = coaching
+        self.reasoning_chars = reasoning_chars
+        window = context_tokens or getattr(model, "context_tokens", None) or DEFAULT_CONTEXT_TOKENS
+        self.budget_tokens = max(500, int(window) - max_tokens)
+        self.notes = notes if notes is not None else RunningMemory()
         self.options = CallOptions(max_tokens=max_tokens, temperature=temperature)
-        self.think_chars = think_chars
-        self.says_chars = says_chars
         # a decision may wait for its turn at the model and retry; leave room for both
         self.decision_timeout = decision_timeout or max(120.0, 3 * model.timeout)
         self.tally = Tally()
+        self.conversation: SeatConversation | None = None
         self._broken: LLMError | None = None
         self._decisions = 0
 
     def describe(self) -> str:
         return f"llm:{self.model.spec}"
 
-    def messages(self, system_prompt: str, user_prompt: str) -> list[Message]:
-        """The chat sent for one decision: persona + variant system prompt, memory + view."""
-        system = f"{system_prompt}\n\n{length_note(self.think_chars, self.says_chars)}"
+    def _with_persona(self, system: str) -> str:
         if self.persona:
-            system = f"{system}\n\nYour persona (play in this character): {self.persona}"
-        if self.history is not None:
-            user_prompt = self.history.compact(user_prompt)
-        notes = self.memory.render()
-        user = f"{MEMORY_HEADER}\n{notes}\n\n{user_prompt}" if notes else user_prompt
-        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+            return f"{system}\n\nYour persona (play in this character): {self.persona}"
+        return system
+
+    def _system(self, kit: PromptKit, obs: Mapping[str, Any]) -> str:
+        text = system_prompt(kit, obs, coaching=self.coaching, reasoning_chars=self.reasoning_chars)
+        return self._with_persona(text)
+
+    def messages(
+        self,
+        system_prompt_text: str,
+        user_prompt: str,
+        *,
+        kit: PromptKit | None = None,
+        entries: Sequence[Entry] | None = None,
+        observation: Mapping[str, Any] | None = None,
+        legal: Any = None,
+        hint: str | None = None,
+        retry: bool = False,
+    ) -> list[Message]:
+        """The chat sent for one decision (composed from the kit where the variant has one)."""
+        if kit is None or entries is None or observation is None or legal is None:
+            system = self._with_persona(
+                f"{system_prompt_text}\n\n{contract_text(self.reasoning_chars)}"
+            )
+            notes = self.notes.render()
+            user = f"{MEMORY_HEADER}\n{notes}\n\n{user_prompt}" if notes else user_prompt
+            return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        if self.memory == "conversation":
+            if self.conversation is None:
+                self.conversation = SeatConversation(
+                    kit,
+                    lambda obs: self._system(kit, obs),
+                    coaching=self.coaching,
+                    budget_tokens=self.budget_tokens,
+                )
+            return self.conversation.messages(observation, legal, entries, hint=hint, retry=retry)
+        notes = self.notes.render()
+        return stateless_messages(
+            kit,
+            self._system(kit, observation),
+            observation,
+            legal,
+            entries,
+            coaching=self.coaching,
+            hint=hint,
+            notes=f"{MEMORY_HEADER}\n{notes}" if notes else "",
+        )
 
     async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
         """One model call; returns the raw reply for the handler to decode and validate."""
@@ -125,10 +190,18 @@ class LLMAgent:
             raise self._broken  # the provider refused us for good (bad key, unknown model)
         schema_source = extra.get("schema")
         action_schema = schema_source.get() if schema_source is not None else None
-        schema = envelope_schema(
-            action_schema, think_chars=self.think_chars, says_chars=self.says_chars
+        schema = envelope_schema(action_schema)
+        attempt = extra.get("attempt", 0)
+        messages = self.messages(
+            system_prompt,
+            user_prompt,
+            kit=extra.get("prompt_kit"),
+            entries=extra.get("entries"),
+            observation=extra.get("observation"),
+            legal=extra.get("legal"),
+            hint=extra.get("hint"),
+            retry=bool(attempt),
         )
-        messages = self.messages(system_prompt, user_prompt)
         decision = extra.get("decision")
         where = _where(extra.get("observation"), decision)
         record = CallRecord(
@@ -136,13 +209,10 @@ class LLMAgent:
             seat=self.seat,
             day=where["day"],
             phase=where["phase"],
-            fields={
-                "decision": getattr(decision, "kind", None),
-                "attempt": extra.get("attempt", 0),
-            },
+            fields={"decision": getattr(decision, "kind", None), "attempt": attempt},
             tally=self.tally,
         )
-        if not extra.get("attempt"):
+        if not attempt:
             self._decisions += 1  # a retry of the same decision replaces its memory note
         try:
             completion = await self.model.complete(
@@ -155,24 +225,24 @@ class LLMAgent:
         except ProviderUnavailable as exc:
             self._broken = exc
             raise
+        if self.conversation is not None:
+            self.conversation.answered(completion.text)
         self._remember(completion.text, decision, where)
         return completion.text
 
     def _remember(self, reply: str, decision: Any, where: Mapping[str, Any]) -> None:
-        if self.memory.budget_chars <= 0:
+        if self.conversation is not None or self.notes.budget_chars <= 0:
             return
         try:
             decoded = decode_reply(reply)
         except IllegalAction:  # an undecodable reply leaves no note; the handler will re-ask
             return
         kind = getattr(decision, "kind", "decision")
-        parts = [f"day {where['day']} {kind}:"]
+        parts = [f"{where['phase']} {where['day']}, {kind}:"]
         if decoded.think:
             parts.append(f"thought {clip(decoded.think, 90)!r};")
-        if decoded.says:
-            parts.append(f"said {clip(decoded.says, 60)!r};")
         parts.append(f"chose {_compact(decoded.action)}")
-        self.memory.note(str(self._decisions), " ".join(parts))
+        self.notes.note(str(self._decisions), " ".join(parts))
 
 
 def _where(observation: Mapping[str, Any] | None, decision: Any) -> dict[str, Any]:
@@ -184,12 +254,10 @@ def _where(observation: Mapping[str, Any] | None, decision: Any) -> dict[str, An
 
 
 def _compact(action: Any) -> str:
-    """A short rendering of an action for the memory (long lists are summarised)."""
+    """A short rendering of an action for the notes (long lists are summarised)."""
     if isinstance(action, Mapping):
         items = []
         for key, value in action.items():
-            if key == "says":
-                continue
             if isinstance(value, list) and len(value) > 3:
                 value = "[...]"
             items.append(f"{key}={value}")
@@ -201,18 +269,27 @@ def _drop(event: Any) -> None:
     """Where the calls of an agent asked without ``emit`` go."""
 
 
+def check_retired(options: Mapping[str, Any]) -> None:
+    """Refuse an option this agent no longer reads, naming what replaced it."""
+    for key, replacement in RETIRED_OPTIONS.items():
+        if key in options:
+            raise ConfigError(f"the llm agent option {key!r} was replaced by {replacement}")
+
+
 def make_llm_agent(ctx: AgentContext) -> LLMAgent:
     """The ``llm:<model spec>`` agent kind (``llm:local``, ``llm:openai:gpt-4o-mini``...)."""
+    check_retired(ctx.options)
     options = read_options(LLMAgentOptions, ctx.options, "llm agent")
     return LLMAgent(
         options.build_model(ctx.arg or "local"),
         seat=ctx.seat,
         persona=options.persona_for(ctx.seat),
-        memory=RunningMemory(budget_chars=options.memory_chars),
+        memory=options.memory,
+        coaching=options.coaching,
+        reasoning_chars=options.reasoning_chars,
+        context_tokens=options.context_tokens,
+        notes=RunningMemory(budget_chars=options.memory_chars),
         max_tokens=options.max_tokens,
         temperature=options.temperature,
-        think_chars=options.think_chars,
-        says_chars=options.says_chars,
         decision_timeout=options.decision_timeout,
-        history=HistoryCompactor() if options.history == "compact" else None,
     )

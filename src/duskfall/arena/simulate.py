@@ -26,6 +26,7 @@ from typing import Any
 
 from duskfall.arena.stats import Proportion
 from duskfall.core import event_kinds as kinds
+from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
@@ -147,7 +148,8 @@ async def _play_one(job: SimulationJob, settings: RuntimeSettings, seed: int) ->
     game = prepare_game(_setup(job, settings, seed))
     tally = _Tally()
     game.record.observers.append(tally)
-    game.record.keep_events = False
+    if all(isinstance(p, Bot) for p in game.scheduler.participants.values()):
+        game.record.keep_events = False  # no seat is shown the events back: keep none
     outcome = await game.run()
     return GameSummary(
         seed=seed,

@@ -25,9 +25,11 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import Decision, State, Variant
 from duskfall.runtime.checking import check_answer, raw_of
 from duskfall.runtime.participant import LazyObservation, Participant
+from duskfall.runtime.seen import SeenEvents
 from duskfall.runtime.settings import RuntimeSettings
 
 RAW_LOG_LIMIT = 2000
@@ -47,6 +49,7 @@ class PhaseContext:
     rng: random.Random
     settings: RuntimeSettings = field(default_factory=RuntimeSettings)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    seen: SeenEvents | None = None
 
     def runtime_event(self, kind: str, payload: dict[str, Any], visibility: str = ADMIN) -> Event:
         return Event(kind, payload, visibility, self.state.day, self.state.phase, source="runtime")
@@ -125,12 +128,22 @@ class _SeatAsk:
         """The participant's ``decide`` call for this attempt, prompts and extras built."""
         context, state = self.context, self.context.state
         system, user = "", ""
+        entries: Sequence[Mapping[str, Any]] | None = None
+        kit = context.variant.info.prompt_kit
         if getattr(participant, "renders_prompts", True):
-            system, user = context.variant.render_prompts(self.observation, self.legal, hint)
+            if kit is not None and context.seen is not None:
+                entries = context.seen.entries(self.seat)
+                system, user = stateless_prompts(
+                    kit, self.observation, self.legal, entries, hint=hint
+                )
+            else:
+                system, user = context.variant.render_prompts(self.observation, self.legal, hint)
         return participant.decide(
             system,
             user,
             decision=self.decision,
+            prompt_kit=kit,
+            entries=entries,
             observation=self.observation,
             legal=self.legal,
             schema=_LazySchema(self.legal.schema),

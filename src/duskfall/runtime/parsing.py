@@ -2,8 +2,10 @@
 
 Accepted shapes, in order: an action object already parsed by a bot; a JSON object (possibly
 in a Markdown fence or followed by trailing text) that is either the action itself or the
-envelope ``{"think": ..., "says": ..., "action": {...}}``; a bare number or word, which is
-handed to the legal actions as is (a human typing ``3`` or ``abstain``).
+envelope ``{"reasoning": ..., "action": {...}}`` (the LLM contract; the older envelope
+``{"think": ..., "says": ..., "action": {...}}`` of earlier clients is still read, its
+``says`` becoming the action's); a bare number or word, which is handed to the legal actions
+as is (a human typing ``3`` or ``abstain``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 
 @dataclass(slots=True)
 class Reply:
-    """A decoded reply: the action part, plus the envelope's thought and speech if present."""
+    """A decoded reply: the action part, plus the envelope's reasoning (``think``) and, from an
+    older envelope, its speech (``says``)."""
 
     action: Any
     think: str | None = None
@@ -38,7 +41,7 @@ def _first_json_object(text: str) -> Any:
         return value
     raise IllegalAction(
         "could not find a JSON object in your reply; answer with one JSON object such as "
-        '{"think": "...", "says": "...", "action": {...}}',
+        '{"reasoning": "...", "action": {...}}',
         code="bad_format",
     )
 
@@ -66,9 +69,15 @@ def decode_reply(raw: Any) -> Reply:
     return Reply(value)
 
 
+def _text(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _from_mapping(data: dict[str, Any]) -> Reply:
-    think = data.get("think") if isinstance(data.get("think"), str) else None
-    says = data.get("says") if isinstance(data.get("says"), str) else None
+    think = _text(data, "reasoning") if "action" in data else None
+    think = think if think is not None else _text(data, "think")
+    says = _text(data, "says")
     if "action" in data and isinstance(data["action"], dict | int | str | bool | type(None)):
         action = data["action"]
         if isinstance(action, dict) and says is not None and "says" not in action:

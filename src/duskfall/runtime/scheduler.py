@@ -29,6 +29,7 @@ from duskfall.runtime.handler import (
 )
 from duskfall.runtime.pausing import Pausable
 from duskfall.runtime.record import GameRecord, action_event
+from duskfall.runtime.seen import SeenEvents
 from duskfall.runtime.settings import RuntimeSettings
 
 
@@ -56,6 +57,7 @@ class Scheduler(Pausable):
         self.default_handler: Handler = AskHandler()
         self.fallback_rng = derive_rng(seed, "fallback")
         self.context_extra = dict(context_extra or {})
+        self.seen = SeenEvents(lambda: self.record.events, state.channels)
         self._init_pausing()
         self.started = False
 
@@ -95,6 +97,7 @@ class Scheduler(Pausable):
             self.fallback_rng,
             self.settings,
             self.context_extra,
+            self.seen,
         )
 
     def _bots_only(self, groups: dict[str, list[Decision]]) -> bool:

@@ -128,12 +128,10 @@ def test_agenda_by_mode() -> None:
 
 
 async def test_writer_uses_the_decisions_schema_in_the_envelope() -> None:
-    stage, events = caller(['{"think": "t", "says": "s", "action": {"type": "VOTE", "target": 3}}'])
+    stage, events = caller(['{"reasoning": "t", "action": {"type": "VOTE", "target": 3}}'])
     brief = writer.Brief("Now vote.", [], "p3: suspicion 0.9", Knowledge(checks={3: True}))
     action_schema = {"type": "object", "properties": {"target": {"enum": [3, 4]}}}
-    reply = await writer.write(
-        stage, "sys", "user", brief, action_schema, max_tokens=100, think_chars=50, says_chars=60
-    )
+    reply = await writer.write(stage, "sys", "user", brief, action_schema, max_tokens=100)
     assert json.loads(reply)["action"]["target"] == 3
     sent = events[0].payload["messages"][1]["content"]
     assert "Now vote." in sent and "p3 (Dax) is on the evil side" in sent

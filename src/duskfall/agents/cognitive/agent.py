@@ -253,8 +253,6 @@ class CognitiveAgent:
                 brief,
                 action_schema,
                 max_tokens=settings.max_tokens,
-                think_chars=settings.think_chars,
-                says_chars=settings.says_chars,
                 hint=extra.get("hint"),
                 revision=revision,
             )

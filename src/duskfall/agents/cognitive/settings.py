@@ -30,7 +30,6 @@ from pydantic import TypeAdapter, ValidationError
 
 from duskfall.agents.cognitive.session import SessionLimits
 from duskfall.core.errors import ConfigError
-from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS
 
 
 @dataclass(frozen=True)
@@ -45,8 +44,6 @@ class CognitiveSettings:
     max_updates: int = 6
     reasoning_chars: int = 400
     notes_chars: int = 120
-    think_chars: int = THINK_CHARS
-    says_chars: int = SAYS_CHARS
     reflect: bool = True
     records_dir: Path | None = None
     temperature: float | None = None

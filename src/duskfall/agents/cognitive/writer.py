@@ -1,7 +1,8 @@
 """The writer: the variant's move (speech, vote, night target) as the envelope
-``{"think", "says", "action"}``, from the plan, the sessions' final JSON and the suspicion
-model, constrained by the decision's own JSON schema. It returns the raw reply; the runtime
-decodes, validates and re-asks as for any participant.
+``{"reasoning", "action"}``, from the seat's whole prompt (the same complete information an
+``llm`` seat gets), the plan, the sessions' final JSON and the suspicion model, constrained by
+the decision's own JSON schema. It returns the raw reply; the runtime decodes, validates and
+re-asks as for any participant.
 """
 
 from __future__ import annotations
@@ -12,13 +13,11 @@ from typing import Any
 
 from duskfall.agents.cognitive.caller import StageCaller
 from duskfall.agents.cognitive.context import Knowledge, SessionContext
-from duskfall.agents.cognitive.planner import clip_tail
 from duskfall.agents.cognitive.session import SessionResult
 from duskfall.llm.envelope import envelope_schema
 from duskfall.llm.memory import clip
 from duskfall.llm.types import Message
 
-PROMPT_TAIL_CHARS = 3000
 REASONING_CHARS = 240
 
 
@@ -65,13 +64,13 @@ def writer_messages(
     revision: str | None = None,
 ) -> list[Message]:
     user = (
-        f"{clip_tail(user_prompt, PROMPT_TAIL_CHARS)}\n\n"
+        f"{user_prompt}\n\n"
         f"Your plan: {brief.plan}\n"
         f"What your investigations concluded:\n{session_lines(context, brief.sessions)}\n"
         f"Your suspicion model (most suspicious first):\n{brief.beliefs}\n"
         f"Facts you know for certain: {known_facts(context, brief.known)}\n\n"
         "Now make your move. Answer with one JSON object "
-        '{"think": "...", "says": "...", "action": {...}}; "think" stays private.'
+        '{"reasoning": "...", "action": {...}}; "reasoning" stays private.'
     )
     if hint:
         user += f"\nYour previous answer was refused: {hint}"
@@ -92,13 +91,11 @@ async def write(
     action_schema: Mapping[str, Any] | None,
     *,
     max_tokens: int,
-    think_chars: int,
-    says_chars: int,
     hint: str | None = None,
     revision: str | None = None,
 ) -> str:
     """One writer call; the raw reply (raises LLMError, recorded, when the model fails)."""
-    schema = envelope_schema(action_schema, think_chars=think_chars, says_chars=says_chars)
+    schema = envelope_schema(action_schema)
     messages = writer_messages(
         caller.context, system_prompt, user_prompt, brief, hint=hint, revision=revision
     )
