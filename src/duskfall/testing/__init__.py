@@ -19,6 +19,9 @@ or one test per check (``@pytest.mark.parametrize("check", VariantKit.CHECKS)`` 
 * ``check_replay``: logged games replay to the same outcome;
 * ``check_no_leak``: a seat's view, choices and prompts do not change when everything it may not
   know is scrambled (the variant's ``info.scramble_hidden``, or ``scramble=``);
+* ``check_prompt_history`` and ``check_prompt_contract``: an LLM seat is shown every event it
+  could see (verbatim, older days as digest) and nothing else, with a fixed system prompt, and
+  each decision's example fits its schema with placeholders for every choice;
 * ``check_golden(path)``: the decision counts and outcomes recorded in a golden file (see
   :mod:`duskfall.testing.golden`) still hold.
 

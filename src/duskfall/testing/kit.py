@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import Variant
-from duskfall.testing import api, golden, no_leak, playouts
+from duskfall.testing import api, golden, no_leak, playouts, prompts
 
 PLAYOUT_SEED_BASE = 100_000
 
@@ -28,6 +28,7 @@ class VariantKit:
     scramble: no_leak.ScrambleFn | None = None
     playouts: int = 2000
     leak_games: int = 60
+    prompt_games: int = 8
 
     CHECKS: ClassVar[tuple[str, ...]] = (
         "api",
@@ -36,6 +37,8 @@ class VariantKit:
         "playouts",
         "replay",
         "no_leak",
+        "prompt_history",
+        "prompt_contract",
     )
 
     @property
@@ -76,6 +79,23 @@ class VariantKit:
         if seeds is None:
             seeds = range(self.leak_games)
         no_leak.check_no_leak(self.variant, self.configs, seeds, self.scramble)
+
+    def check_prompt_history(self, seeds: Iterable[int] | None = None) -> None:
+        """At every decision of ``prompt_games`` random games per config, the seat's prompt and
+        conversation hold every event it could see (verbatim or as digest) and no other; its
+        system prompt stays fixed. A variant without ``info.prompt_kit`` has nothing to check."""
+        if self.variant.info.prompt_kit is not None:
+            prompts.check_prompt_history(
+                self.variant, self.configs, range(self.prompt_games) if seeds is None else seeds
+            )
+
+    def check_prompt_contract(self, seeds: Iterable[int] | None = None) -> None:
+        """Every decision kind's example fits its schema with placeholders for every choice,
+        and no prompt asks for a field beyond ``reasoning`` and ``action``."""
+        if self.variant.info.prompt_kit is not None:
+            prompts.check_prompt_contract(
+                self.variant, self.configs, range(self.prompt_games) if seeds is None else seeds
+            )
 
     def check_golden(self, path: Path | str) -> None:
         """The random games recorded in the golden file at ``path`` still play the same."""
