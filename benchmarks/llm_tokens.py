@@ -1,92 +1,158 @@
-"""Tokens and model calls per game with LLMAgent seats.
+"""Input tokens per game with LLM seats: total, and new (what a prefix cache does not save).
 
-By default every seat is an LLMAgent over the ``scripted`` model (fast and deterministic), and
-every prompt the game sent is counted with the Gemma 3 tokenizer of the embedded model;
-completions are counted as if every reply filled its think/says caps (an upper bound). With
-``--model local`` (or any model spec) the game is played by that model and its own usage is
-reported instead.
+Every seat is an LLMAgent over the ``scripted`` model with its replies filled to their caps
+(the reasoning to ``reasoning_chars``, an older ``think``/``says`` to 160 characters, speech
+text in an action to its ``maxLength`` or 800 characters), and every prompt the game sent is
+counted with the Gemma 3 tokenizer of the embedded model. For each call, its *new* input tokens
+are those not in the longest common token prefix with the same seat's previous call.
 
-    python benchmarks/llm_tokens.py --games 3                       # 8-player werewolf
-    python benchmarks/llm_tokens.py --variant sports-mafia --games 3
-    python benchmarks/llm_tokens.py --model local --games 1
+Today's code (conversation memory, then ``memory=stateless``) is measured beside the code before
+the context work (``LLM_CONTEXT_BASELINE``) in the same run, each game in a child process:
+
+    python benchmarks/llm_tokens.py            # werewolf-12, werewolf-6, mafia-8, sports-mafia
+    python benchmarks/llm_tokens.py --games 1 --only werewolf-12
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import json
+import os
 import statistics
+import sys
+from pathlib import Path
 from typing import Any
 
-from duskfall.llm.calls import LLM_CALL, call_report
-from duskfall.llm.envelope import SAYS_CHARS, THINK_CHARS
-from duskfall.session import GameSetup, run_game
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-WEREWOLF_8 = ["Werewolf", "Werewolf", "Villager", "Villager", "Villager", "Seer", "Witch", "Hunter"]
-CONFIGS: dict[str, dict[str, Any]] = {"werewolf": {"roles": WEREWOLF_8}, "sports-mafia": {}}
-TARGET = 50_000
+from baseline import baseline_src, current_src, run_python
+
+LLM_CONTEXT_BASELINE = "db67bc8"  # main before the complete-information prompts (issue 14)
+TARGET_NEW_TOKENS = 60_000  # werewolf-12, new input tokens per game
+SETUPS: dict[str, tuple[str, dict[str, Any]]] = {
+    "werewolf-12": ("werewolf", {"preset": "werewolf-12"}),
+    "werewolf-6": ("werewolf", {"preset": "werewolf-6"}),
+    "mafia-8": ("mafia", {"players": 8}),
+    "sports-mafia": ("sports-mafia", {}),
+}
+CAPS = {"reasoning": 1000, "think": 160, "says": 160}
+SPEECH_CHARS = 800
+FILLER = "the quiet one voted late and dodged the question about the night "
 
 
-def gemma_counter() -> Any:
-    """A function counting Gemma tokens of a text (the embedded model's tokenizer)."""
+def _filled(text_len: int) -> str:
+    return (FILLER * (text_len // len(FILLER) + 1))[:text_len]
+
+
+def _fill_strings(value: Any, schema: dict[str, Any], top: bool) -> Any:
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        out = {}
+        for key, item in value.items():
+            sub = props.get(key, {})
+            if isinstance(item, str) and sub.get("type") == "string" and "enum" not in sub:
+                cap = CAPS.get(key, 0) if top else int(sub.get("maxLength", SPEECH_CHARS))
+                out[key] = _filled(cap) if cap else item
+            else:
+                out[key] = _fill_strings(item, sub, top=False)
+        return out
+    return value
+
+
+def child(label: str, seed: int, options: dict[str, Any]) -> None:
+    """Play one game (on whatever duskfall is importable) and print its figures as JSON."""
+    import asyncio
+
     from llama_cpp import Llama
 
+    from duskfall.llm.calls import LLM_CALL
+    from duskfall.llm.providers import scripted
     from duskfall.llm.providers.local import default_model_path
+    from duskfall.session import GameSetup, run_game
 
+    plain = scripted.ScriptedProvider._schema_answer
+
+    def capped(self: Any, request: Any) -> str:
+        answer = plain(self, request)
+        if request.schema is None:
+            return str(answer)
+        return json.dumps(_fill_strings(json.loads(answer), request.schema, top=True))
+
+    scripted.ScriptedProvider._schema_answer = capped  # type: ignore[method-assign]
     vocab = Llama(model_path=str(default_model_path()), vocab_only=True, verbose=False)
-    return lambda text: len(vocab.tokenize(text.encode(), add_bos=False, special=True))
 
+    def tokens(messages: list[dict[str, str]]) -> list[int]:
+        text = "".join(f"<{m['role']}>\n{m['content']}\n" for m in messages)
+        return list(vocab.tokenize(text.encode(), add_bos=False, special=True))
 
-async def main(variant: str, games: int, model: str) -> None:
-    count = gemma_counter() if model == "scripted" else None
-    per_turn = 4  # chat-template tokens around each message
-    totals: list[int] = []
-    calls: list[int] = []
-    for seed in range(games):
-        game = await run_game(
-            GameSetup(
-                variant,
-                seed=seed,
-                agents=f"llm:{model}",
-                config=CONFIGS.get(variant, {}),
-                write_log=False,
-            )
-        )
-        report = call_report(game.record.events)
-        if count is not None:
-            prompt = sum(
-                count(m["content"]) + per_turn
-                for e in game.record.events
-                if e.kind == LLM_CALL
-                for m in e.payload["messages"]
-            )
-            capped = report.calls * count("x " * ((THINK_CHARS + SAYS_CHARS) // 2) + "{}" * 20)
-            total = prompt + capped
-            print(
-                f"game {seed}: {report.calls} calls, {prompt} prompt tokens, <= {capped} "
-                f"completion tokens, total <= {total} ({game.state.outcome()})"
-            )
-        else:
-            total = report.usage.total_tokens
-            print(
-                f"game {seed}: {report.calls} calls, {report.usage.prompt_tokens} prompt + "
-                f"{report.usage.completion_tokens} completion tokens = {total}, "
-                f"{report.retries} retries, {report.fallbacks} fallbacks ({game.state.outcome()})"
-            )
-        totals.append(total)
-        calls.append(report.calls)
-    mean = statistics.mean(totals)
-    print(
-        f"{variant} x {games} games with llm:{model}: mean {statistics.mean(calls):.0f} calls, "
-        f"mean {mean:,.0f} tokens per game, max {max(totals):,}; "
-        f"ratio to the {TARGET:,} target {mean / TARGET:.2f}"
+    variant, config = SETUPS[label]
+    setup = GameSetup(
+        variant,
+        seed=seed,
+        agents="llm:scripted",
+        config=config,
+        write_log=False,
+        agent_options=options,
     )
+    game = asyncio.run(run_game(setup))
+    previous: dict[int, list[int]] = {}
+    total = new = calls = 0
+    for event in game.record.events:
+        if event.kind != LLM_CALL:
+            continue
+        seat = event.payload["seat"]
+        now = tokens(event.payload["messages"])
+        before = previous.get(seat, [])
+        common = 0
+        for a, b in zip(before, now, strict=False):
+            if a != b:
+                break
+            common += 1
+        total += len(now)
+        new += len(now) - common
+        calls += 1
+        previous[seat] = now
+    print(json.dumps({"calls": calls, "input": total, "new": new}))
+
+
+def measure(src: Path, label: str, seed: int, options: dict[str, Any]) -> dict[str, int]:
+    out = run_python(src, __file__, "--child", label, str(seed), json.dumps(options))
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def main(labels: list[str], games: int) -> None:
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    versions = [
+        (f"before ({LLM_CONTEXT_BASELINE})", baseline_src(LLM_CONTEXT_BASELINE), {}),
+        ("conversation", current_src(), {}),
+        ("stateless", current_src(), {"memory": "stateless"}),
+    ]
+    print(f"{'game':<13} {'code':<18} {'calls':>6} {'input tok':>11} {'new input tok':>14}")
+    for label in labels:
+        means: dict[str, float] = {}
+        for name, src, options in versions:
+            runs = [measure(src, label, seed, options) for seed in range(games)]
+            calls = statistics.mean(r["calls"] for r in runs)
+            total = statistics.mean(r["input"] for r in runs)
+            new = statistics.mean(r["new"] for r in runs)
+            means[name] = new
+            print(f"{label:<13} {name:<18} {calls:>6.0f} {total:>11,.0f} {new:>14,.0f}")
+        before = means[versions[0][0]]
+        now = means["conversation"]
+        line = f"{label}: new input tokens, conversation / before = {now / before:.2f}"
+        if label == "werewolf-12":
+            line += (
+                f"; target {TARGET_NEW_TOKENS:,}: {'met' if now <= TARGET_NEW_TOKENS else 'MISSED'}"
+            )
+        print(line)
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        child(sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4]))
+        sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", default="werewolf", choices=sorted(CONFIGS))
-    parser.add_argument("--games", type=int, default=3)
-    parser.add_argument("--model", default="scripted", help="model spec, e.g. local")
+    parser.add_argument("--games", type=int, default=2, help="games (seeds 0..N-1) per setup")
+    parser.add_argument("--only", choices=sorted(SETUPS), action="append", help="one setup")
     args = parser.parse_args()
-    asyncio.run(main(args.variant, args.games, args.model))
+    main(args.only or list(SETUPS), args.games)
