@@ -154,12 +154,15 @@ def check_prompt_contract(
         for coaching in (False, True):
             example = kit.decision(obs, legal, coaching=coaching).example
             where = f"{variant.id} {kind} example {dict(example)!r}"
-            _check_choices_are_placeholders(example, schema, where)
-            filled = _fill(example, schema, random.Random(0))
-            try:
-                jsonschema.validate(filled, schema)
-            except jsonschema.ValidationError as exc:
-                raise AssertionError(f"{where} does not fit the schema: {exc.message}") from None
+            for branch in _branches(schema):  # an anyOf of actions: the example fits each
+                _check_choices_are_placeholders(example, branch, where)
+                filled = _fill(example, branch, random.Random(0))
+                try:
+                    jsonschema.validate(filled, branch)
+                except jsonschema.ValidationError as exc:
+                    raise AssertionError(
+                        f"{where} does not fit the schema: {exc.message}"
+                    ) from None
         seen, _ = _split(events, state, seat)
         prompts = "\n".join(stateless_prompts(kit, obs, legal, seen))
         fields = set(schema.get("properties", {}))
@@ -167,6 +170,14 @@ def check_prompt_contract(
             if name not in fields:
                 assert f'"{name}"' not in prompts, f"{variant.id} {kind} prompt asks for {name!r}"
     return set(counts)
+
+
+def _branches(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The object schemas of a decision: its ``anyOf``/``oneOf`` branches, or itself."""
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if options and "properties" not in schema:
+        return list(options)
+    return [schema]
 
 
 def _choices(schema: Mapping[str, Any]) -> list[Any] | None:
