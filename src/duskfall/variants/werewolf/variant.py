@@ -8,10 +8,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
+from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
 from duskfall.variants.werewolf import bots, prompts, testing, wire
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.config import WerewolfConfig
+from duskfall.variants.werewolf.prompt_kit import KIT
 from duskfall.variants.werewolf.roles import PRESETS, ROLES, TEAM_ALIASES, TEAMS
 from duskfall.variants.werewolf.rules import WerewolfState
 
@@ -31,6 +33,7 @@ class WerewolfVariant:
         format_history_entry=prompts.format_history_entry,
         scramble_hidden=testing.scramble_hidden,
         wire=wire.WIRE,
+        prompt_kit=KIT,
     )
     roles = ROLES
 
@@ -42,7 +45,7 @@ class WerewolfVariant:
     def render_prompts(
         self, observation: Mapping[str, Any], legal: LegalActions, hint: str | None
     ) -> tuple[str, str]:
-        return prompts.render_prompts(observation, legal, hint)
+        return stateless_prompts(KIT, observation, legal, KIT.entries(observation), hint=hint)
 
     def format_event(self, event: Event) -> str | None:
         return prompts.format_event(event)

@@ -1,0 +1,144 @@
+"""A Werewolf decision as a seat is asked it: the question, labelled options, the fields.
+
+The example answer has exactly the fields of the decision's schema, with placeholders
+(``"<seat>"``, ``"<what you say>"``, ``"<true or false>"``) where the seat chooses, so it never
+suggests a move. The witch has one shape: ``potion`` and ``target``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from duskfall.core.prompting import DecisionPrompt
+from duskfall.variants.werewolf import phases as P
+from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, YES_NO_FIELDS
+from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, WitchChoice, YesNoChoice
+from duskfall.variants.werewolf.prompt_labels import labelled, labelled_list
+
+Obs = Mapping[str, Any]
+
+SEAT = "<seat>"
+SEAT_OR_NULL = "<seat or null>"
+SPEECH = "<what you say>"
+YES_OR_NO = "<true or false>"
+POTION = "<potion>"
+
+AUDIENCE = {
+    P.WOLF_CHAT: "Only your fellow werewolves hear it.",
+    P.BADGE_SPEECH: "Everyone hears it.",
+    P.SPEECH: "Everyone hears it.",
+    P.LAST_WORDS: "Everyone hears them.",
+}
+TARGET_NOTES = {
+    P.WOLF_KILL: "Every living werewolf votes; if your votes differ you talk and vote again, "
+    "up to {wolf_rounds} rounds in all.",
+    P.VOTE: "The player with the most votes is exiled; a tie exiles nobody.",
+    P.BADGE_VOTE: "The candidate with the most votes becomes sheriff; a tie elects nobody.",
+}
+YES_NO_MEANINGS = {
+    P.BADGE_RUN: "true to run for sheriff, false not to",
+    P.BADGE_WITHDRAW: "true to withdraw from the race, false to stay in it",
+}
+
+
+def _type_field(kind: str) -> str:
+    return f'"type": always "{kind}"'
+
+
+def speech_decision(legal: SpeechChoice) -> DecisionPrompt:
+    kind = legal.kind
+    text = "\n".join(
+        [
+            f"{legal.question} {AUDIENCE.get(kind, '')}".rstrip(),
+            f'Fields: {_type_field(kind)}; "says": your words, at most {legal.max_chars} '
+            'characters (longer text is cut). What you say goes in "says" and nowhere else.',
+        ]
+    )
+    return DecisionPrompt(text, {"type": kind, "says": SPEECH})
+
+
+def target_decision(obs: Obs, legal: TargetChoice) -> DecisionPrompt:
+    kind = legal.kind
+    options = [f"- {labelled(t, obs)}" for t in legal.targets]
+    if legal.none_allowed:
+        options.append(f"- null: {legal.none_word}")
+    null = f", or null ({legal.none_word})" if legal.none_allowed else ""
+    lines = [legal.question]
+    if kind in TARGET_NOTES:
+        lines.append(TARGET_NOTES[kind].format_map(obs["rules"]))
+    lines += [
+        "Options:",
+        *options,
+        f'Fields: {_type_field(kind)}; "target": the number of the seat you choose among the '
+        f"options{null}.",
+    ]
+    return DecisionPrompt("\n".join(lines), {"type": kind, "target": SEAT})
+
+
+def yes_no_decision(legal: YesNoChoice) -> DecisionPrompt:
+    kind, field = legal.kind, YES_NO_FIELDS[legal.kind]
+    text = f'{legal.question}\nFields: {_type_field(kind)}; "{field}": {YES_NO_MEANINGS[kind]}.'
+    return DecisionPrompt(text, {"type": kind, field: YES_OR_NO})
+
+
+def _unavailable(obs: Obs, legal: WitchChoice) -> list[str]:
+    """Why a potion cannot be used tonight."""
+    missing = []
+    if not legal.can_save:
+        if not obs.get("antidote", True):
+            missing.append("the antidote (used up)")
+        elif legal.attacked is None:
+            missing.append("the antidote (nobody was attacked)")
+        else:
+            missing.append("the antidote (you cannot save yourself)")
+    if not legal.poison_targets:
+        missing.append("the poison (used up)")
+    return missing
+
+
+def witch_decision(obs: Obs, legal: WitchChoice) -> DecisionPrompt:
+    attacked = (
+        f"The werewolves attacked {labelled(legal.attacked, obs, ('attacked tonight',))} tonight."
+        if legal.attacked is not None
+        else "Nobody was attacked tonight."
+    )
+    options = [f'- "potion": "{PASS}", "target": null: use no potion tonight.']
+    if legal.can_save and legal.attacked is not None:
+        options.append(
+            f'- "potion": "{ANTIDOTE}", "target": the attacked seat\'s number: save '
+            f"{labelled(legal.attacked, obs)}."
+        )
+    if legal.poison_targets:
+        options.append(
+            f'- "potion": "{POISON}", "target": the number of the seat you poison, one of: '
+            f"{labelled_list(legal.poison_targets, obs)}."
+        )
+    lines = [
+        f"{attacked} Do you use a potion? At most one potion a night.",
+        f'Fields: {_type_field(P.WITCH)}; "potion" and "target" together are one of:',
+        *options,
+    ]
+    missing = _unavailable(obs, legal)
+    if missing:
+        lines.append(f"Not available tonight: {'; '.join(missing)}.")
+    choices = legal.potions()
+    example = {
+        "type": P.WITCH,
+        "potion": POTION if len(choices) > 1 else PASS,
+        "target": SEAT_OR_NULL if len(choices) > 1 else None,
+    }
+    return DecisionPrompt("\n".join(lines), example)
+
+
+def decision_prompt(obs: Obs, legal: Any) -> DecisionPrompt:
+    """The decision ``legal`` as ``obs``'s seat is asked it."""
+    if isinstance(legal, SpeechChoice):
+        return speech_decision(legal)
+    if isinstance(legal, WitchChoice):
+        return witch_decision(obs, legal)
+    if isinstance(legal, YesNoChoice):
+        return yes_no_decision(legal)
+    if isinstance(legal, TargetChoice):
+        return target_decision(obs, legal)
+    raise TypeError(f"not a werewolf decision: {type(legal).__name__}")

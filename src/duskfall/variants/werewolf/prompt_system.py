@@ -1,0 +1,240 @@
+"""A Werewolf seat's system prompt: the rules of the roles in play, and who the seat is.
+
+Built from what never changes during a game (the roster's names, the roles in play, the table's
+options, the seat's role and team-mates), so it is the same at every decision of the seat.
+Private knowledge that changes (checks, potions, tonight's attack) is in the situation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from duskfall.variants.werewolf.event_text import namer
+from duskfall.variants.werewolf.prompt_labels import player_names
+from duskfall.variants.werewolf.roles import (
+    GODS,
+    GUARD,
+    HUNTER,
+    ROLES,
+    SEER,
+    VILLAGER,
+    WEREWOLF,
+    WITCH,
+    WOLF_TEAM,
+    describe_counts,
+)
+
+Obs = Mapping[str, Any]
+
+
+def _in_play(obs: Obs, role: str) -> bool:
+    return obs["roles_in_play"].get(role, 0) > 0
+
+
+def _hunter_shoots(obs: Obs) -> bool:
+    return _in_play(obs, HUNTER) and bool(obs["rules"]["hunter_shot"])
+
+
+def _wolf_night(obs: Obs) -> str:
+    rounds = obs["rules"]["wolf_rounds"]
+    again = (
+        f"If their votes differ they talk and vote again, up to {rounds} rounds in all; then the "
+        if rounds > 1
+        else "If their votes differ, the "
+    )
+    return (
+        "- The werewolves know one another. When more than one is alive they first talk "
+        "privately, then every living werewolf votes for a living player to attack (any living "
+        f"player, or no kill). {again}target with the most votes is attacked (a tie goes to the "
+        "choice of the lowest-numbered werewolf who voted for one of the tied targets)."
+    )
+
+
+def _night_rules(obs: Obs) -> list[str]:
+    lines = ["Night:", _wolf_night(obs)]
+    if _in_play(obs, WITCH):
+        lines.append(
+            "- The Witch is then told whom the werewolves attacked, if anyone. She has one "
+            "antidote, which saves the attacked player (not herself), and one poison, which "
+            "kills any other living player; each works once per game, and she uses at most one "
+            "potion a night. She is asked only while she has a potion left."
+        )
+    if _in_play(obs, GUARD):
+        guard = (
+            "- The Guard protects one living player (itself included) from the werewolves' "
+            "attack, never the same player two nights running; protection does not stop poison."
+        )
+        if _in_play(obs, WITCH):
+            fate = "survives" if obs["rules"]["guarded_and_saved"] == "survives" else "dies"
+            guard += f" A player both guarded and saved by the antidote {fate}."
+        lines.append(guard)
+    if _in_play(obs, SEER):
+        lines.append(
+            "- The Seer checks one other living player and learns whether they are Good or a "
+            "Werewolf."
+        )
+    if _in_play(obs, GUARD) or _in_play(obs, SEER):
+        acting = " and the ".join(r for r in (GUARD, SEER) if _in_play(obs, r))
+        lines.append(f"- The {acting} act last, without being told whom the werewolves attacked.")
+    lines.append("- The night's deaths take effect at dawn.")
+    return lines
+
+
+def _badge_election() -> str:
+    return (
+        "- Day 1 opens with the sheriff election, before the night's deaths are announced (so "
+        "everyone takes part). Every player says whether they run. With two or more "
+        "candidates, each gives a campaign speech in seat order, then the candidates may "
+        "withdraw; the players who did not run vote for one remaining candidate or abstain, and "
+        "the one with the most votes is sheriff (a tie or no vote: no sheriff). A single "
+        "candidate, or a single one left after withdrawals, is sheriff unopposed."
+    )
+
+
+def _day_rules(obs: Obs) -> list[str]:
+    rules = obs["rules"]
+    badge = bool(rules["badge"])
+    lines = ["Day:"]
+    if badge:
+        lines.append(_badge_election())
+    last_words = (
+        "Players who died on night 1 say last words; later night deaths have none."
+        if rules["last_words_first_night_only"]
+        else "Players who died in the night say last words."
+    )
+    lines.append(f"- At dawn the night's dead are announced, without roles or causes. {last_words}")
+    lines.append(
+        "- Every living player gives one speech, in seat order"
+        + (", the sheriff last" if badge else "")
+        + f". A speech holds at most {rules['speech_max_chars']} characters (longer ones are cut)."
+    )
+    lines.append(
+        "- Then every living player votes to exile another living player, or abstains; the "
+        "votes are revealed when the vote closes"
+        + ("; the sheriff's vote counts 1.5" if badge else "")
+        + ". The player with the most votes is exiled and says last words; a tie exiles nobody."
+    )
+    if _hunter_shoots(obs):
+        lines.append(
+            "- When the Hunter is killed by the werewolves or exiled, it reveals itself and may "
+            "shoot one living player, who dies at once without last words; a poisoned Hunter "
+            "cannot shoot."
+        )
+    elif _in_play(obs, HUNTER):
+        lines.append("- At this table the Hunter does not shoot: it has no power.")
+    if badge:
+        lines.append("- A dying sheriff passes the badge to a living player or tears it up.")
+    return lines
+
+
+def _win_rules(obs: Obs) -> list[str]:
+    rules = obs["rules"]
+    if rules["win_condition"] == "all-kill":
+        wolves_win = "every player who is not a werewolf is dead"
+    else:
+        gods = [r for r in ROLES if r in GODS and _in_play(obs, r)]
+        sides = []
+        if gods:
+            sides.append(f"every god ({', '.join(gods)}) is dead")
+        if _in_play(obs, VILLAGER):
+            sides.append("every Villager is dead")
+        wolves_win = " or when ".join(sides)
+    return [
+        "Winning (checked after every death):",
+        "- The village wins when every werewolf is dead.",
+        f"- The werewolves win when {wolves_win}.",
+        f"- If nobody has won by the end of day {rules['day_limit']}, the game is a draw.",
+    ]
+
+
+def rules_text(obs: Obs) -> str:
+    """The rules of this table: the roles in play and the options it is played with."""
+    name = namer(player_names(obs))
+    seats = ", ".join(name(p["seat"]) for p in obs["players"])
+    lines = [
+        "Rules of this game:",
+        f"{len(obs['players'])} players: {seats}.",
+        f"Roles in play: {describe_counts(obs['roles_in_play'])}. The Werewolves are the "
+        "werewolf team; every other role belongs to the village. Roles are secret: a role is "
+        "not revealed when its player dies, and every role is revealed when the game ends.",
+        "The game alternates nights and days, starting with night 1.",
+        *_night_rules(obs),
+        *_day_rules(obs),
+        *_win_rules(obs),
+    ]
+    return "\n".join(lines)
+
+
+def _power(obs: Obs) -> str:
+    role = obs["role"]
+    if role == HUNTER:
+        if not _hunter_shoots(obs):
+            return "At this table the Hunter has no power: you speak and vote by day."
+        return (
+            "When the werewolves kill you or the village exiles you, you may shoot one living "
+            "player, who dies with you (not if you were poisoned)."
+        )
+    return POWERS[role]
+
+
+POWERS = {
+    WEREWOLF: "Each night you and your fellow werewolves choose a player to attack. By day you "
+    "speak and vote like everyone else; only the werewolves know who the werewolves are.",
+    VILLAGER: "You have no power at night; by day you speak and vote.",
+    SEER: "Each night you check one other living player and learn whether they are Good or a "
+    "Werewolf; only you learn the result.",
+    WITCH: "Each night you are told whom the werewolves attacked. You have one antidote (it "
+    "saves the attacked player, but not yourself) and one poison (it kills any other living "
+    "player), each once per game, at most one potion a night.",
+    GUARD: "Each night you protect one living player (yourself included) from the werewolves' "
+    "attack, never the same player two nights running. Protection does not stop poison.",
+}
+
+STRATEGY = {
+    WEREWOLF: "Pass for a villager by day, defend your partners without seeming to, and steer "
+    "the votes onto good players; the Seer and the Witch are the most dangerous to you, and a "
+    "false role claim can confuse the village.",
+    VILLAGER: "Listen for contradictions, watch who defends whom and how everyone votes, back a "
+    "credible Seer, and do not split the village's votes.",
+    SEER: "Check the players whose side matters most (loud speakers, sheriff candidates) and "
+    "reveal your results when they can swing a vote: once you claim, the werewolves hunt you.",
+    WITCH: "Saving the first night's victim is usually right; keep the poison for a player you "
+    "are confident is a werewolf, such as one a credible Seer named.",
+    HUNTER: "Keep your role hidden so the werewolves do not avoid you; if you are killed or "
+    "exiled, shoot the player you suspect most.",
+    GUARD: "Protect the player the werewolves most want dead (a revealed Seer, the sheriff), "
+    "and vary your protection, since no player can be protected two nights running.",
+}
+
+
+def role_text(obs: Obs) -> str:
+    """Who the seat is: name, seat, role, team, power, goal and (werewolves) team-mates."""
+    name = namer(player_names(obs))
+    lines = [
+        f"You are {name(obs['seat'])}, the {obs['role']}, on the {obs['team']} team.",
+        _power(obs),
+    ]
+    if obs["team"] == WOLF_TEAM:
+        mates = [name(w) for w in obs.get("wolves", ()) if w != obs["seat"]]
+        lines.append(
+            f"Your fellow werewolves: {', '.join(mates)}."
+            if mates
+            else "You are the only werewolf."
+        )
+        lines.append("Your goal: the werewolves' win (see Winning).")
+    else:
+        lines.append("Your goal: the village's win, when every werewolf is dead.")
+    return "\n".join(lines)
+
+
+def system_text(obs: Obs, *, coaching: bool) -> str:
+    """The seat's fixed system prompt (the composer adds the output contract)."""
+    parts = [
+        f"You are {obs['name']}, a player of the social deduction game Werewolf.",
+        rules_text(obs),
+        role_text(obs),
+    ]
+    if coaching:
+        parts.append(f"Strategy hints: {STRATEGY[obs['role']]}")
+    return "\n\n".join(parts)
