@@ -25,6 +25,7 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.llm_form import llm_schema
 from duskfall.core.variant import Decision, State, Variant
 from duskfall.runtime.checking import check_answer, raw_of
 from duskfall.runtime.participant import LazyObservation, Participant
@@ -133,7 +134,7 @@ class _SeatAsk:
             decision=self.decision,
             observation=self.observation,
             legal=self.legal,
-            schema=_LazySchema(self.legal.schema),
+            schema=_LazySchema(functools.partial(llm_schema, self.legal)),
             hint=hint,
             attempt=attempt,
             game_id=context.game_id,

@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from duskfall.core.events import Event, visible_to
+from duskfall.core.llm_form import llm_schema
 from duskfall.core.prompting import flatten, is_placeholder
 from duskfall.core.registry import get_variant
 from duskfall.core.transcript import build_sections, render_history, stateless_prompts
@@ -206,7 +207,7 @@ def test_examples_match_the_schema_and_name_no_target(games: list[list[Asked]]) 
     kinds = set()
     for game in games:
         for asked in game:
-            schema = asked.legal.schema()
+            schema = llm_schema(asked.legal)
             decision = KIT.decision(asked.obs, asked.legal, coaching=False)
             kinds.add(decision.example["type"])
             assert set(decision.example) <= set(schema["properties"])

@@ -244,21 +244,24 @@ class SportsMafiaKit:
 
     def _declaration(self, obs: Mapping[str, Any], legal: DeclarationChoice) -> DecisionPrompt:
         nominable = "; ".join(label(p, obs) for p in legal.nominable) or "nobody"
+        nights = obs["turn"]  # on day N, nights 1..N-1 have passed
+        passed = f"nights 1 to {nights} have passed" if nights else "no night has passed yet"
         text = (
             f"Your declaration for day {obs['turn'] + 1} (every player sees it).\n"
             f"Players you may nominate: {nominable}; or {SKIP} (nobody).\n"
-            'Fields: "type" is always "DECLARATION"; "declaration" is 10 integers, your '
-            "belief about each player in order (player 0 first, yourself included), from -3 "
-            "(surely BLACK) through 0 (no opinion) to +3 (surely RED); "
+            'Fields: "type" is always "DECLARATION"; "beliefs" gives your belief about every '
+            'player, keyed by number ("0" to "9", yourself included), from -3 (surely BLACK) '
+            "through 0 (no opinion) to 3 (surely RED); "
             '"nomination" is the number of the player you nominate, or -1 for nobody; '
-            '"sheriff_claims" (leave it out unless you claim to be the Sheriff) is 10 rows, '
-            "row k for night k+1 (row 0 is night 1), each row 10 values, one per player: "
-            "-1 your check that night found BLACK, 1 found RED, 0 no claim. Your declaration "
-            "replaces your previous one: claims you leave out are withdrawn."
+            '"claims" (leave it out unless you claim to be the Sheriff) lists the checks you '
+            'claim, each an object with "night" (the night of the check; '
+            f'{passed}), "player" (the player checked) and "team" ("RED" or "BLACK", what '
+            "the check found). Your declaration replaces your previous one: claims you leave "
+            "out are withdrawn."
         )
         example = {
             "type": "DECLARATION",
-            "declaration": [BELIEF] * NUM_PLAYERS,
+            "beliefs": {str(p): BELIEF for p in range(NUM_PLAYERS)},
             "nomination": PLAYER_OR_SKIP,
         }
         return DecisionPrompt(text, example)
