@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from duskfall.core.bot import Bot
+from duskfall.core.llm_form import llm_schema
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
@@ -64,7 +65,9 @@ async def test_valid_answer_is_parsed_and_thought_recorded() -> None:
     system, user, extra = player.calls[0]
     assert "Sports mafia" in system and "DECLARATION" in user
     assert extra["attempt"] == 0 and extra["hint"] is None
-    assert extra["schema"].get()["properties"]["type"] == {"const": "DECLARATION"}
+    schema = extra["schema"].get()  # the LLM form of the decision, not the wire form
+    assert schema["properties"]["type"] == {"const": "DECLARATION"}
+    assert schema == llm_schema(ctx.state.legal(0)) and "beliefs" in schema["properties"]
 
 
 async def test_invalid_answer_is_retried_with_the_hint() -> None:

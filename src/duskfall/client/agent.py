@@ -7,6 +7,7 @@ Agents are built through :mod:`duskfall.agents.specs`, so every registered kind 
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -16,6 +17,7 @@ from duskfall.client.aio import AsyncClient
 from duskfall.client.wire_legal import check_wire_support, legal_from_wire
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
+from duskfall.core.llm_form import llm_schema
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.messages import ActionRequest, ErrorMessage, ServerHello
@@ -95,7 +97,7 @@ class AgentPlayer:
             decision=Decision(seat, request.phase),
             observation=observation,
             legal=legal,
-            schema=_Schema(legal.schema),
+            schema=_Schema(functools.partial(llm_schema, legal)),
             hint=hint,
             attempt=attempt,
             game_id=request.game_id or "",

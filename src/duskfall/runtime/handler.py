@@ -25,6 +25,7 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.llm_form import llm_schema
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import Decision, State, Variant
 from duskfall.runtime.checking import check_answer, raw_of
@@ -146,7 +147,7 @@ class _SeatAsk:
             entries=entries,
             observation=self.observation,
             legal=self.legal,
-            schema=_LazySchema(self.legal.schema),
+            schema=_LazySchema(functools.partial(llm_schema, self.legal)),
             hint=hint,
             attempt=attempt,
             game_id=context.game_id,

@@ -11,7 +11,8 @@ needed.
 * ``decision``: the :class:`~duskfall.core.Decision` (seat and kind);
 * ``observation``: the seat's view (a lazy mapping: built on first access);
 * ``legal``: the :class:`~duskfall.core.LegalActions` of the seat;
-* ``schema``: the JSON schema of a legal action, lazily: call ``extra["schema"].get()``;
+* ``schema``: the JSON schema to ask a model for the action in (the legal view's LLM form,
+  :func:`duskfall.core.llm_form.llm_schema`), lazily: call ``extra["schema"].get()``;
 * ``hint``: on a retry, why the previous answer was refused;
 * ``attempt``: 0 for the first ask, then 1, 2, ...
 * ``game_id``, ``variant``: which game this is; ``day``, ``phase``: where it stands;

@@ -1,4 +1,11 @@
-"""Legal-action views of sports mafia: parse, validate, sample, fallback, JSON schema, wire form."""
+"""Legal-action views of sports mafia: parse, validate, sample, fallback, JSON schema, wire form.
+
+A declaration has two shapes. The wire form (the seed's, ``schema()``): ``declaration``, 10
+integers -3..3, and ``sheriff_claims``, a 10x10 matrix whose row ``k`` is the check of night
+``k + 1``. The LLM form (``llm_schema()``): ``beliefs``, one value per player keyed by its
+number, and ``claims``, a short list of ``{"night", "player", "team"}``, every value an enum
+a JSON-schema grammar can enforce. ``parse()`` reads both into the same :class:`Declaration`.
+"""
 
 from __future__ import annotations
 
@@ -158,6 +165,83 @@ class EliminateAllChoice:
         return "ELIMINATE_ALL_VOTE: true to eliminate all tied players, false to keep them"
 
 
+BELIEF_VALUES = tuple(range(-3, 4))
+TEAM_VALUES = {"RED": 1, "BLACK": -1}
+NIGHTS = tuple(range(1, NUM_PLAYERS + 1))  # night k+1 is row k of the claim matrix
+PLAYERS = tuple(range(NUM_PLAYERS))
+BELIEFS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {str(p): {"type": "integer", "enum": list(BELIEF_VALUES)} for p in PLAYERS},
+    "required": [str(p) for p in PLAYERS],
+    "additionalProperties": False,
+}
+CLAIMS_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "night": {"type": "integer", "enum": list(NIGHTS)},
+            "player": {"type": "integer", "enum": list(PLAYERS)},
+            "team": {"type": "string", "enum": list(TEAM_VALUES)},
+        },
+        "required": ["night", "player", "team"],
+        "additionalProperties": False,
+    },
+    "maxItems": NUM_PLAYERS,
+}
+
+
+def _bad(message: str) -> IllegalAction:
+    return IllegalAction(f"Invalid action: {message}", "bad_format")
+
+
+def _in_range(value: Any, what: str, allowed: tuple[int, ...]) -> int:
+    number = _as_int(value, what)
+    if number not in allowed:
+        raise _bad(f"{what} must be within {allowed[0]}..{allowed[-1]}, got {number}")
+    return number
+
+
+def _beliefs(value: Any) -> tuple[int, ...]:
+    """The LLM form's ``beliefs`` ({player: -3..3}; a player left out is 0) as a vector."""
+    if not isinstance(value, Mapping):
+        raise _bad("beliefs must be an object {player: -3..3}")
+    vector = [0] * NUM_PLAYERS
+    for key, belief in value.items():
+        player = _in_range(key, "a beliefs key", PLAYERS)
+        vector[player] = _in_range(belief, f"the belief about player {player}", BELIEF_VALUES)
+    return tuple(vector)
+
+
+def _claim_matrix(value: Any) -> tuple[tuple[int, ...], ...]:
+    """The LLM form's ``claims`` (a list of {night, player, team}) as the wire matrix."""
+    if not isinstance(value, list | tuple):
+        raise _bad('claims must be a list of {"night", "player", "team"} objects')
+    rows = [[0] * NUM_PLAYERS for _ in NIGHTS]
+    for claim in value:
+        if not isinstance(claim, Mapping) or not {"night", "player", "team"} <= set(claim):
+            raise _bad(f'each claim is {{"night", "player", "team"}}, got {claim!r}')
+        night = _in_range(claim["night"], "a claim's night", NIGHTS)
+        player = _in_range(claim["player"], "a claim's player", PLAYERS)
+        team = TEAM_VALUES.get(str(claim["team"]).strip().upper())
+        if team is None:
+            raise _bad(f"a claim's team is RED or BLACK, got {claim['team']!r}")
+        row = rows[night - 1]
+        if row[player] not in (0, team):
+            raise _bad(f"player {player} is claimed both RED and BLACK for night {night}")
+        row[player] = team
+    return tuple(tuple(row) for row in rows)
+
+
+def _one_of(data: Mapping[str, Any], wire: str, llm: str) -> str | None:
+    """Which of two names for the same field ``data`` uses (None: neither; both: refused)."""
+    if data.get(wire) is not None and data.get(llm) is not None:
+        raise _bad(f"give either {wire!r} or {llm!r}, not both")
+    if data.get(llm) is not None:
+        return llm
+    return wire if data.get(wire) is not None else None
+
+
 def _vector(value: Any, what: str, low: int, high: int) -> tuple[int, ...]:
     if not isinstance(value, list | tuple) or len(value) != NUM_PLAYERS:
         raise IllegalAction(
@@ -189,9 +273,16 @@ class DeclarationChoice:
                 "bad_format",
             )
         _check_type(data, "DECLARATION")
-        declaration = _vector(data.get("declaration", ZERO_DECLARATION), "declaration", -3, 3)
+        beliefs_field = _one_of(data, "declaration", "beliefs")
+        if beliefs_field == "beliefs":
+            declaration = _beliefs(data["beliefs"])
+        else:
+            declaration = _vector(data.get("declaration", ZERO_DECLARATION), "declaration", -3, 3)
+        claims_field = _one_of(data, "sheriff_claims", "claims")
         raw_claims = data.get("sheriff_claims")
-        if raw_claims is None:
+        if claims_field == "claims":
+            claims = _claim_matrix(data["claims"])
+        elif raw_claims is None:
             claims = ZERO_CLAIMS
         else:
             if not isinstance(raw_claims, list | tuple) or len(raw_claims) != NUM_PLAYERS:
@@ -278,9 +369,23 @@ class DeclarationChoice:
             "additionalProperties": False,
         }
 
+    def llm_schema(self) -> dict[str, Any]:
+        """The LLM form: ``beliefs`` by player, ``claims`` as a list, ``nomination``."""
+        return {
+            "type": "object",
+            "properties": {
+                "type": {"const": "DECLARATION"},
+                "beliefs": BELIEFS_SCHEMA,
+                "claims": CLAIMS_SCHEMA,
+                "nomination": {"type": "integer", "enum": [SKIP, *self.nominable]},
+            },
+            "required": ["type", "beliefs", "nomination"],
+            "additionalProperties": False,
+        }
+
     def describe(self) -> str:
         return (
             "DECLARATION: 'declaration' = 10 integers -3 (black) .. 3 (red), one per player; "
-            "optional 'sheriff_claims' (10x10, row = turn, -1 black / 0 none / 1 red); "
+            "optional 'sheriff_claims' (10x10, row k = night k+1, -1 black / 0 none / 1 red); "
             f"'nomination' = one of {[SKIP, *self.nominable]} (-1 = nobody)"
         )

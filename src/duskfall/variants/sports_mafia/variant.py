@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from duskfall.core.events import Event
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
-from duskfall.variants.sports_mafia import bots, prompts, testing, wire
+from duskfall.variants.sports_mafia import bots, prompt_kit, prompts, testing, wire
 from duskfall.variants.sports_mafia.config import SportsMafiaConfig
 from duskfall.variants.sports_mafia.roles import BLACK, RED
 from duskfall.variants.sports_mafia.rules import SportsMafiaState
@@ -28,7 +28,9 @@ class SportsMafiaVariant:
         "mafia": BLACK,
     }
     config_model: type[BaseModel] = SportsMafiaConfig
-    info = VariantInfo(scramble_hidden=testing.scramble_hidden, wire=wire.WIRE)
+    info = VariantInfo(
+        scramble_hidden=testing.scramble_hidden, wire=wire.WIRE, prompt_kit=prompt_kit.KIT
+    )
     num_seats = 10
 
     def new_game(self, config: BaseModel, seed: int) -> SportsMafiaState:
