@@ -74,8 +74,9 @@ def test_mafia_chat_never_reaches_the_other_doctor() -> None:
     assert view["players"][0]["roles"] is None  # the other doctor does not learn MAFIA
     system, user = VARIANT.render_prompts(view, state.legal(1), None)
     assert SECRET not in system + user
-    assert "MAFIA TEAM" not in user
-    assert "DOCTOR TEAM: Alice, Bruno" in user
+    assert "fellow mafia" not in system + user
+    assert "Your fellow doctors, who share a private chat with you: Alice (seat 0)." in system
+    assert "- Alice (seat 0): alive, fellow doctor" in user
     # The mafia doctor sees both of its channels.
     own = state.observe(0)
     assert SECRET in json.dumps(own["channel_logs"]["mafia"])

@@ -1,4 +1,4 @@
-"""Per-phase prompts (seed 000) and lenient reading of LLM-style answers."""
+"""Per-phase prompts (seed 000, one output contract) and lenient reading of LLM-style answers."""
 
 from __future__ import annotations
 
@@ -13,58 +13,79 @@ from duskfall.session import GameSetup, run_game
 from duskfall.variants.mafia import VARIANT
 from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.legal import SayChoice, TargetChoice
+from duskfall.variants.mafia.rules import MafiaState
 
 from .helpers import bots_game, drive, game, turn
 
 SEED_GAME = ["DOCTOR", "DOCTOR", "SHERIFF", "SHERIFF", "MAFIA", "MAFIA", "VIGILANTE", "VIGILANTE"]
 
 
-def _prompt_at(kind: str, seat: int, script: dict[str, Any] | None = None) -> str:
+def _prompts_at(kind: str, seat: int, script: dict[str, Any] | None = None) -> tuple[str, str]:
     state = game(SEED_GAME)
     drive(state, script, until=turn(kind, seat))
     system, user = VARIANT.render_prompts(state.observe(seat), state.legal(seat), None)
     assert "You are playing Mafia" in system
-    return user
+    return system, user
+
+
+def _prompt_at(kind: str, seat: int, script: dict[str, Any] | None = None) -> str:
+    return _prompts_at(kind, seat, script)[1]
+
+
+def _system_at(kind: str, seat: int) -> str:
+    return _prompts_at(kind, seat)[0]
 
 
 def test_doctor_coordination_prompt() -> None:
-    user = _prompt_at("DOCTOR_COORDINATION", 1)
+    user = _prompt_at("DOCTOR_COORDINATION", 1, {"DOCTOR_COORDINATION": _note})
     for text in (
-        "## PHASE: DOCTOR COORDINATION",
-        "You are in a PRIVATE CHAT with other doctors.",
-        "DOCTOR TEAM: Alice, Bruno",
-        "SHARED PROTECTION PRIORITIES:",
-        "Score:",
-        "Reasons:",
-        "Doctor discussion so far:",
-        "Alice: (silent)",
-        '"says": "your message to the team"',
+        '[Night 1]\n- [doctors chat, round 1 of 3] Alice (seat 0): "note from seat 0"',
+        "Now:\nNight 1.\nYou are Bruno (seat 1), DOCTOR, alive. 8 of 8 players are alive.",
+        "- Alice (seat 0): alive, fellow doctor",
+        "- Bruno (seat 1): alive, you",
+        "Doctors' private chat, night 1: write your next message to your fellow doctors",
+        'Field "says": your message, up to 800 characters.',
+        '"action": {"says": "<your message>", "target": "<player it is about, or null>"}',
     ):
         assert text in user
+    for advice in ("Score", "score", "PRIORITIES", "Output:", '"think"'):
+        assert advice not in user
+
+
+def _note(state: MafiaState, seat: int) -> Say:
+    return Say(f"note from seat {seat}")
 
 
 def test_doctor_vote_prompt_shows_current_votes() -> None:
     user = _prompt_at("DOCTOR_PROTECTION_VOTE", 1, {"DOCTOR_PROTECTION_VOTE": {0: 6}})
-    assert "## PHASE: DOCTOR PROTECTION VOTE" in user
-    assert "CURRENT VOTES: Greta: 1" in user
-    assert "CANNOT protect the same player two nights in a row" in user
-    assert '"action": {"target": "Player Name", "reasoning": "your reason"}' in user
+    assert "Doctors' protection vote, night 1" in user
+    assert "Votes so far tonight: Alice (seat 0) -> Greta (seat 6)." in user
+    assert "[doctors] Alice (seat 0) votes to protect Greta (seat 6)" in user
+    assert "Anyone alive may be protected tonight, yourself included." in user
+    assert '"action": {"target": "<player>"}' in user
 
 
 def test_sheriff_prompts() -> None:
-    assert "SHERIFF TEAM: Chloe, Dmitri" in _prompt_at("SHERIFF_COORDINATION", 2)
+    system = _system_at("SHERIFF_COORDINATION", 2)
+    assert "Your fellow sheriffs, who share a private chat with you: Dmitri (seat 3)." in system
     user = _prompt_at(
         "SHERIFF_INVESTIGATION_ASSIGNMENT", 3, {"SHERIFF_INVESTIGATION_ASSIGNMENT": {2: 4}}
     )
-    assert "## PHASE: SHERIFF INVESTIGATION ASSIGNMENT" in user
-    assert "ALREADY ASSIGNED: Elena" in user
-    assert "Elena: MAFIA (night 1, by Chloe)" in user  # the team's shared history
+    assert "Investigation, night 1: choose the player you investigate tonight" in user
+    assert "Already assigned tonight: Elena (seat 4)." in user
+    assert "[sheriffs] Chloe (seat 2) investigated Elena (seat 4): MAFIA" in user
+    assert "- Night 1: Chloe (seat 2) investigated Elena (seat 4): MAFIA." in user  # shared
+    assert "- Elena (seat 4): alive, checked: MAFIA" in user
 
 
 def test_vigilante_coordination_prompt() -> None:
     user = _prompt_at("VIGILANTE_COORDINATION", 7)
-    assert "VIGILANTE TEAM: Greta (shot available), Hiro (shot available)" in user
-    assert "Only ONE vigilante may shoot tonight" in user
+    assert "Vigilantes' private chat, night 1" in user
+    assert "- Greta (seat 6)'s shot: not used yet." in user
+    assert "- Your shot: not used yet." in user
+    action = _prompt_at("VIGILANTE_ACTION", 6)
+    assert "at most one vigilante shoots per night" in action
+    assert '"action": {"target": "<player, or null to pass>"}' in action
 
 
 def test_retry_hint_is_shown() -> None:
@@ -179,14 +200,15 @@ class NameAnswerer:
         self.calls += 1
         assert "You are playing Mafia" in system_prompt
         legal = extra["legal"]
+        assert '{"reasoning": "...", "action": ' in user_prompt
         if isinstance(legal, SayChoice):
-            return json.dumps({"think": "...", "says": f"message {self.calls}"})
+            return json.dumps({"reasoning": "...", "action": {"says": f"message {self.calls}"}})
         if self.confused:
             self.confused = False
-            return '{"action": {"target": "whoever looks guilty"}}'
+            return '{"reasoning": "?", "action": {"target": "whoever looks guilty"}}'
         assert extra["hint"] is None or "no player called" in extra["hint"]
         name = extra["observation"]["players"][legal.targets[0]]["name"]
-        return json.dumps({"think": "...", "says": "ok", "action": {"target": name}})
+        return json.dumps({"reasoning": "...", "action": {"target": name}})
 
 
 async def test_a_game_with_llm_style_players_runs_to_the_end() -> None:

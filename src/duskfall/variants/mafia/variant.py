@@ -11,6 +11,7 @@ from duskfall.core.events import Event
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
 from duskfall.variants.mafia import bots, prompts, testing, wire
 from duskfall.variants.mafia.config import MafiaConfig
+from duskfall.variants.mafia.prompt_kit import KIT
 from duskfall.variants.mafia.roles import MAFIA_TEAM, ROLES, TOWN
 from duskfall.variants.mafia.rules import MafiaState
 
@@ -30,7 +31,7 @@ class MafiaVariant:
     }
     roles = tuple(ROLES.values())
     config_model: type[BaseModel] = MafiaConfig
-    info = VariantInfo(scramble_hidden=testing.scramble_hidden, wire=wire.WIRE)
+    info = VariantInfo(scramble_hidden=testing.scramble_hidden, wire=wire.WIRE, prompt_kit=KIT)
 
     def new_game(self, config: BaseModel, seed: int) -> MafiaState:
         if not isinstance(config, MafiaConfig):
