@@ -97,10 +97,10 @@ def render_history(sections: Sequence[Section], *, day: int | None = None) -> st
 
 def render_decision(decision: DecisionPrompt, hint: str | None = None) -> str:
     """The decision, its example answer, and the reason a previous answer was refused."""
-    example = json.dumps({"reasoning": "...", "action": dict(decision.example)})
+    example = json.dumps(dict(decision.example))
     parts = [
         decision.text,
-        f"Answer like: {example} (each <...> stands for your choice).",
+        f'Your "action" is shaped like {example}, each <...> replaced by your choice.',
     ]
     if hint:
         parts.append(f"Your previous answer was refused: {hint} Answer again.")

@@ -5,7 +5,7 @@
   line for older days) and in its conversation (verbatim, or as the digest after a restart);
   no line of an event it could not see is; its system prompt never changes during the game.
 * :func:`check_prompt_contract`: for every decision kind, the example answer's fields match the
-  decision's schema (each placeholder replaced by a value the schema allows, it validates), every
+  decision's schema (the one a model is asked in: :func:`~duskfall.core.llm_form.llm_schema`) (each placeholder replaced by a value the schema allows, it validates), every
   real choice in it is a placeholder (no example names a legal target), and the prompts ask for
   no envelope field beyond ``reasoning`` and ``action``.
 """
@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from duskfall.core.events import Event, visible_to
+from duskfall.core.llm_form import llm_schema
 from duskfall.core.prompting import Entry, PromptKit, flatten, is_placeholder
 from duskfall.core.rng import derive_rng
 from duskfall.core.transcript import (
@@ -150,7 +151,7 @@ def check_prompt_contract(
             continue
         counts[kind] = counts.get(kind, 0) + 1
         obs = state.observe(seat)
-        schema = legal.schema()
+        schema = llm_schema(legal)
         for coaching in (False, True):
             example = kit.decision(obs, legal, coaching=coaching).example
             where = f"{variant.id} {kind} example {dict(example)!r}"

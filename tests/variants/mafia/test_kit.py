@@ -113,3 +113,11 @@ def test_scramble_really_hides_things() -> None:
         assert {s for s in range(9) if "MAFIA" in other.seat_roles[s]} == {
             s for s in range(9) if "MAFIA" in state.seat_roles[s]
         }
+
+
+def test_prompts_show_the_whole_visible_history_and_nothing_else() -> None:
+    KIT.check_prompt_history(seeds=range(2))
+
+
+def test_prompt_examples_fit_the_decision_schemas() -> None:
+    KIT.check_prompt_contract(seeds=range(4))

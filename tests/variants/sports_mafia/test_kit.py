@@ -46,3 +46,11 @@ def test_no_seat_sees_hidden_information() -> None:
 @pytest.mark.slow
 def test_no_seat_sees_hidden_information_in_many_games() -> None:
     KIT.check_no_leak(range(4, KIT.leak_games))
+
+
+def test_prompts_show_the_whole_visible_history_and_nothing_else() -> None:
+    KIT.check_prompt_history(seeds=range(2))
+
+
+def test_prompt_examples_fit_the_decision_schemas() -> None:
+    KIT.check_prompt_contract(seeds=range(4))
