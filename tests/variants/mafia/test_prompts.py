@@ -45,7 +45,7 @@ def test_doctor_coordination_prompt() -> None:
         "- Bruno (seat 1): alive, you",
         "Doctors' private chat, night 1: write your next message to your fellow doctors",
         'Field "says": your message, up to 800 characters.',
-        '"action": {"says": "<your message>", "target": "<player it is about, or null>"}',
+        'shaped like {"says": "<your message>", "target": "<player it is about, or null>"}',
     ):
         assert text in user
     for advice in ("Score", "score", "PRIORITIES", "Output:", '"think"'):
@@ -62,7 +62,7 @@ def test_doctor_vote_prompt_shows_current_votes() -> None:
     assert "Votes so far tonight: Alice (seat 0) -> Greta (seat 6)." in user
     assert "[doctors] Alice (seat 0) votes to protect Greta (seat 6)" in user
     assert "Anyone alive may be protected tonight, yourself included." in user
-    assert '"action": {"target": "<player>"}' in user
+    assert 'shaped like {"target": "<player>"}' in user
 
 
 def test_sheriff_prompts() -> None:
@@ -85,7 +85,7 @@ def test_vigilante_coordination_prompt() -> None:
     assert "- Your shot: not used yet." in user
     action = _prompt_at("VIGILANTE_ACTION", 6)
     assert "at most one vigilante shoots per night" in action
-    assert '"action": {"target": "<player, or null to pass>"}' in action
+    assert 'shaped like {"target": "<player, or null to pass>"}' in action
 
 
 def test_retry_hint_is_shown() -> None:
@@ -200,7 +200,7 @@ class NameAnswerer:
         self.calls += 1
         assert "You are playing Mafia" in system_prompt
         legal = extra["legal"]
-        assert '{"reasoning": "...", "action": ' in user_prompt
+        assert 'Your "action" is shaped like' in user_prompt and '"reasoning"' in system_prompt
         if isinstance(legal, SayChoice):
             return json.dumps({"reasoning": "...", "action": {"says": f"message {self.calls}"}})
         if self.confused:

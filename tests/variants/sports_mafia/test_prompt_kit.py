@@ -269,5 +269,5 @@ def test_render_prompts_asks_only_the_new_contract(games: list[list[Asked]]) -> 
             KIT, asked.obs, asked.legal, None, hint="bad target."
         )
         assert '"says"' not in system + user and '"think"' not in system + user
-        assert '"reasoning"' in user and "Your previous answer was refused: bad target." in user
+        assert '"reasoning"' in system and "Your previous answer was refused: bad target." in user
         json.dumps(KIT.decision(asked.obs, asked.legal, coaching=False).example)

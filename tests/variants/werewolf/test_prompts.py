@@ -61,8 +61,8 @@ def test_a_speech_decision_asks_for_the_words_in_the_action_and_says_who_hears_t
     state = game()
     _, user = VARIANT.render_prompts(state.observe(0), state.legal(0), None)
     assert "Only your fellow werewolves hear it." in user
-    example = {"reasoning": "...", "action": {"type": "WOLF_CHAT", "says": "<what you say>"}}
-    assert f"Answer like: {json.dumps(example)}" in user
+    example = {"type": "WOLF_CHAT", "says": "<what you say>"}
+    assert f'Your "action" is shaped like {json.dumps(example)}' in user
 
 
 def test_god_view_lines_escape_markup_and_cover_every_event() -> None:
