@@ -5,9 +5,10 @@
   line for older days) and in its conversation (verbatim, or as the digest after a restart);
   no line of an event it could not see is; its system prompt never changes during the game.
 * :func:`check_prompt_contract`: for every decision kind, the example answer's fields match the
-  decision's schema (the one a model is asked in: :func:`~duskfall.core.llm_form.llm_schema`) (each placeholder replaced by a value the schema allows, it validates), every
-  real choice in it is a placeholder (no example names a legal target), and the prompts ask for
-  no envelope field beyond ``reasoning`` and ``action``.
+  schema a model is asked in (:func:`~duskfall.core.llm_form.llm_schema`): each placeholder
+  replaced by a value the schema allows, it validates; every real choice in it is a placeholder
+  (no example names a legal target); and the prompts ask for no envelope field beyond
+  ``reasoning`` and ``action``.
 """
 
 from __future__ import annotations
