@@ -4,7 +4,9 @@ Every seat is an LLMAgent over the ``scripted`` model with its replies filled to
 (the reasoning to ``reasoning_chars``, an older ``think``/``says`` to 160 characters, speech
 text in an action to its ``maxLength`` or 800 characters), and every prompt the game sent is
 counted with the Gemma 3 tokenizer of the embedded model. For each call, its *new* input tokens
-are those not in the longest common token prefix with the same seat's previous call.
+are those not in the longest common token prefix with the same seat's previous call. The
+*history floor* is what complete information costs at the least: the tokens of the history
+lines alone, each seat reading each line it could see exactly once.
 
 Today's code (conversation memory, then ``memory=stateless``) is measured beside the code before
 the context work (``LLM_CONTEXT_BASELINE``) in the same run, each game in a child process:
@@ -112,7 +114,30 @@ def child(label: str, seed: int, options: dict[str, Any]) -> None:
         new += len(now) - common
         calls += 1
         previous[seat] = now
-    print(json.dumps({"calls": calls, "input": total, "new": new}))
+    print(json.dumps({"calls": calls, "input": total, "new": new, "floor": floor(game, vocab)}))
+
+
+def floor(game: Any, vocab: Any) -> int:
+    """Tokens of the history lines alone, each seat reading each line it could see once: what
+    complete information costs at the least (0 where the code has no prompt kit)."""
+    try:
+        from duskfall.core.events import visible_to
+        from duskfall.core.prompting import flatten
+    except ImportError:
+        return 0
+    kit = game.variant.info.prompt_kit
+    state = game.state
+    total = 0
+    for seat in range(len(state.roles())):
+        obs, channels = state.observe(seat), state.channels(seat)
+        lines = [
+            line.text
+            for event in game.record.events
+            if event.source == "rules" and visible_to(event, seat, channels)
+            if (line := kit.line(flatten(event), obs)) is not None
+        ]
+        total += len(vocab.tokenize("\n".join(lines).encode(), add_bos=False, special=True))
+    return total
 
 
 def measure(src: Path, label: str, seed: int, options: dict[str, Any]) -> dict[str, int]:
@@ -127,7 +152,10 @@ def main(labels: list[str], games: int) -> None:
         ("conversation", current_src(), {}),
         ("stateless", current_src(), {"memory": "stateless"}),
     ]
-    print(f"{'game':<13} {'code':<18} {'calls':>6} {'input tok':>11} {'new input tok':>14}")
+    print(
+        f"{'game':<13} {'code':<18} {'calls':>6} {'input tok':>11} {'new input tok':>14} "
+        f"{'history floor':>14}"
+    )
     for label in labels:
         means: dict[str, float] = {}
         for name, src, options in versions:
@@ -135,8 +163,12 @@ def main(labels: list[str], games: int) -> None:
             calls = statistics.mean(r["calls"] for r in runs)
             total = statistics.mean(r["input"] for r in runs)
             new = statistics.mean(r["new"] for r in runs)
+            least = statistics.mean(r["floor"] for r in runs)
             means[name] = new
-            print(f"{label:<13} {name:<18} {calls:>6.0f} {total:>11,.0f} {new:>14,.0f}")
+            print(
+                f"{label:<13} {name:<18} {calls:>6.0f} {total:>11,.0f} {new:>14,.0f} "
+                f"{least or float('nan'):>14,.0f}"
+            )
         before = means[versions[0][0]]
         now = means["conversation"]
         line = f"{label}: new input tokens, conversation / before = {now / before:.2f}"

@@ -65,15 +65,23 @@ def build_sections(
     return sections
 
 
-def render_section(section: Section, *, digest: bool = False, continued: bool = False) -> str:
-    """One period under its header; ``digest`` gives each event's digest line."""
+NOTHING_SEEN = "- (nothing you could see)"
+NOTHING_SO_FAR = "- (nothing so far)"
+
+
+def render_section(
+    section: Section, *, digest: bool = False, continued: bool = False, current: bool = False
+) -> str:
+    """One period under its header; ``digest`` gives each event's digest line; an empty
+    ``current`` period has had nothing happen yet, an empty past one nothing the seat saw."""
     title = section.period.title
     if digest:
         title += " (digest)"
     elif continued:
         title += " (continued)"
     body = [f"- {line.summary if digest else line.text}" for line in section.lines]
-    return "\n".join([f"[{title}]", *(body or ["- (nothing you could see)"])])
+    empty = NOTHING_SO_FAR if current else NOTHING_SEEN
+    return "\n".join([f"[{title}]", *(body or [empty])])
 
 
 def current_day(sections: Sequence[Section]) -> int:
@@ -90,8 +98,10 @@ def render_history(sections: Sequence[Section], *, day: int | None = None) -> st
     if not sections:
         return NOTHING_YET
     now = current_day(sections) if day is None else day
+    last = len(sections) - 1
     return "\n\n".join(
-        render_section(section, digest=not is_recent(section, now)) for section in sections
+        render_section(section, digest=not is_recent(section, now), current=i == last)
+        for i, section in enumerate(sections)
     )
 
 
@@ -114,9 +124,11 @@ def render_now(
     *,
     coaching: bool,
     hint: str | None = None,
+    situation: str | None = None,
 ) -> str:
-    """The seat's standing and the decision it is asked now."""
-    situation = kit.situation(obs, coaching=coaching)
+    """The seat's standing (``situation`` if already rendered) and the decision asked now."""
+    if situation is None:
+        situation = kit.situation(obs, coaching=coaching)
     decision = render_decision(kit.decision(obs, legal, coaching=coaching), hint)
     return f"Now:\n{situation}\n\n{decision}"
 

@@ -38,6 +38,7 @@ RESTARTED = (
     "game so far follows, older days as their digest.)"
 )
 REFUSED = "Your previous answer was refused: {hint} Answer the same decision again."
+UNCHANGED = "(Your standing is as shown with your previous decision.)"
 
 
 def count_tokens(messages: Sequence[Message]) -> int:
@@ -60,7 +61,8 @@ class SeatConversation:
     _system_text: str | None = None
     _shown: int = 0  # entries already in the conversation
     _last_section: Section | None = None
-    _pending: tuple[Message, int, Section | None] | None = None
+    _pending: tuple[Message, int, Section | None, str] | None = None
+    _last_situation: str | None = None
 
     def messages(
         self,
@@ -77,7 +79,7 @@ class SeatConversation:
         system: Message = {"role": "system", "content": self._system_text}
         if retry and hint and self.turns and self.turns[-1]["role"] == "assistant":
             turn: Message = {"role": "user", "content": REFUSED.format(hint=hint)}
-            self._pending = (turn, self._shown, self._last_section)
+            self._pending = (turn, self._shown, self._last_section, self._last_situation or "")
             return [system, *self.turns, turn]
         turn = self._next_turn(obs, legal, entries, hint)
         messages = [system, *self.turns, turn]
@@ -92,9 +94,9 @@ class SeatConversation:
         """Keep the user turn just sent and the model's ``reply`` to it."""
         if self._pending is None:
             return
-        turn, shown, last = self._pending
+        turn, shown, last, situation = self._pending
         self.turns.extend([turn, {"role": "assistant", "content": reply}])
-        self._shown, self._last_section = shown, last
+        self._shown, self._last_section, self._last_situation = shown, last, situation
         self._pending = None
 
     def _next_turn(
@@ -112,8 +114,10 @@ class SeatConversation:
             )
             parts.append(render_section(section, continued=continued))
         news = "\n\n".join(parts) if parts else NOTHING_NEW
-        now = render_now(self.kit, obs, legal, coaching=self.coaching, hint=hint)
-        return self._stage(f"{news}\n\n{now}", entries, sections)
+        situation = self.kit.situation(obs, coaching=self.coaching)
+        shown = UNCHANGED if situation == self._last_situation else situation
+        now = render_now(self.kit, obs, legal, coaching=self.coaching, hint=hint, situation=shown)
+        return self._stage(f"{news}\n\n{now}", entries, sections, situation)
 
     def _first_turn(
         self,
@@ -128,13 +132,18 @@ class SeatConversation:
         history = f"{HISTORY_TITLE}\n\n{render_history(sections)}"
         if restarted:
             history = f"{RESTARTED}\n\n{history}"
-        now = render_now(self.kit, obs, legal, coaching=self.coaching, hint=hint)
-        return self._stage(f"{history}\n\n{now}", entries, sections)
+        situation = self.kit.situation(obs, coaching=self.coaching)
+        now = render_now(
+            self.kit, obs, legal, coaching=self.coaching, hint=hint, situation=situation
+        )
+        return self._stage(f"{history}\n\n{now}", entries, sections, situation)
 
-    def _stage(self, text: str, entries: Sequence[Entry], sections: list[Section]) -> Message:
+    def _stage(
+        self, text: str, entries: Sequence[Entry], sections: list[Section], situation: str
+    ) -> Message:
         turn: Message = {"role": "user", "content": text}
         last = sections[-1] if sections else self._last_section
-        self._pending = (turn, len(entries), last)
+        self._pending = (turn, len(entries), last, situation)
         return turn
 
 

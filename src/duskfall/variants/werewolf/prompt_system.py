@@ -75,8 +75,12 @@ def _night_rules(obs: Obs) -> list[str]:
             "Werewolf."
         )
     if _in_play(obs, GUARD) or _in_play(obs, SEER):
-        acting = " and the ".join(r for r in (GUARD, SEER) if _in_play(obs, r))
-        lines.append(f"- The {acting} act last, without being told whom the werewolves attacked.")
+        roles = [r for r in (GUARD, SEER) if _in_play(obs, r)]
+        verb = "act" if len(roles) > 1 else "acts"
+        lines.append(
+            f"- The {' and the '.join(roles)} {verb} last, without being told whom the "
+            "werewolves attacked."
+        )
     lines.append("- The night's deaths take effect at dawn.")
     return lines
 
