@@ -206,7 +206,10 @@ class SportsMafiaKit:
             if p["player_id"] in alive
             and (any(p["declarations"]) or any(map(any, p["sheriff_claims"])))
         ]
-        lines = ["Latest declaration of each living player (all 0 if not listed):", *standing]
+        if standing:
+            lines = ["Latest declaration of each living player (all 0 if not listed):", *standing]
+        else:
+            lines = ["No living player has declared a belief or a claim yet."]
         today = [r for r in obs["vote_history"] if r["turn"] == obs["turn"]]
         day = obs["turn"] + 1
         lines.extend(f"Day {day} {votes_text(r['round'], r['votes'])}" for r in today)
