@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from duskfall.cli import app
+from duskfall.cli.common import check_port
 from duskfall.cli.console import safe_console
 from duskfall.core.errors import ConfigError, MissingDependency
 
@@ -67,6 +68,7 @@ def web(
     Prints the admin token at startup ($DUSKFALL_ADMIN_TOKEN chooses it).
     """
     _require_web_extra()
+    check_port(port)
     import uvicorn
 
     from duskfall.store.index import default_db_path, use_db
