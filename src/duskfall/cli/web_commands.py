@@ -67,8 +67,8 @@ def web(
 
     Prints the admin token at startup ($DUSKFALL_ADMIN_TOKEN chooses it).
     """
-    _require_web_extra()
     check_port(port)
+    _require_web_extra()
     import uvicorn
 
     from duskfall.store.index import default_db_path, use_db
