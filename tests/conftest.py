@@ -11,11 +11,14 @@
   directory's ``duskfall.db`` (tests that test the index choose their own path).
 """
 
+import asyncio
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -97,3 +100,25 @@ def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
         return code, out, err
 
     return call
+
+
+T = TypeVar("T")
+InBackground = Callable[[Coroutine[Any, Any, T]], T]
+
+
+@pytest.fixture
+def in_background() -> Iterator[InBackground[Any]]:
+    """Run coroutines on an event loop of their own, in a thread: servers (a stub model
+    server, a game server) that in-process CLI runs, with their own ``asyncio.run``, talk to.
+    ``in_background(coro)`` waits for the coroutine's result."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    def run(coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(30)
+
+    yield run
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+    loop.close()

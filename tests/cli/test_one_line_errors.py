@@ -6,19 +6,25 @@ runs; only the orphan check needs real processes.
 
 from __future__ import annotations
 
+import asyncio
 import errno
+import io
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conftest import CliRun
-from duskfall.session import GameSetup, prepare_game
+from conftest import CliRun, InBackground
+from duskfall.cli.common import with_humans
+from duskfall.server import GameServer, ServerSettings
+from duskfall.session import GameSetup, PreparedGame, prepare_game
 from duskfall.store.log import LogWriter, read_log
 from duskfall.web.human import WebHumanSeat
 
@@ -236,3 +242,152 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
 
 def test_set_without_a_value(run: Run) -> None:
     assert_one_line(run("play", "-q", "--set", "{bad"), "--set needs KEY=VALUE")
+
+
+# -- the inputs of issue 20 (items 5 and 6): each one clear line and the right exit status --
+
+
+@pytest.mark.parametrize("command", [("replay",), ("resume",), ("gm", "--resume")])
+def test_a_folder_given_as_a_log(run: Run, tmp_path: Path, command: tuple[str, ...]) -> None:
+    assert_one_line(run(*command, str(tmp_path)), "is a directory, not a log file")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "needle"),
+    [
+        ("--port", "99999", "port: Input should be less than or equal to 65535"),
+        ("--port", "-1", "port: Input should be greater than or equal to 0"),
+        ("--fill-bots-after", "-5", "fill_bots_after"),
+        ("--deadline-ms", "0", "deadline_ms"),
+        ("--max-frame", "0", "max_frame"),
+        ("--read-timeout", "-1", "read_timeout"),
+        ("--retries", "-1", "retries"),
+        ("--games", "0", "games"),
+        ("--max-connections", "0", "max_connections"),
+        ("--reconnect-grace", "-1", "reconnect_grace"),
+    ],
+)
+def test_serve_options(run: Run, option: str, value: str, needle: str) -> None:
+    assert_one_line(run("serve", option, value), "invalid option", needle)
+
+
+@pytest.mark.parametrize("command", ["web", "connect"])
+@pytest.mark.parametrize("port", ["99999", "-1"])
+def test_a_port_out_of_range(run: Run, command: str, port: str) -> None:
+    assert_one_line(run(command, "--port", port), f"--port {port}", "from 0 to 65535")
+
+
+@pytest.mark.parametrize(
+    ("option", "needle"),
+    [
+        ("max_tokens=abc", "invalid llm agent option max_tokens: Input should be a valid integer"),
+        ("max_tokens=-5", "max_tokens: Input should be greater than or equal to 1"),
+        ("bogus=1", "unknown agent option 'bogus'; valid options: coaching, concurrency"),
+        ("think_chars=5", "'think_chars' was replaced by reasoning_chars"),
+        ("foo", "--agent-option needs KEY=VALUE, got 'foo'"),
+    ],
+)
+def test_agent_options_whatever_the_agents(run: Run, option: str, needle: str) -> None:
+    """Refused even when no seat would read them (here: bots only)."""
+    assert_one_line(run("play", "-q", "--agent-option", option), needle)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("--agents", ",".join(["heuristic"] * 10)), "gives seat 3 to 'heuristic'"),
+        (("--agents", "3=random,default=heuristic"), "gives seat 3 to 'random'"),
+        (("--human", "3"), "--human 3 is given more than once"),
+        (("--human", "-2"), "--human -2: seats are numbered from 0"),
+    ],
+)
+def test_human_seats_that_conflict(run: Run, args: tuple[str, ...], needle: str) -> None:
+    assert_one_line(run("play", "--human", "3", *args), needle)
+
+
+def test_several_human_seats_are_a_list() -> None:
+    """``--human 3 --human 4`` is hot-seat play: both seats, neither silently dropped."""
+    assert with_humans("heuristic", [3, 4]) == "3=human,4=human,default=heuristic"
+    assert with_humans("town=random", [3]) == "3=human,town=random"
+    assert with_humans("random,human,random", [1]) == "random,human,random"
+
+
+def test_simulate_refuses_human_seats(run: Run) -> None:
+    result = run("simulate", "-n", "2", "--agents", "human")
+    assert_one_line(result, "simulate plays games unattended", "duskfall play --human SEAT")
+
+
+def test_an_unknown_config_key_lists_the_valid_ones(run: Run) -> None:
+    needle = "unknown key 'bogus' (valid keys: day_limit)"
+    assert_one_line(run("play", "-q", "--set", "bogus=1"), needle)
+
+
+def test_no_pydantic_wording(run: Run) -> None:
+    code, out = run("play", "-q", "--variant", "werewolf", "--preset", "nope")
+    assert_one_line((code, out), "preset: unknown preset 'nope'; presets are werewolf-12")
+    assert "Value error" not in out and "(got 'nope')" not in out
+
+
+def test_a_preset_of_another_variant_says_which(run: Run) -> None:
+    needle = "--preset werewolf-9: sports-mafia has no presets (presets are for werewolf)"
+    assert_one_line(run("play", "--preset", "werewolf-9"), needle, "add --variant werewolf")
+
+
+def test_games_lists_interrupted_games(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "index.db"
+    monkeypatch.setenv("DUSKFALL_DB", str(db))
+    _interrupt(prepare_game(GameSetup("mafia", seed=1, agents="random", log_path=tmp_path / "i")))
+    code, out = run("games", "--status", "interrupted")
+    assert code == 0 and "interrupted" in out and "1 of 1 games" in out, out
+    code, out = run("games", "--status", "running")
+    assert code == 0 and "0 of 0 games" in out, out
+    valid = "valid: running, finished, aborted, interrupted"
+    assert_one_line(run("games", "--status", "lost"), valid)
+
+
+def _interrupt(game: PreparedGame) -> None:
+    """Start ``game``, then leave its log and row as a process killed mid-game leaves them."""
+    game.scheduler.start()
+    for observer in game.record.observers:
+        close = getattr(observer, "close", None)
+        if callable(close):
+            close()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], check=True,
+                          capture_output=True, text=True).stdout  # fmt: skip
+    with sqlite3.connect(os.environ["DUSKFALL_DB"]) as db:
+        db.execute("UPDATE games SET pid = ? WHERE id = ?", (int(dead), game.game_id))
+
+
+def test_help_shows_no_type_after_a_plain_flag(run: Run) -> None:
+    code, out = run("play", "--help")
+    assert code == 0 and "--quiet" in out and "<bool>" not in out, out
+
+
+def test_the_result_is_printed_once(run: Run) -> None:
+    code, out = run("play", "--variant", "mafia", "--seed", "1")
+    assert code == 0 and out.count("(no mafia remains)") == 1, out
+
+
+def test_connect_as_a_human_without_a_terminal(
+    run: Run, in_background: InBackground[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """stdin closed: the client stops at its first decision with one line, not a hang."""
+    server = GameServer(ServerSettings(port=0, fill_bots_after=0.1, log_dir=None))
+    in_background(server.start())
+    serving = in_background(_started(server.serve()))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    try:
+        started = time.monotonic()
+        code, out = run("connect", "--port", str(server.port), "--agent", "human")
+    finally:
+        serving.cancel()
+        in_background(server.close())
+    assert code == 1 and time.monotonic() - started < 20, out
+    assert out.splitlines()[-1] == "client 0: failed: the terminal closed (end of input)", out
+    assert "Traceback" not in out
+
+
+async def _started(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    return asyncio.ensure_future(coro)

@@ -4,15 +4,13 @@ the log, the index database or the web."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import CliRun
+from conftest import CliRun, InBackground
 from duskfall.testing.require import require
 from duskfall.testing.stub_server import FaultPlan, StubServer
 
@@ -26,18 +24,12 @@ PLANTED = (ENV_KEY, FILE_KEY, ANTHROPIC_FILE_KEY, URL_KEY, GM_KEY, BAD_SPEC_KEY)
 
 
 @pytest.fixture
-def stub() -> Iterator[StubServer]:
+def stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
     """A faulty stub server that quotes the credentials it was sent, on its own loop."""
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
     server = StubServer(faults=FaultPlan(rate=0.4, kinds=("500", "429"), seed=3), echo_auth=True)
-    asyncio.run_coroutine_threadsafe(server.start(), loop).result(10)
+    in_background(server.start())
     yield server
-    asyncio.run_coroutine_threadsafe(server.close(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(10)
-    loop.close()
+    in_background(server.close())
 
 
 @pytest.fixture

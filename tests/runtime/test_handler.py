@@ -14,7 +14,8 @@ from duskfall.core.llm_form import llm_schema
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
-from duskfall.runtime.handler import AskHandler, PhaseContext, ask, ask_seat
+from duskfall.runtime.failures import FailureStreaks
+from duskfall.runtime.handler import AskHandler, HandlerResult, PhaseContext, ask, ask_seat
 from duskfall.runtime.participant import BotParticipant
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.scheduler import Scheduler
@@ -295,3 +296,51 @@ async def test_a_record_that_keeps_no_events_still_numbers_them() -> None:
     kept = await played(bot)
     dropped = await played(bot, keep_events=False)
     assert dropped == kept and [e["seq"] for e in dropped] == list(range(len(dropped)))
+
+
+class Broken:
+    """A participant whose every call raises (a model that cannot be reached)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
+        self.calls += 1
+        raise ConnectionError("no route to the model")
+
+    def describe(self) -> str:
+        return "llm:broken"
+
+
+@pytest.mark.parametrize("policy", ["abort", "fallback"])
+async def test_a_seat_failing_three_decisions_in_a_row_stops_the_game(policy: str) -> None:
+    state = VARIANT.new_game(parse_config(VARIANT, {}), seed=9)
+    players: dict[int, Any] = {s: CountingBot(s, derive_rng(9, f"b{s}")) for s in range(10)}
+    players[4] = broken = Broken()
+    record = GameRecord("g")
+    settings = RuntimeSettings(retries=1, on_seat_failure=policy)  # type: ignore[arg-type]
+    outcome = await Scheduler(VARIANT, state, players, record, seed=9, settings=settings).run()
+    if policy == "fallback":
+        assert outcome == state.outcome() and outcome.termination != "aborted"
+        return
+    assert outcome.termination == "aborted" and broken.calls == 3 * 2  # 3 decisions, 2 tries
+    assert outcome.reason == (
+        "seat 4 (llm:broken) failed 3 decisions in a row (last: participant error: "
+        "ConnectionError: no route to the model)"
+    )
+    assert record.events[-1].kind == "game_over" and record.events[-1].visibility == "admin"
+
+
+async def test_an_answer_even_a_refused_one_ends_a_failing_streak() -> None:
+    ctx = context(RuntimeSettings(retries=1))
+    log: list[Any] = []
+    failed = await ask_seat(ctx, 0, Scripted([OSError("down"), OSError("down")]), log)
+    assert failed.fallback and failed.error == "participant error: OSError: down"
+    refused = await ask_seat(ctx, 0, Scripted([OSError("down"), "nonsense"]), log)
+    assert refused.fallback and refused.error is None
+    streaks = FailureStreaks(2, describe=lambda seat: "x")
+    fell = HandlerResult({0: None}, failures={0: "down"})
+    assert streaks.note([fell]) is None
+    assert streaks.note([HandlerResult({0: None})]) is None  # answered: the streak ends
+    assert streaks.note([fell]) is None
+    assert streaks.note([fell]) == "seat 0 (x) failed 2 decisions in a row (last: down)"

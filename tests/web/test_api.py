@@ -87,6 +87,19 @@ def test_bad_requests_get_one_clear_line(client: TestClient) -> None:
     assert bad_seat.status_code == 400 and "seat 12" in bad_seat.json()["detail"]
 
 
+def test_a_model_that_cannot_play_is_refused_before_the_game(
+    client: TestClient, games_dir: Path
+) -> None:
+    agents = "1=llm:openai:x@http://127.0.0.1:9/v1,default=random"
+    refused = client.post(
+        "/api/games", json={"variant": "sports-mafia", "agents": agents}, headers=bearer(ADMIN)
+    )
+    detail = refused.json()["detail"]
+    assert refused.status_code == 400 and detail.startswith("seat 1 (llm:openai:x@"), detail
+    assert "cannot reach http://127.0.0.1:9/v1" in detail
+    assert not list(games_dir.iterdir()) and client.get("/api/games").json() == []
+
+
 def test_games_with_people_keep_hidden_views_behind_tokens(client: TestClient) -> None:
     started = _start(client, seed=7, agents="random", human_seats=[2])
     game_id, token = started["game_id"], started["seats"]["2"]["token"]

@@ -146,6 +146,7 @@ class HumanPlayer:
             self._out.flush()
             line = await self._reader.readline()
             if line is None:
+                self._print()  # end the prompt's line
                 raise EOFError("the terminal closed (end of input)")
             text = line.strip()
             if text in ("?", "help"):

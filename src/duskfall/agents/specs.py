@@ -6,7 +6,7 @@ index (``3=human,default=random``) or a full per-seat list (``random,heuristic,.
 agent is a name with an optional argument after a colon: ``llm:openai:gpt-4o-mini``.
 
 Agent kinds are registered lazily (``name -> "module:factory"``) so that heavy dependencies
-are imported only when used.
+are imported only when used; with each, the check of the agent options it reads.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,9 @@ class AgentContext:
 
 
 AgentFactory = Callable[[AgentContext], Participant]
+OptionCheck = Callable[[Mapping[str, Any]], Collection[str]]
+"""Checks the agent options a kind reads (one ConfigError for a bad value); returns their
+names."""
 
 _KINDS: dict[str, str | AgentFactory] = {
     "llm": "duskfall.agents.llm_agent:make_llm_agent",
@@ -51,12 +54,35 @@ _KIND_HELP = {
     "cognitive": "cognitive:<model spec>",
     "human": "human",
 }
+_OPTION_CHECKS: dict[str, str | OptionCheck] = {
+    "llm": "duskfall.agents.option_checks:llm_options",
+    "cognitive": "duskfall.agents.option_checks:cognitive_options",
+    "human": "duskfall.agents.option_checks:human_options",
+}
 
 
-def register_agent_kind(name: str, factory: str | AgentFactory, help_text: str = "") -> None:
-    """Register an agent kind; ``factory`` may be ``"module:callable"`` (imported lazily)."""
+def register_agent_kind(
+    name: str,
+    factory: str | AgentFactory,
+    help_text: str = "",
+    options: str | OptionCheck | None = None,
+) -> None:
+    """Register an agent kind; ``factory`` may be ``"module:callable"`` (imported lazily).
+
+    ``options`` checks the agent options the kind reads (:data:`OptionCheck`); a kind
+    registered without one may read any name, so unknown names are then let through.
+    """
     _KINDS[name] = factory
     _KIND_HELP[name] = help_text or name
+    if options is None:
+        _OPTION_CHECKS.pop(name, None)
+    else:
+        _OPTION_CHECKS[name] = options
+
+
+def _imported(target: str) -> Any:
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
 
 
 def valid_agent_names(variant: Variant) -> list[str]:
@@ -138,21 +164,25 @@ def _normalise_key(variant: Variant, key: str, num_seats: int) -> str:
 
 
 def check_agent_options(options: Mapping[str, Any]) -> None:
-    """Refuse bad values of the options model-backed and human agents read (``timeout=-1``),
-    whichever agents the game has, with one ConfigError; other keys pass."""
+    """Refuse, whichever agents the game has, with one ConfigError: a bad value of an option
+    some agent kind reads (``max_tokens=-5``), and a name no kind reads (``bogus=1``)."""
     if not options:
         return  # nothing to refuse (and no model validation for every simulated game)
-    from duskfall.llm.options import ModelOptions, read_options
-
-    read_options(ModelOptions, options, "agent")
-    if "human_timeout" in options:
-        value = options["human_timeout"]
-        try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            seconds = float("nan")
-        if not 0 < seconds < float("inf"):
-            raise ConfigError(f"invalid agent option human_timeout: {value!r} is not seconds > 0")
+    known: set[str] = set()
+    every_kind_known = True
+    for kind in _KINDS:
+        check = _OPTION_CHECKS.get(kind)
+        if check is None:
+            every_kind_known = False
+            continue
+        if isinstance(check, str):
+            check = _OPTION_CHECKS[kind] = _imported(check)
+        known.update(check(options))
+    unknown = sorted(set(options) - known)
+    if unknown and every_kind_known:
+        raise ConfigError(
+            f"unknown agent option {unknown[0]!r}; valid options: {', '.join(sorted(known))}"
+        )
 
 
 def make_participant(agent: str, ctx: AgentContext) -> Participant:
@@ -166,9 +196,7 @@ def make_participant(agent: str, ctx: AgentContext) -> Participant:
     if factory is None:
         raise ConfigError(f"unknown agent {agent!r}")
     if isinstance(factory, str):
-        module_name, _, attr = factory.partition(":")
-        factory = getattr(importlib.import_module(module_name), attr)
-        _KINDS[kind] = factory
+        factory = _KINDS[kind] = _imported(factory)
     ctx.arg = arg
     assert callable(factory)
     return factory(ctx)

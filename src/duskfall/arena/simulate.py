@@ -30,7 +30,7 @@ from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
-from duskfall.runtime.settings import RuntimeSettings
+from duskfall.runtime.settings import RuntimeSettings, SeatFailurePolicy
 from duskfall.session import GameSetup, new_game_id, prepare_game
 from duskfall.store.index import GameIndex, GameRow, Usage, default_db_path
 from duskfall.store.indexing import finished_row
@@ -99,6 +99,7 @@ class SimulationJob:
     decision_timeout: float
     index_rows: bool = False
     agent_options: Mapping[str, Any] = field(default_factory=dict)
+    on_seat_failure: SeatFailurePolicy = "abort"
 
 
 class _Tally:
@@ -164,7 +165,11 @@ async def _play_one(job: SimulationJob, settings: RuntimeSettings, seed: int) ->
 
 
 async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
-    settings = RuntimeSettings(retries=job.retries, decision_timeout=job.decision_timeout)
+    settings = RuntimeSettings(
+        retries=job.retries,
+        decision_timeout=job.decision_timeout,
+        on_seat_failure=job.on_seat_failure,
+    )
     return [await _play_one(job, settings, seed) for seed in job.seeds]
 
 
@@ -236,8 +241,12 @@ def simulate(
     chunk_size: int | None = None,
     progress: Callable[[int], None] | None = None,
     agent_options: Mapping[str, Any] | None = None,
+    on_seat_failure: SeatFailurePolicy = "abort",
 ) -> SimulationReport:
     """Play ``games`` games with seeds ``first_seed..`` and aggregate the results.
+
+    A seat that keeps failing aborts its game, unless ``on_seat_failure`` is ``"fallback"``
+    (:class:`~duskfall.runtime.settings.RuntimeSettings`).
 
     Raises ConfigError for more than :func:`max_workers` workers or a ``log_dir`` that
     cannot be written.
@@ -265,6 +274,7 @@ def simulate(
             decision_timeout,
             index_rows=index is not None,
             agent_options=dict(agent_options or {}),
+            on_seat_failure=on_seat_failure,
         )
         for chunk in _chunks(range(first_seed, first_seed + games), size)
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 from pydantic import ValidationError
@@ -38,12 +38,29 @@ COMMAND_MODULES = [
 def _load_commands() -> None:
     for name in COMMAND_MODULES:
         importlib.import_module(name)
+    _show_flags_without_a_type()
 
 
-def _fail(message: str) -> NoReturn:
-    """Print one redacted error line and exit 2."""
+def _show_flags_without_a_type() -> None:
+    """typer's help shows ``<bool>`` after a plain flag (``--quiet``) as if it took a value:
+    show no type for flags."""
+    from typer.core import TyperOption
+
+    if getattr(TyperOption.display_type_rich, "flags_untyped", False):
+        return
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    display_type_rich.flags_untyped = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print one redacted error line and exit with ``code`` (2: the input was wrong)."""
     err_console.print(f"[bold red]error:[/] {escape(redact(message))}", highlight=False)
-    sys.exit(2)
+    sys.exit(code)
 
 
 def main() -> None:
@@ -52,9 +69,9 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except DuskfallError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except ValidationError as exc:  # options checked by a settings model (e.g. serve's)
-        _fail(f"invalid option: {describe_errors(exc)}")
+        fail(f"invalid option: {describe_errors(exc)}")
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:

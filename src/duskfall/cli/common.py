@@ -3,19 +3,34 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any
+
+import typer
 
 from duskfall.core.errors import ConfigError
-from duskfall.core.registry import get_variant
+from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.validation import MAX_DEPTH, check_depth
 from duskfall.core.variant import Variant
+from duskfall.runtime.settings import SEAT_FAILURE_POLICIES
 from duskfall.store.files import read_user_text
 
+OnSeatFailureOpt = Annotated[
+    str,
+    typer.Option(
+        "--on-seat-failure",
+        help="a seat whose agent fails 3 decisions in a row (a model that cannot be reached): "
+        f"{' or '.join(SEAT_FAILURE_POLICIES)} (play its fallbacks to the end)",
+    ),
+]
 
-def parse_config_options(pairs: list[str] | None, config_file: str | None) -> dict[str, Any]:
-    """Merge ``--config-file FILE.json`` and ``--set KEY=VALUE`` options (values parsed as JSON)."""
+
+def parse_config_options(
+    pairs: list[str] | None, config_file: str | None, option: str = "--set"
+) -> dict[str, Any]:
+    """Merge ``--config-file FILE.json`` and ``--set KEY=VALUE`` options (values parsed as JSON);
+    ``option`` is the name errors give the pairs' option (``--agent-option``)."""
     config: dict[str, Any] = {}
     if config_file:
         text = read_user_text(config_file, "config file")
@@ -26,9 +41,9 @@ def parse_config_options(pairs: list[str] | None, config_file: str | None) -> di
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ConfigError(f"--set needs KEY=VALUE, got {pair!r}")
+            raise ConfigError(f"{option} needs KEY=VALUE, got {pair!r}")
         try:
-            config[key.strip()] = _json(value, f"--set {key.strip()}")
+            config[key.strip()] = _json(value, f"{option} {key.strip()}")
         except json.JSONDecodeError:
             config[key.strip()] = value
     return config
@@ -41,11 +56,18 @@ def _json(text: str, what: str) -> Any:
     except RecursionError:
         raise ConfigError(f"{what} is nested more than {MAX_DEPTH} levels deep") from None
     except json.JSONDecodeError as exc:
-        if what.startswith("--set"):
+        if what.startswith("--"):  # an option's value: kept as plain text
             raise
         raise ConfigError(f"{what} is not valid JSON: {exc.msg}") from None
     check_depth(value, what)
     return value
+
+
+def check_port(port: int) -> int:
+    """``--port`` within 0..65535 (0: any free port), else one ConfigError."""
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port {port}: a port is a number from 0 to 65535")
+    return port
 
 
 def default_agents(variant: Variant) -> str:
@@ -62,25 +84,63 @@ def pick_seed(seed: int | None) -> int:
     return new_seed() if seed is None else check_seed(seed, "--seed")
 
 
-def with_preset(config: Mapping[str, Any], preset: str | None) -> dict[str, Any]:
+def with_preset(config: Mapping[str, Any], preset: str | None, variant: Variant) -> dict[str, Any]:
+    """``config`` with ``--preset``; a variant without presets says which variants have them."""
     out = dict(config)
-    if preset is not None:
-        out["preset"] = preset
+    if preset is None:
+        return out
+    if "preset" not in variant.config_model.model_fields:
+        having = [v for v in variant_ids() if "preset" in get_variant(v).config_model.model_fields]
+        hint = f"; add --variant {having[0]}" if len(having) == 1 else ""
+        raise ConfigError(
+            f"--preset {preset}: {variant.id} has no presets (presets are for "
+            f"{', '.join(having) or 'no installed variant'}){hint}"
+        )
+    out["preset"] = preset
     return out
 
 
-def with_human(agents: str, human: int | None) -> str:
-    """Put a human on seat ``human`` in front of an agent spec."""
-    if human is None:
+def with_humans(agents: str, humans: Sequence[int]) -> str:
+    """Put a person on each of the seats ``humans`` (``--human``, repeatable: hot-seat play)
+    in front of an agent spec. A seat the spec gives to another agent by number (a per-seat
+    list, ``3=random``) is refused, not silently overridden."""
+    if not humans:
         return agents
-    if human < 0:
-        raise ConfigError(f"--human {human}: seats are numbered from 0")
-    if "=" in agents:
-        return f"{human}=human,{agents}"
-    if "," in agents:
-        parts = agents.split(",")
-        if not 0 <= human < len(parts):
-            raise ConfigError(f"--human {human}: no such seat")
-        parts[human] = "human"
-        return ",".join(parts)
-    return f"{human}=human,default={agents}"
+    for seat in humans:
+        if seat < 0:
+            raise ConfigError(f"--human {seat}: seats are numbered from 0")
+    repeated = sorted({seat for seat in humans if humans.count(seat) > 1})
+    if repeated:
+        raise ConfigError(f"--human {repeated[0]} is given more than once")
+    parts = [part.strip() for part in agents.split(",")]
+    named = _agents_by_seat(parts)
+    for seat in humans:
+        agent = named.get(seat)
+        if agent is not None and agent != "human":
+            raise ConfigError(
+                f"--human {seat} conflicts with --agents, which gives seat {seat} to {agent!r}; "
+                f"put 'human' there in --agents, or drop --human {seat}"
+            )
+    if len(parts) > 1 and all("=" not in part for part in parts):
+        for seat in humans:
+            if seat >= len(parts):
+                raise ConfigError(
+                    f"--human {seat}: seat {seat} does not exist (the --agents list has "
+                    f"{len(parts)} seats)"
+                )
+        return agents  # every human seat already says 'human'
+    given = [f"{seat}=human" for seat in humans]
+    rest = agents if any("=" in part for part in parts) else f"default={agents}"
+    return ",".join([*given, rest])
+
+
+def _agents_by_seat(parts: Sequence[str]) -> dict[int, str]:
+    """The agents an agent spec gives to seats by number (a per-seat list, ``3=random``)."""
+    if len(parts) > 1 and all("=" not in part for part in parts):
+        return dict(enumerate(parts))
+    named = {}
+    for part in parts:
+        key, sep, agent = part.partition("=")
+        if sep and key.strip().isdigit():
+            named[int(key.strip())] = agent.strip()
+    return named

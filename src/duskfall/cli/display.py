@@ -5,9 +5,10 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from duskfall.cli import fail
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
-from duskfall.core.outcome import Outcome
+from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.variant import Variant
 
 
@@ -28,12 +29,17 @@ def runtime_line(event: Event) -> str | None:
 
 
 class ConsoleView:
-    """An observer that prints every event in the god view."""
+    """An observer that prints every event in the god view.
+
+    ``showed_end`` says whether the variant's own end-of-game line (a rules event with the
+    ``winner``) was printed, so that the result is not printed a second time.
+    """
 
     def __init__(self, variant: Variant, console: Console, show_runtime: bool = True) -> None:
         self.variant = variant
         self.console = console
         self.show_runtime = show_runtime
+        self.showed_end = False
 
     def on_event(self, event: Event) -> None:
         if event.source == "rules":
@@ -44,6 +50,7 @@ class ConsoleView:
             line = None
         if line:
             self.console.print(line, highlight=False)
+            self.showed_end |= event.source == "rules" and "winner" in event.payload
 
     def on_phase_end(self) -> None:
         pass
@@ -61,3 +68,21 @@ def outcome_line(outcome: Outcome) -> str:
 def seed_line(seed: int) -> str:
     """The seed, shown once the game is over (it gives away the deal while it runs)."""
     return f"seed {seed} (play it again with --seed {seed})"
+
+
+def show_end(
+    console: Console, outcome: Outcome, seed: int, log_note: str, view: ConsoleView | None
+) -> None:
+    """The end of a played game: its result (unless the view showed it), the seed, the log;
+    a game stopped by a failing seat is one error line and exit status 1."""
+    aborted = outcome.termination is Termination.ABORTED
+    if not aborted and (view is None or not view.showed_end):
+        console.print(outcome_line(outcome))
+    console.print(seed_line(seed), highlight=False)  # only now: the seed gives away the deal
+    console.print(log_note, highlight=False)
+    if aborted:
+        fail(
+            f"the game was aborted: {outcome.reason}; to play such a seat's fallbacks to the "
+            "end instead, pass --on-seat-failure fallback",
+            code=1,
+        )

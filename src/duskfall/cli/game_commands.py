@@ -10,25 +10,25 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from duskfall.agents.specs import parse_spec
 from duskfall.arena.simulate import simulate as run_simulation
 from duskfall.cli import app
 from duskfall.cli.common import (
+    OnSeatFailureOpt,
     default_agents,
     parse_config_options,
     pick_seed,
     resolve_variant,
-    with_human,
+    with_humans,
     with_preset,
 )
 from duskfall.cli.console import safe_console
-from duskfall.cli.display import ConsoleView, outcome_line, seed_line
+from duskfall.cli.display import ConsoleView, outcome_line, show_end
 from duskfall.core.errors import ConfigError
+from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
 from duskfall.core.rng import check_seed
-from duskfall.core.variant import parse_config
 from duskfall.runtime.settings import runtime_settings
-from duskfall.session import GameSetup, prepare_game
+from duskfall.session import GamePlan, GameSetup, PreparedGame, assemble, plan_game
 from duskfall.store.anchor import check_not_cut
 from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, TornLine, read_log
@@ -73,41 +73,57 @@ def play(
     agents: AgentsOpt = None,
     log: Annotated[Path | None, typer.Option("--log", help="where to write the game log")] = None,
     preset: PresetOpt = None,
-    human: Annotated[int | None, typer.Option("--human", help="play this seat yourself")] = None,
+    human: Annotated[
+        list[int] | None,
+        typer.Option("--human", help="play this seat yourself (repeat for hot-seat play)"),
+    ] = None,
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
     retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
     timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    on_seat_failure: OnSeatFailureOpt = "abort",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
     agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Play one game, shown as it happens (god view), and write its log."""
+    """Play one game, shown as it happens (god view), and write its log.
+
+    Every model-backed seat is checked first (one tiny request per model): a seat that
+    cannot play is one error line, and nothing is logged.
+    """
     if db is not None:
         use_db(db)
     chosen = resolve_variant(variant)
     seed = pick_seed(seed)
-    config = with_preset(parse_config_options(set_, config_file), preset)
-    spec = with_human(agents or default_agents(chosen), human)
+    config = with_preset(parse_config_options(set_, config_file), preset, chosen)
+    humans = human or []
     setup = GameSetup(
         variant=chosen.id,
         seed=seed,
-        agents=spec,
+        agents=with_humans(agents or default_agents(chosen), humans),
         config=config,
         log_path=log,
-        settings=runtime_settings(retries=retries, decision_timeout=timeout),
-        agent_options=parse_config_options(agent_option, None),
+        settings=runtime_settings(
+            retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
+        ),
+        agent_options=parse_config_options(agent_option, None, "--agent-option"),
     )
-    game = prepare_game(setup)
-    if not quiet and human is None:  # a human seat is shown its own view only
-        game.record.observers.append(ConsoleView(chosen, console))
-    console.print(f"[bold]{chosen.name}[/]  game {game.game_id}")
+    # a human seat is shown its own view only
+    view = ConsoleView(chosen, console) if not quiet and not humans else None
+    game, outcome = asyncio.run(_checked_play(plan_game(setup), view))
+    show_end(console, outcome, seed, f"log written to {game.log_path}", view)
+
+
+async def _checked_play(plan: GamePlan, view: ConsoleView | None) -> tuple[PreparedGame, Outcome]:
+    """Check every seat, then play the game (shown by ``view``) to its end."""
+    await plan.preflight()
+    game = assemble(plan)
+    if view is not None:
+        game.record.observers.append(view)
+    console.print(f"[bold]{game.variant.name}[/]  game {game.game_id}")
     roster = ", ".join(f"{s}:{redact(a)}" for s, a in enumerate(game.agents))
     console.print(f"seats: {roster}", highlight=False)
-    outcome = asyncio.run(game.run())
-    console.print(outcome_line(outcome))
-    console.print(seed_line(seed), highlight=False)  # only now: the seed gives away the deal
-    console.print(f"log written to {game.log_path}")
+    return game, await game.run()
 
 
 @app.command()
@@ -121,19 +137,26 @@ def simulate(
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
     log_dir: Annotated[str | None, typer.Option(help="write every game's log here")] = None,
+    on_seat_failure: OnSeatFailureOpt = "abort",
     agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Play many games in parallel processes; print win rates with 95% intervals."""
+    """Play many games in parallel processes; print win rates with 95% intervals.
+
+    The agents of the first game are built and checked first (one tiny request per model):
+    a bad spec or a seat that cannot play is one error line before any game is played.
+    """
     if db is not None:
         use_db(db)
     chosen = resolve_variant(variant)
     check_seed(seed, "--seed")
     check_seed(seed + games - 1, "--seed + --games - 1")
-    config = with_preset(parse_config_options(set_, config_file), preset)
+    config = with_preset(parse_config_options(set_, config_file), preset, chosen)
     spec = agents or default_agents(chosen)
-    probe = chosen.new_game(parse_config(chosen, config), seed)
-    parse_spec(chosen, spec, probe.num_seats)(probe)  # fail fast on a bad spec
+    agent_options = parse_config_options(agent_option, None, "--agent-option")
+    settings = runtime_settings(on_seat_failure=on_seat_failure)
+    probe = GameSetup(chosen.id, seed, spec, config, write_log=False, agent_options=agent_options)
+    _check_unattended(plan_game(probe))
     # redrawn as results arrive (one batch per chunk of games), not by a refresh thread: with
     # no other thread running, the workers can be forked (see arena.simulate)
     with Progress(
@@ -159,8 +182,9 @@ def simulate(
             workers=workers,
             first_seed=seed,
             log_dir=log_dir,
+            on_seat_failure=settings.on_seat_failure,
             progress=advance,
-            agent_options=parse_config_options(agent_option, None),
+            agent_options=agent_options,
         )
     table = Table(title=f"{report.games} games of {chosen.name}, agents {spec}")
     table.add_column("result")
@@ -174,6 +198,24 @@ def simulate(
         f"fallbacks {report.total_fallbacks}, "
         f"{report.games_per_second:.1f} games/s with {workers} worker(s)"
     )
+    aborted = report.terminations.get("aborted", 0)
+    if aborted:
+        console.print(
+            f"[yellow]{aborted} game(s) aborted[/] by a seat that kept failing "
+            "(--on-seat-failure fallback plays its fallbacks instead)"
+        )
+
+
+def _check_unattended(plan: GamePlan) -> None:
+    """Check every seat of the first game (built, nothing written) can play unattended: no
+    person (thousands of games would wait on one), every model answering."""
+    people = [seat for seat, agent in enumerate(plan.agents) if agent == "human"]
+    if people:
+        raise ConfigError(
+            f"simulate plays games unattended, but the agents give seat {people[0]} to "
+            "'human'; to play a seat yourself use: duskfall play --human SEAT"
+        )
+    asyncio.run(plan.preflight())
 
 
 @app.command()

@@ -20,7 +20,7 @@ from duskfall.gm.cards import builtin_cards, load_card_file
 from duskfall.gm.config import load_settings_file, make_settings, resolve_card
 from duskfall.gm.display import TerminalView, describe
 from duskfall.gm.game import GMGame
-from duskfall.gm.session import close_log, new_game, resume_game
+from duskfall.gm.session import GMPlan, close_log, plan_new_game, plan_resume
 
 console = safe_console(soft_wrap=True)
 
@@ -158,7 +158,7 @@ def gm(
     if resume is not None:
         if config is not None or players is not None or card is not None or language is not None:
             raise ConfigError("--resume keeps the game's card and players; drop those options")
-        game = resume_game(resume, overrides=overrides, index=True)
+        game = _checked(plan_resume(resume, overrides=overrides))
         log_path = resume
         console.print(f"resuming {resume} at step {game.state.step + 1}")
         if not quiet:
@@ -168,7 +168,8 @@ def gm(
         data.update(overrides)
         if players is not None:
             data["players"] = _with_personas(parse_players(players), data)
-        game, log_path = new_game(make_settings(data), log_path=log, index=True)
+        plan = plan_new_game(make_settings(data), log_path=log)
+        game, log_path = _checked(plan), plan.path
         console.print(
             f"[bold]{game.card.title}[/]  ({game.card.id}, {game.card.language})  "
             f"seed {game.settings.seed}  GM {game.settings.gm_model}",
@@ -194,6 +195,12 @@ def gm(
     outcome = game.state.outcome
     if outcome and outcome.termination is Termination.ABORTED and game.state.ended_by != "user":
         sys.exit(1)  # the game could not be played to its end
+
+
+def _checked(plan: GMPlan) -> GMGame:
+    """The planned game, opened (its log written) only once every model answered."""
+    asyncio.run(plan.preflight())
+    return plan.open(index=True)
 
 
 def _summary(game: GMGame) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from duskfall.cli import app
-from duskfall.cli.common import parse_config_options, with_preset
+from duskfall.cli.common import check_port, parse_config_options, resolve_variant, with_preset
 from duskfall.cli.console import safe_console
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.core.errors import ConfigError
@@ -92,7 +92,9 @@ def serve(
         host=host,
         port=port,
         variant=variant,
-        config=with_preset(parse_config_options(set_, config_file), preset),
+        config=with_preset(
+            parse_config_options(set_, config_file), preset, resolve_variant(variant)
+        ),
         seed=None if seed is None else check_seed(seed, "--seed"),
         games=games,
         fill_bots_after=fill_bots_after,
@@ -159,6 +161,7 @@ def connect(
     """Join a server with built-in agents; each plays one game."""
     if count < 1:
         raise ConfigError("--count must be at least 1")
+    check_port(port)
     players = [AgentPlayer(agent, variant=variant, seed=seed + i) for i in range(count)]
     results = asyncio.run(_connect(host, port, players, name))
     failed = 0

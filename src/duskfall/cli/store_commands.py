@@ -17,13 +17,15 @@ from rich.table import Table
 from rich.text import Text
 
 from duskfall.cli import app
+from duskfall.cli.common import OnSeatFailureOpt
 from duskfall.cli.console import safe_console
-from duskfall.cli.display import ConsoleView, outcome_line, seed_line
+from duskfall.cli.display import ConsoleView, show_end
+from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
 from duskfall.runtime.settings import runtime_settings
-from duskfall.session import prepare_resume
+from duskfall.session import ResumedGame, ResumePlan, plan_resume
 from duskfall.store.index import (
-    STATUSES,
+    LISTED_STATUSES,
     GameIndex,
     GameIndexError,
     GameRow,
@@ -110,7 +112,7 @@ def games(
         None
     ),
     status: Annotated[
-        str | None, typer.Option("--status", "-s", help=f"only {', '.join(STATUSES)}")
+        str | None, typer.Option("--status", "-s", help=f"only {', '.join(LISTED_STATUSES)}")
     ] = None,
     agent: Annotated[
         str | None,
@@ -173,20 +175,31 @@ def resume(
     db: DbOpt = None,
     retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
     timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    on_seat_failure: OnSeatFailureOpt = "abort",
     force: Annotated[
         bool, typer.Option("--force", help="resume even if the index says it is running")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
 ) -> None:
-    """Continue an interrupted game from its log, appending to the same log."""
+    """Continue an interrupted game from its log, appending to the same log (its model-backed
+    seats are checked first, as for a new game)."""
     if db is not None:
         use_db(db)
     path = log_path_for(game)
-    resumed = prepare_resume(
-        path,
-        settings=runtime_settings(retries=retries, decision_timeout=timeout),
-        force=force,
+    settings = runtime_settings(
+        retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
     )
+    planned = plan_resume(path, settings=settings, force=force)
+    view, outcome, resumed = asyncio.run(_resume(planned, quiet))
+    show_end(console, outcome, resumed.game.header.seed, f"log appended to {path}", view)
+
+
+async def _resume(
+    planned: ResumePlan, quiet: bool
+) -> tuple[ConsoleView | None, Outcome, ResumedGame]:
+    """Check the seats, then continue the game to its end."""
+    await planned.preflight()
+    resumed = planned.start()
     if resumed.repaired is not None:
         console.print(f"[yellow]repaired:[/] {resumed.repaired}; cut back to the whole events")
     prepared = resumed.game
@@ -198,9 +211,7 @@ def resume(
         f"{state.phase}; waiting for seat(s) {waiting}",
         highlight=False,
     )
-    if not quiet:
-        prepared.record.observers.append(ConsoleView(prepared.variant, console))
-    outcome = asyncio.run(resumed.run())
-    console.print(outcome_line(outcome))
-    console.print(seed_line(prepared.header.seed), highlight=False)
-    console.print(f"log appended to {path}")
+    view = None if quiet else ConsoleView(prepared.variant, console)
+    if view is not None:
+        prepared.record.observers.append(view)
+    return view, await resumed.run(), resumed

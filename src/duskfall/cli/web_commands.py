@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from duskfall.cli import app
+from duskfall.cli.common import check_port
 from duskfall.cli.console import safe_console
 from duskfall.core.errors import ConfigError, MissingDependency
 
@@ -66,6 +67,7 @@ def web(
 
     Prints the admin token at startup ($DUSKFALL_ADMIN_TOKEN chooses it).
     """
+    check_port(port)
     _require_web_extra()
     import uvicorn
 

@@ -64,7 +64,11 @@ class AsyncClient(ClientBase):
         await self.close()
 
     async def run(self) -> GameEvent | None:
-        """Play until ``GAME_OVER`` or until the server closes; returns the GAME_OVER event."""
+        """Play until ``GAME_OVER`` or until the server closes; returns the GAME_OVER event.
+
+        An agent whose input ended (``EOFError``: a person's terminal closed) stops the
+        client: the error is raised, instead of the server waiting for answers in vain.
+        """
         if self.reader is None:
             await self.connect()
         reader = self.reader
@@ -96,6 +100,8 @@ class AsyncClient(ClientBase):
     async def _answer(self, request: ActionRequest) -> None:
         try:
             action = await self.determine_action(request)
+        except EOFError:
+            raise  # the agent's input ended (a person's terminal closed): it can never answer
         except Exception:
             log.exception("determine_action failed; not answering request %s", request.request_id)
             return

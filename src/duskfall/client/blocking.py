@@ -68,7 +68,8 @@ class BlockingClient(ClientBase):
     # -- the loop ------------------------------------------------------------------------
 
     def run(self) -> GameEvent | None:
-        """Play until ``GAME_OVER`` or until the server closes; returns the GAME_OVER event."""
+        """Play until ``GAME_OVER`` or until the server closes; returns the GAME_OVER event
+        (an agent whose input ended raises its ``EOFError``, as in the asyncio client)."""
         if self.sock is None:
             self.connect()
         sock = self.sock
@@ -113,6 +114,8 @@ class BlockingClient(ClientBase):
     def _answer(self, request: ActionRequest) -> None:
         try:
             action = self.determine_action(request)
+        except EOFError:
+            raise  # the agent's input ended (a person's terminal closed): it can never answer
         except Exception:
             log.exception("determine_action failed; not answering request %s", request.request_id)
             return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -12,16 +12,31 @@ from duskfall.core.errors import ConfigError
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-def describe_errors(exc: ValidationError, default: str = "value") -> str:
-    """``'retries: Input should be ... (got 50); ...'``: every problem on one line."""
+def describe_errors(
+    exc: ValidationError, default: str = "value", *, known: Collection[str] = ()
+) -> str:
+    """``'retries: Input should be ... (got 50); ...'``: every problem on one line.
+
+    An unknown key says which keys are ``known``; the ``Value error,`` pydantic puts before
+    a validator's own message is dropped.
+    """
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or default
+        if err["type"] == "extra_forbidden":
+            valid = f" (valid keys: {', '.join(sorted(known))})" if known else ""
+            parts.append(f"unknown key {where!r}{valid}")
+            continue
+        message = str(err["msg"]).removeprefix("Value error, ")
         got = err.get("input")
         shown = (
-            f" (got {got!r})" if isinstance(got, int | float | str) and len(repr(got)) < 40 else ""
+            f" (got {got!r})"
+            if isinstance(got, int | float | str)
+            and len(repr(got)) < 40
+            and repr(got) not in message
+            else ""
         )
-        parts.append(f"{where}: {err['msg']}{shown}")
+        parts.append(f"{where}: {message}{shown}")
     return "; ".join(parts)
 
 
@@ -30,7 +45,8 @@ def validated(model: type[ModelT], data: Mapping[str, Any], what: str) -> ModelT
     try:
         return model.model_validate(dict(data))
     except ValidationError as exc:
-        raise ConfigError(f"invalid {what}: {describe_errors(exc)}") from None
+        problems = describe_errors(exc, known=model.model_fields)
+        raise ConfigError(f"invalid {what}: {problems}") from None
 
 
 MAX_DEPTH = 32  # nesting of user-given data (configs, options): far more than any needs

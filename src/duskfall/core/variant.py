@@ -23,10 +23,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.prompting import PromptKit
+from duskfall.core.validation import validated
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,16 +199,7 @@ class Variant(Protocol):
 
 def parse_config(variant: Variant, data: Mapping[str, Any] | None) -> BaseModel:
     """Validate a config mapping for ``variant``; errors become one clear ConfigError."""
-    from pydantic import ValidationError
-
-    try:
-        return variant.config_model.model_validate(dict(data or {}))
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ConfigError(f"invalid {variant.id} config: {problems}") from None
+    return validated(variant.config_model, data or {}, f"{variant.id} config")
 
 
 # The registry needs Variant above; importing it last keeps the old import path working.

@@ -5,27 +5,35 @@ the roster with each seat's model and the full rule card, so a game resumes exac
 was configured even if the card file has changed since. Model specs are stored redacted: a
 credential in a base URL is not kept (give keys through the environment or the LLM config
 file, or pass the models again when resuming).
+
+A game is *planned* first (:func:`plan_new_game`, :func:`plan_resume`: card, seats, models;
+nothing written), and its log opened by :meth:`GMPlan.open`; :meth:`GMPlan.preflight` in
+between checks every distinct model once, so a model that cannot play (the ``local`` extra
+missing, a key, a server down) is one error before any log is written.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from secrets import token_hex
 from typing import Any
 
 from duskfall.core.errors import ConfigError, LogCorrupt
+from duskfall.core.events import Event
 from duskfall.core.redaction import redact_value
-from duskfall.gm.cards import PlayerSpec, card_from_dict
+from duskfall.gm.cards import Card, PlayerSpec, card_from_dict
 from duskfall.gm.config import GMSettings, make_settings, resolve_card, seats
 from duskfall.gm.game import ChatModel, GMGame
 from duskfall.gm.names import check_roster
 from duskfall.gm.state import GMState
+from duskfall.llm.preflight import first_not_ready
 from duskfall.runtime.record import Observer
 from duskfall.session import open_record
-from duskfall.store.log import LogHeader, read_log, truncate_to_whole_events
+from duskfall.store.log import GameLog, LogHeader, read_log, truncate_to_whole_events
 
 VARIANT = "gm"
 ModelFactory = Callable[[str], ChatModel]
@@ -61,6 +69,78 @@ def default_log_path(card_id: str, directory: Path = Path("games")) -> Path:
     return directory / f"gm-{card}-{stamp}-{token_hex(8)}.jsonl"
 
 
+@dataclass
+class GMPlan:
+    """A GM game put together but not yet recorded: nothing is written before :meth:`open`.
+
+    A resumed game's plan carries its ``log`` (events so far; a torn last line is cut when
+    the game is opened) and its ``state``.
+    """
+
+    settings: GMSettings
+    card: Card
+    roster: list[PlayerSpec]
+    gm_model: ChatModel
+    player_models: dict[str, ChatModel]
+    header: LogHeader
+    path: Path
+    log: GameLog | None = None
+    state: GMState | None = None
+
+    async def preflight(self) -> None:
+        """Check each distinct model once, all at once (see the module docstring): a
+        ConfigError names who cannot play, the model and the fix."""
+        users = _model_users(self.gm_model, self.player_models)
+        failed = await first_not_ready({key: model for key, (model, _) in users.items()})
+        if failed is not None:
+            key, why = failed
+            model, who = users[key]
+            raise ConfigError(f"{_named(who)} ({model.spec}) cannot play: {why}")
+
+    def open(self, *, observers: Iterable[Observer] = (), index: bool = False) -> GMGame:
+        """Open (or append to) the log and build the game."""
+        events: list[Event] | None = None
+        if self.log is not None:
+            if self.log.corrupt is not None:
+                truncate_to_whole_events(self.path, self.log)
+            events = self.log.events
+        record = open_record(
+            self.header, self.path, events=events, observers=observers, index=index
+        )
+        return GMGame(
+            self.settings,
+            self.card,
+            self.roster,
+            self.gm_model,
+            self.player_models,
+            record,
+            self.state,
+        )
+
+
+GAME_MASTER = ""  # how the game master is listed among a model's users
+
+
+def _model_users(
+    gm_model: ChatModel, player_models: Mapping[str, ChatModel]
+) -> dict[int, tuple[ChatModel, list[str]]]:
+    """Each distinct model (by identity: one per spec) and who plays with it (player names,
+    :data:`GAME_MASTER` for the game master)."""
+    users: dict[int, tuple[ChatModel, list[str]]] = {id(gm_model): (gm_model, [GAME_MASTER])}
+    for name, model in player_models.items():
+        users.setdefault(id(model), (model, []))[1].append(name)
+    return users
+
+
+def _named(users: list[str]) -> str:
+    """``the game master and players Ann, Bob``."""
+    players = [name for name in users if name != GAME_MASTER]
+    parts = ["the game master"] if GAME_MASTER in users else []
+    if players:
+        parts.append(("player " if len(players) == 1 else "players ") + ", ".join(players))
+    return " and ".join(parts)
+
+
 def new_game(
     settings: GMSettings,
     *,
@@ -73,6 +153,17 @@ def new_game(
 
     With ``index`` the game also gets a row in the game index (``duskfall games``, the web).
     """
+    plan = plan_new_game(settings, log_path=log_path, model_factory=model_factory)
+    return plan.open(observers=observers, index=index), plan.path
+
+
+def plan_new_game(
+    settings: GMSettings,
+    *,
+    log_path: Path | None = None,
+    model_factory: ModelFactory | None = None,
+) -> GMPlan:
+    """A new game's card, seats, models and log header (a bad setting raises ConfigError)."""
     card = resolve_card(settings)
     roster = seats(settings, card)
     gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
@@ -88,8 +179,7 @@ def new_game(
         ),
         extra={"card": redact_value(card.model_dump(mode="json"))},
     )
-    record = open_record(header, path, observers=observers, index=index)
-    return GMGame(settings, card, roster, gm_model, player_models, record), path
+    return GMPlan(settings, card, roster, gm_model, player_models, header, path)
 
 
 def resume_game(
@@ -105,6 +195,17 @@ def resume_game(
     ``overrides`` may change settings such as the models or ``max_steps``; a ``player_model``
     override replaces every seat's model.
     """
+    plan = plan_resume(log_path, overrides=overrides, model_factory=model_factory)
+    return plan.open(observers=observers, index=index)
+
+
+def plan_resume(
+    log_path: Path,
+    *,
+    overrides: dict[str, Any] | None = None,
+    model_factory: ModelFactory | None = None,
+) -> GMPlan:
+    """A paused or interrupted game's plan, from its log (see :func:`resume_game`)."""
     try:
         log = read_log(log_path, strict=False)
     except LogCorrupt as exc:
@@ -124,12 +225,9 @@ def resume_game(
     if "player_model" in overrides:
         roster = [p.model_copy(update={"model": settings.player_model}) for p in roster]
     check_roster([p.name for p in roster])
-    if log.corrupt is not None:
-        truncate_to_whole_events(log_path, log)
     gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
-    record = open_record(header, log_path, events=log.events, observers=observers, index=index)
     state = GMState.from_events([p.name for p in roster], log.events)
-    return GMGame(settings, card, roster, gm_model, player_models, record, state)
+    return GMPlan(settings, card, roster, gm_model, player_models, header, log_path, log, state)
 
 
 def close_log(game: GMGame) -> None:

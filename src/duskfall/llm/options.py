@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.validation import describe_errors
 from duskfall.llm.model import Model
 from duskfall.llm.registry import get_model
 from duskfall.llm.retry import RetryPolicy
@@ -68,8 +69,4 @@ def read_options(model: type[OptionsT], options: Mapping[str, Any], what: str) -
     try:
         return model.model_validate(dict(options))
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ConfigError(f"invalid {what} option {problems}") from None
+        raise ConfigError(f"invalid {what} option {describe_errors(exc, 'options')}") from None

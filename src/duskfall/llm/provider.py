@@ -21,6 +21,9 @@ class Provider(Protocol):
     :class:`~duskfall.llm.errors.RateLimited`) for failures worth retrying and another
     :class:`~duskfall.llm.errors.LLMError` for the rest. Usage it reports may omit the cost;
     the model fills it in from the price table.
+
+    A provider may also define ``async ping()``: its own pre-flight check, used instead of a
+    tiny request (:mod:`duskfall.llm.preflight`).
     """
 
     name: str

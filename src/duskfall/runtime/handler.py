@@ -6,7 +6,8 @@ the participants (concurrently, except the kinds the variant asks one seat at a 
 decodes and validates their replies against ``legal(seat)``, re-asks with a hint
 (``settings.retries`` times) and then applies the documented fallback (``legal.default``),
 recording every refusal, timeout and fallback as an ``admin`` event. It returns which seats
-fell back, so nobody has to read that back from the events.
+fell back, and which of them *failed* (every attempt raised: no answer at all), so nobody
+has to read that back from the events.
 
 Programmatic bots (:class:`duskfall.core.bot.Bot`) are called directly through ``act``: no
 task, no timer, no prompts.
@@ -59,12 +60,14 @@ class PhaseContext:
 @dataclass
 class HandlerResult:
     """A legal action for every decision, the events recorded while getting them, and the
-    seats whose action is the documented fallback rather than their own answer."""
+    seats whose action is the documented fallback rather than their own answer; ``failures``
+    are those of them that failed the decision (every attempt raised), with the last error."""
 
     actions: dict[int, Any]
     subphase_log: list[Event] = field(default_factory=list)
     debug_info: str | None = None
     fallbacks: set[int] = field(default_factory=set)
+    failures: dict[int, str] = field(default_factory=dict)
 
 
 class Handler(Protocol):
@@ -74,10 +77,12 @@ class Handler(Protocol):
 
 
 class Answer(NamedTuple):
-    """How one seat's decision was settled: its action, given by the seat or the fallback."""
+    """How one seat's decision was settled: its action, given by the seat or the fallback;
+    ``error`` is why the seat failed it, when every attempt raised (no answer at all)."""
 
     action: Any
     by: Literal["agent", "fallback"] = "agent"
+    error: str | None = None
 
     @property
     def fallback(self) -> bool:
@@ -212,22 +217,23 @@ async def ask_seat(
     asking = _SeatAsk(context, seat, participant, log, kind)
     hint: str | None = None
     reason = "no answer"
+    failed = True  # until the seat answers (or times out, as a person may)
     for attempt in range(context.settings.retries + 1):
         try:
             raw = await asking.call(attempt, hint)
         except TimeoutError:
-            reason = asking.timed_out()
+            reason, failed = asking.timed_out(), False
             break
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # a participant's failure must not stop the game
+        except Exception as exc:  # one failure does not stop the game (the scheduler counts)
             reason, hint = asking.failed(attempt, exc), None
             continue
         try:
             return Answer(asking.decode(raw))
         except IllegalAction as exc:
-            reason, hint = asking.refused(attempt, raw, exc), exc.hint
-    return Answer(asking.fall_back(reason), "fallback")
+            reason, hint, failed = asking.refused(attempt, raw, exc), exc.hint, False
+    return Answer(asking.fall_back(reason), "fallback", reason if failed else None)
 
 
 def settle_bot(
@@ -315,13 +321,12 @@ class AskHandler:
             answers = [await asking(i) for i in range(len(participants))]
         else:
             answers = await asyncio.gather(*(asking(i) for i in range(len(participants))))
-        seats = [seat for seat, _ in participants]
+        answered = list(zip((seat for seat, _ in participants), answers, strict=True))
         return HandlerResult(
-            {seat: answer.action for seat, answer in zip(seats, answers, strict=True)},
+            {seat: answer.action for seat, answer in answered},
             [event for log in logs for event in log],
-            fallbacks={
-                seat for seat, answer in zip(seats, answers, strict=True) if answer.fallback
-            },
+            fallbacks={seat for seat, answer in answered if answer.fallback},
+            failures={seat: answer.error for seat, answer in answered if answer.error},
         )
 
     @staticmethod

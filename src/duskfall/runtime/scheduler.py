@@ -4,7 +4,9 @@ Each round it takes the state's pending decisions, groups them by kind (sub-phas
 the handler for that kind (one given for it, else :class:`AskHandler`), applies the actions
 it returns in ascending seat order (each marked ``by`` the agent or the fallback, as the
 handler says), and records everything in the :class:`GameRecord`. Simultaneous decisions
-are asked concurrently. It can be paused between rounds.
+are asked concurrently. It can be paused between rounds. A seat that fails
+``settings.seat_failures`` decisions in a row stops the game as aborted, unless
+``settings.on_seat_failure`` is ``"fallback"`` (:mod:`duskfall.runtime.failures`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import Decision, State, Variant
+from duskfall.runtime.failures import FailureStreaks
 from duskfall.runtime.handler import (
     AskHandler,
     Handler,
@@ -60,6 +63,13 @@ class Scheduler(Pausable):
         self.seen = SeenEvents(lambda: self.record.events, state.channels)
         self._init_pausing()
         self.started = False
+        self.failures = FailureStreaks(self.settings.seat_failures, self._describe_seat)
+        self.stop_reason: str | None = None  # set when a failing seat stops the game
+
+    def _describe_seat(self, seat: int) -> str:
+        participant = self.participants.get(seat)
+        describe = getattr(participant, "describe", None)
+        return str(describe()) if callable(describe) else type(participant).__name__
 
     def start(self) -> None:
         """Record the opening events (called by :meth:`run` unless resuming from a log)."""
@@ -68,9 +78,10 @@ class Scheduler(Pausable):
             self.record.extend(self.state.opening_events())
 
     async def step(self) -> bool:
-        """Settle one round of pending decisions; False once the game is over."""
+        """Settle one round of pending decisions; False once the game is over (or must stop:
+        :attr:`stop_reason`)."""
         state = self.state
-        if state.outcome() is not None:
+        if state.outcome() is not None or self.stop_reason is not None:
             return False
         pending = state.pending()
         if not pending:
@@ -86,7 +97,13 @@ class Scheduler(Pausable):
         self._apply(results)
         if state.phase != phase_before or state.outcome() is not None:
             self.record.phase_end()
-        return state.outcome() is None
+        if state.outcome() is not None:
+            return False
+        failing = self.failures.note(results)
+        if failing is not None and self.settings.on_seat_failure == "abort":
+            self.stop_reason = failing
+            return False
+        return True
 
     def _context(self, decisions: list[Decision]) -> PhaseContext:
         return PhaseContext(
@@ -157,6 +174,13 @@ class Scheduler(Pausable):
             await self.running.wait()
             if not await self.step():
                 break
+        return self.conclude()
+
+    def conclude(self) -> Outcome:
+        """Record the end once :meth:`step` returned False: the game's outcome, or an abort
+        for the seat that kept failing."""
+        if self.stop_reason is not None:
+            return self.abort(self.stop_reason)
         outcome = self.state.outcome()
         assert outcome is not None
         self.finish(outcome)

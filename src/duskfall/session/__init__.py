@@ -9,17 +9,24 @@ call it.
 
 from duskfall.session.game import (
     DEFAULT_LOG_DIR,
+    GamePlan,
     GameSetup,
     PreparedGame,
+    assemble,
     new_game_id,
+    plan_game,
+    prepare_checked_game,
     prepare_game,
     run_game,
 )
+from duskfall.session.preflight import SeatNotReady
 from duskfall.session.record import open_record
 from duskfall.session.resume import (
     CannotResume,
     ResumedGame,
+    ResumePlan,
     log_path_for,
+    plan_resume,
     prepare_resume,
     resume_game,
 )
@@ -27,12 +34,19 @@ from duskfall.session.resume import (
 __all__ = [
     "DEFAULT_LOG_DIR",
     "CannotResume",
+    "GamePlan",
     "GameSetup",
     "PreparedGame",
+    "ResumePlan",
     "ResumedGame",
+    "SeatNotReady",
+    "assemble",
     "log_path_for",
     "new_game_id",
     "open_record",
+    "plan_game",
+    "plan_resume",
+    "prepare_checked_game",
     "prepare_game",
     "prepare_resume",
     "resume_game",

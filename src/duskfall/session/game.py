@@ -1,4 +1,10 @@
-"""A new game: variant + config + seed + agents -> a scheduler ready to play, logged and indexed."""
+"""A new game: variant + config + seed + agents -> a scheduler ready to play, logged and indexed.
+
+A game is first *planned* (:func:`plan_game`: rules, roster, participants; nothing written),
+then *assembled* (:func:`assemble`: log, index row, scheduler). :func:`prepare_checked_game`
+runs the pre-flight check of every model-backed seat in between, so a game that cannot be
+played is refused before it leaves any trace.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ from duskfall.session.participants import (
     build_participants,
     describe_participant,
 )
+from duskfall.session.preflight import preflight
 from duskfall.session.record import open_record
 from duskfall.store.log import LogHeader
 
@@ -76,32 +83,58 @@ class PreparedGame:
         return await self.scheduler.run()
 
 
-def assemble(
-    setup: GameSetup,
-    variant: Variant,
-    state: State,
-    header: LogHeader,
-    agents: list[str],
-    participants: dict[int, Participant],
-    log_path: Path | None,
-    *,
-    events: Sequence[Event] | None = None,
-) -> PreparedGame:
-    """The record (log, index, observers, seat feeds) and scheduler of a game.
+@dataclass
+class GamePlan:
+    """A game put together but not yet recorded: nothing is written before :func:`assemble`.
 
-    New and resumed games both come through here, so they are put together the same way;
     ``events`` are the events a resumed game's log already holds (None for a new game).
     """
-    record = open_record(header, log_path, events=events, observers=setup.observers)
-    attach_seat_feeds(record, participants, state, log_path)
+
+    setup: GameSetup
+    variant: Variant
+    state: State
+    header: LogHeader
+    agents: list[str]
+    participants: dict[int, Participant]
+    log_path: Path | None
+    events: Sequence[Event] | None = None
+
+    async def preflight(self) -> None:
+        """Check every model-backed seat once (raises SeatNotReady naming seats and fix)."""
+        await preflight(self.participants, self.agents)
+
+
+def assemble(plan: GamePlan) -> PreparedGame:
+    """The record (log, index, observers, seat feeds) and scheduler of a planned game.
+
+    New and resumed games both come through here, so they are put together the same way.
+    """
+    setup, state, header = plan.setup, plan.state, plan.header
+    record = open_record(header, plan.log_path, events=plan.events, observers=setup.observers)
+    attach_seat_feeds(record, plan.participants, state, plan.log_path)
     scheduler = Scheduler(
-        variant, state, participants, record, seed=header.seed, settings=setup.settings
+        plan.variant, state, plan.participants, record, seed=header.seed, settings=setup.settings
     )
-    return PreparedGame(setup, variant, state, scheduler, record, header, log_path, agents)
+    return PreparedGame(
+        setup, plan.variant, state, scheduler, record, header, plan.log_path, plan.agents
+    )
 
 
 def prepare_game(setup: GameSetup) -> PreparedGame:
     """Build state, participants, record and log writer for ``setup`` (raises ConfigError)."""
+    return assemble(plan_game(setup))
+
+
+async def prepare_checked_game(setup: GameSetup) -> PreparedGame:
+    """:func:`prepare_game` after the pre-flight check of every model-backed seat: a seat
+    that cannot play raises SeatNotReady, and nothing is logged or indexed."""
+    plan = plan_game(setup)
+    await plan.preflight()
+    return assemble(plan)
+
+
+def plan_game(setup: GameSetup) -> GamePlan:
+    """State, roster and participants of a new game (raises ConfigError); nothing written."""
     variant = get_variant(setup.variant)
     seed = new_seed() if setup.seed is None else check_seed(setup.seed)
     config = parse_config(variant, setup.config)
@@ -121,7 +154,7 @@ def prepare_game(setup: GameSetup) -> PreparedGame:
     participants = build_participants(
         variant, agents, seed, setup.participants, setup.agent_options
     )
-    return assemble(setup, variant, state, header, agents, participants, log_path)
+    return GamePlan(setup, variant, state, header, agents, participants, log_path)
 
 
 def _roster(agents: list[str]) -> list[dict[str, Any]]:

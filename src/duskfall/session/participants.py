@@ -8,19 +8,38 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.agents.specs import AgentContext, check_agent_options, make_participant
-from duskfall.core.errors import ConfigError
+from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.core.redaction import redact
 from duskfall.core.variant import State, Variant
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import GameRecord, SeatFeed
 
 
-class SeatAgentError(ConfigError):
-    """The agent of one seat cannot be made here (the message is the underlying error's)."""
+def seats_named(seats: Sequence[int]) -> str:
+    """``seat 3``, ``seats 0-9`` (a run) or ``seats 1, 4, 7``."""
+    ordered = sorted(seats)
+    if len(ordered) == 1:
+        return f"seat {ordered[0]}"
+    if ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"seats {ordered[0]}-{ordered[-1]}"
+    return "seats " + ", ".join(map(str, ordered))
 
-    def __init__(self, seat: int, agent: str, error: ConfigError) -> None:
-        super().__init__(str(error))
-        self.seat = seat
+
+def seats_cannot_play(seats: Sequence[int], agent: str, reason: str) -> str:
+    """One line naming the seats, their agent and why they cannot play (with the fix)."""
+    return f"{seats_named(seats)} ({redact(agent)}) cannot play: {reason}"
+
+
+class SeatAgentError(ConfigError):
+    """The agent of a seat cannot be made here: ``seats`` are every seat given that agent,
+    ``reason`` the underlying error's message."""
+
+    def __init__(self, seats: Sequence[int], agent: str, error: DuskfallError) -> None:
+        super().__init__(seats_cannot_play(seats, agent, str(error)))
+        self.seat = seats[0]
+        self.seats = list(seats)
         self.agent = agent
+        self.reason = str(error)
 
 
 def describe_participant(participant: Participant, fallback: str) -> str:
@@ -38,8 +57,9 @@ def build_participants(
 ) -> dict[int, Participant]:
     """One participant per seat: ``given`` ones as they are, the others made from ``agents``.
 
-    Raises :class:`SeatAgentError` when an agent cannot be made here, ConfigError for a bad
-    option value.
+    Raises :class:`SeatAgentError` when an agent cannot be made here (an unknown option
+    value, a missing package or key), naming every seat given that agent; ConfigError for a
+    bad option value.
     """
     check_agent_options(options)
     participants: dict[int, Participant] = {}
@@ -50,8 +70,9 @@ def build_participants(
             context = AgentContext(variant, seat, seed, "", dict(options))
             try:
                 participants[seat] = make_participant(agent, context)
-            except ConfigError as exc:
-                raise SeatAgentError(seat, agent, exc) from exc
+            except DuskfallError as exc:
+                same = [s for s, a in enumerate(agents) if a == agent and s not in given]
+                raise SeatAgentError(same, agent, exc) from exc
     return participants
 
 

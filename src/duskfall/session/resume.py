@@ -18,17 +18,26 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.core.errors import ConfigError, LogCorrupt
+from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import Observer
 from duskfall.runtime.settings import RuntimeSettings
-from duskfall.session.game import GameSetup, PreparedGame, assemble
+from duskfall.session.game import GamePlan, GameSetup, PreparedGame, assemble
 from duskfall.session.participants import SeatAgentError, build_participants
-from duskfall.store.log import truncate_to_whole_events
+from duskfall.store.log import GameLog, truncate_to_whole_events
 from duskfall.store.replay import replay
 from duskfall.store.resume import CannotResume, log_path_for, open_for_resume
 
-__all__ = ["CannotResume", "ResumedGame", "log_path_for", "prepare_resume", "resume_game"]
+__all__ = [
+    "CannotResume",
+    "ResumePlan",
+    "ResumedGame",
+    "log_path_for",
+    "plan_resume",
+    "prepare_resume",
+    "resume_game",
+]
 
 
 @dataclass
@@ -44,7 +53,44 @@ class ResumedGame:
         return await self.game.run()
 
 
-def prepare_resume(
+@dataclass
+class ResumePlan:
+    """A resumable game planned from its log; the log is not touched until :meth:`start`
+    (``await plan.preflight()`` first checks its model-backed seats)."""
+
+    plan: GamePlan
+    log: GameLog
+    unrecorded: list[Event]
+
+    async def preflight(self) -> None:
+        """Check every model-backed seat once (raises SeatNotReady naming seats and fix)."""
+        await self.plan.preflight()
+
+    def start(self) -> ResumedGame:
+        """Repair the log (a torn last line), assemble the game and catch its log up."""
+        plan, log = self.plan, self.log
+        assert plan.log_path is not None
+        if log.corrupt is not None:
+            truncate_to_whole_events(plan.log_path, log)
+        game = assemble(plan)
+        game.scheduler.started = True
+        game.record.extend(self.unrecorded)
+        state = plan.state
+        waiting = sorted({d.seat for d in state.pending()}) if state.outcome() is None else []
+        return ResumedGame(game, len(log.events), log.corrupt, waiting)
+
+
+def prepare_resume(path: str | Path, **options: Any) -> ResumedGame:
+    """Repair and re-apply the log at ``path`` and build the scheduler that continues it.
+
+    Options: ``participants`` replaces the roster's agent for some seats (e.g. reconnected
+    remote players); ``settings``, ``agent_options``, ``observers``, ``force``. Raises
+    :class:`CannotResume`, ``LogCorrupt`` or ``ReplayMismatch``.
+    """
+    return plan_resume(path, **options).start()
+
+
+def plan_resume(
     path: str | Path,
     *,
     participants: Mapping[int, Participant] | None = None,
@@ -52,12 +98,9 @@ def prepare_resume(
     agent_options: Mapping[str, Any] | None = None,
     observers: Sequence[Observer] = (),
     force: bool = False,
-) -> ResumedGame:
-    """Repair and re-apply the log at ``path`` and build the scheduler that continues it.
-
-    ``participants`` replaces the roster's agent for some seats (e.g. reconnected remote
-    players). Raises :class:`CannotResume`, ``LogCorrupt`` or ``ReplayMismatch``.
-    """
+) -> ResumePlan:
+    """The game logged at ``path``, re-applied and planned (see :func:`prepare_resume`);
+    nothing is written until :meth:`ResumePlan.start`."""
     path = Path(path)
     log = open_for_resume(path, force=force)
     header = log.header
@@ -87,18 +130,13 @@ def prepare_resume(
         )
     except SeatAgentError as exc:
         raise CannotResume(
-            f"seat {exc.seat} was played by {exc.agent!r}, which cannot be re-created here ({exc})"
+            f"seat {exc.seat} was played by {exc.agent!r}, which cannot be re-created here "
+            f"({exc.reason})"
         ) from None
-    if log.corrupt is not None:
-        truncate_to_whole_events(path, log)
-    game = assemble(
+    plan = GamePlan(
         setup, result.variant, result.state, header, agents, seats, path, events=log.events
     )
-    game.scheduler.started = True
-    game.record.extend(result.unrecorded)
-    state = result.state
-    waiting = sorted({d.seat for d in state.pending()}) if state.outcome() is None else []
-    return ResumedGame(game, len(log.events), log.corrupt, waiting)
+    return ResumePlan(plan, log, list(result.unrecorded))
 
 
 async def resume_game(path: str | Path, **options: Any) -> ResumedGame:

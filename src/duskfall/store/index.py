@@ -45,6 +45,8 @@ DEFAULT_DB = Path("duskfall.db")
 DISABLED = frozenset({"", "off", "none"})
 
 STATUSES = ("running", "finished", "aborted")
+INTERRUPTED = "interrupted"  # not stored: a running game whose process is gone
+LISTED_STATUSES = (*STATUSES, INTERRUPTED)
 SCHEMA_VERSION = 2
 
 # seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
@@ -406,7 +408,11 @@ class GameIndex:
         offset: int = 0,
     ) -> list[GameRow]:
         """Games, newest first. ``agent`` matches a seat's agent (``heuristic``), its kind
-        (``llm`` matches ``llm:local``) or its model (``openai:gpt-4o-mini``)."""
+        (``llm`` matches ``llm:local``) or its model (``openai:gpt-4o-mini``). ``status`` is
+        one of :data:`LISTED_STATUSES`: ``running`` games whose process is gone are listed as
+        ``interrupted``, not ``running``."""
+        if status in ("running", INTERRUPTED):
+            return self._running(variant, status, agent)[offset : offset + limit]
         where, params = _filters(variant, status, agent)
         rows = self._db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games{where} "
@@ -419,8 +425,19 @@ class GameIndex:
         self, *, variant: str | None = None, status: str | None = None, agent: str | None = None
     ) -> int:
         """How many games :meth:`list_games` would list without a limit."""
+        if status in ("running", INTERRUPTED):
+            return len(self._running(variant, status, agent))
         where, params = _filters(variant, status, agent)
         return int(self._db.execute(f"SELECT COUNT(*) FROM games{where}", params).fetchone()[0])
+
+    def _running(self, variant: str | None, status: str, agent: str | None) -> list[GameRow]:
+        """Rows stored as running, split by whether their process is gone (``interrupted``)."""
+        where, params = _filters(variant, "running", agent)
+        rows = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games{where} ORDER BY started_at DESC, id", params
+        ).fetchall()
+        gone = status == INTERRUPTED
+        return [row for row in self._with_seats(rows) if (row.process_alive is False) == gone]
 
     def get(self, game_id: str) -> GameRow:
         """The game with this id, or with a unique id prefix; raises :class:`UnknownGame`."""
@@ -458,9 +475,9 @@ class GameIndex:
 
 
 def check_status(status: str) -> None:
-    """Raise :class:`GameIndexError` unless ``status`` is one of :data:`STATUSES`."""
-    if status not in STATUSES:
-        raise GameIndexError(f"unknown status {status!r}; valid: {', '.join(STATUSES)}")
+    """Raise :class:`GameIndexError` unless ``status`` is one of :data:`LISTED_STATUSES`."""
+    if status not in LISTED_STATUSES:
+        raise GameIndexError(f"unknown status {status!r}; valid: {', '.join(LISTED_STATUSES)}")
 
 
 def _filters(

@@ -222,7 +222,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             config=body.config,
             pace=body.pace,
         )
-        game = hub.start(request)
+        game = await hub.start(request)
         url = f"/games/{game.game_id}"
         return {
             "game_id": game.game_id,

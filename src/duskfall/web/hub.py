@@ -14,7 +14,7 @@ from duskfall.store.index import UnknownGame
 from duskfall.web.catalog import Catalog, Row, public_seed
 from duskfall.web.feed import GameFeed, public_agents
 from duskfall.web.follow import LogFollower
-from duskfall.web.live import GameRequest, LiveGame
+from duskfall.web.live import GameRequest, LiveGame, open_live_game
 
 KEEP_FOLLOWERS = 32
 
@@ -31,9 +31,10 @@ class GameHub:
     def games_dir(self) -> Path:
         return self.catalog.games_dir
 
-    def start(self, request: GameRequest) -> LiveGame:
-        """Prepare and start a game in this process (raises ConfigError on a bad request)."""
-        game = LiveGame(request, self.games_dir)
+    async def start(self, request: GameRequest) -> LiveGame:
+        """Check, prepare and start a game in this process (raises ConfigError on a bad
+        request or a seat that cannot play)."""
+        game = await open_live_game(request, self.games_dir)
         self.live[game.game_id] = game
         game.start()
         return game

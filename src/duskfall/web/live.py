@@ -1,7 +1,8 @@
 """Games running inside the web process: started from the page, paused, resumed, played.
 
-A :class:`LiveGame` owns a prepared game (``session.prepare_game``), runs it as an
-asyncio task, and observes its record to feed the pages. Seats played in the browser are
+A :class:`LiveGame` owns a prepared game (``session.prepare_checked_game``: its model-backed
+seats checked before anything is written), runs it as an asyncio task, and observes its
+record to feed the pages. Seats played in the browser are
 :class:`~duskfall.web.human.WebHumanSeat` participants, each with its own secret token.
 """
 
@@ -22,7 +23,7 @@ from duskfall.core.registry import get_variant
 from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import parse_config
 from duskfall.runtime.participant import Participant
-from duskfall.session import GameSetup, PreparedGame, new_game_id, prepare_game
+from duskfall.session import GameSetup, PreparedGame, new_game_id, prepare_checked_game
 from duskfall.web.access import new_token
 from duskfall.web.feed import GameFeed
 from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, WebHumanSeat
@@ -63,31 +64,40 @@ def human_seats_of(request: GameRequest, seed: int) -> list[int]:
     return sorted(seats)
 
 
-class LiveGame:
-    """A game running in this process, observed by its :class:`GameFeed`."""
+async def open_live_game(request: GameRequest, games_dir: Path) -> LiveGame:
+    """A game asked for from the page, prepared once every model-backed seat answered (a
+    seat that cannot play raises SeatNotReady, and nothing is written)."""
+    if not 0 <= request.pace <= MAX_PACE:
+        raise ConfigError(f"pace must be within 0..{MAX_PACE:g} seconds")
+    seed = new_seed() if request.seed is None else check_seed(request.seed)
+    humans = {
+        seat: WebHumanSeat(seat, request.human_timeout) for seat in human_seats_of(request, seed)
+    }
+    participants: dict[int, Participant] = dict(humans)
+    game_id = new_game_id(request.variant)
+    setup = GameSetup(
+        variant=request.variant,
+        seed=seed,
+        agents=request.agents,
+        config=dict(request.config),
+        game_id=game_id,
+        log_path=games_dir / f"{game_id}.jsonl",
+        participants=participants,
+    )
+    return LiveGame(request, await prepare_checked_game(setup), humans)
 
-    def __init__(self, request: GameRequest, games_dir: Path) -> None:
-        if not 0 <= request.pace <= MAX_PACE:
-            raise ConfigError(f"pace must be within 0..{MAX_PACE:g} seconds")
+
+class LiveGame:
+    """A game running in this process, observed by its :class:`GameFeed`; ``humans`` are
+    its seats played in the browser."""
+
+    def __init__(
+        self, request: GameRequest, game: PreparedGame, humans: Mapping[int, WebHumanSeat]
+    ) -> None:
         self.request = request
-        seed = new_seed() if request.seed is None else check_seed(request.seed)
-        self.humans = {
-            seat: WebHumanSeat(seat, request.human_timeout)
-            for seat in human_seats_of(request, seed)
-        }
+        self.humans = dict(humans)
         self.seat_tokens = {seat: new_token() for seat in self.humans}
-        participants: dict[int, Participant] = dict(self.humans)
-        game_id = new_game_id(request.variant)
-        setup = GameSetup(
-            variant=request.variant,
-            seed=seed,
-            agents=request.agents,
-            config=dict(request.config),
-            game_id=game_id,
-            log_path=games_dir / f"{game_id}.jsonl",
-            participants=participants,
-        )
-        self.game: PreparedGame = prepare_game(setup)
+        self.game = game
         self.feed = GameFeed(Timeline(self.game.header))
         self.game.record.observers.append(self)
         for seat, human in self.humans.items():
@@ -129,9 +139,7 @@ class LiveGame:
                     break
                 if self.request.pace:
                     await asyncio.sleep(self.request.pace)
-            outcome = scheduler.state.outcome()
-            assert outcome is not None
-            scheduler.finish(outcome)
+            scheduler.conclude()
         except asyncio.CancelledError:
             scheduler.abort("the web server stopped")
             raise

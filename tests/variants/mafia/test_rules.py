@@ -45,7 +45,7 @@ def test_default_deal(players: int) -> None:
         ({"roles": ["MAFIA", "DOCTOR", "VILLAGER"], "players": 4}, "3 entries but players is 4"),
         ({"players": 5, "names": ["a", "b", "c", "d", "A"]}, "distinct"),
         ({"players": 5, "names": ["a", "b", "c", "d", "7"]}, "cannot be numbers"),
-        ({"lynch_mode": "x"}, "Extra inputs"),
+        ({"lynch_mode": "x"}, "unknown key .lynch_mode. .valid keys: allow_multi_role"),
     ],
 )
 def test_bad_config_is_one_clear_error(config: dict[str, object], message: str) -> None:

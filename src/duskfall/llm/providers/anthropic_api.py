@@ -35,15 +35,15 @@ class AnthropicProvider:
     default_timeout = 60.0
 
     def __init__(self, model: str, *, api_key: Secret | None, base_url: str | None = None):
+        try:  # a missing package first: a key is no use without it
+            import anthropic
+        except ImportError:
+            raise MissingDependency("anthropic", "anthropic") from None
         if api_key is None:
             raise ProviderUnavailable(
                 "no Anthropic API key: set ANTHROPIC_API_KEY (or api_key under [anthropic] in "
                 "the file named by DUSKFALL_LLM_CONFIG)"
             )
-        try:
-            import anthropic
-        except ImportError:
-            raise MissingDependency("anthropic", "anthropic") from None
         self._sdk = anthropic
         self.model = model
         self.base_url = base_url

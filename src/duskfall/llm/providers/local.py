@@ -70,17 +70,23 @@ def default_model_path() -> Path:
     return target
 
 
+def _llama_class() -> Any:
+    """``llama_cpp.Llama``; MissingDependency without the ``local`` extra."""
+    try:
+        from llama_cpp import Llama
+    except ImportError:
+        raise MissingDependency("llama-cpp-python", "local") from None
+    return Llama
+
+
 def _load(path: str, chat_format: str | None, n_ctx: int, n_threads: int) -> _Loaded:
     key = (path, chat_format, n_ctx, n_threads)
     with _LOAD_LOCK:
         loaded = _LOADED.get(key)
         if loaded is None:
+            llama_class = _llama_class()
             try:
-                from llama_cpp import Llama
-            except ImportError:
-                raise MissingDependency("llama-cpp-python", "local") from None
-            try:
-                llama = Llama(
+                llama = llama_class(
                     model_path=path,
                     n_ctx=n_ctx,
                     n_threads=n_threads,
@@ -132,6 +138,12 @@ class LocalProvider:
         """The shared ``llama_cpp.Llama`` (loading it on first use)."""
         path = self.path or str(default_model_path())
         return _load(path, self.chat_format, self.n_ctx, self.n_threads)
+
+    async def ping(self) -> None:
+        """Pre-flight: the extra is installed (said before any model file is assembled) and
+        the model loads (once per process: the game then finds it loaded)."""
+        _llama_class()
+        await asyncio.to_thread(self.loaded)
 
     async def complete(
         self, messages: Sequence[Message], schema: Mapping[str, Any] | None = None, **options: Any

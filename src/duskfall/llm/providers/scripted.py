@@ -61,6 +61,9 @@ class ScriptedProvider:
     def __repr__(self) -> str:
         return f"ScriptedProvider(model={self.model!r})"
 
+    async def ping(self) -> None:
+        """Pre-flight: nothing to check (and no scripted reply is used up)."""
+
     async def complete(
         self, messages: Sequence[Message], schema: Mapping[str, Any] | None = None, **options: Any
     ) -> Completion:

@@ -1,0 +1,41 @@
+"""Pre-flight: every model-backed seat is checked once before a game writes anything.
+
+A participant with a ``model`` (:class:`~duskfall.llm.Model`: the ``llm`` and ``cognitive``
+agents) is checked through it (:func:`duskfall.llm.preflight.check_model`), once per distinct
+model spec however many seats share it, all specs at once. The first failure, in seat
+order, is one :class:`SeatNotReady` naming the seats of that spec and the fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from duskfall.core.errors import ConfigError
+from duskfall.llm.model import Model
+from duskfall.llm.preflight import first_not_ready
+from duskfall.runtime.participant import Participant
+from duskfall.session.participants import seats_cannot_play
+
+
+class SeatNotReady(ConfigError):
+    """A seat's model failed its pre-flight check; the game was not started."""
+
+
+def models_by_spec(participants: Mapping[int, object]) -> dict[str, tuple[Model, list[int]]]:
+    """Each distinct model spec of the participants: one of its models and its seats."""
+    found: dict[str, tuple[Model, list[int]]] = {}
+    for seat in sorted(participants):
+        model = getattr(participants[seat], "model", None)
+        if isinstance(model, Model):
+            found.setdefault(model.spec, (model, []))[1].append(seat)
+    return found
+
+
+async def preflight(participants: Mapping[int, Participant], agents: Sequence[str]) -> None:
+    """Check every model-backed seat (see the module docstring); raises SeatNotReady."""
+    by_spec = models_by_spec(participants)
+    failed = await first_not_ready({spec: model for spec, (model, _) in by_spec.items()})
+    if failed is not None:
+        spec, why = failed
+        seats = by_spec[spec][1]
+        raise SeatNotReady(seats_cannot_play(seats, agents[seats[0]], str(why)))
