@@ -12,14 +12,20 @@ from duskfall.testing.require import require
 
 require("llama_cpp", "pip install 'duskfall[local]'")
 
-from llama_cpp import LlamaState  # noqa: E402
+from duskfall.llm.providers.llama_kv import (  # noqa: E402
+    PrefixStateCache,
+    SavedState,
+    common_prefix,
+)
 
-from duskfall.llm.providers.llama_kv import PrefixStateCache, common_prefix  # noqa: E402
 
-
-def state(tokens: list[int], size: int = 100) -> Any:
+def state(tokens: list[int], size: int = 100, *, reply: int = 0) -> Any:
+    """A saved state of ``tokens``, the last ``reply`` of them generated."""
     ids = np.asarray(tokens, dtype=np.intc)
-    return LlamaState(ids, np.empty((0, 0), np.single), len(ids), bytearray(size), size, 0)
+    scores = np.empty((0, 0), np.single)
+    return SavedState(
+        ids, scores, len(ids), bytearray(size), size, 0, prompt_length=len(ids) - reply
+    )
 
 
 def test_common_prefix() -> None:
@@ -41,6 +47,11 @@ def test_the_longest_prefix_wins_and_extended_states_are_dropped() -> None:
     assert list(cache[[1, 2, 3, 4, 9, 7]].input_ids) == [1, 2, 3, 4, 9]
     assert list(cache[[1, 5, 8]].input_ids) == [1, 5, 6]
     assert [1, 5] in cache and [2] not in cache
+    # seat B's next prompt holds its first prompt, not the reply generated then (the
+    # conversation kept another text): the first state is dropped all the same
+    cache[[0]] = state([1, 5, 6, 8], reply=2)
+    cache[[0]] = state([1, 5, 6, 7, 7])
+    assert cache.entries == 2 and list(cache[[1, 5]].input_ids) == [1, 5, 6, 7, 7]
     cache.clear()
     assert cache.entries == cache.cache_size == 0
 
@@ -53,3 +64,6 @@ def test_the_least_recently_used_state_goes_past_the_capacity() -> None:
     cache[[0]] = state([5, 6])
     assert cache.entries == 2 and cache.cache_size == 200
     assert [3, 4] not in cache and [1, 2] in cache
+    cache[[0]] = state([7, 8], size=300)  # larger than the whole cache: not kept,
+    cache[[0]] = state([1, 2, 9], size=0)  # nor an empty state (one too large to copy)
+    assert cache.entries == 2 and [1, 2] in cache and [7] not in cache

@@ -38,11 +38,21 @@ from duskfall.llm.providers.llama_logs import route_llama_logs
 SEQUENCE = 0  # llama-cpp-python decodes every prompt into sequence 0
 
 
+class SavedState(LlamaState):
+    """A saved state that knows how many of its tokens were the prompt (the rest, the reply
+    generated then)."""
+
+    def __init__(self, *args: Any, prompt_length: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.prompt_length = prompt_length
+
+
 class PrefixStateCache(BaseLlamaCache):
     """Saved KV states, found by the longest token prefix, within ``capacity_bytes``.
 
-    Storing a state drops the saved states it extends (a seat's previous call), so a
-    conversation keeps one entry; past the capacity the least recently used go first.
+    Storing a state drops the saved states whose prompt it contains (a seat's previous call,
+    whatever became of that call's reply in the conversation), so a conversation keeps one
+    entry; past the capacity the least recently used go first.
     """
 
     def __init__(self, capacity_bytes: int) -> None:
@@ -63,6 +73,11 @@ class PrefixStateCache(BaseLlamaCache):
     @property
     def entries(self) -> int:
         return len(self._states)
+
+    @property
+    def tokens(self) -> int:
+        """Tokens whose KV state is held."""
+        return sum(state.n_tokens for state in self._states.values())
 
     def clear(self) -> None:
         self._states.clear()
@@ -89,11 +104,14 @@ class PrefixStateCache(BaseLlamaCache):
         return self._longest(key)[0] is not None
 
     def __setitem__(self, key: Sequence[int], value: LlamaState) -> None:
-        """Keep ``value`` (its own tokens are its key: ``key`` may hold one token more)."""
+        """Keep ``value`` (its own tokens are its key: ``key`` may hold one token more),
+        unless it is empty or alone larger than the capacity."""
+        if not 0 < value.llama_state_size <= self.capacity_bytes:
+            return
         tokens = value.input_ids
         for old in list(self._states):
-            saved = self._states[old].input_ids
-            if len(saved) <= len(tokens) and common_prefix(saved, tokens) == len(saved):
+            saved = self._states[old]
+            if common_prefix(saved.input_ids, tokens) >= prompt_length(saved):
                 self._drop(old)
         self._states[next(self._ids)] = value
         self._bytes += value.llama_state_size
@@ -102,6 +120,11 @@ class PrefixStateCache(BaseLlamaCache):
 
     def _drop(self, key: int) -> None:
         self._bytes -= self._states.pop(key).llama_state_size
+
+
+def prompt_length(state: LlamaState) -> int:
+    """The prompt tokens of a saved state (all of them, for states saved elsewhere)."""
+    return int(getattr(state, "prompt_length", state.n_tokens))
 
 
 def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
@@ -117,34 +140,45 @@ class ReusingLlama(Llama):
     the prompt tokens each call evaluates."""
 
     prompt_evaluated: int | None = None
+    prompt_end = 0
 
     def begin_call(self) -> None:
         """Start counting the prompt tokens the next completion evaluates."""
         self.prompt_evaluated = None
 
     def eval(self, tokens: Sequence[int]) -> None:
-        if self.prompt_evaluated is None:  # the first eval of a completion is its prompt
+        first = self.prompt_evaluated is None  # the first eval of a completion: its prompt
+        if first:
             self.prompt_evaluated = len(tokens)
         super().eval(tokens)
+        if first:
+            self.prompt_end = self.n_tokens
 
     def save_state(self) -> LlamaState:
-        ctx = self._ctx.ctx
-        size = llama_cpp.llama_state_seq_get_size(ctx, SEQUENCE)
+        """The KV state of the sequence; an empty one if the cache could not hold it (no
+        copy is made: with a large model, a long conversation's state takes gigabytes)."""
+        size = llama_cpp.llama_state_seq_get_size(self._ctx.ctx, SEQUENCE)
+        too_large = self.cache is not None and size > self.cache.capacity_bytes
+        data = bytearray() if too_large else self._kv_bytes(size)
+        return SavedState(
+            prompt_length=min(self.prompt_end, self.n_tokens),
+            input_ids=self.input_ids[: self.n_tokens].copy(),
+            scores=np.empty((0, 0), dtype=np.single),
+            n_tokens=self.n_tokens,
+            llama_state=data,  # a bytearray: loading it copies nothing
+            llama_state_size=len(data),
+            seed=self._seed,
+        )
+
+    def _kv_bytes(self, size: int) -> bytearray:
         data = bytearray(size)
         view = (ctypes.c_uint8 * size).from_buffer(data)
-        written = llama_cpp.llama_state_seq_get_data(ctx, view, size, SEQUENCE)
+        written = llama_cpp.llama_state_seq_get_data(self._ctx.ctx, view, size, SEQUENCE)
         del view  # releases the buffer so that it can be trimmed
         if not 0 < written <= size:
             raise RuntimeError("llama.cpp could not save the KV state")
         del data[written:]
-        return LlamaState(
-            input_ids=self.input_ids[: self.n_tokens].copy(),
-            scores=np.empty((0, 0), dtype=np.single),
-            n_tokens=self.n_tokens,
-            llama_state=data,  # type: ignore[arg-type]  # any writable buffer does
-            llama_state_size=written,
-            seed=self._seed,
-        )
+        return data
 
     def load_state(self, state: LlamaState) -> None:
         size = state.llama_state_size
