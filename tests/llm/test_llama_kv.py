@@ -12,20 +12,15 @@ from duskfall.testing.require import require
 
 require("llama_cpp", "pip install 'duskfall[local]'")
 
-from duskfall.llm.providers.llama_kv import (  # noqa: E402
-    PrefixStateCache,
-    SavedState,
-    common_prefix,
-)
+from llama_cpp import LlamaState  # noqa: E402
+
+from duskfall.llm.providers.llama_kv import PrefixStateCache, common_prefix  # noqa: E402
+from duskfall.llm.providers.reusing_llama import MIN_BATCH, batches  # noqa: E402
 
 
-def state(tokens: list[int], size: int = 100, *, reply: int = 0) -> Any:
-    """A saved state of ``tokens``, the last ``reply`` of them generated."""
+def state(tokens: list[int], size: int = 100) -> Any:
     ids = np.asarray(tokens, dtype=np.intc)
-    scores = np.empty((0, 0), np.single)
-    return SavedState(
-        ids, scores, len(ids), bytearray(size), size, 0, prompt_length=len(ids) - reply
-    )
+    return LlamaState(ids, np.empty((0, 0), np.single), len(ids), bytearray(size), size, 0)
 
 
 def test_common_prefix() -> None:
@@ -47,11 +42,6 @@ def test_the_longest_prefix_wins_and_extended_states_are_dropped() -> None:
     assert list(cache[[1, 2, 3, 4, 9, 7]].input_ids) == [1, 2, 3, 4, 9]
     assert list(cache[[1, 5, 8]].input_ids) == [1, 5, 6]
     assert [1, 5] in cache and [2] not in cache
-    # seat B's next prompt holds its first prompt, not the reply generated then (the
-    # conversation kept another text): the first state is dropped all the same
-    cache[[0]] = state([1, 5, 6, 8], reply=2)
-    cache[[0]] = state([1, 5, 6, 7, 7])
-    assert cache.entries == 2 and list(cache[[1, 5]].input_ids) == [1, 5, 6, 7, 7]
     cache.clear()
     assert cache.entries == cache.cache_size == 0
 
@@ -67,3 +57,11 @@ def test_the_least_recently_used_state_goes_past_the_capacity() -> None:
     cache[[0]] = state([7, 8], size=300)  # larger than the whole cache: not kept,
     cache[[0]] = state([1, 2, 9], size=0)  # nor an empty state (one too large to copy)
     assert cache.entries == 2 and [1, 2] in cache and [7] not in cache
+
+
+def test_prompts_are_evaluated_in_even_batches_never_below_the_minimum() -> None:
+    assert batches(1027, 512) == [(0, 342), (342, 685), (685, 1027)]
+    assert batches(512, 512) == [(0, 512)] and batches(3, 512) == [(0, 3)]
+    for count in (MIN_BATCH, 513, 1030, 5000):
+        sizes = [end - start for start, end in batches(count, 512)]
+        assert sum(sizes) == count and max(sizes) <= 512 and min(sizes) >= MIN_BATCH

@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.llm, pytest.mark.timeout(600)]
 RULES = (
     "You play werewolf in the village of Duskfall. Werewolves kill one villager each night; "
     "by day the village talks, then votes one player out. "
-) * 4
+) * 16  # prompts past the 512-token sliding window of Gemma 3
 VOTE = {
     "type": "object",
     "properties": {

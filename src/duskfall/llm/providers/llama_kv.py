@@ -1,58 +1,29 @@
-"""Prefix reuse of llama.cpp's KV cache across the seats that share one model.
+"""Saved KV states of llama.cpp conversations, found by their longest shared token prefix.
 
-One ``Llama`` serves every seat of a process, and its context holds one conversation at a
-time: when seats take turns, each call would evaluate its whole prompt again. Here every call
-ends by saving the context's KV state (sequence 0, without logits) in a
-:class:`PrefixStateCache` keyed by its tokens; the next call loads the saved state that
-shares the longest prefix with its prompt (when that beats what the context already holds),
-and llama-cpp-python evaluates only the rest. A seat's growing conversation thus costs only
-its new tokens, however the seats interleave.
-
-:class:`ReusingLlama` also counts the prompt tokens each call evaluated
-(:attr:`ReusingLlama.prompt_evaluated`): the rest of the prompt came from the cache.
-
-:func:`open_llama` makes one. Reuse needs a KV cache that can drop a suffix: models with
-sliding-window attention (Gemma 3) get it from a full-size SWA cache (``swa_full``). Reuse
-does not change replies: weights are not repacked (see :func:`_without_weight_repacking`), so
-a token's logits do not depend on how its prompt was split into batches, and sampling is
-seeded per request.
+llama-cpp-python looks up ``Llama.cache`` before each completion and loads the saved state
+sharing the longest prefix with the prompt when that beats what its context holds. The states
+here are saved at the end of each prompt (:mod:`duskfall.llm.providers.reusing_llama`), so a
+seat's next prompt, which extends its last one, always finds its state; a conversation keeps
+one entry, and the least recently used go first past the capacity.
 """
 
 from __future__ import annotations
 
-import ctypes
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from itertools import count
-from typing import Any
 
-import llama_cpp
 import numpy as np
-from llama_cpp import Llama, LlamaState
-from llama_cpp import llama_cpp as bindings
+from llama_cpp import LlamaState
 from llama_cpp.llama_cache import BaseLlamaCache
-
-from duskfall.llm.providers.llama_logs import route_llama_logs
-
-SEQUENCE = 0  # llama-cpp-python decodes every prompt into sequence 0
-
-
-class SavedState(LlamaState):
-    """A saved state that knows how many of its tokens were the prompt (the rest, the reply
-    generated then)."""
-
-    def __init__(self, *args: Any, prompt_length: int, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.prompt_length = prompt_length
 
 
 class PrefixStateCache(BaseLlamaCache):
     """Saved KV states, found by the longest token prefix, within ``capacity_bytes``.
 
-    Storing a state drops the saved states whose prompt it contains (a seat's previous call,
-    whatever became of that call's reply in the conversation), so a conversation keeps one
-    entry; past the capacity the least recently used go first.
+    Storing a state drops the saved states it extends (a seat's previous prompt), so a
+    conversation keeps one entry; past the capacity the least recently used go first. An empty
+    state, or one larger than the whole capacity, is not kept.
     """
 
     def __init__(self, capacity_bytes: int) -> None:
@@ -111,7 +82,7 @@ class PrefixStateCache(BaseLlamaCache):
         tokens = value.input_ids
         for old in list(self._states):
             saved = self._states[old]
-            if common_prefix(saved.input_ids, tokens) >= prompt_length(saved):
+            if common_prefix(saved.input_ids, tokens) == len(saved.input_ids):
                 self._drop(old)
         self._states[next(self._ids)] = value
         self._bytes += value.llama_state_size
@@ -122,111 +93,8 @@ class PrefixStateCache(BaseLlamaCache):
         self._bytes -= self._states.pop(key).llama_state_size
 
 
-def prompt_length(state: LlamaState) -> int:
-    """The prompt tokens of a saved state (all of them, for states saved elsewhere)."""
-    return int(getattr(state, "prompt_length", state.n_tokens))
-
-
 def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
     """How many leading tokens ``a`` and ``b`` share."""
     n = min(len(a), len(b))
     differ = np.flatnonzero(a[:n] != b[:n])
     return int(differ[0]) if len(differ) else n
-
-
-class ReusingLlama(Llama):
-    """A ``Llama`` whose saved states hold only the KV cache of its sequence (no logits:
-    llama-cpp-python would copy ``n_batch x n_vocab`` floats per state), and which counts
-    the prompt tokens each call evaluates."""
-
-    prompt_evaluated: int | None = None
-    prompt_end = 0
-
-    def begin_call(self) -> None:
-        """Start counting the prompt tokens the next completion evaluates."""
-        self.prompt_evaluated = None
-
-    def eval(self, tokens: Sequence[int]) -> None:
-        first = self.prompt_evaluated is None  # the first eval of a completion: its prompt
-        if first:
-            self.prompt_evaluated = len(tokens)
-        super().eval(tokens)
-        if first:
-            self.prompt_end = self.n_tokens
-
-    def save_state(self) -> LlamaState:
-        """The KV state of the sequence; an empty one if the cache could not hold it (no
-        copy is made: with a large model, a long conversation's state takes gigabytes)."""
-        size = llama_cpp.llama_state_seq_get_size(self._ctx.ctx, SEQUENCE)
-        too_large = self.cache is not None and size > self.cache.capacity_bytes
-        data = bytearray() if too_large else self._kv_bytes(size)
-        return SavedState(
-            prompt_length=min(self.prompt_end, self.n_tokens),
-            input_ids=self.input_ids[: self.n_tokens].copy(),
-            scores=np.empty((0, 0), dtype=np.single),
-            n_tokens=self.n_tokens,
-            llama_state=data,  # a bytearray: loading it copies nothing
-            llama_state_size=len(data),
-            seed=self._seed,
-        )
-
-    def _kv_bytes(self, size: int) -> bytearray:
-        data = bytearray(size)
-        view = (ctypes.c_uint8 * size).from_buffer(data)
-        written = llama_cpp.llama_state_seq_get_data(self._ctx.ctx, view, size, SEQUENCE)
-        del view  # releases the buffer so that it can be trimmed
-        if not 0 < written <= size:
-            raise RuntimeError("llama.cpp could not save the KV state")
-        del data[written:]
-        return data
-
-    def load_state(self, state: LlamaState) -> None:
-        size = state.llama_state_size
-        view = (ctypes.c_uint8 * size).from_buffer(state.llama_state)  # a bytearray: no copy
-        loaded = llama_cpp.llama_state_seq_set_data(self._ctx.ctx, view, size, SEQUENCE)
-        del view
-        if loaded != size:
-            self.reset()
-            raise RuntimeError("llama.cpp could not load a saved KV state")
-        self.input_ids[: state.n_tokens] = state.input_ids
-        self.n_tokens = state.n_tokens
-        self._requires_eval = True  # the next call decodes at least one token for its logits
-        self._seed = state.seed
-
-
-def open_llama(
-    path: str, *, cache_bytes: int, verbose: bool = False, **params: Any
-) -> ReusingLlama:
-    """Load the GGUF at ``path`` (``params``: ``Llama``'s), with a :class:`PrefixStateCache`
-    of ``cache_bytes`` (0: none). llama.cpp logs only to DEBUG logging unless ``verbose``."""
-    route_llama_logs(verbose=verbose)
-    with _without_weight_repacking():
-        llama = ReusingLlama(model_path=path, swa_full=True, verbose=verbose, **params)
-    if cache_bytes > 0:
-        llama.set_cache(PrefixStateCache(cache_bytes))
-    return llama
-
-
-@contextmanager
-def _without_weight_repacking() -> Iterator[None]:
-    """Load models without llama.cpp's CPU weight repacking.
-
-    The repacked matrix products of a batch round differently from the one-token ones, so
-    the logits of a prompt moved by up to several units (Gemma 3 270M) with the way it was cut
-    into batches: a reply depended on whether its prefix came from the cache or the previous
-    call. Unpacked weights give the same logits however a prompt is split, at about the same
-    speed here. llama-cpp-python has no parameter for it, so its defaults are amended while a
-    model loads (callers hold the load lock).
-    """
-    default = bindings.llama_model_default_params
-
-    def unpacked() -> Any:
-        params = default()
-        params.use_extra_bufts = False
-        return params
-
-    bindings.llama_model_default_params = unpacked
-    try:
-        yield
-    finally:
-        bindings.llama_model_default_params = default

@@ -11,9 +11,10 @@ output uses llama.cpp grammars, so schema-constrained replies always parse. Samp
 seeded from the request, so the same prompt gives the same reply in any order.
 
 Each call evaluates only the prompt tokens that no earlier call left in llama.cpp's KV cache:
-the state after every call is kept (up to ``kv_cache_mb``, see
-:mod:`duskfall.llm.providers.llama_kv`), so a seat whose conversation grows pays for its new
-turns only, however seats interleave. ``Usage.cached_tokens`` counts the reused tokens.
+the state at the end of every prompt is kept (up to ``kv_cache_mb``, see
+:mod:`duskfall.llm.providers.reusing_llama`), so a seat whose conversation grows pays for its
+new turns only, however seats interleave, and gets the replies a cold start would give.
+``Usage.cached_tokens`` counts the reused tokens.
 llama.cpp's own log lines go to stderr only with ``verbose``.
 """
 
@@ -94,7 +95,7 @@ def _load(settings: _Settings) -> _Loaded:
         loaded = _LOADED.get(settings)
         if loaded is None:
             try:
-                from duskfall.llm.providers.llama_kv import open_llama
+                from duskfall.llm.providers.reusing_llama import open_llama
             except ImportError:
                 raise MissingDependency("llama-cpp-python", "local") from None
             try:
@@ -206,6 +207,8 @@ class LocalProvider:
                 result = llama.create_chat_completion(messages=messages, **kwargs)
             except ValueError as exc:  # e.g. the prompt does not fit the context window
                 raise LLMError(f"{self.model}: {exc}") from None
+            finally:
+                llama.end_call()
             evaluated = llama.prompt_evaluated
         text = result["choices"][0]["message"].get("content") or ""
         usage = result.get("usage") or {}
