@@ -46,12 +46,15 @@ def local_provider(**settings: int) -> LocalProvider:
     return LocalProvider(n_ctx=3072, **settings)
 
 
-async def test_each_seat_reuses_its_prefix_and_replies_as_if_cold() -> None:
+async def test_each_seat_reuses_its_prefix_and_replies_as_if_cold(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
     model = Model(local_provider())
     assert model.context_tokens == 3072
     first: dict[int, Completion] = {}
     for seat in (1, 2):
         first[seat] = await model.complete(seat_messages(seat, []), VOTE, options=OPTIONS)
+    assert capfd.readouterr() == ("", "")  # llama.cpp printed nothing while loading and running
     second: dict[int, Completion] = {}
     for seat in (1, 2):  # seat 2's call came between seat 1's two calls
         extended = seat_messages(seat, [first[seat].text])
