@@ -21,6 +21,7 @@ llama.cpp's own log lines go to stderr only with ``verbose``.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import json
 import os
@@ -110,8 +111,21 @@ def _load(settings: _Settings) -> _Loaded:
                 )
             except (ValueError, RuntimeError) as exc:
                 raise ModelSpecError(f"cannot load GGUF model {settings.path}: {exc}") from None
+            if not _LOADED:
+                atexit.register(_close_all)
             loaded = _LOADED[settings] = _Loaded(llama, threading.Lock())
     return loaded
+
+
+def _close_all() -> None:
+    """Free the loaded models while Python can still run llama.cpp's log callback (freed
+    during interpreter shutdown, a model's last log lines would reach a half-torn-down
+    interpreter)."""
+    with _LOAD_LOCK:
+        for loaded in _LOADED.values():
+            with loaded.lock:
+                loaded.llama.close()
+        _LOADED.clear()
 
 
 class LocalProvider:
