@@ -43,6 +43,8 @@ async def test_a_reply_is_recorded_with_its_labels_after_the_standard_fields() -
         "messages",
         "reply",
         "prompt_tokens",
+        "cached_tokens",
+        "cache_write_tokens",
         "completion_tokens",
         "cost_usd",
         "latency_s",

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,26 @@ def test_games_filters(tmp_path: Path) -> None:
     assert "2 of 2 games" in table.stdout
     assert "llm:local×1, heuristic×1" in table.stdout and "1,200" in table.stdout
     assert "mf-4" not in table.stdout
+
+
+def test_games_shows_cached_prompt_tokens(tmp_path: Path) -> None:
+    db = tmp_path / "cached.db"
+    cached = replace(row("ww-1", "werewolf", "finished", ["llm:local"], "1"), cached_tokens=900)
+    with GameIndex(db) as index:
+        index.add_rows([cached, row("ww-2", "werewolf", "finished", ["heuristic"], "2")])
+    [second, first] = listed("--db", str(db))
+    assert (first["prompt_tokens"], first["cached_tokens"], second["cached_tokens"]) == (
+        1200,
+        900,
+        0,
+    )
+    runner = CliRunner(env={"COLUMNS": "200"})
+    table = runner.invoke(store_commands.app, ["games", "--db", str(db)])
+    assert table.exit_code == 0, table.output
+    header = next(line for line in table.stdout.splitlines() if "tokens" in line)
+    assert header.split().index("cached") == header.split().index("tokens") + 1
+    [line] = [line for line in table.stdout.splitlines() if "ww-1" in line]
+    assert "1,200" in line and " 900 " in line
 
 
 @pytest.mark.subprocess

@@ -64,9 +64,13 @@ def test_observer_keeps_the_row_current(private_index: Path) -> None:
     observer.on_phase_end()
     row = index.get("g1")
     assert (row.days, row.events, row.tokens, row.cost_usd) == (2, 2, 240, 1.0)
+    assert row.cached_tokens == 0  # calls recorded without cache fields read as uncached
+    cached = {**call, "cached_tokens": 80, "cache_write_tokens": 15}
+    observer.on_event(Event("llm_call", cached, "admin", 2, "NIGHT", source="llm"))
     observer.on_game_end(Outcome("town", Termination.WIN))
     row = index.get("g1")
     assert (row.status, row.winner, row.termination) == ("finished", "town", "win")
+    assert (row.prompt_tokens, row.cached_tokens, row.cache_write_tokens) == (300, 80, 15)
     assert row.finished_at is not None and row.pid is None
 
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from duskfall.cli import store_commands
 from duskfall.session import GameSetup, prepare_game
-from duskfall.store.index import GameIndex, GameRow, SeatRow
+from duskfall.store.index import SCHEMA_VERSION, GameIndex, GameRow, SeatRow
 from duskfall.store.log import LogHeader
 
 # plays a game and dies: right after the log got game_over ("end"), after the header ("start"),
@@ -131,4 +131,39 @@ def test_a_schema_1_index_is_upgraded_and_keeps_its_rows(tmp_path: Path) -> None
         header = LogHeader("mafia-big", "mafia", {}, big, [{"seat": 0, "agent": "random"}])
         index.record_start(header, tmp_path / "mafia-big.jsonl")
         assert index.get("mafia-big").seed == big  # 128 bits survive (INTEGER held 64)
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_schema_2_index_gains_the_cache_columns_and_keeps_its_rows(tmp_path: Path) -> None:
+    db = tmp_path / "v2.db"
+    old = sqlite3.connect(db)
+    old.executescript(
+        """
+        CREATE TABLE games (id TEXT PRIMARY KEY, variant TEXT NOT NULL, config TEXT NOT NULL,
+            seed TEXT NOT NULL, status TEXT NOT NULL, winner TEXT, termination TEXT,
+            days INTEGER NOT NULL DEFAULT 0, events INTEGER NOT NULL DEFAULT 0,
+            prompt_tokens INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0, started_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+            finished_at TEXT, log_path TEXT, host TEXT, pid INTEGER);
+        CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL, agent TEXT NOT NULL, model TEXT, PRIMARY KEY (game_id, seat));
+        INSERT INTO games VALUES ('ww-9-abc', 'werewolf', '{}', '9', 'finished', 'village',
+            'win', 2, 50, 900, 40, 0.25, '2026-01-01', '2026-01-01', NULL, NULL, NULL, NULL);
+        INSERT INTO seats VALUES ('ww-9-abc', 0, 'llm:local', 'local');
+        PRAGMA user_version = 2;
+        """
+    )
+    old.close()
+    with GameIndex(db) as index:
+        row = index.get("ww-9-abc")
+        assert (row.prompt_tokens, row.cost_usd, row.seats) == (
+            900,
+            0.25,
+            (SeatRow(0, "llm:local", "local"),),
+        )
+        assert (row.cached_tokens, row.cache_write_tokens) == (0, 0)  # older games: none known
+        index.add_rows([GameRow("ww-10", "werewolf", {}, 10, (), "finished", cached_tokens=700)])
+        assert index.get("ww-10").cached_tokens == 700
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    with GameIndex(db) as again:  # opening an upgraded index changes nothing
+        assert again.get("ww-9-abc").prompt_tokens == 900

@@ -232,6 +232,7 @@ def _with_agent_records(log_path: Path) -> None:
                 "messages": [{"role": "user", "content": "Who is the mafia?"}],
                 "reply": '{"action": {"type": "VOTE", "target": 7}}',
                 "prompt_tokens": 120,
+                "cached_tokens": 100,
                 "completion_tokens": 9,
                 "cost_usd": 0.0021,
                 "latency_s": 0.4,
@@ -260,7 +261,9 @@ def test_god_panels_show_thoughts_suspicions_and_prompts(server: Server, page: A
     assert "0.80" in page.inner_text(".heat")
     page.click("#tabs button[data-tab=prompts]")
     page.wait_for_selector(".calls summary:text('openai:test-model')")
-    assert "1 calls · 120 prompt + 9 completion tokens · $0.0021" in page.inner_text(".totals")
+    totals = "1 calls · 120 prompt (100 cached) + 9 completion tokens · $0.0021"
+    assert totals in page.inner_text(".totals")
+    assert "120 (100 cached)+9 tok" in page.inner_text(".calls summary")
     page.click(".calls summary")
     assert "Who is the mafia?" in page.inner_text(".calls")
     page.select_option("#view", "2")

@@ -26,6 +26,8 @@ def test_lines_for_runtime_and_unknown_events() -> None:
     assert present.event_line(None, "x", broken).startswith("thought:")
     call = Event("llm_call", {"seat": 0, "model": "m", "prompt_tokens": 5, "cost_usd": 0.5})
     assert "5+0 tokens" in present.event_line(None, "x", call)
+    cached = Event("llm_call", {"seat": 0, "prompt_tokens": 50, "cached_tokens": 40})
+    assert "50 (40 cached)+0 tokens" in present.event_line(None, "x", cached)
 
 
 def test_scopes() -> None:

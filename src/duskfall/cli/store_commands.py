@@ -87,6 +87,7 @@ COLUMNS = (
     Column("days", lambda r: str(r.days), 5, "right"),
     Column("seats", lambda r: escape(seats_summary(r)), 6),
     Column("tokens", lambda r: f"{r.tokens:,}", 4, "right"),
+    Column("cached", lambda r: f"{r.cached_tokens:,}", 2, "right"),
     Column("cost $", lambda r: f"{r.cost_usd:.4f}", 2, "right"),
     Column("started", lambda r: r.started_at[5:16].replace("T", " "), 1),
 )
@@ -132,6 +133,9 @@ def games(
     db: DbOpt = None,
 ) -> None:
     """List indexed games, newest first (a local admin tool: ``--json`` shows seeds).
+
+    ``tokens`` counts prompt and completion tokens; ``cached``, the prompt tokens the
+    providers read from their caches instead of evaluating them.
 
     Opening the index repairs rows left ``running`` by a process that died after the game
     ended (or before it started); what changed is printed to stderr.

@@ -17,21 +17,36 @@ from duskfall.core.events import Event
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Tokens spent and what they cost. Adds up with ``+`` and ``sum(..., Usage())``."""
+    """Tokens spent and what they cost. Adds up with ``+`` and ``sum(..., Usage())``.
+
+    ``prompt_tokens`` is the whole input; ``cached_tokens`` the part of it the provider did
+    not evaluate again (read from its prompt cache, or kept in llama.cpp's KV cache) and
+    ``cache_write_tokens`` the part it stored for later calls (Anthropic bills those apart);
+    both are included in ``prompt_tokens``.
+    """
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    cached_tokens: int = 0
+    cache_write_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def uncached_tokens(self) -> int:
+        """Prompt tokens the provider had to evaluate."""
+        return self.prompt_tokens - self.cached_tokens
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
             self.cost_usd + other.cost_usd,
+            self.cached_tokens + other.cached_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
         )
 
     def __radd__(self, other: object) -> Usage:
@@ -42,19 +57,25 @@ class Usage:
         return NotImplemented
 
     def to_dict(self) -> dict[str, Any]:
+        """The fields of an ``llm_call`` payload that record this usage."""
         return {
             "prompt_tokens": self.prompt_tokens,
+            "cached_tokens": self.cached_tokens,
+            "cache_write_tokens": self.cache_write_tokens,
             "completion_tokens": self.completion_tokens,
             "cost_usd": round(self.cost_usd, 8),
         }
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Usage:
-        """The usage an ``llm_call`` payload records (missing or null fields count 0)."""
+        """The usage an ``llm_call`` payload records (missing or null fields count 0, so
+        calls logged before the cache fields existed read as uncached)."""
         return cls(
             int(payload.get("prompt_tokens") or 0),
             int(payload.get("completion_tokens") or 0),
             float(payload.get("cost_usd") or 0.0),
+            int(payload.get("cached_tokens") or 0),
+            int(payload.get("cache_write_tokens") or 0),
         )
 
 

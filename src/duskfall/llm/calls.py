@@ -3,10 +3,11 @@
 A caller hands :meth:`Model.complete <duskfall.llm.Model.complete>` a :class:`CallRecord`
 (where events go, and the labels of the call), and the model records the call itself, replied
 or failed, as one ``admin`` event of kind ``llm_call`` (see :func:`llm_call_event`): the
-prompt, the reply, tokens, cost, latency and retries (never a key: the spec, the error and the
-retry reasons pass through :func:`duskfall.core.redaction.redact`). :func:`usage_by_seat`,
-:func:`game_usage` and :func:`call_report` read them back from any log, together with the
-runtime's re-asks and fallbacks.
+prompt, the reply, tokens (``cached_tokens``: prompt tokens the provider read from its cache),
+cost, latency and retries (never a key: the spec, the error and the retry reasons pass through
+:func:`duskfall.core.redaction.redact`). :func:`usage_by_seat`, :func:`game_usage` and
+:func:`call_report` read them back from any log, together with the runtime's re-asks and
+fallbacks.
 """
 
 from __future__ import annotations
@@ -55,9 +56,7 @@ def llm_call_event(
         "model": redact(model),
         "messages": [dict(m) for m in messages],
         "reply": completion.text if completion is not None else None,
-        "prompt_tokens": usage.prompt_tokens,
-        "completion_tokens": usage.completion_tokens,
-        "cost_usd": round(usage.cost_usd, 8),
+        **usage.to_dict(),
         "latency_s": round(latency_s, 4),
         "retries": len(errors),
         "retry_reasons": [redact(reason) for reason in errors],

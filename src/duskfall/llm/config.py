@@ -10,7 +10,7 @@ by ``DUSKFALL_LLM_CONFIG`` (or passed as ``config_path``)::
     [anthropic]
     api_key = "sk-ant-..."
 
-    [prices]                       # USD per million tokens: [input, output]
+    [prices]                       # USD per million tokens: [input, output(, cached input)]
     "openai:my-finetune" = [0.30, 1.20]
 
 A key is held in a :class:`Secret`, whose ``repr`` and ``str`` never show it; every key (the
@@ -69,6 +69,15 @@ class LLMConfig:
     def get(self, provider: str, key: str, default: Any = None) -> Any:
         return self.providers.get(provider, {}).get(key, default)
 
+    def context_tokens(self, provider: str) -> int | None:
+        """The context window set for ``provider`` (``context_tokens = N``), or None."""
+        value = self.get(provider, "context_tokens")
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ConfigError(f"[{provider}] context_tokens must be a positive integer")
+        return value
+
 
 def load_config(path: str | os.PathLike[str] | None = None) -> LLMConfig:
     """Read the config file (``path``, else ``$DUSKFALL_LLM_CONFIG``, else none)."""
@@ -83,9 +92,12 @@ def load_config(path: str | os.PathLike[str] | None = None) -> LLMConfig:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"LLM config file {file} is not valid TOML: {exc}") from None
     for model, price in data.pop("prices", {}).items():
-        if not (isinstance(price, list) and len(price) == 2):
-            raise ConfigError(f"{file}: price of {model!r} must be [input, output] per 1M tokens")
-        register_price(model, float(price[0]), float(price[1]))
+        if not (isinstance(price, list) and 2 <= len(price) <= 4):
+            raise ConfigError(
+                f"{file}: price of {model!r} must be [input, output] per 1M tokens, "
+                "optionally followed by cached input and cache write"
+            )
+        register_price(model, *(float(value) for value in price))
     providers = {k: v for k, v in data.items() if isinstance(v, dict)}
     for settings in providers.values():
         key = settings.get("api_key")

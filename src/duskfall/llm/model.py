@@ -42,7 +42,10 @@ class Model:
       reply is re-asked once with the validation errors as a hint;
     * given a :class:`~duskfall.llm.calls.CallRecord`, each call is recorded as an ``llm_call``
       event (prompt, reply, tokens, cost, retries), replied or failed;
-    * ``usage`` and ``calls`` total everything this model has spent.
+    * ``usage`` and ``calls`` total everything this model has spent;
+    * ``context_tokens`` is the model's context window in tokens, if known (the local model's
+      ``n_ctx``; for an API, ``context_tokens`` in its config section), so that callers can keep
+      a conversation within it.
     """
 
     def __init__(
@@ -64,6 +67,7 @@ class Model:
         self.retry = retry or RetryPolicy()
         self.timeout = timeout
         self.concurrency = concurrency or provider.max_concurrency
+        self.context_tokens: int | None = getattr(provider, "context_tokens", None)
         self.tally = Tally()
 
     def __repr__(self) -> str:

@@ -15,7 +15,8 @@ class Provider(Protocol):
     ``name`` is the provider kind (``local``, ``openai``...); ``model`` the model it serves;
     ``endpoint`` identifies where calls go (models sharing an endpoint share its
     concurrency limit, ``max_concurrency``); ``supports_schema`` says whether
-    :meth:`complete` can constrain its output to a JSON schema.
+    :meth:`complete` can constrain its output to a JSON schema. A provider may also have
+    ``context_tokens`` (its context window, or None if unknown); the model reads it if present.
 
     :meth:`complete` raises :class:`~duskfall.llm.errors.TransientError` (or
     :class:`~duskfall.llm.errors.RateLimited`) for failures worth retrying and another

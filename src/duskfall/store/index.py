@@ -47,7 +47,7 @@ DISABLED = frozenset({"", "off", "none"})
 STATUSES = ("running", "finished", "aborted")
 INTERRUPTED = "interrupted"  # not stored: a running game whose process is gone
 LISTED_STATUSES = (*STATUSES, INTERRUPTED)
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
 GAMES_TABLE = """
@@ -69,7 +69,9 @@ CREATE TABLE IF NOT EXISTS {name} (
     finished_at       TEXT,
     log_path          TEXT,
     host              TEXT,
-    pid               INTEGER
+    pid               INTEGER,
+    cached_tokens     INTEGER NOT NULL DEFAULT 0,
+    cache_write_tokens INTEGER NOT NULL DEFAULT 0
 );
 """
 GAMES_INDEXES = """
@@ -92,18 +94,27 @@ CREATE INDEX IF NOT EXISTS seats_by_agent ON seats (agent);
 CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
 """
 )
-# schema 1 -> 2: the seed column becomes text (SQLite cannot change a column's type in place)
-MIGRATE_1_TO_2 = (
-    GAMES_TABLE.format(name="games_v2")
-    + """
-INSERT INTO games_v2 SELECT id, variant, config, CAST(seed AS TEXT), status, winner, termination,
-    days, events, prompt_tokens, completion_tokens, cost_usd, started_at, updated_at,
-    finished_at, log_path, host, pid FROM games;
-DROP TABLE games;
-ALTER TABLE games_v2 RENAME TO games;
-"""
-    + GAMES_INDEXES
+# Upgrades to the current schema, by the version found. 1: the seed column becomes text
+# (SQLite cannot change a column's type in place), so the table is rebuilt; 2: the columns of
+# cached prompt tokens are added (rows of older games count none).
+_V1_COLUMNS = (
+    "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
+    "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
 )
+UPGRADES = {
+    1: GAMES_TABLE.format(name="games_new")
+    + f"""
+INSERT INTO games_new ({_V1_COLUMNS}) SELECT {_V1_COLUMNS.replace("seed", "CAST(seed AS TEXT)")}
+    FROM games;
+DROP TABLE games;
+ALTER TABLE games_new RENAME TO games;
+"""
+    + GAMES_INDEXES,
+    2: """
+ALTER TABLE games ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+""",
+}
 
 
 class GameIndexError(DuskfallError):
@@ -152,6 +163,8 @@ class GameRow:
     log_path: str | None = None
     host: str | None = None
     pid: int | None = None
+    cached_tokens: int = 0
+    cache_write_tokens: int = 0
 
     @property
     def tokens(self) -> int:
@@ -200,6 +213,14 @@ class Usage:
         return self.llm.usage.completion_tokens
 
     @property
+    def cached_tokens(self) -> int:
+        return self.llm.usage.cached_tokens
+
+    @property
+    def cache_write_tokens(self) -> int:
+        return self.llm.usage.cache_write_tokens
+
+    @property
     def cost_usd(self) -> float:
         return self.llm.usage.cost_usd
 
@@ -230,10 +251,8 @@ def use_db(path: str | Path | None) -> None:
     os.environ[DB_ENV] = "off" if path is None else str(path)
 
 
-_GAME_COLUMNS = (
-    "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
-    "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
-)
+_GAME_COLUMNS = _V1_COLUMNS + ", cached_tokens, cache_write_tokens"
+_GAME_PLACES = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
 
 
 class GameIndex:
@@ -277,21 +296,22 @@ class GameIndex:
                 f"game index {self.path} has schema {version}, newer than this duskfall "
                 f"({SCHEMA_VERSION}); upgrade duskfall"
             )
-        if version == 1:
-            self._upgrade_from_1()
+        if version in UPGRADES:
+            self._upgrade(version)
         elif version < SCHEMA_VERSION:
             # CREATE ... IF NOT EXISTS: a concurrent first use by another process is harmless
             self._db.executescript(
                 f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
             )
 
-    def _upgrade_from_1(self) -> None:
-        """Schema 1 -> 2 in one transaction (unless another process just did it)."""
+    def _upgrade(self, version: int) -> None:
+        """Schema ``version`` -> the current one in one transaction (unless another process
+        just did it)."""
         self._db.execute("PRAGMA foreign_keys = OFF")  # else rebuilding games drops its seats
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            if self._db.execute("PRAGMA user_version").fetchone()[0] == 1:
-                for statement in MIGRATE_1_TO_2.split(";"):
+            if self._db.execute("PRAGMA user_version").fetchone()[0] == version:
+                for statement in UPGRADES[version].split(";"):
                     if statement.strip():
                         self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -332,7 +352,8 @@ class GameIndex:
         with self._write() as db:
             db.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, 'running', NULL, NULL, 0, 0, 0, 0, 0, ?, ?, NULL, ?, ?, ?) "
+                "VALUES (?, ?, ?, ?, 'running', NULL, NULL, 0, 0, 0, 0, 0, ?, ?, NULL, ?, ?, ?, "
+                "0, 0) "
                 "ON CONFLICT (id) DO UPDATE SET status = 'running', winner = NULL, "
                 "termination = NULL, finished_at = NULL, updated_at = excluded.updated_at, "
                 "log_path = excluded.log_path, host = excluded.host, pid = excluded.pid",
@@ -354,8 +375,7 @@ class GameIndex:
         """Refresh a running game's totals (days, events, tokens, cost)."""
         with self._write() as db:
             db.execute(
-                "UPDATE games SET days = ?, events = ?, prompt_tokens = ?, completion_tokens = ?, "
-                "cost_usd = ?, updated_at = ? WHERE id = ?",
+                f"UPDATE games SET {_USAGE_SET}, updated_at = ? WHERE id = ?",
                 (*_usage_values(usage), utc_now(), game_id),
             )
 
@@ -367,9 +387,8 @@ class GameIndex:
         now = utc_now()
         with self._write() as db:
             db.execute(
-                "UPDATE games SET days = ?, events = ?, prompt_tokens = ?, completion_tokens = ?, "
-                "cost_usd = ?, status = ?, winner = ?, termination = ?, updated_at = ?, "
-                "finished_at = ?, pid = NULL WHERE id = ?",
+                f"UPDATE games SET {_USAGE_SET}, status = ?, winner = ?, termination = ?, "
+                "updated_at = ?, finished_at = ?, pid = NULL WHERE id = ?",
                 (*_usage_values(usage), status, winner, termination, now, now, game_id),
             )
 
@@ -379,8 +398,7 @@ class GameIndex:
             return
         with self._write() as db:
             db.executemany(
-                f"INSERT OR REPLACE INTO games ({_GAME_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO games ({_GAME_COLUMNS}) VALUES ({_GAME_PLACES})",
                 [_row_values(row) for row in rows],
             )
             db.executemany(
@@ -501,13 +519,21 @@ def _filters(
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(params)
 
 
-def _usage_values(usage: Usage) -> tuple[int, int, int, int, float]:
+_USAGE_SET = (
+    "days = ?, events = ?, prompt_tokens = ?, completion_tokens = ?, cost_usd = ?, "
+    "cached_tokens = ?, cache_write_tokens = ?"
+)
+
+
+def _usage_values(usage: Usage) -> tuple[int, int, int, int, float, int, int]:
     return (
         usage.days,
         usage.events,
         usage.prompt_tokens,
         usage.completion_tokens,
         usage.cost_usd,
+        usage.cached_tokens,
+        usage.cache_write_tokens,
     )
 
 
@@ -531,12 +557,15 @@ def _row_values(row: GameRow) -> tuple[Any, ...]:
         row.log_path,
         row.host,
         row.pid,
+        row.cached_tokens,
+        row.cache_write_tokens,
     )
 
 
 def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
     (game_id, variant, config, seed, status, winner, termination, days, events) = values[:9]
-    (prompt, completion, cost, started, updated, finished, log_path, host, pid) = values[9:]
+    (prompt, completion, cost, started, updated, finished, log_path, host, pid) = values[9:18]
+    cached, cache_write = values[18:]
     return GameRow(
         id=game_id,
         variant=variant,
@@ -557,4 +586,6 @@ def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
         log_path=log_path,
         host=host,
         pid=pid,
+        cached_tokens=cached,
+        cache_write_tokens=cache_write,
     )

@@ -122,6 +122,8 @@ def finished_row(
         prompt_tokens=usage.prompt_tokens,
         completion_tokens=usage.completion_tokens,
         cost_usd=usage.cost_usd,
+        cached_tokens=usage.cached_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
         started_at=header.started_at,
         updated_at=now,
         finished_at=now,

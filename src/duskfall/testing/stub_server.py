@@ -1,7 +1,13 @@
 """A loopback OpenAI-compatible server for tests and benchmarks, with fault injection.
 
 It answers ``POST /v1/chat/completions`` after a fixed ``latency``, with a valid instance of
-the request's JSON schema (so game agents play legally) or a short text. A
+the request's JSON schema (so game agents play legally) or a short text; and Anthropic's
+``POST /v1/messages`` (``anthropic:MODEL`` with ``base_url`` = :attr:`StubServer.root`), with
+a tool call whose input is the JSON text ``answer`` gives, or a text block. With
+``prompt_cache``, usage reports cached prompt tokens as the real services do
+(:mod:`duskfall.testing.stub_cache`): OpenAI's ``prompt_tokens_details.cached_tokens``,
+Anthropic's ``cache_read_input_tokens`` and ``cache_creation_input_tokens``. ``requests``
+keeps the last thousand request bodies. A
 :class:`FaultPlan` turns a share of the calls into faults: HTTP 500, 429 with Retry-After,
 a hang (no answer until the client gives up), garbage (a body that is not JSON) or an empty
 reply. ``response_formats`` limits the structured-output forms it accepts (others get
@@ -21,13 +27,19 @@ import contextlib
 import hashlib
 import json
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.llm.schema import example
 from duskfall.llm.types import approx_tokens
+from duskfall.testing.stub_cache import (
+    AutomaticCache,
+    BreakpointCache,
+    TooManyBreakpoints,
+    anthropic_blocks,
+)
 
 FAULTS = ("500", "429", "hang", "garbage", "empty")
 MAX_BODY = 8 * 1024 * 1024
@@ -78,8 +90,13 @@ class StubServer:
         answer: Callable[[Mapping[str, Any]], str] = schema_answer,
         response_formats: tuple[str, ...] = ("text", "json_schema", "json_object"),
         echo_auth: bool = False,
+        prompt_cache: bool = False,
     ) -> None:
         self.latency = latency
+        self.prompt_cache = prompt_cache
+        self.automatic_cache = AutomaticCache()
+        self.breakpoint_cache = BreakpointCache()
+        self.requests: deque[dict[str, Any]] = deque(maxlen=1000)
         self.response_formats = response_formats
         self.faults = faults or FaultPlan()
         self.answer = answer
@@ -95,7 +112,13 @@ class StubServer:
 
     @property
     def url(self) -> str:
+        """The OpenAI-style base URL (``.../v1``)."""
         return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def root(self) -> str:
+        """The Anthropic-style base URL (the SDK adds ``/v1/messages``)."""
+        return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> StubServer:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
@@ -147,7 +170,8 @@ class StubServer:
         if method == "GET" and path.rstrip("/").endswith("/models"):
             _write(out, 200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
             return True
-        if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+        route = path.rstrip("/").rsplit("/", 1)[-1]
+        if method != "POST" or route not in ("completions", "messages"):
             _write(out, 404, {"error": {"message": f"no route {method} {path}"}})
             return True
         try:
@@ -159,6 +183,8 @@ class StubServer:
         if form not in self.response_formats:  # like a server that knows fewer forms
             _write(out, 400, {"error": {"message": f"response_format {form} unsupported"}})
             return True
+        anthropic = route == "messages"
+        self.requests.append(request)
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
@@ -166,11 +192,13 @@ class StubServer:
                 await asyncio.sleep(self.latency)
             fault = self.faults.draw()
             self.stats[fault or "ok"] += 1
-            return await self._answer(request, fault, out)
+            return await self._answer(request, anthropic, fault, out)
         finally:
             self.in_flight -= 1
 
-    async def _answer(self, request: dict[str, Any], fault: str | None, out: _Out) -> bool:
+    async def _answer(
+        self, request: dict[str, Any], anthropic: bool, fault: str | None, out: _Out
+    ) -> bool:
         if fault == "hang":
             await self._closing.wait()  # until the client gives up and the server closes
             return False
@@ -183,9 +211,28 @@ class StubServer:
             _write_raw(out.writer, 200, b"<html>\x00\xffnot json at all", "application/json")
         else:
             text = "" if fault == "empty" else self.answer(request)
-            _write(out, 200, _completion(request, text))
+            try:
+                reply = self._reply(request, anthropic, text)
+            except TooManyBreakpoints as exc:
+                _write(out, 400, {"error": {"type": "invalid_request_error", "message": str(exc)}})
+            else:
+                _write(out, 200, reply)
         await out.writer.drain()
         return True
+
+    def _reply(self, request: dict[str, Any], anthropic: bool, text: str) -> dict[str, Any]:
+        if anthropic:
+            blocks = anthropic_blocks(request)
+            read, written = (
+                self.breakpoint_cache.read_write(blocks) if self.prompt_cache else (0, 0)
+            )
+            total = sum(approx_tokens(block.text) for block in blocks)
+            return _message(request, text, total - read - written, read, written)
+        reply = _completion(request, text)
+        if self.prompt_cache:
+            cached = self.automatic_cache.read(request.get("messages") or [])
+            reply["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
+        return reply
 
 
 @dataclass
@@ -219,6 +266,40 @@ def _completion(request: Mapping[str, Any], text: str) -> dict[str, Any]:
             "prompt_tokens": prompt,
             "completion_tokens": approx_tokens(text),
             "total_tokens": prompt + approx_tokens(text),
+        },
+    }
+
+
+def _message(
+    request: Mapping[str, Any], text: str, fresh: int, read: int, written: int
+) -> dict[str, Any]:
+    """An Anthropic Messages API reply: a call of the request's tool if it has one (its
+    input: ``text`` as a JSON object, else empty), else ``text``."""
+    tools = request.get("tools") or []
+    if tools and text:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = {}
+        given = value if isinstance(value, dict) else {}
+        content = [
+            {"type": "tool_use", "id": "toolu_stub", "name": tools[0]["name"], "input": given}
+        ]
+    else:
+        content = [{"type": "text", "text": text}] if text else []
+    return {
+        "id": "msg_stub",
+        "type": "message",
+        "role": "assistant",
+        "model": request.get("model", "stub"),
+        "content": content,
+        "stop_reason": "tool_use" if tools else "end_turn",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": fresh,
+            "output_tokens": approx_tokens(text),
+            "cache_read_input_tokens": read,
+            "cache_creation_input_tokens": written,
         },
     }
 

@@ -44,6 +44,12 @@ def _seat_label(value: Any) -> str:
     return "nobody" if value in (None, -1) else f"seat {value}"
 
 
+def _cached(call: Payload) -> str:
+    """`` (N cached)``: prompt tokens a model call read from its provider's cache, if any."""
+    cached = call.get("cached_tokens") or 0
+    return f" ({cached} cached)" if cached else ""
+
+
 def _compact(payload: Payload) -> str:
     parts = []
     for key, value in payload.items():
@@ -67,7 +73,7 @@ RUNTIME_LINES: dict[str, LineFormatter] = {
     kinds.PARTICIPANT_ERROR: lambda p: f"seat {p['seat']} failed: {p['error']}",
     kinds.LLM_CALL: lambda p: (
         f"{_seat_label(p.get('seat'))} called {p.get('model', '?')}: "
-        f"{p.get('prompt_tokens', 0)}+{p.get('completion_tokens', 0)} tokens, "
+        f"{p.get('prompt_tokens', 0)}{_cached(p)}+{p.get('completion_tokens', 0)} tokens, "
         f"${float(p.get('cost_usd', 0.0)):.4f}"
     ),
     kinds.SUSPICION: lambda p: f"{_seat_label(p.get('seat'))} updates its suspicions",

