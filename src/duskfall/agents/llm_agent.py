@@ -121,7 +121,8 @@ class LLMAgent:
         self.coaching = coaching
         self.reasoning_chars = reasoning_chars
         window = context_tokens or getattr(model, "context_tokens", None) or DEFAULT_CONTEXT_TOKENS
-        self.budget_tokens = max(500, int(window) - max_tokens)
+        # token counts are estimated (about four characters a token): keep a margin
+        self.budget_tokens = max(500, int(0.85 * (int(window) - max_tokens)))
         self.notes = notes if notes is not None else RunningMemory()
         self.options = CallOptions(max_tokens=max_tokens, temperature=temperature)
         # a decision may wait for its turn at the model and retry; leave room for both
