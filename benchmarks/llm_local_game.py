@@ -56,12 +56,13 @@ def child(variant: str, seed: int) -> None:
     import asyncio
     import time
 
-    from duskfall.llm import get_model
+    from duskfall.llm import CallOptions, get_model
     from duskfall.llm.calls import call_report
     from duskfall.session import GameSetup, run_game
 
     async def play() -> dict[str, Any]:
-        await get_model("local").complete([{"role": "user", "content": "hi"}], max_tokens=2)
+        hello = [{"role": "user", "content": "hi"}]
+        await get_model("local").complete(hello, options=CallOptions(max_tokens=2))
         started = time.perf_counter()
         setup = GameSetup(
             variant, seed=seed, agents="llm:local", config=CONFIGS[variant], write_log=False
