@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 from rich.markup import escape
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
-from duskfall.core.variant import Variant
+from duskfall.core.variant import State, Variant
 
 
 def runtime_line(event: Event) -> str | None:
@@ -61,3 +63,16 @@ def outcome_line(outcome: Outcome) -> str:
 def seed_line(seed: int) -> str:
     """The seed, shown once the game is over (it gives away the deal while it runs)."""
     return f"seed {seed} (play it again with --seed {seed})"
+
+
+def roles_line(state: State) -> str:
+    """Every seat's role, for the end of a game a person played (their view never had it)."""
+    return "roles: " + ", ".join(f"{seat}={role}" for seat, role in sorted(state.roles().items()))
+
+
+def resume_hint(log_path: Path | None, db: Path | None = None) -> str:
+    """What to print when the user stops a game with Ctrl-C: how to continue it."""
+    if log_path is None:
+        return "\ninterrupted (the game had no log to resume from)"
+    where = f" --db {db}" if db is not None else ""
+    return f"\ninterrupted; continue with: duskfall resume {log_path}{where}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -22,7 +23,7 @@ from duskfall.cli.common import (
     with_preset,
 )
 from duskfall.cli.console import safe_console
-from duskfall.cli.display import ConsoleView, outcome_line, seed_line
+from duskfall.cli.display import ConsoleView, outcome_line, resume_hint, roles_line, seed_line
 from duskfall.core.errors import ConfigError
 from duskfall.core.redaction import redact
 from duskfall.core.rng import check_seed
@@ -104,8 +105,14 @@ def play(
     console.print(f"[bold]{chosen.name}[/]  game {game.game_id}")
     roster = ", ".join(f"{s}:{redact(a)}" for s, a in enumerate(game.agents))
     console.print(f"seats: {roster}", highlight=False)
-    outcome = asyncio.run(game.run())
+    try:
+        outcome = asyncio.run(game.run())
+    except KeyboardInterrupt:
+        console.print(resume_hint(game.log_path, db), highlight=False)
+        sys.exit(130)
     console.print(outcome_line(outcome))
+    if human is not None:  # the person's view never showed every role
+        console.print(roles_line(game.state), highlight=False)
     console.print(seed_line(seed), highlight=False)  # only now: the seed gives away the deal
     console.print(f"log written to {game.log_path}")
 

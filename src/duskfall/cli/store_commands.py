@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -18,7 +19,7 @@ from rich.text import Text
 
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
-from duskfall.cli.display import ConsoleView, outcome_line, seed_line
+from duskfall.cli.display import ConsoleView, outcome_line, resume_hint, roles_line, seed_line
 from duskfall.core.redaction import redact
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import prepare_resume
@@ -198,9 +199,16 @@ def resume(
         f"{state.phase}; waiting for seat(s) {waiting}",
         highlight=False,
     )
-    if not quiet:
+    human = "human" in prepared.agents
+    if not quiet and not human:  # a human seat is shown its own view only
         prepared.record.observers.append(ConsoleView(prepared.variant, console))
-    outcome = asyncio.run(resumed.run())
+    try:
+        outcome = asyncio.run(resumed.run())
+    except KeyboardInterrupt:
+        console.print(resume_hint(path, db), highlight=False)
+        sys.exit(130)
     console.print(outcome_line(outcome))
+    if human:  # the person's view never showed every role
+        console.print(roles_line(state), highlight=False)
     console.print(seed_line(prepared.header.seed), highlight=False)
     console.print(f"log appended to {path}")
