@@ -1,109 +1,48 @@
 """A person at the terminal playing one seat (agent kind ``human``), for every variant.
 
-At each decision the player sees what happened since their last turn (their own history
-only), their situation and the legal choices (``legal.describe()``). They answer with a
-number, a name, a word such as ``abstain``, free text for speeches, or JSON. Answers are
-checked on the spot with the same decoding and ``legal.parse`` the handler uses, so a bad
-answer is re-asked at once with the rule's hint; typing a player's name works wherever a
-seat number is expected. ``?`` shows the situation and the choices again.
+At each decision the person sees what their seat saw since their last decision, under day
+and night headers, their standing, and the question with its labelled options: the pieces of
+an LLM seat's prompt, formatted for people (:mod:`.human_view`). They answer the variant's
+form question by question, Enter taking the default shown in brackets (:mod:`.human_form`);
+each line is checked on the spot and a refused one asked again with its reason; ``?`` shows
+the standing and the question again. When the game ends the person is shown the end (the
+votes, the night, the final reveal) since their last decision, even if they died long before.
 
-Input is read by one daemon thread per stream, so a game that ends, or a deadline that
-passes, never leaves the process waiting for a line. End of input makes the seat fail
-cleanly (the game goes on with the documented fallback).
+End of input makes the seat fail cleanly (the game goes on with the documented fallback).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
+import functools
 import sys
-import threading
-from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from duskfall.agents.human_form import fill, form_for, refused
+from duskfall.agents.human_input import reader_for
+from duskfall.agents.human_view import view_for
 from duskfall.agents.specs import AgentContext
-from duskfall.core.errors import ConfigError, IllegalAction
+from duskfall.core.errors import ConfigError
+from duskfall.core.events import Event
+from duskfall.core.outcome import Outcome
+from duskfall.core.prompting import Entry, flatten
 from duskfall.core.variant import Variant
-from duskfall.runtime.parsing import decode_reply
+from duskfall.runtime.checking import CheckedAnswer
+from duskfall.runtime.parsing import Reply
 
 DEFAULT_TIMEOUT = 3600.0
-HISTORY_KEYS = ("history", "events", "log")
-
-
-class LineReader:
-    """Lines of a text stream, read by a daemon thread and awaited without blocking the loop."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-        self._lines: deque[str] = deque()
-        self._eof = False
-        self._mutex = threading.Lock()
-        self._waiter: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None
-        self._thread: threading.Thread | None = None
-
-    def _pump(self) -> None:
-        while True:
-            try:
-                line = self._stream.readline()
-            except (OSError, ValueError):
-                line = ""
-            with self._mutex:
-                if line:
-                    self._lines.append(line.rstrip("\r\n"))
-                else:
-                    self._eof = True
-                waiter, self._waiter = self._waiter, None
-            if waiter is not None:
-                loop, future = waiter
-                with contextlib.suppress(RuntimeError):  # a closed loop waits for nothing
-                    loop.call_soon_threadsafe(_wake, future)
-            if not line:
-                return
-
-    async def readline(self) -> str | None:
-        """The next line without its newline, or None at end of input."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._pump, name="duskfall-input", daemon=True)
-            self._thread.start()
-        loop = asyncio.get_running_loop()
-        while True:
-            with self._mutex:
-                if self._lines:
-                    return self._lines.popleft()
-                if self._eof:
-                    return None
-                future: asyncio.Future[None] = loop.create_future()
-                self._waiter = (loop, future)
-            try:
-                await future
-            finally:
-                with self._mutex:
-                    if self._waiter is not None and self._waiter[1] is future:
-                        self._waiter = None
-
-
-def _wake(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
-
-
-_READERS: dict[TextIO, LineReader] = {}
-
-
-def reader_for(stream: TextIO) -> LineReader:
-    """One reader per stream, shared by every human seat reading it (hot-seat play)."""
-    reader = _READERS.get(stream)
-    if reader is None:
-        reader = _READERS[stream] = LineReader(stream)
-    return reader
+HELP_WORDS = frozenset({"?", "help"})
 
 
 class HumanPlayer:
-    """The Participant of a person at the terminal (prompts for LLMs are never rendered)."""
+    """The Participant of a person at the terminal (LLM prompts are never rendered for it)."""
 
     renders_prompts = False
+    reads_history = True
     name = "human"
 
     def __init__(
@@ -114,105 +53,104 @@ class HumanPlayer:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         timeout: float = DEFAULT_TIMEOUT,
+        width: int | None = None,
     ) -> None:
         self.variant = variant
         self.seat = seat
         self.decision_timeout = timeout
         self._reader = reader_for(stdin or sys.stdin)
         self._out = stdout or sys.stdout
-        self._shown: dict[str, int] = {}
+        self._console = Console(file=self._out, highlight=False, emoji=False, width=width)
+        self._view = view_for(variant)
+        self._shown = 0  # entries of the seat's history shown so far
+        self._followed: list[Entry] = []  # the seat's rules events as they happen
+        self._followed_shown = 0  # of those, how many a turn has covered
+        self._closed = False  # the input has ended: no question is asked again
 
     def describe(self) -> str:
         return "human"
 
-    def _print(self, text: str = "") -> None:
-        self._out.write(text + "\n")
-        self._out.flush()
+    def _show(self, renderables: Sequence[RenderableType]) -> None:
+        for renderable in renderables:
+            self._console.print(renderable)
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
+    def _say(self, text: str) -> None:
+        self._console.print(Text(text))
+
+    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> CheckedAnswer:
         observation: Mapping[str, Any] = extra["observation"]
         legal = extra["legal"]
         if extra.get("attempt", 0) == 0:
-            self._print()
-            self._print(f"=== seat {self.seat}: your turn ({legal.kind}) ===")
-            self._show_news(observation)
-            self._print(self._view(observation))
+            self._turn(observation, legal, extra.get("entries"))
         hint = extra.get("hint")
         if hint:
-            self._print(f"Not accepted: {hint}")
+            self._say(refused(hint))
+        form = form_for(self.variant, observation, legal)
+        if form.intro:
+            self._say(form.intro)
+        ask = functools.partial(self._ask, observation, legal)
+        data, action = await fill(form, legal, ask, self._say)
+        return CheckedAnswer(data, reply=Reply(action))
+
+    def _turn(
+        self, observation: Mapping[str, Any], legal: Any, entries: Sequence[Entry] | None
+    ) -> None:
+        news: Sequence[Entry] = ()
+        if entries is not None:
+            news, self._shown = entries[self._shown :], len(entries)
+        self._followed_shown = len(self._followed)
+        self._console.rule(f"seat {self.seat}: your turn ({legal.kind})")
+        self._show(self._view.turn(observation, legal, news))
+
+    async def _ask(self, observation: Mapping[str, Any], legal: Any, prompt: str) -> str:
+        """The next line typed after ``prompt`` (``?`` shows the view again and asks again)."""
         while True:
-            self._print(f"Choices: {legal.describe()}")
-            self._out.write("> ")
+            if self._closed:
+                raise EOFError("the terminal closed (end of input)")
+            self._out.write(prompt)
             self._out.flush()
             line = await self._reader.readline()
             if line is None:
-                self._print()  # end the prompt's line
-                raise EOFError("the terminal closed (end of input)")
-            text = line.strip()
-            if text in ("?", "help"):
-                self._print(self._view(observation))
+                self._out.write("\n")
+                self._closed = True
                 continue
-            try:
-                return self._checked(text, legal, observation)
-            except IllegalAction as exc:
-                self._print(f"Not accepted: {exc.hint}")
+            if line.strip().lower() not in HELP_WORDS:
+                return line
+            self._show(self._view.again(observation, legal))
 
-    def _checked(self, text: str, legal: Any, observation: Mapping[str, Any]) -> str:
-        """``text`` if the rules accept it, else the seat number of a player named ``text``."""
-        try:
-            legal.parse(decode_reply(text).action)
-            return text
-        except IllegalAction:
-            seat = _seat_named(text, observation)
-            if seat is None:
-                raise
-            legal.parse(decode_reply(str(seat)).action)
-            return str(seat)
+    def watch_game(self, game_id: str, log_path: Path | None) -> EndOfGame:
+        """Follow the seat's visible events, to show the person the end of the game."""
+        return EndOfGame(self)
 
-    def _show_news(self, observation: Mapping[str, Any]) -> None:
-        """Print the entries of the seat's history it has not been shown yet."""
-        for key in HISTORY_KEYS:
-            entries = observation.get(key)
-            if not isinstance(entries, list):
-                continue
-            start = self._shown.get(key, 0)
-            for entry in entries[start:]:
-                line = self._entry_line(entry, observation)
-                if line:
-                    self._print(f"  {line}")
-            self._shown[key] = len(entries)
-            return
+    def follow(self, event: Event) -> None:
+        if event.source == "rules":
+            self._followed.append(flatten(event))
 
-    def _entry_line(self, entry: Any, observation: Mapping[str, Any]) -> str | None:
-        render = self.variant.info.format_history_entry
-        if render is not None:
-            return render(entry, observation)
-        return entry if isinstance(entry, str) else json.dumps(entry, default=str)
-
-    def _view(self, observation: Mapping[str, Any]) -> str:
-        render = self.variant.info.render_view
-        if render is not None:
-            return render(observation)
-        lines = []
-        for key, value in observation.items():
-            if key in HISTORY_KEYS:
-                continue
-            shown = value if isinstance(value, str) else json.dumps(value, default=str)
-            lines.append(f"{key}: {shown}")
-        return "\n".join(lines)
+    def show_end(self, observation: Mapping[str, Any]) -> None:
+        """The events the seat saw since the person's last decision, to the end."""
+        news, self._followed_shown = self._followed[self._followed_shown :], len(self._followed)
+        self._console.rule(f"seat {self.seat}: the end")
+        self._show(self._view.ending(observation, news))
 
 
-def _seat_named(text: str, observation: Mapping[str, Any]) -> int | None:
-    """The seat of the player called ``text`` (ignoring case), from the observation's roster."""
-    wanted = text.strip().lower()
-    players = observation.get("players")
-    if not wanted or not isinstance(players, list):
-        return None
-    for player in players:
-        if isinstance(player, Mapping) and str(player.get("name", "")).lower() == wanted:
-            seat = player.get("seat", player.get("player_id"))
-            return seat if isinstance(seat, int) else None
-    return None
+class EndOfGame:
+    """The runtime's seat feed of a :class:`HumanPlayer`: the events it may see as they happen,
+    then its last observation, from which the end of the game is shown."""
+
+    def __init__(self, player: HumanPlayer) -> None:
+        self.player = player
+
+    def on_event(self, event: Event) -> None:
+        self.player.follow(event)
+
+    def on_phase_end(self) -> None:
+        pass
+
+    def on_final_view(self, observation: Mapping[str, Any]) -> None:
+        self.player.show_end(observation)
+
+    def on_game_end(self, outcome: Outcome | None) -> None:
+        pass
 
 
 def make_human(ctx: AgentContext) -> HumanPlayer:

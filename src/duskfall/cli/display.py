@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 from rich.markup import escape
 
@@ -9,7 +11,7 @@ from duskfall.cli import fail
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
-from duskfall.core.variant import Variant
+from duskfall.core.variant import State, Variant
 
 
 def runtime_line(event: Event) -> str | None:
@@ -71,13 +73,21 @@ def seed_line(seed: int) -> str:
 
 
 def show_end(
-    console: Console, outcome: Outcome, seed: int, log_note: str, view: ConsoleView | None
+    console: Console,
+    outcome: Outcome,
+    seed: int,
+    log_note: str,
+    view: ConsoleView | None,
+    roles: str | None = None,
 ) -> None:
-    """The end of a played game: its result (unless the view showed it), the seed, the log;
-    a game stopped by a failing seat is one error line and exit status 1."""
+    """The end of a played game: its result (unless the view showed it), every role where a
+    person played (``roles``), the seed, the log; a game stopped by a failing seat is one
+    error line and exit status 1."""
     aborted = outcome.termination is Termination.ABORTED
     if not aborted and (view is None or not view.showed_end):
         console.print(outcome_line(outcome))
+    if roles is not None:
+        console.print(roles, highlight=False)
     console.print(seed_line(seed), highlight=False)  # only now: the seed gives away the deal
     console.print(log_note, highlight=False)
     if aborted:
@@ -86,3 +96,16 @@ def show_end(
             "end instead, pass --on-seat-failure fallback",
             code=1,
         )
+
+
+def roles_line(state: State) -> str:
+    """Every seat's role, for the end of a game a person played (their view never had it)."""
+    return "roles: " + ", ".join(f"{seat}={role}" for seat, role in sorted(state.roles().items()))
+
+
+def resume_hint(log_path: Path | None, db: Path | None = None) -> str:
+    """What to print when the user stops a game with Ctrl-C: how to continue it."""
+    if log_path is None:
+        return "\ninterrupted (the game had no log to resume from)"
+    where = f" --db {db}" if db is not None else ""
+    return f"\ninterrupted; continue with: duskfall resume {log_path}{where}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -22,7 +23,7 @@ from duskfall.cli.common import (
     with_preset,
 )
 from duskfall.cli.console import safe_console
-from duskfall.cli.display import ConsoleView, outcome_line, show_end
+from duskfall.cli.display import ConsoleView, outcome_line, resume_hint, roles_line, show_end
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
@@ -110,20 +111,31 @@ def play(
     )
     # a human seat is shown its own view only
     view = ConsoleView(chosen, console) if not quiet and not humans else None
-    game, outcome = asyncio.run(_checked_play(plan_game(setup), view))
-    show_end(console, outcome, seed, f"log written to {game.log_path}", view)
+    started: list[PreparedGame] = []
+    try:
+        outcome = asyncio.run(_checked_play(plan_game(setup), view, started))
+    except KeyboardInterrupt:
+        console.print(resume_hint(started[0].log_path if started else None, db), highlight=False)
+        sys.exit(130)
+    game = started[0]
+    roles = roles_line(game.state) if humans else None  # the person's view never had them
+    show_end(console, outcome, seed, f"log written to {game.log_path}", view, roles)
 
 
-async def _checked_play(plan: GamePlan, view: ConsoleView | None) -> tuple[PreparedGame, Outcome]:
-    """Check every seat, then play the game (shown by ``view``) to its end."""
+async def _checked_play(
+    plan: GamePlan, view: ConsoleView | None, started: list[PreparedGame]
+) -> Outcome:
+    """Check every seat, then play the game (shown by ``view``) to its end; the game is put
+    in ``started`` as soon as it exists (to say how to resume it after Ctrl-C)."""
     await plan.preflight()
     game = assemble(plan)
+    started.append(game)
     if view is not None:
         game.record.observers.append(view)
     console.print(f"[bold]{game.variant.name}[/]  game {game.game_id}")
     roster = ", ".join(f"{s}:{redact(a)}" for s, a in enumerate(game.agents))
     console.print(f"seats: {roster}", highlight=False)
-    return game, await game.run()
+    return await game.run()
 
 
 @app.command()

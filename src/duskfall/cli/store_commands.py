@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -19,7 +20,7 @@ from rich.text import Text
 from duskfall.cli import app
 from duskfall.cli.common import OnSeatFailureOpt
 from duskfall.cli.console import safe_console
-from duskfall.cli.display import ConsoleView, show_end
+from duskfall.cli.display import ConsoleView, resume_hint, roles_line, show_end
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
 from duskfall.runtime.settings import runtime_settings
@@ -194,8 +195,14 @@ def resume(
         retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
     )
     planned = plan_resume(path, settings=settings, force=force)
-    view, outcome, resumed = asyncio.run(_resume(planned, quiet))
-    show_end(console, outcome, resumed.game.header.seed, f"log appended to {path}", view)
+    try:
+        view, outcome, resumed = asyncio.run(_resume(planned, quiet))
+    except KeyboardInterrupt:
+        console.print(resume_hint(path, db), highlight=False)
+        sys.exit(130)
+    played = resumed.game
+    roles = roles_line(played.state) if "human" in played.agents else None
+    show_end(console, outcome, played.header.seed, f"log appended to {path}", view, roles)
 
 
 async def _resume(
@@ -215,7 +222,9 @@ async def _resume(
         f"{state.phase}; waiting for seat(s) {waiting}",
         highlight=False,
     )
-    view = None if quiet else ConsoleView(prepared.variant, console)
+    human = "human" in prepared.agents
+    # a human seat is shown its own view only
+    view = None if quiet or human else ConsoleView(prepared.variant, console)
     if view is not None:
         prepared.record.observers.append(view)
     return view, await resumed.run(), resumed

@@ -12,8 +12,10 @@ same way for every variant, so that a seat is shown everything it may know and n
   are summarised (deaths, votes, claims, accusations and private results are always kept);
 * ``situation(obs, coaching=...)``: the seat's standing now (who lives, what it privately
   knows now: checks, potions, last protection, team-mates alive or dead), every seat labelled;
-* ``decision(obs, legal, coaching=...)``: the question, every option labelled, and an example
-  with placeholders (``"<seat>"``) in place of real choices, shaped exactly like the schema;
+* ``decision(obs, legal, coaching=...)``: the question, every option labelled, what each field
+  of the answer means, and an example with placeholders (``"<seat>"``) in place of real
+  choices, shaped exactly like the schema (the terminal shows a person the question and
+  options only);
 * ``entries(obs)``: the history an observation itself carries (what a remote client can show),
   or None when the observation carries none.
 
@@ -80,11 +82,14 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class DecisionPrompt:
-    """The decision as asked: ``text`` (question, labelled options, what the fields mean) and
-    ``example``: an action shaped like the schema, real choices replaced by placeholders."""
+    """The decision as asked: ``text`` (the question and its labelled options), ``example``:
+    an action shaped like the schema, real choices replaced by placeholders, and ``fields``:
+    what each field of that action means (for an answer in JSON: a person at the terminal is
+    shown ``text`` only)."""
 
     text: str
     example: Mapping[str, Any]
+    fields: str = ""
 
 
 class PromptKit(Protocol):

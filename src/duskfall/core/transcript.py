@@ -106,10 +106,10 @@ def render_history(sections: Sequence[Section], *, day: int | None = None) -> st
 
 
 def render_decision(decision: DecisionPrompt, hint: str | None = None) -> str:
-    """The decision, its example answer, and the reason a previous answer was refused."""
+    """The decision, its fields, its example answer, and why a previous answer was refused."""
     example = json.dumps(dict(decision.example))
     parts = [
-        decision.text,
+        *(part for part in (decision.text, decision.fields) if part),
         f'Your "action" is shaped like {example}, each <...> replaced by your choice.',
     ]
     if hint:

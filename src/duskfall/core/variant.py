@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.prompting import PromptKit
+from duskfall.core.terminal_form import TerminalForm
 from duskfall.core.validation import validated
 
 
@@ -152,13 +153,16 @@ class VariantInfo:
     * ``presets``: named role lists (``werewolf-6``...);
     * ``sequential_kinds``: decision kinds whose pending seats are asked one at a time
       (speeches); all others are asked concurrently;
-    * ``render_view``: the seat's situation in words, for a person at the terminal;
-    * ``format_history_entry``: one line of a seat's history (entry, observation);
+    * ``render_view``: the seat's situation in words, for a person at the terminal (a variant
+      without a ``prompt_kit``; with one, the person is shown the kit's pieces);
+    * ``format_history_entry``: one line of a seat's history (entry, observation), likewise;
     * ``scramble_hidden``: a copy of a state with everything hidden from ``seat`` re-dealt,
       used by the no-leak check of the test kit;
     * ``wire``: how clients read the variant's legal actions back from the wire;
     * ``prompt_kit``: the pieces of its LLM prompts (:mod:`duskfall.core.prompting`), from
-      which every LLM seat's prompt is composed.
+      which every LLM seat's prompt is composed, and a person's view at the terminal;
+    * ``terminal_form``: how a person at the terminal enters a decision, question by question
+      (:mod:`duskfall.core.terminal_form`; None for a decision answered in one line).
     """
 
     presets: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -168,6 +172,7 @@ class VariantInfo:
     scramble_hidden: Callable[[State, int, random.Random], State] | None = None
     wire: WireCodec | None = None
     prompt_kit: PromptKit | None = None
+    terminal_form: Callable[[Mapping[str, Any], Any], TerminalForm | None] | None = None
 
 
 class Variant(Protocol):

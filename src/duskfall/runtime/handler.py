@@ -136,14 +136,16 @@ class _SeatAsk:
         system, user = "", ""
         entries: Sequence[Mapping[str, Any]] | None = None
         kit = context.variant.info.prompt_kit
-        if getattr(participant, "renders_prompts", True):
-            if kit is not None and context.seen is not None:
+        renders = getattr(participant, "renders_prompts", True)
+        if kit is not None and context.seen is not None:
+            if renders or getattr(participant, "reads_history", False):
                 entries = context.seen.entries(self.seat)
+            if renders:
                 system, user = stateless_prompts(
                     kit, self.observation, self.legal, entries, hint=hint
                 )
-            else:
-                system, user = context.variant.render_prompts(self.observation, self.legal, hint)
+        elif renders:
+            system, user = context.variant.render_prompts(self.observation, self.legal, hint)
         return participant.decide(
             system,
             user,

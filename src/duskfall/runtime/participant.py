@@ -2,9 +2,10 @@
 
 A participant returns a raw string (an LLM's reply, a human's input, a remote client's JSON),
 or an already-parsed action. One that declares ``renders_prompts = False`` is never shown
-prompts. Programmatic bots are :class:`duskfall.core.bot.Bot` (synchronous ``act``): the
-handler calls them directly, and :class:`BotParticipant` wraps one where a participant is
-needed.
+prompts; with ``reads_history = True`` it is still given ``entries`` (a person's terminal
+shows them its own way). Programmatic bots are :class:`duskfall.core.bot.Bot` (synchronous
+``act``): the handler calls them directly, and :class:`BotParticipant` wraps one where a
+participant is needed.
 
 ``extra`` always carries:
 
@@ -13,6 +14,9 @@ needed.
 * ``legal``: the :class:`~duskfall.core.LegalActions` of the seat;
 * ``schema``: the JSON schema to ask a model for the action in (the legal view's LLM form,
   :func:`duskfall.core.llm_form.llm_schema`), lazily: call ``extra["schema"].get()``;
+* ``prompt_kit``: the variant's :class:`~duskfall.core.prompting.PromptKit` (or None);
+* ``entries``: with a prompt kit, every rules event the seat could see so far, flattened,
+  oldest first, for a participant that renders prompts or reads the history (else None);
 * ``hint``: on a retry, why the previous answer was refused;
 * ``attempt``: 0 for the first ask, then 1, 2, ...
 * ``game_id``, ``variant``: which game this is; ``day``, ``phase``: where it stands;

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, Protocol
 
 from duskfall.core import event_kinds as kinds
@@ -66,15 +66,22 @@ class SeatFeed:
     """Forwards to ``observer`` only the events ``seat`` may see (``visible_to`` its channels).
 
     This is how a participant that keeps its own records of a game (``watch_game``) follows it
-    without ever receiving what its seat may not know.
+    without ever receiving what its seat may not know. An observer with ``on_final_view`` is
+    given the seat's last observation (``observe()``) when the game ends, before
+    ``on_game_end`` (a person's terminal shows the end in the seat's own words).
     """
 
     def __init__(
-        self, seat: int, channels: Callable[[], Collection[str]], observer: Observer
+        self,
+        seat: int,
+        channels: Callable[[], Collection[str]],
+        observer: Observer,
+        observe: Callable[[], Mapping[str, Any]] | None = None,
     ) -> None:
         self.seat = seat
         self.channels = channels
         self.observer = observer
+        self.observe = observe
 
     def on_event(self, event: Event) -> None:
         if visible_to(event, self.seat, self.channels()):
@@ -84,6 +91,9 @@ class SeatFeed:
         self.observer.on_phase_end()
 
     def on_game_end(self, outcome: Outcome | None) -> None:
+        final_view = getattr(self.observer, "on_final_view", None)
+        if self.observe is not None and callable(final_view):
+            final_view(self.observe())
         self.observer.on_game_end(outcome)
 
 

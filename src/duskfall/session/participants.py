@@ -88,5 +88,6 @@ def attach_seat_feeds(
         watch = getattr(participant, "watch_game", None)
         observer = watch(record.game_id, log_path) if callable(watch) else None
         if observer is not None:
-            feed = SeatFeed(seat, functools.partial(state.channels, seat), observer)
+            channels = functools.partial(state.channels, seat)
+            feed = SeatFeed(seat, channels, observer, functools.partial(state.observe, seat))
             record.observers.append(feed)

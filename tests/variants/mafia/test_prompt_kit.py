@@ -16,7 +16,7 @@ import pytest
 
 from duskfall.core.events import Event, visible_to
 from duskfall.core.prompting import flatten, is_placeholder
-from duskfall.core.transcript import stateless_prompts
+from duskfall.core.transcript import render_decision, stateless_prompts
 from duskfall.variants.mafia.bots import BOTS
 from duskfall.variants.mafia.config import MafiaConfig
 from duskfall.variants.mafia.legal import TargetChoice
@@ -322,7 +322,7 @@ def test_examples_are_neutral_and_fit_the_schema(name: str) -> None:
 
 def test_every_option_is_labelled() -> None:
     for _, moment in every_moment():
-        text = KIT.decision(moment.obs, moment.legal, coaching=False).text
+        text = render_decision(KIT.decision(moment.obs, moment.legal, coaching=False))
         legal = moment.legal
         seats = legal.targets if isinstance(legal, TargetChoice) else legal.mentionable
         for seat in seats:
@@ -350,7 +350,7 @@ def test_a_pass_is_offered_as_null() -> None:
     vote = _moment("default", "DAY_VOTE")
     decision = KIT.decision(vote.obs, vote.legal, coaching=False)
     assert decision.example == {"target": "<player, or null to abstain>"}
-    assert "- null: ABSTAIN" in decision.text
+    assert "- null: ABSTAIN" in decision.fields and "null" not in decision.text  # a person
 
 
 # ------------------------------------------------------------ system text

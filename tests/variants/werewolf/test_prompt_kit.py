@@ -12,7 +12,7 @@ import pytest
 
 from duskfall.core.events import ADMIN
 from duskfall.core.prompting import flatten, is_placeholder
-from duskfall.core.transcript import system_prompt
+from duskfall.core.transcript import render_decision, system_prompt
 from duskfall.variants.werewolf import VARIANT
 from duskfall.variants.werewolf.events import EVENT_TYPES
 from duskfall.variants.werewolf.prompt_kit import KIT
@@ -292,8 +292,9 @@ def test_the_witch_is_shown_one_shape(night: dict[str, Any], potions: list[str])
     decision = KIT.decision(state.observe(WITCH), legal, coaching=False)
     assert decision.example == {"type": "WITCH", "potion": "<potion>", "target": "<seat or null>"}
     for potion in ["PASS", "ANTIDOTE", "POISON"]:
-        assert (f'"potion": "{potion}"' in decision.text) == (potion in potions)
-    text = decision.text.lower()
+        assert (f'"potion": "{potion}"' in decision.fields) == (potion in potions)
+    assert '"potion"' not in decision.text  # what a person at the terminal is shown
+    text = render_decision(decision).lower()
     assert "'save'" not in text and "poison n" not in text and "'pass'" not in text
     check_example(decision.example, legal.schema(), legal)
 
@@ -309,7 +310,7 @@ def test_a_witch_with_only_pass_left_is_shown_the_pass_itself() -> None:
     assert decision.example == {"type": "WITCH", "potion": "PASS", "target": None}
     assert (
         "Not available tonight: the antidote (you cannot save yourself); the poison (used up)."
-    ) in decision.text
+    ) in decision.fields
     check_example(decision.example, legal.schema(), legal)
 
 

@@ -284,15 +284,15 @@ def _choose(obs: Obs, legal: TargetChoice) -> DecisionPrompt:
     target = 'Field "target": the chosen player, by name or seat number'
     if legal.pass_type is None:
         example = PLAYER
-        lines.append(f"{target}.")
+        fields = [f"{target}."]
     else:
         example = PASS_PLACEHOLDER.get(legal.pass_type, f"<player, or null to {legal.pass_type}>")
-        lines.append(f"- null: {legal.pass_type}")
-        lines.append(f"{target}, or null to {legal.pass_type.lower()}.")
-    return DecisionPrompt("\n".join(lines), {"target": example})
+        fields = [f"- null: {legal.pass_type}", f"{target}, or null to {legal.pass_type.lower()}."]
+    return DecisionPrompt("\n".join(lines), {"target": example}, "\n".join(fields))
 
 
 def _say(obs: Obs, legal: SayChoice) -> DecisionPrompt:
+    """Every line is about a field: the question is the whole text a person is shown."""
     lines = [
         f'Field "says": your message, up to {legal.max_chars} characters.',
         'Field "target": the living player your message is about (by name or seat number), '
@@ -304,11 +304,11 @@ def _say(obs: Obs, legal: SayChoice) -> DecisionPrompt:
         roles = ", ".join(legal.schema()["properties"]["claim"]["anyOf"][0]["enum"])
         lines.append(f'Field "claim": a role you claim in public, true or not ({roles}), or null.')
         example["claim"] = CLAIM
-    return DecisionPrompt("\n".join(lines), example)
+    return DecisionPrompt("", example, "\n".join(lines))
 
 
 def decision(obs: Obs, legal: Any, *, coaching: bool) -> DecisionPrompt:
-    """The question, the labelled options, the fields, and a placeholder example."""
+    """The question and the labelled options, the fields, and a placeholder example."""
     kind = obs.get("decision") or legal.kind
     question = QUESTIONS.get(kind, lambda _: [f"Decision: {kind}."])(obs)
     if isinstance(legal, SayChoice):
@@ -317,4 +317,5 @@ def decision(obs: Obs, legal: Any, *, coaching: bool) -> DecisionPrompt:
         asked = _choose(obs, legal)
     else:
         raise TypeError(f"not a mafia decision: {type(legal).__name__}")
-    return DecisionPrompt("\n".join([*question, asked.text]), asked.example)
+    text = "\n".join([*question, asked.text] if asked.text else question)
+    return DecisionPrompt(text, asked.example, asked.fields)

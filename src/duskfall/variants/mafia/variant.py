@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from duskfall.core.events import Event
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
-from duskfall.variants.mafia import bots, prompts, testing, wire
+from duskfall.variants.mafia import bots, prompts, terminal_form, testing, wire
 from duskfall.variants.mafia.config import MafiaConfig
 from duskfall.variants.mafia.prompt_kit import KIT
 from duskfall.variants.mafia.roles import MAFIA_TEAM, ROLES, TOWN
@@ -31,7 +31,12 @@ class MafiaVariant:
     }
     roles = tuple(ROLES.values())
     config_model: type[BaseModel] = MafiaConfig
-    info = VariantInfo(scramble_hidden=testing.scramble_hidden, wire=wire.WIRE, prompt_kit=KIT)
+    info = VariantInfo(
+        scramble_hidden=testing.scramble_hidden,
+        wire=wire.WIRE,
+        prompt_kit=KIT,
+        terminal_form=terminal_form.terminal_form,
+    )
 
     def new_game(self, config: BaseModel, seed: int) -> MafiaState:
         if not isinstance(config, MafiaConfig):

@@ -221,10 +221,10 @@ class SportsMafiaKit:
         if isinstance(legal, EliminateAllChoice):
             return DecisionPrompt(
                 f"Eliminate all the tied players ({players(obs['tied_players'])}) at once? "
-                'Fields: "type" is always "ELIMINATE_ALL_VOTE"; "vote" is true to eliminate '
-                "them all, false to keep them. It passes only if more than half of the living "
-                "players vote true.",
+                "It passes only if more than half of the living players vote true.",
                 {"type": "ELIMINATE_ALL_VOTE", "vote": YES_OR_NO},
+                'Fields: "type" is always "ELIMINATE_ALL_VOTE"; "vote" is true to eliminate '
+                "them all, false to keep them.",
             )
         if isinstance(legal, TargetChoice):
             return self._target(obs, legal)
@@ -237,13 +237,13 @@ class SportsMafiaKit:
         question = TARGET_QUESTIONS[legal.action_type]
         if legal.action_type == "VOTE" and obs["tied_players"]:
             question = "Re-vote among the tied players: whom do you vote to eliminate?"
-        text = (
-            f"{question}\nOptions: {'; '.join(options)}.\n"
+        text = f"{question}\nOptions: {'; '.join(options)}."
+        fields = (
             f'Fields: "type" is always "{legal.action_type}"; "target" is the number of the '
             f"player you choose{f', or {SKIP} for nobody' if legal.allow_skip else ''}."
         )
         target = PLAYER_OR_SKIP if legal.allow_skip else PLAYER
-        return DecisionPrompt(text, {"type": legal.action_type, "target": target})
+        return DecisionPrompt(text, {"type": legal.action_type, "target": target}, fields)
 
     def _declaration(self, obs: Mapping[str, Any], legal: DeclarationChoice) -> DecisionPrompt:
         nominable = "; ".join(label(p, obs) for p in legal.nominable) or "nobody"
@@ -251,7 +251,9 @@ class SportsMafiaKit:
         passed = f"nights 1 to {nights} have passed" if nights else "no night has passed yet"
         text = (
             f"Your declaration for day {obs['turn'] + 1} (every player sees it).\n"
-            f"Players you may nominate: {nominable}; or {SKIP} (nobody).\n"
+            f"Players you may nominate: {nominable}; or {SKIP} (nobody)."
+        )
+        fields = (
             'Fields: "type" is always "DECLARATION"; "beliefs" gives your belief about every '
             'player, keyed by number ("0" to "9", yourself included), from -3 (surely BLACK) '
             "through 0 (no opinion) to 3 (surely RED); "
@@ -267,7 +269,7 @@ class SportsMafiaKit:
             "beliefs": {str(p): BELIEF for p in range(NUM_PLAYERS)},
             "nomination": PLAYER_OR_SKIP,
         }
-        return DecisionPrompt(text, example)
+        return DecisionPrompt(text, example, fields)
 
 
 KIT = SportsMafiaKit()

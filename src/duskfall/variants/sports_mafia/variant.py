@@ -9,7 +9,14 @@ from pydantic import BaseModel
 
 from duskfall.core.events import Event
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
-from duskfall.variants.sports_mafia import bots, prompt_kit, prompts, testing, wire
+from duskfall.variants.sports_mafia import (
+    bots,
+    prompt_kit,
+    prompts,
+    terminal_form,
+    testing,
+    wire,
+)
 from duskfall.variants.sports_mafia.config import SportsMafiaConfig
 from duskfall.variants.sports_mafia.roles import BLACK, RED
 from duskfall.variants.sports_mafia.rules import SportsMafiaState
@@ -29,7 +36,10 @@ class SportsMafiaVariant:
     }
     config_model: type[BaseModel] = SportsMafiaConfig
     info = VariantInfo(
-        scramble_hidden=testing.scramble_hidden, wire=wire.WIRE, prompt_kit=prompt_kit.KIT
+        scramble_hidden=testing.scramble_hidden,
+        wire=wire.WIRE,
+        prompt_kit=prompt_kit.KIT,
+        terminal_form=terminal_form.terminal_form,
     )
     num_seats = 10
 

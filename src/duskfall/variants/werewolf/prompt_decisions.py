@@ -48,38 +48,33 @@ def _type_field(kind: str) -> str:
 
 def speech_decision(legal: SpeechChoice) -> DecisionPrompt:
     kind = legal.kind
-    text = "\n".join(
-        [
-            f"{legal.question} {AUDIENCE.get(kind, '')}".rstrip(),
-            f'Fields: {_type_field(kind)}; "says": your words, at most {legal.max_chars} '
-            'characters (longer text is cut). What you say goes in "says" and nowhere else.',
-        ]
+    text = f"{legal.question} {AUDIENCE.get(kind, '')}".rstrip()
+    fields = (
+        f'Fields: {_type_field(kind)}; "says": your words, at most {legal.max_chars} '
+        'characters (longer text is cut). What you say goes in "says" and nowhere else.'
     )
-    return DecisionPrompt(text, {"type": kind, "says": SPEECH})
+    return DecisionPrompt(text, {"type": kind, "says": SPEECH}, fields)
 
 
 def target_decision(obs: Obs, legal: TargetChoice) -> DecisionPrompt:
     kind = legal.kind
-    options = [f"- {labelled(t, obs)}" for t in legal.targets]
-    if legal.none_allowed:
-        options.append(f"- null: {legal.none_word}")
-    null = f", or null ({legal.none_word})" if legal.none_allowed else ""
     lines = [legal.question]
     if kind in TARGET_NOTES:
         lines.append(TARGET_NOTES[kind].format_map(obs["rules"]))
-    lines += [
-        "Options:",
-        *options,
+    lines += ["Options:", *(f"- {labelled(t, obs)}" for t in legal.targets)]
+    fields = [f"- null: {legal.none_word}"] if legal.none_allowed else []
+    null = f", or null ({legal.none_word})" if legal.none_allowed else ""
+    fields.append(
         f'Fields: {_type_field(kind)}; "target": the number of the seat you choose among the '
-        f"options{null}.",
-    ]
-    return DecisionPrompt("\n".join(lines), {"type": kind, "target": SEAT})
+        f"options{null}."
+    )
+    return DecisionPrompt("\n".join(lines), {"type": kind, "target": SEAT}, "\n".join(fields))
 
 
 def yes_no_decision(legal: YesNoChoice) -> DecisionPrompt:
     kind, field = legal.kind, YES_NO_FIELDS[legal.kind]
-    text = f'{legal.question}\nFields: {_type_field(kind)}; "{field}": {YES_NO_MEANINGS[kind]}.'
-    return DecisionPrompt(text, {"type": kind, field: YES_OR_NO})
+    fields = f'Fields: {_type_field(kind)}; "{field}": {YES_NO_MEANINGS[kind]}.'
+    return DecisionPrompt(legal.question, {"type": kind, field: YES_OR_NO}, fields)
 
 
 def _unavailable(obs: Obs, legal: WitchChoice) -> list[str]:
@@ -114,21 +109,21 @@ def witch_decision(obs: Obs, legal: WitchChoice) -> DecisionPrompt:
             f'- "potion": "{POISON}", "target": the number of the seat you poison, one of: '
             f"{labelled_list(legal.poison_targets, obs)}."
         )
-    lines = [
-        f"{attacked} Do you use a potion? At most one potion a night.",
+    fields = [
         f'Fields: {_type_field(P.WITCH)}; "potion" and "target" together are one of:',
         *options,
     ]
     missing = _unavailable(obs, legal)
     if missing:
-        lines.append(f"Not available tonight: {'; '.join(missing)}.")
+        fields.append(f"Not available tonight: {'; '.join(missing)}.")
     choices = legal.potions()
     example = {
         "type": P.WITCH,
         "potion": POTION if len(choices) > 1 else PASS,
         "target": SEAT_OR_NULL if len(choices) > 1 else None,
     }
-    return DecisionPrompt("\n".join(lines), example)
+    question = f"{attacked} Do you use a potion? At most one potion a night."
+    return DecisionPrompt(question, example, "\n".join(fields))
 
 
 def decision_prompt(obs: Obs, legal: Any) -> DecisionPrompt:

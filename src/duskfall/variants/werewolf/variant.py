@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from duskfall.core.events import Event
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
-from duskfall.variants.werewolf import bots, prompts, testing, wire
+from duskfall.variants.werewolf import bots, prompts, terminal_form, testing, wire
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.config import WerewolfConfig
 from duskfall.variants.werewolf.prompt_kit import KIT
@@ -29,11 +29,10 @@ class WerewolfVariant:
     info = VariantInfo(
         presets=PRESETS,
         sequential_kinds=frozenset(P.SEQUENTIAL_KINDS),
-        render_view=prompts.render_view,
-        format_history_entry=prompts.format_history_entry,
         scramble_hidden=testing.scramble_hidden,
         wire=wire.WIRE,
         prompt_kit=KIT,
+        terminal_form=terminal_form.terminal_form,
     )
     roles = ROLES
 
