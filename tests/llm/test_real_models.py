@@ -22,7 +22,7 @@ from duskfall.testing.require import require
 pytestmark = [pytest.mark.llm, pytest.mark.timeout(900)]
 
 CONFIG = {"preset": "werewolf-6", "day_limit": 1}
-OPTIONS = {"think_chars": 60, "says_chars": 80, "max_tokens": 120, "memory_chars": 200}
+OPTIONS = {"reasoning_chars": 120, "max_tokens": 160}
 
 
 def gguf_path() -> Path:

@@ -124,7 +124,8 @@ def test_a_running_game_is_not_resumed_twice(tmp_path: Path) -> None:
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(10)
-    [row] = games_json(tmp_path, "--status", "running")
+    assert games_json(tmp_path, "--status", "running") == []  # its process is gone
+    [row] = games_json(tmp_path, "--status", "interrupted")
     assert row["log_path"] == str(log)
     listed = run("games", cwd=tmp_path)
     assert "interrupted" in listed.stdout
