@@ -30,12 +30,13 @@ NOTHING_YET = "(nothing yet)"
 
 
 def contract_text(reasoning_chars: int = REASONING_CHARS) -> str:
-    """The output contract, the same for every decision of every variant."""
+    """The output contract, the same for every decision of every variant (no template a
+    small model could copy as its answer)."""
     return (
-        'Answer each decision with one JSON object: {"reasoning": "...", "action": {...}}. '
-        f'Write "reasoning" first: think the decision through, in up to {reasoning_chars} '
-        'characters; it is private. "action" is your decision, shaped exactly like the example '
-        "given with the decision. Nothing else in your answer is read."
+        "Answer each decision with one JSON object holding two fields, in this order: "
+        f'"reasoning", where you think the decision through in up to {reasoning_chars} '
+        'characters (it stays private), then "action", your decision, shaped like the '
+        "example given with the decision. Nothing else in your answer is read."
     )
 
 
@@ -140,8 +141,9 @@ def system_prompt(
     coaching: bool = False,
     reasoning_chars: int = REASONING_CHARS,
 ) -> str:
-    """The seat's fixed system prompt: the kit's rules and role, then the output contract."""
-    return f"{kit.system(obs, coaching=coaching)}\n\n{contract_text(reasoning_chars)}"
+    """The seat's fixed system prompt: the output contract, then the kit's rules and role (the
+    parts every seat shares come first, so a prefix cache can share them across seats)."""
+    return f"{contract_text(reasoning_chars)}\n\n{kit.system(obs, coaching=coaching)}"
 
 
 def stateless_prompts(

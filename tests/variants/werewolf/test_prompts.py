@@ -41,7 +41,7 @@ def test_prompts_ask_for_reasoning_and_action_only_and_carry_the_hint() -> None:
     state = game()
     settle(state, WOLF_CHAT="", WOLF_KILL=4)
     system, user = VARIANT.render_prompts(state.observe(WITCH), state.legal(WITCH), "try again")
-    assert '{"reasoning": "...", "action": {...}}' in system
+    assert '"reasoning"' in system and 'then "action"' in system
     assert '"think"' not in system + user and '"says"' not in system + user
     assert "Tonight the werewolves attacked seat 4 (Edda)." in user
     assert user.endswith("Your previous answer was refused: try again Answer again.")

@@ -151,12 +151,13 @@ def _strategy(obs: Obs) -> list[str]:
 
 
 def system_text(obs: Obs, *, coaching: bool) -> str:
-    """The seat's fixed system prompt (the composer adds the output contract)."""
+    """The seat's fixed system prompt (the composer adds the output contract): the table and
+    its rules first, the same for every seat (so a prefix cache shares them), then the seat."""
     players = ", ".join(f"{p['name']} (seat {p['seat']})" for p in obs["players"])
     parts = [
-        "\n".join(_identity(obs)),
         f"Players: {players}.\nRoles dealt: {_deal_text(obs['setup'])}.",
         "\n".join(_rules(obs)),
+        "\n".join(_identity(obs)),
     ]
     if coaching:
         parts.append("Strategy hints:\n" + "\n".join(f"- {line}" for line in _strategy(obs)))

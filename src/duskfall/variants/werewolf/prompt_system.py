@@ -233,11 +233,12 @@ def role_text(obs: Obs) -> str:
 
 
 def system_text(obs: Obs, *, coaching: bool) -> str:
-    """The seat's fixed system prompt (the composer adds the output contract)."""
+    """The seat's fixed system prompt (the composer adds the output contract): the rules
+    first, the same for every seat (so a prefix cache shares them), then the seat."""
     parts = [
-        f"You are {obs['name']}, a player of the social deduction game Werewolf.",
+        "This is the social deduction game Werewolf.",
         rules_text(obs),
-        role_text(obs),
+        f"You are {obs['name']}, a player of this game.\n{role_text(obs)}",
     ]
     if coaching:
         parts.append(f"Strategy hints: {STRATEGY[obs['role']]}")
