@@ -25,11 +25,12 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
 * ``memory``: ``conversation`` or ``stateless`` (above);
 * ``coaching``: ``off`` (default, for measurement: rules, role, facts and legal choices only)
   or ``on`` (the variant's strategy hints and heuristic priorities too);
-* ``reasoning_chars`` (default 1000): how long the reasoning may be;
+* ``reasoning_chars`` (default 1000; 300 for the embedded ``local`` model): how long the
+  reasoning may be;
 * ``context_tokens``: the conversation's budget before it restarts from a digest (default: the
   model's context window where known, else 100,000);
 * ``memory_chars`` (default 400): the stateless memory's own notes; 0 turns them off;
-* ``max_tokens`` (default 600), ``temperature``: sampling options for each call;
+* ``max_tokens`` (default 600; 200 for ``local``), ``temperature``: sampling options;
 * ``timeout`` (seconds for one model call), ``retries`` (re-sends after failures) and
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
@@ -61,6 +62,9 @@ from duskfall.runtime.parsing import decode_reply
 
 DEFAULT_MAX_TOKENS = 600
 DEFAULT_CONTEXT_TOKENS = 100_000
+# The bundled 270M model on a CPU writes ~10 tokens/s and rambles to any cap it is given:
+# shorter defaults keep a decision to seconds (both can still be set).
+LOCAL_DEFAULTS = {"reasoning_chars": 300, "max_tokens": 200}
 MEMORY_HEADER = "Your own notes from your earlier decisions (private):"
 Memory = Literal["conversation", "stateless"]
 RETIRED_OPTIONS = {
@@ -280,7 +284,10 @@ def check_retired(options: Mapping[str, Any]) -> None:
 def make_llm_agent(ctx: AgentContext) -> LLMAgent:
     """The ``llm:<model spec>`` agent kind (``llm:local``, ``llm:openai:gpt-4o-mini``...)."""
     check_retired(ctx.options)
-    options = read_options(LLMAgentOptions, ctx.options, "llm agent")
+    given = dict(ctx.options)
+    if (ctx.arg or "local").split(":")[0] == "local":
+        given = {**LOCAL_DEFAULTS, **given}
+    options = read_options(LLMAgentOptions, given, "llm agent")
     return LLMAgent(
         options.build_model(ctx.arg or "local"),
         seat=ctx.seat,
