@@ -30,7 +30,7 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
 * ``context_tokens``: the conversation's budget before it restarts from a digest (default: the
   model's context window where known, else 100,000);
 * ``memory_chars`` (default 400): the stateless memory's own notes; 0 turns them off;
-* ``max_tokens`` (default 600; 200 for ``local``), ``temperature``: sampling options;
+* ``max_tokens`` (default 600; 400 for ``local``), ``temperature``: sampling options;
 * ``timeout`` (seconds for one model call), ``retries`` (re-sends after failures) and
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
@@ -63,8 +63,9 @@ from duskfall.runtime.parsing import decode_reply
 DEFAULT_MAX_TOKENS = 600
 DEFAULT_CONTEXT_TOKENS = 100_000
 # The bundled 270M model on a CPU writes ~10 tokens/s and rambles to any cap it is given:
-# shorter defaults keep a decision to seconds (both can still be set).
-LOCAL_DEFAULTS = {"reasoning_chars": 300, "max_tokens": 200}
+# shorter defaults keep a decision to seconds, with room for an 800-character speech
+# after the reasoning (both can still be set).
+LOCAL_DEFAULTS = {"reasoning_chars": 300, "max_tokens": 400}
 MEMORY_HEADER = "Your own notes from your earlier decisions (private):"
 Memory = Literal["conversation", "stateless"]
 RETIRED_OPTIONS = {
