@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import DuskfallError
 from duskfall.core.outcome import Termination
-from duskfall.store.index import GameRow, Usage
+from duskfall.store.index import INTERRUPTED, GameRow, Usage
 from duskfall.store.log import read_log
 
 if TYPE_CHECKING:
@@ -112,7 +112,12 @@ def repair_row(index: GameIndex, row: GameRow) -> Repair | None:
 def repair_index(index: GameIndex) -> list[Repair]:
     """Repair every stale ``running`` row of ``index``; returns what changed."""
     repairs = []
-    for row in index.list_games(status="running", limit=-1):
+    # every row stored as running: listed as running (process alive or elsewhere) or interrupted
+    stored_running = [
+        *index.list_games(status="running", limit=-1),
+        *index.list_games(status=INTERRUPTED, limit=-1),
+    ]
+    for row in stored_running:
         if _stale(row):
             repaired = repair_row(index, row)
             if repaired is not None:
