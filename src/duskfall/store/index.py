@@ -430,7 +430,8 @@ class GameIndex:
         one of :data:`LISTED_STATUSES`: ``running`` games whose process is gone are listed as
         ``interrupted``, not ``running``."""
         if status in ("running", INTERRUPTED):
-            return self._running(variant, status, agent)[offset : offset + limit]
+            listed = self._running(variant, status, agent)[offset:]
+            return listed if limit < 0 else listed[:limit]  # a negative limit means all (SQL)
         where, params = _filters(variant, status, agent)
         rows = self._db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games{where} "
