@@ -8,18 +8,18 @@ and accusation; free text is clipped to its sentences naming a player or a role.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
+from duskfall.core.digest import pointed
 from duskfall.core.prompting import Entry, Line, Period
 from duskfall.variants.mafia.prompt_labels import DAY, NIGHT, Obs, roles_text, who
 from duskfall.variants.mafia.roles import ROLES
 
 MARKERS = frozenset({"night_start", "day_start"})
 OPENING = frozenset({"setup", "role", "team"})
-DIGEST_CHARS = 300
+# words that make a sentence a claim or an accusation (with names and seats)
+ROLE_WORDS = "|".join([*(rf"{role.lower()}s?" for role in ROLES), "mafioso"])
 ACTION_VERB = {"mafia": "kill", "doctors": "protect"}
 
 # Where an observation's log entry falls in its day (the rules' order): the night's steps by
@@ -86,20 +86,9 @@ def _quoted(says: str) -> str:
     return f'"{says}"' if says else "(silent)"
 
 
-@lru_cache(maxsize=64)
-def _naming(names: tuple[str, ...]) -> re.Pattern[str]:
-    """Words that make a sentence worth keeping: a player's name, a seat, a role."""
-    words = [re.escape(n) for n in sorted(names, key=len, reverse=True)]
-    words += [rf"{role.lower()}s?" for role in ROLES] + ["mafioso", r"seat\s*\d+"]
-    return re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE)
-
-
-def clip(says: str, obs: Obs, limit: int = DIGEST_CHARS) -> str:
-    """The sentences of ``says`` naming a player or a role, at most ``limit`` characters."""
-    pattern = _naming(tuple(p["name"] for p in obs["players"]))
-    kept = [s for s in re.split(r"(?<=[.!?])\s+", says.strip()) if pattern.search(s)]
-    text = " ".join(kept)
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+def clip(says: str, obs: Obs) -> str:
+    """The sentences of ``says`` naming a player or a role, clipped ('' when none does)."""
+    return pointed(says, [p["name"] for p in obs["players"]], ROLE_WORDS) or ""
 
 
 def _message(entry: Entry, obs: Obs, head: str) -> Line:

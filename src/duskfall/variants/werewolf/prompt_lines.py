@@ -11,13 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from duskfall.core.digest import pointed
 from duskfall.core.prompting import Line
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.digest import pointed
 from duskfall.variants.werewolf.event_text import SPEECH_TAGS, Namer, casts, event_line, namer
 from duskfall.variants.werewolf.prompt_labels import player_names
 
 MARKERS: frozenset[str] = frozenset({"night_start", "day_start"})
+# words that make a speech's sentence a claim or an accusation (with names and seats)
+ROLE_WORDS = (
+    r"werewol(?:f|ves)|wol(?:f|ves)|seers?|witch(?:es)?|hunters?|guards?|villagers?|sheriffs?"
+    r"|gods?|antidote|poison"
+)
 VOTE_TAGS = {P.BADGE_VOTE: "[sheriff vote] ", P.VOTE: "[exile vote] "}
 
 
@@ -28,7 +33,7 @@ def speech_line(entry: Mapping[str, Any], name: Namer, names: list[str]) -> Line
     if not text:
         return Line(f"{speaker} says nothing.")
     full = f'{speaker} says: "{text}"'
-    excerpt = pointed(text, names)
+    excerpt = pointed(text, names, ROLE_WORDS)
     if excerpt is None:
         return Line(full, f"{speaker} spoke (no claim or accusation)")
     if excerpt == text:
