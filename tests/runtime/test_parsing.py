@@ -19,6 +19,15 @@ def test_bare_object_with_trailing_text() -> None:
     assert reply.action == {"type": "KILL", "target": -1}
 
 
+def test_raw_control_characters_inside_strings_are_kept() -> None:
+    # llama.cpp grammars let a raw newline into a string; the reply means what it says
+    raw = '{"reasoning": "seat 1 lied\n twice", "action": {"type": "VOTE", "target": 1}}'
+    reply = decode_reply(raw)
+    assert reply.think == "seat 1 lied\n twice"
+    assert reply.action == {"type": "VOTE", "target": 1}
+    assert decode_reply(f"ok {raw}").action == {"type": "VOTE", "target": 1}
+
+
 def test_bare_choice_and_objects_pass_through() -> None:
     assert decode_reply(" 7 ").action == "7"
     sentinel = object()

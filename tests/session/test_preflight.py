@@ -79,3 +79,35 @@ async def test_a_refused_game_leaves_no_trace(tmp_path: Path, private_index: Pat
 async def test_bots_and_scripted_models_need_no_request() -> None:
     plan = plan_game(GameSetup("mafia", seed=1, agents="0=llm:scripted,default=random"))
     await plan.preflight()  # the scripted provider's own ping: no reply used up
+
+
+class Loading(Counting):
+    """A provider that checks itself (``ping``) and says what that does the first time."""
+
+    def __init__(self, model: str) -> None:
+        super().__init__(model)
+        self.loaded = False
+
+    def loading_note(self) -> str | None:
+        return None if self.loaded else f"loading {self.model} ..."
+
+    async def ping(self) -> None:
+        self.loaded = True
+
+
+async def test_a_slow_check_says_what_it_is_doing_once() -> None:
+    provider = Loading("weights")
+    said: list[str] = []
+    await preflight({0: seat(provider)}, ["llm:counting:weights"], said.append)
+    await preflight({0: seat(provider)}, ["llm:counting:weights"], said.append)
+    assert said == ["loading weights ..."]
+    assert provider.calls == 0  # the ping was the check: no request
+
+
+def test_the_embedded_model_names_what_it_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    from duskfall.llm.providers import local
+
+    monkeypatch.setattr(local, "_LOADED", {})
+    monkeypatch.setattr(local, "_DEFAULT_PATH", None)
+    note = local.LocalProvider().loading_note()
+    assert note == "loading the embedded model gemma-3-270m-q4_k_m (from its package) ..."

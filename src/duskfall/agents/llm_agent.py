@@ -30,7 +30,9 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
 * ``context_tokens``: the conversation's budget before it restarts from a digest (default: the
   model's context window where known, else 100,000);
 * ``memory_chars`` (default 400): the stateless memory's own notes; 0 turns them off;
-* ``max_tokens`` (default 600; 400 for ``local``), ``temperature``: sampling options;
+* ``max_tokens`` (default 600; 1200 for ``local``, room for the longest reply its grammar
+  allows: 300 characters of reasoning and an 800-character speech), ``temperature``:
+  sampling options;
 * ``timeout`` (seconds for one model call), ``retries`` (re-sends after failures) and
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
@@ -62,10 +64,10 @@ from duskfall.runtime.parsing import decode_reply
 
 DEFAULT_MAX_TOKENS = 600
 DEFAULT_CONTEXT_TOKENS = 100_000
-# The bundled 270M model on a CPU writes ~10 tokens/s and rambles to any cap it is given:
-# shorter defaults keep a decision to seconds, with room for an 800-character speech
-# after the reasoning (both can still be set).
-LOCAL_DEFAULTS = {"reasoning_chars": 300, "max_tokens": 400}
+# The bundled 270M model rambles: its reasoning is held to 300 characters (the grammar enforces
+# the schema's maxLength) and max_tokens leaves room for the longest reply the grammar allows,
+# so a reply is never cut off mid-JSON (both can still be set).
+LOCAL_DEFAULTS = {"reasoning_chars": 300, "max_tokens": 1200}
 MEMORY_HEADER = "Your own notes from your earlier decisions (private):"
 Memory = Literal["conversation", "stateless"]
 RETIRED_OPTIONS = {
@@ -196,7 +198,7 @@ class LLMAgent:
             raise self._broken  # the provider refused us for good (bad key, unknown model)
         schema_source = extra.get("schema")
         action_schema = schema_source.get() if schema_source is not None else None
-        schema = envelope_schema(action_schema)
+        schema = envelope_schema(action_schema, self.reasoning_chars)
         attempt = extra.get("attempt", 0)
         messages = self.messages(
             system_prompt,

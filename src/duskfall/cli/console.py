@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console, ConsoleRenderable, RenderHook
@@ -31,3 +32,12 @@ def safe_console(**options: Any) -> Console:
     console = Console(**options)
     console.push_render_hook(Redactor())
     return console
+
+
+def announcer(console: Console) -> Callable[[str], None]:
+    """Prints what a slow step (loading a model) is doing, as a dim line on ``console``."""
+
+    def announce(text: str) -> None:
+        console.print(text, style="dim", markup=False, highlight=False)
+
+    return announce

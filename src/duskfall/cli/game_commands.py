@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from duskfall.arena.simulate import simulate as run_simulation
@@ -22,8 +21,9 @@ from duskfall.cli.common import (
     with_humans,
     with_preset,
 )
-from duskfall.cli.console import safe_console
+from duskfall.cli.console import announcer, safe_console
 from duskfall.cli.display import ConsoleView, outcome_line, resume_hint, roles_line, show_end
+from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
@@ -127,7 +127,7 @@ async def _checked_play(
 ) -> Outcome:
     """Check every seat, then play the game (shown by ``view``) to its end; the game is put
     in ``started`` as soon as it exists (to say how to resume it after Ctrl-C)."""
-    await plan.preflight()
+    await plan.preflight(announcer(console))
     game = assemble(plan)
     started.append(game)
     if view is not None:
@@ -171,21 +171,7 @@ def simulate(
     _check_unattended(plan_game(probe))
     # redrawn as results arrive (one batch per chunk of games), not by a refresh thread: with
     # no other thread running, the workers can be forked (see arena.simulate)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        auto_refresh=False,
-    ) as progress:
-        task = progress.add_task(f"{chosen.id} {spec}", total=games)
-
-        def advance(n: int) -> None:
-            progress.advance(task, n)
-            progress.refresh()
-
+    with progress_bar(console, f"{chosen.id} {spec}", games) as advance:
         report = run_simulation(
             chosen.id,
             games,
@@ -227,7 +213,7 @@ def _check_unattended(plan: GamePlan) -> None:
             f"simulate plays games unattended, but the agents give seat {people[0]} to "
             "'human'; to play a seat yourself use: duskfall play --human SEAT"
         )
-    asyncio.run(plan.preflight())
+    asyncio.run(plan.preflight(announcer(console)))
 
 
 @app.command()
@@ -259,7 +245,8 @@ def replay(
         _show_gm_log(game_log, quiet)
         return
     try:
-        result = replay_log(game_log)
+        with progress_bar(console, "replaying", len(game_log.events)) as advance:
+            result = replay_log(game_log, progress=advance)
     except ConfigError:
         raise ConfigError(
             f"{log}: variant {header.variant!r} has no rules engine to replay; "

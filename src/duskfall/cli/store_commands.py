@@ -19,7 +19,7 @@ from rich.text import Text
 
 from duskfall.cli import app
 from duskfall.cli.common import OnSeatFailureOpt
-from duskfall.cli.console import safe_console
+from duskfall.cli.console import announcer, safe_console
 from duskfall.cli.display import ConsoleView, resume_hint, roles_line, show_end
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
@@ -209,7 +209,7 @@ async def _resume(
     planned: ResumePlan, quiet: bool
 ) -> tuple[ConsoleView | None, Outcome, ResumedGame]:
     """Check the seats, then continue the game to its end."""
-    await planned.preflight()
+    await planned.preflight(announcer(console))
     resumed = planned.start()
     if resumed.repaired is not None:
         console.print(f"[yellow]repaired:[/] {resumed.repaired}; cut back to the whole events")

@@ -2,15 +2,16 @@
 
 A provider that can check itself without a request defines ``async ping()`` (the embedded
 model loads its file: the extra installed, the model present; a scripted one has nothing to
-check). Any other gets one tiny request with a short timeout, re-sent at most twice after
-a failure worth retrying (a 500, a 429), quickly: a missing key, a wrong URL or a server
-that is down shows in seconds, not after a game's worth of retries.
+check); one whose check takes a while says what it is doing through ``loading_note()``,
+which is passed to ``announce``. Any other gets one tiny request with a short timeout,
+re-sent at most twice after a failure worth retrying (a 500, a 429), quickly: a missing key,
+a wrong URL or a server that is down shows in seconds, not after a game's worth of retries.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from duskfall.core.errors import DuskfallError
@@ -30,13 +31,22 @@ class ModelNotReady(LLMError):
     """A model failed its pre-flight check; the message says why and what to do."""
 
 
-async def check_model(model: Model, *, timeout: float = PREFLIGHT_TIMEOUT) -> None:
+Announce = Callable[[str], None]
+
+
+async def check_model(
+    model: Model, *, timeout: float = PREFLIGHT_TIMEOUT, announce: Announce | None = None
+) -> None:
     """Raise :class:`ModelNotReady` unless ``model`` can play (see the module docstring)."""
     provider = model.provider
     limit = min(timeout, model.timeout)
     try:
         ping = getattr(provider, "ping", None)
         if callable(ping):
+            note = getattr(provider, "loading_note", None)
+            text = note() if callable(note) else None
+            if text and announce is not None:
+                announce(text)
             await ping()
             return
         async with asyncio.timeout(limit):
@@ -65,12 +75,14 @@ async def _ping(model: Model) -> None:
         await asyncio.sleep(RETRY_DELAY * 2**attempt)
 
 
-async def first_not_ready(models: Mapping[K, Model]) -> tuple[K, ModelNotReady] | None:
+async def first_not_ready(
+    models: Mapping[K, Model], announce: Announce | None = None
+) -> tuple[K, ModelNotReady] | None:
     """Check every model at once; the first one (in the mapping's order) that is not ready,
     with why, or None."""
     keys = list(models)
     results = await asyncio.gather(
-        *(check_model(models[key]) for key in keys), return_exceptions=True
+        *(check_model(models[key], announce=announce) for key in keys), return_exceptions=True
     )
     for key, result in zip(keys, results, strict=True):
         if isinstance(result, ModelNotReady):

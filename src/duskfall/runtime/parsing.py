@@ -32,7 +32,7 @@ class Reply:
 
 def _first_json_object(text: str) -> Any:
     """Decode the first JSON value in ``text`` that starts with ``{`` (ignores trailing text)."""
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)  # a raw newline inside a string is harmless
     for match in re.finditer(r"\{", text):
         try:
             value, _ = decoder.raw_decode(text, match.start())
@@ -61,7 +61,7 @@ def decode_reply(raw: Any) -> Reply:
     if fence:
         text = fence.group(1).strip()
     try:
-        value = json.loads(text)
+        value = json.loads(text, strict=False)
     except json.JSONDecodeError:
         value = _first_json_object(text)
     if isinstance(value, dict):

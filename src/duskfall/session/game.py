@@ -21,6 +21,7 @@ from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import State, Variant, parse_config
+from duskfall.llm.preflight import Announce
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import GameRecord, Observer
 from duskfall.runtime.scheduler import Scheduler
@@ -99,9 +100,10 @@ class GamePlan:
     log_path: Path | None
     events: Sequence[Event] | None = None
 
-    async def preflight(self) -> None:
-        """Check every model-backed seat once (raises SeatNotReady naming seats and fix)."""
-        await preflight(self.participants, self.agents)
+    async def preflight(self, announce: Announce | None = None) -> None:
+        """Check every model-backed seat once (raises SeatNotReady naming seats and fix);
+        ``announce`` is told what a slow check (loading a model) is doing."""
+        await preflight(self.participants, self.agents, announce)
 
 
 def assemble(plan: GamePlan) -> PreparedGame:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from duskfall.core.errors import ConfigError
 from duskfall.llm.model import Model
-from duskfall.llm.preflight import first_not_ready
+from duskfall.llm.preflight import Announce, first_not_ready
 from duskfall.runtime.participant import Participant
 from duskfall.session.participants import seats_cannot_play
 
@@ -31,10 +31,16 @@ def models_by_spec(participants: Mapping[int, object]) -> dict[str, tuple[Model,
     return found
 
 
-async def preflight(participants: Mapping[int, Participant], agents: Sequence[str]) -> None:
-    """Check every model-backed seat (see the module docstring); raises SeatNotReady."""
+async def preflight(
+    participants: Mapping[int, Participant],
+    agents: Sequence[str],
+    announce: Announce | None = None,
+) -> None:
+    """Check every model-backed seat (see the module docstring); raises SeatNotReady.
+    ``announce`` is told what a slow check (loading a model) is doing."""
     by_spec = models_by_spec(participants)
-    failed = await first_not_ready({spec: model for spec, (model, _) in by_spec.items()})
+    models = {spec: model for spec, (model, _) in by_spec.items()}
+    failed = await first_not_ready(models, announce)
     if failed is not None:
         spec, why = failed
         seats = by_spec[spec][1]

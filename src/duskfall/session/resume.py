@@ -20,6 +20,7 @@ from typing import Any
 from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
+from duskfall.llm.preflight import Announce
 from duskfall.runtime.participant import Participant
 from duskfall.runtime.record import Observer
 from duskfall.runtime.settings import RuntimeSettings
@@ -62,9 +63,9 @@ class ResumePlan:
     log: GameLog
     unrecorded: list[Event]
 
-    async def preflight(self) -> None:
+    async def preflight(self, announce: Announce | None = None) -> None:
         """Check every model-backed seat once (raises SeatNotReady naming seats and fix)."""
-        await self.plan.preflight()
+        await self.plan.preflight(announce)
 
     def start(self) -> ResumedGame:
         """Repair the log (a torn last line), assemble the game and catch its log up."""

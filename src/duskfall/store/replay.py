@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from duskfall.core import event_kinds as kinds
@@ -48,15 +49,21 @@ def new_state_for(log: GameLog) -> tuple[Variant, State]:
     return variant, variant.new_game(config, log.header.seed)
 
 
-def replay(log: GameLog) -> ReplayResult:
+PROGRESS_EVERY = 1000  # events between two progress reports
+
+
+def replay(log: GameLog, progress: Callable[[int], None] | None = None) -> ReplayResult:
     """Re-apply every ``action`` event; raise :class:`ReplayMismatch` on any difference.
 
     Works on a partial log too (a crashed game): it stops at the last recorded event.
+    ``progress(n)`` is told of every ``PROGRESS_EVERY`` events checked, and of the rest at the end.
     """
     variant, state = new_state_for(log)
     produced: deque[Event] = deque(state.opening_events())
     checked = actions = 0
-    for event in log.events:
+    for number, event in enumerate(log.events, 1):
+        if progress is not None and number % PROGRESS_EVERY == 0:
+            progress(PROGRESS_EVERY)
         if event.source == "rules":
             if not produced:
                 raise ReplayMismatch(f"{_describe(event)} was not produced by the rules")
@@ -85,4 +92,6 @@ def replay(log: GameLog) -> ReplayResult:
                 raise ReplayMismatch(f"{_describe(event)} but the rules give {outcome}")
     if produced and log.finished:
         raise ReplayMismatch(f"the rules produced {produced[0].kind} that the log does not have")
+    if progress is not None:
+        progress(len(log.events) % PROGRESS_EVERY)
     return ReplayResult(variant, state, checked, actions, list(produced))

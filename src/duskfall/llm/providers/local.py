@@ -200,6 +200,15 @@ class LocalProvider:
             if loaded.llama.cache is not None:
                 loaded.llama.cache.clear()
 
+    def loading_note(self) -> str | None:
+        """What the first pre-flight of this model does (it takes seconds); None once loaded."""
+        path = self.path or (str(_DEFAULT_PATH) if _DEFAULT_PATH is not None else None)
+        if any(settings.path == path for settings in _LOADED):
+            return None
+        if self.path is None and _DEFAULT_PATH is None:
+            return f"loading the embedded model {self.model} (from its package) ..."
+        return f"loading the model {self.model} ..."
+
     async def ping(self) -> None:
         """Pre-flight: the extra is installed (said before any model file is assembled) and
         the model loads (once per process: the game then finds it loaded)."""

@@ -37,11 +37,12 @@ from typing import Any
 
 import llama_cpp
 import numpy as np
-from llama_cpp import Llama, LlamaState
+from llama_cpp import Llama, LlamaGrammar, LlamaState
 from llama_cpp import llama_cpp as bindings
 
 from duskfall.llm.providers.llama_kv import PrefixStateCache
 from duskfall.llm.providers.llama_logs import route_llama_logs
+from duskfall.llm.providers.shortlist_sampling import ShortlistGrammarSampler
 
 SEQUENCE = 0  # llama-cpp-python decodes every prompt into sequence 0
 HOLD = 1  # holds the cached cells while a prompt is evaluated
@@ -54,6 +55,14 @@ class ReusingLlama(Llama):
 
     prompt_evaluated: int | None = None
     prompt_end = 0
+
+    def _init_sampler(self, *args: Any, grammar: LlamaGrammar | None = None, **kwargs: Any) -> Any:
+        """llama-cpp-python's sampler chain; with a grammar, one that checks the grammar
+        against a shortlist of likely tokens first (:mod:`.shortlist_sampling`)."""
+        rest = super()._init_sampler(*args, **kwargs)
+        if grammar is None:
+            return rest
+        return ShortlistGrammarSampler(self._model, grammar, rest, self._n_vocab)
 
     def begin_call(self) -> None:
         """Start a completion: count the prompt tokens it evaluates."""
