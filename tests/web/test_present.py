@@ -21,7 +21,7 @@ def test_lines_for_runtime_and_unknown_events() -> None:
     speech = Event("day_speech", {"seat": 1, "text": "hello"})
     assert present.event_line(None, "x", speech) == "seat 1: hello"
     odd = Event("COMET", {"size": 3})
-    assert present.event_line(None, "x", odd) == "COMET: size=3"
+    assert present.event_line(None, "x", odd) == "COMET: size 3"
     broken = Event("thought", {"no": "seat"}, source="runtime")
     assert present.event_line(None, "x", broken).startswith("thought:")
     call = Event("llm_call", {"seat": 0, "model": "m", "prompt_tokens": 5, "cost_usd": 0.5})

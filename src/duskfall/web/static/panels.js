@@ -86,8 +86,11 @@ function cachedNote(cached) {
   return cached ? ` (${cached} cached)` : "";
 }
 
-function promptsPanel(events, seatFilter) {
-  const calls = events.filter((e) => e.kind === "llm_call" && (seatFilter === null || e.payload.seat === seatFilter));
+/** Model calls, newest first, filtered by seat and decision kind; `openCalls` holds the seqs
+ * of the calls the reader expanded (they stay open while live events arrive). */
+function promptsPanel(events, seatFilter, kindFilter, openCalls) {
+  const calls = events.filter((e) => e.kind === "llm_call" && (seatFilter === null || e.payload.seat === seatFilter) &&
+    (!kindFilter || e.payload.decision === kindFilter));
   let prompt = 0;
   let cached = 0;
   let completion = 0;
@@ -110,7 +113,8 @@ function promptsPanel(events, seatFilter) {
       ...(p.messages || []).map((m) => messageBlock(m.role, m.content)),
       messageBlock("reply", p.reply ?? "(no reply)", "reply"),
       p.error ? el("div", { class: "notice error", text: p.error }) : null);
-    return el("li", {}, el("details", {}, el("summary", { text: head }), body));
+    const open = openCalls && openCalls.has(e.seq);
+    return el("li", {}, el("details", { "data-seq": e.seq, open }, el("summary", { text: head }), body));
   });
   return el("div", {}, totals, el("ul", { class: "calls" }, ...items));
 }
