@@ -17,6 +17,7 @@ function marksBySeat(events, upTo) {
     for (const mark of events[i].marks || []) {
       if (!bySeat.has(mark.seat)) bySeat.set(mark.seat, {});
       const seatMarks = bySeat.get(mark.seat);
+      if (mark.mark === "dead" && seatMarks.dead) continue; // the first says the cause (god view)
       if (mark.mark === "badge") for (const other of bySeat.values()) delete other.badge;
       seatMarks[mark.mark] = mark.text;
     }

@@ -530,6 +530,10 @@ function wire() {
       keys[e.key]();
     }
   });
+  window.addEventListener("hashchange", () => {
+    const moment = momentFromHash();
+    if (moment !== null && moment !== page.position) moveTo(moment);
+  });
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const token = $("token-input").value.trim();
