@@ -57,9 +57,10 @@ FORM_FACTS = """form => {
     box.append(built.node);
     document.body.append(box);
     const controls = [...box.querySelectorAll('select, textarea, input')];
+    const buttons = [...box.querySelectorAll('button.choice')];
     const facts = {
-        labels: [...box.querySelectorAll('button.choice')].map(b => b.textContent),
-        pressed: [...box.querySelectorAll('button.choice')].every(b => b.hasAttribute('aria-pressed')),
+        labels: buttons.map(b => b.textContent),
+        pressed: buttons.every(b => b.hasAttribute('aria-pressed')),
         unlabelled: controls.filter(c => !c.labels || c.labels.length === 0).length,
         textareas: box.querySelectorAll('textarea').length,
     };

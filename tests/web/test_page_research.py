@@ -135,9 +135,7 @@ def test_an_expanded_prompt_stays_open_while_live_events_arrive(
         count = page.locator("#events li").count()
         with served.open("ab") as log:
             log.write(b"".join(lines[30:]))
-        page.wait_for_function(
-            "n => document.querySelectorAll('#events li').length > n", arg=count
-        )
+        page.wait_for_function("n => document.querySelectorAll('#events li').length > n", arg=count)
         page.wait_for_selector("#status .status-finished")
         assert page.locator(".calls details[open]").count() == 1
         assert "Who is the mafia?" in page.inner_text(".calls")
