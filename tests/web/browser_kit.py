@@ -5,69 +5,28 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from duskfall.session import GameSetup, run_game
-from duskfall.testing.require import require, require_program
-from duskfall.web.access import Access
-from duskfall.web.app import WebSettings, create_app
+from duskfall.testing.web_server import Server, chromium
+from duskfall.testing.web_server import running_server as serve
 
 from .conftest import ADMIN
 
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+__all__ = ["Server", "axe_violations", "checked_page", "chromium", "play_to_log", "running_server"]
+
 WAIT_MS = 20_000
 AXE = Path(__file__).parent / "assets" / "axe.min.js"
 
 
-@dataclass
-class Server:
-    url: str
-    games_dir: Path
-    db: Path
-
-
 @contextmanager
 def running_server(games_dir: Path, db: Path) -> Iterator[Server]:
-    """``duskfall web``'s app served by uvicorn in a thread, on a free loopback port."""
-    settings = WebSettings(games_dir=games_dir, db=db, access=Access(ADMIN))
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    uvicorn = require("uvicorn", "pip install 'duskfall[web]'")
-    config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not uv.started:  # start-up of the fixture's own server thread
-        assert time.monotonic() < deadline, "the web server did not start"
-        time.sleep(0.01)
-    try:
-        yield Server(f"http://127.0.0.1:{port}", games_dir, db)
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-
-
-@contextmanager
-def chromium() -> Iterator[Any]:
-    sync_api = require("playwright.sync_api", "pip install 'duskfall[test]'")
-    executable = require_program("chromium", "apt-get install chromium")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with serve(games_dir, db, ADMIN) as server:
+        yield server
 
 
 @contextmanager

@@ -161,6 +161,7 @@ def test_phone_shows_the_day_first(server: Server, browser: Any, werewolf_72: Pa
         first_of_day = page.locator(f"#events li[data-day='{day}']:visible").first
         box = first_of_day.bounding_box()
         assert box is not None and box["y"] + box["height"] <= 844, box
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways
         for button in ("#first", "#prev", "#next", "#play", "#live"):
             size = page.locator(button).bounding_box()
             assert size is not None and size["width"] >= 44 and size["height"] >= 44, button

@@ -107,6 +107,7 @@ def _play_by_clicking(page: Any) -> int:
         labels = box.locator("button.choice").all_inner_texts()
         assert len(set(labels)) == len(labels), labels
         assert "answer within" in box.locator("#decision-deadline").inner_text()
+        assert "null" not in box.inner_text()
         if labels:
             box.locator("button.choice").last.click()
             assert box.locator("button.choice").last.get_attribute("aria-pressed") == "true"

@@ -372,14 +372,16 @@ function renderDecision() {
     clock.textContent = `answer within ${timeLeft(request.deadline)}`;
   };
   const kind = phaseLabel(request.kind);
-  box.replaceChildren(
+  const parts = [
     el("h2", { id: "decision-title", text: `Your move: ${kind}` }),
     request.knows ? el("p", { class: "headline", text: request.knows.headline }) : null,
     el("p", { class: "describe", text: request.form.question || request.describe }),
     request.hint ? el("p", { class: "hint", text: `Refused: ${request.hint}` }) : null,
     form.node,
     el("div", { class: "actions" }, submit, clock, error),
-  );
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
+  if (page.game) renderPlayers(); // the seat's card learns from the decision's view
   box.dataset.requestId = String(request.request_id);
   box.classList.remove("hidden");
   if (request.deadline) {

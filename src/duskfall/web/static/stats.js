@@ -23,7 +23,7 @@ function groupTable(by, groups) {
     el("div", { class: "scroll-x" }, el("table", { class: "stats-table" },
       el("thead", {}, el("tr", {},
         el("th", { scope: "col", text: "games of" }), el("th", { scope: "col", text: "n" }),
-        ...results.map((r) => el("th", { scope: "col", text: `${r} wins [95% interval]` })),
+        ...results.map((r) => el("th", { scope: "col", text: r === "draw" ? "draws [95% interval]" : `${r} wins [95% interval]` })),
         el("th", { scope: "col", text: "days" }), el("th", { scope: "col", text: "tokens uncached / cached / completion" }),
         el("th", { scope: "col", text: "cost per game / seat" }))),
       el("tbody", {}, ...groups.map((g) => el("tr", { "data-variant": g.variant, "data-key": g.key },
