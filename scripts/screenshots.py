@@ -3,8 +3,8 @@
     python scripts/screenshots.py
 
 Plays werewolf-6 (seed 72, heuristic bots) and a few hundred simulated games in a temporary
-directory, serves them, and photographs the god view, a seat played in the browser, the vote
-picture, the statistics page and the phone layout.
+directory, serves them, and photographs the game list, the god view, seats played in the
+browser, the vote picture, the statistics page and the phone layout.
 """
 
 from __future__ import annotations
@@ -84,6 +84,22 @@ def main() -> int:
             page.goto(f"{server.url}{started['seats']['3']['url']}")
             page.wait_for_selector("#decision:not(.hidden) button.choice")
             _shoot(page, "seat-view")
+            declaring = httpx.post(
+                f"{server.url}/api/games",
+                json={"variant": "sports-mafia", "agents": "heuristic", "seed": 5,
+                      "human_seats": [0]},
+                headers={"Authorization": f"Bearer {admin}"},
+            ).json()  # fmt: skip
+            page.goto(f"{server.url}{declaring['seats']['0']['url']}")
+            page.wait_for_selector("#decision:not(.hidden) fieldset.vector")
+            _shoot(page, "play-a-seat", full_page=True)
+            page.goto("about:blank")
+            page.goto(f"{server.url}/#admin={admin}")
+            page.wait_for_selector("#variant option[value='werewolf']", state="attached")
+            page.select_option("#variant", "werewolf")
+            page.select_option("#preset", "werewolf-9")
+            page.wait_for_selector("#games tbody tr")
+            _shoot(page, "game-list")
             phone = browser.new_context(viewport={"width": 390, "height": 844})
             small = phone.new_page()
             small.set_default_timeout(WAIT_MS)

@@ -148,6 +148,18 @@ def test_steps_land_only_on_shown_events_and_keys_move(
         page.goto(link)
         page.wait_for_selector("#events li.current")
         assert page.locator("#events li.current").get_attribute("data-index") == seq
+        # events and tabs are reached and worked with the keyboard
+        page.locator("body").press("End")
+        third = page.locator("#events li:not(.runtime)").nth(2)
+        assert third.get_attribute("tabindex") == "0"
+        third.focus()
+        third.press("Enter")
+        assert page.inner_text("#pos") == f"3 / {shown}"
+        page.focus("#tab-thoughts")
+        page.keyboard.press("ArrowRight")
+        assert page.locator("#tab-suspicion").get_attribute("aria-selected") == "true"
+        assert page.evaluate("() => document.activeElement.id") == "tab-suspicion"
+        assert page.inner_text("#pos") == f"3 / {shown}"  # the arrow moved the tab, not the game
         # the strip of days and nights jumps to a night
         page.click("#strip .segment.night >> nth=1 >> .seg-label")
         assert "Night 2" in page.inner_text("#phase")

@@ -324,7 +324,12 @@ function renderPanel() {
   else if (page.tab === "suspicion") node = suspicionPanel(events);
   else {
     const seat = $("prompt-seat").value;
-    node = promptsPanel(events, seat === "" ? null : Number(seat), $("prompt-kind").value || null, page.openCalls);
+    node = promptsPanel(events, seat === "" ? null : Number(seat), $("prompt-kind").value || null, page.openCalls,
+      (index) => {
+        $("show-runtime").checked = true; // actions are runtime events: show them
+        $("events").classList.remove("compact");
+        moveTo(index);
+      });
   }
   body.replaceChildren(node);
   const list = body.querySelector(".thoughts, .calls");
@@ -510,6 +515,7 @@ function wire() {
     for (const b of $("tabs").children) {
       b.classList.toggle("active", b.dataset.tab === tab);
       b.setAttribute("aria-selected", String(b.dataset.tab === tab));
+      b.tabIndex = b.dataset.tab === tab ? 0 : -1;
     }
     $("tab-body").setAttribute("aria-labelledby", `tab-${tab}`);
     if (tab === "prompts") renderPromptFilters();
@@ -523,8 +529,19 @@ function wire() {
   }, true);
   $("prompt-seat").addEventListener("change", renderPanel);
   $("prompt-kind").addEventListener("change", renderPanel);
+  $("tabs").addEventListener("keydown", (e) => {
+    const tabs = [...$("tabs").children];
+    const at = tabs.indexOf(document.activeElement);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (at < 0 || to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const tab = tabs[(to + tabs.length) % tabs.length];
+    tab.focus();
+    tab.click();
+  });
   document.addEventListener("keydown", (e) => {
-    if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey || e.target.getAttribute("role") === "tab") return;
     const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1),
       Home: () => moveTo(shownIndexes()[0] ?? -1), End: () => moveTo(page.events.length - 1) };
     if (keys[e.key] && page.game) {
