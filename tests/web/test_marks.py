@@ -88,3 +88,13 @@ def test_statistics_count_simulated_games(tmp_path: Path) -> None:
     assert variant["cost_per_seat"] == 0.25
     assert {g["by"] for g in stats["groups"]} == {"variant", "preset", "agents"}
     assert statistics(None) == {"games": 0, "simulated": 0, "groups": []}
+
+
+def test_statistics_mask_secrets_in_agent_specs(tmp_path: Path) -> None:
+    db = tmp_path / "index.db"
+    agent = "llm:openai:m@http://user:hunter2@models.example"
+    row = GameRow("g", "mafia", {}, 1, (SeatRow(0, agent),), "finished", winner="town")
+    with GameIndex(db) as index:
+        index.add_rows([row])
+    keys = [g["key"] for g in statistics(db)["groups"] if g["by"] == "agents"]
+    assert keys and "hunter2" not in keys[0]

@@ -88,9 +88,11 @@ def test_every_decision_kind_renders_a_form_with_distinct_labels(
             assert facts["textareas"] == texts, key  # speech boxes only, never a JSON box
 
 
-def _play_by_clicking(page: Any) -> int:
-    """Answer every decision of the seat on the page until the game ends; returns how many."""
+def _play_by_clicking(page: Any) -> tuple[int, bool]:
+    """Answer every decision of the seat on the page until the game ends; returns how many,
+    and whether a vote was shown beside the day's speeches."""
     answered: set[str] = set()
+    saw_speeches = False
     while True:
         page.wait_for_function(
             """answered => {
@@ -102,10 +104,12 @@ def _play_by_clicking(page: Any) -> int:
             arg=sorted(answered),
         )
         if page.locator("#status .status-finished").count():
-            return len(answered)
+            return len(answered), saw_speeches
         box = page.locator("#decision")
         answered.add(str(box.get_attribute("data-request-id")))
         labels = box.locator("button.choice").all_inner_texts()
+        if "VOTE" in box.locator("h2").inner_text().upper() and box.locator(".today li").count():
+            saw_speeches = True
         assert len(set(labels)) == len(labels), labels
         assert "answer within" in box.locator("#decision-deadline").inner_text()
         assert "null" not in box.inner_text()
@@ -125,7 +129,8 @@ def test_a_person_plays_a_whole_game_by_clicking(
     with checked_page(browser) as page:
         page.goto(f"{server.url}{started['seats'][str(seat)]['url']}")
         page.wait_for_selector(f".player[data-seat='{seat}'].me")
-        answered = _play_by_clicking(page)
+        answered, saw_speeches = _play_by_clicking(page)
+        assert saw_speeches or variant != "werewolf"  # today's speeches beside the vote
         assert answered > 0
         assert "Your move" not in page.title()
         assert "You are " in page.locator("#knows .headline").inner_text()

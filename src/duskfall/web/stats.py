@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.arena.stats import Proportion
+from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
 from duskfall.store.index import GameIndex, GameRow
 from duskfall.web.feed import ENDED
@@ -23,8 +24,8 @@ LIST_ALL = -1  # the index's "no limit"
 
 
 def lineup(row: GameRow) -> str:
-    """The agents of a game, counted: ``4× heuristic, 2× random``."""
-    counts = Counter(seat.agent for seat in row.seats)
+    """The agents of a game, counted: ``4× heuristic, 2× random`` (secrets in specs masked)."""
+    counts = Counter(redact(seat.agent) for seat in row.seats)
     return ", ".join(f"{n}× {agent}" for agent, n in sorted(counts.items()))
 
 

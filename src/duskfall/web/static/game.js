@@ -379,6 +379,7 @@ function renderDecision() {
   const kind = phaseLabel(request.kind);
   const parts = [
     el("h2", { id: "decision-title", text: `Your move: ${kind}` }),
+    todaysSpeeches(),
     request.knows ? el("p", { class: "headline", text: request.knows.headline }) : null,
     el("p", { class: "describe", text: request.form.question || request.describe }),
     request.hint ? el("p", { class: "hint", text: `Refused: ${request.hint}` }) : null,
@@ -394,6 +395,19 @@ function renderDecision() {
     page.clock = setInterval(tick, 1000);
   }
   $("announce").textContent = `Your move: ${kind}`;
+}
+
+const SPEECH_KINDS = new Set(["speech", "chat", "DECLARATION"]);
+
+/** Today's speeches beside the form (on a phone they would be a screen away). */
+function todaysSpeeches() {
+  const last = page.events[page.events.length - 1];
+  if (!last) return null;
+  const said = page.events.filter((e) => e.day === last.day && SPEECH_KINDS.has(e.kind));
+  if (!said.length) return null;
+  return el("details", { class: "today", open: true },
+    el("summary", { text: `Said today (${said.length})` }),
+    el("ul", {}, ...said.map((e) => el("li", { text: e.text }))));
 }
 
 // -- timeline controls ------------------------------------------------------------------
