@@ -7,10 +7,12 @@ from pathlib import Path
 
 from duskfall.arena.stats import Proportion
 from duskfall.core.events import Event
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
 from duskfall.store.index import GameIndex, GameRow, SeatRow
 from duskfall.web import marks
 from duskfall.web.knowledge import knowledge
-from duskfall.web.stats import statistics
+from duskfall.web.stats import seat_results, statistics
 
 
 def test_werewolf_marks() -> None:
@@ -87,7 +89,19 @@ def test_statistics_count_simulated_games(tmp_path: Path) -> None:
     }  # fmt: skip
     assert variant["cost_per_seat"] == 0.25
     assert {g["by"] for g in stats["groups"]} == {"variant", "preset", "agents"}
-    assert statistics(None) == {"games": 0, "simulated": 0, "groups": []}
+    roles = [g for g in stats["seat_groups"] if g["by"] == "role"]
+    assert sum(g["seats"] for g in roles) == 18 and {g["key"] for g in roles} <= {
+        "Villager", "Seer", "Witch", "Werewolf",
+    }  # fmt: skip
+    state = get_variant("werewolf").new_game(
+        parse_config(get_variant("werewolf"), {"preset": "werewolf-6"}), 1
+    )
+    won = [state.team_of(s) == "village" for s in (0, 1)]  # game g1: the village won
+    assert seat_results(rows[1]) == [
+        ("werewolf", state.roles()[0], "heuristic", won[0]),
+        ("werewolf", state.roles()[1], "random", won[1]),
+    ]
+    assert statistics(None) == {"games": 0, "simulated": 0, "groups": [], "seat_groups": []}
 
 
 def test_statistics_mask_secrets_in_agent_specs(tmp_path: Path) -> None:

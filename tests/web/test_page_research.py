@@ -74,6 +74,8 @@ def test_statistics_match_simulate_on_the_same_games(
         assert preset.locator("td").nth(0).inner_text() == str(SIMULATED)
         assert f"{SIMULATED} simulated" in page.inner_text("#stats-summary")
         assert page.locator("section[data-by=agents] tr").count() >= 2
+        seer = page.locator("section[data-by=role] tr[data-key=Seer] td.rate")
+        assert seer.get_attribute("data-text").endswith(f"/{SIMULATED})")  # one Seer a game
         assert axe_violations(page) == []
 
 

@@ -1,7 +1,11 @@
 """Statistics over the game index, for the statistics page: win rates with Wilson 95%
 intervals (the same :class:`~duskfall.arena.stats.Proportion` that ``duskfall simulate``
-prints) by variant, preset and agent line-up; game length; tokens (cached and uncached) and
-cost, per game and per seat. Simulated games (index rows without a log) count like any other.
+prints) by variant, preset and agent line-up; seats' win rates by role and by agent; game
+length; tokens (cached and uncached) and cost, per game and per seat. Simulated games (index
+rows without a log) count like any other.
+
+The index keeps no roles: a seat's role and team come from the deal, which the rules redo from
+the game's config and seed (public once the game has ended).
 
 Games count once they have ended (finished or aborted); a game without a winner counts as a
 draw, as ``duskfall simulate`` counts it.
@@ -17,6 +21,7 @@ from typing import Any
 from duskfall.arena.stats import Proportion
 from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
 from duskfall.store.index import GameIndex, GameRow
 from duskfall.web.feed import ENDED
 
@@ -88,6 +93,38 @@ def _groups(
     ]
 
 
+SeatResult = tuple[str, str, str, bool]  # variant, role, agent, whether its team won
+
+
+def seat_results(row: GameRow) -> list[SeatResult]:
+    """Each seat's role, agent and result, from the deal the rules redo (none if they cannot)."""
+    try:
+        variant = get_variant(row.variant)
+        state = variant.new_game(parse_config(variant, row.config), row.seed)
+        roles = state.roles()
+        return [
+            (row.variant, roles[s.seat], redact(s.agent), state.team_of(s.seat) == row.winner)
+            for s in row.seats
+        ]
+    except Exception:  # a variant or a config this version cannot deal: no seat results
+        return []
+
+
+def _seat_groups(rows: list[GameRow]) -> list[dict[str, Any]]:
+    """Seats' win rates by role and by agent (the share of its seats whose team won)."""
+    buckets: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
+    for row in rows:
+        for variant, role, agent, won in seat_results(row):
+            buckets[("role", variant, role)].append(won)
+            buckets[("agent", variant, agent)].append(won)
+    groups = []
+    for (by, variant, key), results in sorted(buckets.items()):
+        rate = {"result": "seat wins", **_rate(sum(results), len(results))}
+        groups.append({"by": by, "variant": variant, "key": key, "seats": len(results),
+                       "rates": [rate]})  # fmt: skip
+    return groups
+
+
 def statistics(db: Path | None) -> dict[str, Any]:
     """Every ended game of the index at ``db`` (none when there is no index)."""
     rows: list[GameRow] = []
@@ -103,4 +140,5 @@ def statistics(db: Path | None) -> dict[str, Any]:
             *_groups(rows, "preset", lambda r: r.config.get("preset")),
             *_groups(rows, "agents", lineup),
         ],
+        "seat_groups": _seat_groups(rows),
     }

@@ -2,7 +2,10 @@
 // game length; tokens (cached and uncached) and cost per game and per seat.
 "use strict";
 
-const GROUP_TITLES = { variant: "By variant", preset: "By role preset", agents: "By agents" };
+const GROUP_TITLES = {
+  variant: "By variant", preset: "By role preset", agents: "By agents",
+  role: "Seats by role", agent: "Seats by agent",
+};
 
 function percent(x) {
   return `${(100 * x).toFixed(1)}%`;
@@ -38,6 +41,20 @@ function groupTable(by, groups) {
         el("td", { text: `$${g.cost_per_game.toFixed(4)} / $${g.cost_per_seat.toFixed(4)}` })))))));
 }
 
+/** Seats' win rates (the share of seats of a role or agent whose team won). */
+function seatTable(by, groups) {
+  return el("section", { class: "panel", "data-by": by },
+    el("h2", { text: GROUP_TITLES[by] }),
+    el("div", { class: "scroll-x" }, el("table", { class: "stats-table" },
+      el("thead", {}, el("tr", {},
+        el("th", { scope: "col", text: by === "role" ? "role" : "agent" }), el("th", { scope: "col", text: "seats" }),
+        el("th", { scope: "col", text: "its team won [95% interval]" }))),
+      el("tbody", {}, ...groups.map((g) => el("tr", { "data-variant": g.variant, "data-key": g.key },
+        el("th", { scope: "row", text: `${g.variant} · ${g.key}` }),
+        el("td", { text: g.seats }),
+        rateCell(g.rates[0])))))));
+}
+
 async function load() {
   const stats = await api("GET", "/api/stats");
   document.getElementById("stats-summary").textContent =
@@ -46,6 +63,10 @@ async function load() {
   for (const by of ["variant", "preset", "agents"]) {
     const groups = stats.groups.filter((g) => g.by === by);
     if (groups.length) sections.push(groupTable(by, groups));
+  }
+  for (const by of ["role", "agent"]) {
+    const groups = stats.seat_groups.filter((g) => g.by === by);
+    if (groups.length) sections.push(seatTable(by, groups));
   }
   document.getElementById("stats").replaceChildren(...sections);
 }
