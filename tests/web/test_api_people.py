@@ -77,3 +77,12 @@ def test_presets_and_timeouts_are_checked(client: TestClient) -> None:
     bad = {**body, "preset": "werewolf-5"}
     refused = client.post("/api/games", json=bad, headers=bearer(ADMIN))
     assert refused.status_code == 400 and "unknown preset" in refused.text
+
+
+def test_the_per_team_spec_the_form_suggests_is_accepted(client: TestClient) -> None:
+    for variant in client.get("/api/variants").json():
+        first, second = variant["teams"][:2]
+        body = {"variant": variant["id"], "agents": f"{first}=heuristic,{second}=random"}
+        started = client.post("/api/games", json=body, headers=bearer(ADMIN))
+        assert started.status_code == 201, (variant["id"], started.text)
+        client.post(f"/api/games/{started.json()['game_id']}/abort", headers=bearer(ADMIN))
