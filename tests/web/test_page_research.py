@@ -151,15 +151,16 @@ def test_an_expanded_prompt_stays_open_while_live_events_arrive(
 def test_the_seat_page_passes_axe(server: Server, browser: Any) -> None:
     response = httpx.post(
         f"{server.url}/api/games",
-        json={"variant": "werewolf", "agents": "heuristic", "human_seats": [0]},
+        json={"variant": "werewolf", "preset": "werewolf-6", "seed": 72, "agents": "heuristic",
+              "human_seats": [4]},
         headers=bearer(ADMIN),
-    )
+    )  # fmt: skip
     started = response.json()
     with checked_page(browser) as page:
-        page.goto(f"{server.url}{started['seats']['0']['url']}")
-        page.wait_for_selector("#decision:not(.hidden)")
+        page.goto(f"{server.url}{started['seats']['4']['url']}")
+        page.wait_for_selector("#decision:not(.hidden) textarea")  # a wolf's first word
         assert axe_violations(page) == []
-        httpx.post(f"{server.url}/api/games/{started['game_id']}/abort", headers=bearer(ADMIN))
+    httpx.post(f"{server.url}/api/games/{started['game_id']}/abort", headers=bearer(ADMIN))
 
 
 def test_axe_is_vendored_from_npm() -> None:
