@@ -4,8 +4,8 @@ of a finished game with people."""
 
 from __future__ import annotations
 
+import json
 import re
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,12 +13,14 @@ import httpx
 import pytest
 
 from duskfall.store.log import read_log
+from duskfall.testing.require import require
 
 from .browser_kit import Server, checked_page, chromium, play_to_log, running_server
 from .conftest import ADMIN, answer_for, bearer
 from .decision_forms import every_decision
 
 pytestmark = [pytest.mark.browser]
+WAIT_S = 30
 
 GAMES = [
     ("werewolf", {"preset": "werewolf-6"}, 2),
@@ -167,20 +169,25 @@ def test_admin_shows_seat_links_again_and_stops_a_game(server: Server, browser: 
 
 
 def _answer_until_the_end(server: Server, game_id: str, seat: int, token: str) -> None:
-    """A person at ``seat`` who answers over the HTTP API (legal answers from the schema)."""
-    answered: set[int] = set()
-    with httpx.Client(base_url=server.url, headers=bearer(token)) as http:
+    """A person at ``seat`` who answers over the API (legal answers from the schema), told of
+    each decision by the game's WebSocket."""
+    client = require("websockets.sync.client", "pip install 'duskfall[web]'")
+    url = server.url.replace("http://", "ws://") + f"/api/games/{game_id}/ws"
+    with client.connect(url) as ws, httpx.Client(base_url=server.url) as http:
+        ws.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
+        answered: set[int] = set()
         while True:
-            view = http.get(f"/api/games/{game_id}", params={"seat": seat}).json()
-            if view["status"] != "running":
+            message = json.loads(ws.recv(timeout=WAIT_S))
+            request = message.get("request")
+            if message["type"] in ("snapshot", "status") and message["status"] != "running":
                 return
-            request = view["request"]
             if request and request["request_id"] not in answered:
                 answered.add(request["request_id"])
                 body = {"request_id": request["request_id"], "action": answer_for(request)}
-                http.post(f"/api/games/{game_id}/seats/{seat}/action", json=body)
-            else:
-                threading.Event().wait(0.02)  # polling a real server: there is no event to await
+                answer = http.post(
+                    f"/api/games/{game_id}/seats/{seat}/action", json=body, headers=bearer(token)
+                )
+                assert answer.status_code == 200, answer.text
 
 
 def test_spectators_follow_a_finished_game_with_people(server: Server, browser: Any) -> None:

@@ -4,7 +4,7 @@
 const REFRESH_MS = 3000;
 let variants = [];
 let games = [];
-const sorting = { key: "started_at", descending: true };
+const sorting = { key: null, descending: false }; // null: the server's order (live games first)
 const rows = new Map(); // game id -> {row, signature}
 
 function seatSummary(agents) {
@@ -65,6 +65,7 @@ function matches(game) {
 }
 
 function compare(a, b) {
+  if (sorting.key === null) return 0;
   const x = a[sorting.key] ?? "";
   const y = b[sorting.key] ?? "";
   const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
@@ -197,7 +198,7 @@ async function startGame(event) {
 }
 
 function sortBy(key) {
-  sorting.descending = sorting.key === key ? !sorting.descending : key === "started_at";
+  sorting.descending = sorting.key === key ? !sorting.descending : key === "started_at" || key === "days";
   sorting.key = key;
   for (const th of document.querySelectorAll("#games th")) {
     const button = th.querySelector("button.sort");
