@@ -214,7 +214,6 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         game = hub.live.get(game_id)
         message["game"]["live"] = game is not None
         message["request"] = game.open_decision(seat) if game and seat is not None else None
-        message["human_timeout"] = game.request.human_timeout if game else None
         message["human_seats"] = sorted(game.humans) if game else []
         return message
 
