@@ -17,6 +17,7 @@ from rich.text import Text
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, PUBLIC, Event
 from duskfall.core.variant import Variant
+from duskfall.variants.werewolf import event_text as werewolf_text
 from duskfall.web.marks import CAUSES
 
 Payload = Mapping[str, Any]
@@ -186,13 +187,31 @@ def plain(markup: str) -> str:
         return markup
 
 
-def event_line(variant: Variant | None, variant_id: str, event: Event) -> str:
-    """The one line a spectator reads for ``event``."""
+def _werewolf_named(kind: str, payload: Payload, names: Mapping[int, str]) -> str | None:
+    listed = [names.get(i, f"seat {i}") for i in range(max(names) + 1)]
+    return werewolf_text.event_line(kind, payload, werewolf_text.namer(listed))
+
+
+#: Lines that name the players as the seats' prompts do ("seat 2 (Cleo)"), given the names.
+NAMED_LINES: dict[str, Callable[[str, Payload, Mapping[int, str]], str | None]] = {
+    "werewolf": _werewolf_named,
+}
+
+
+def event_line(
+    variant: Variant | None, variant_id: str, event: Event, names: Mapping[int, str] | None = None
+) -> str:
+    """The one line a spectator reads for ``event`` (with the players' names when known)."""
     payload = event.payload
     table = VARIANT_LINES.get(variant_id, {})
+    named = NAMED_LINES.get(variant_id)
     try:
         if event.source == "rules" and event.kind in table:
             return table[event.kind](payload)
+        if event.source == "rules" and named is not None and names:
+            line = named(event.kind, payload, names)
+            if line:
+                return line
         if event.source == "rules" and variant is not None:
             line = variant.format_event(event)
             if line:

@@ -104,7 +104,7 @@ class Timeline:
     def _view(self, event: Event) -> dict[str, Any]:
         casts = present.vote_casts(event)
         reveals = present.revealed_roles(self.header.variant, event)
-        text = present.event_line(self.variant, self.header.variant, event)
+        text = present.event_line(self.variant, self.header.variant, event, self.names)
         payload: dict[str, Any] = event.payload
         if event.source != "rules":  # model calls, errors, agents' text: secrets masked
             text, payload = redact(text), redact_value(payload)
