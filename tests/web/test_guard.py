@@ -240,7 +240,7 @@ BAD_HELLOS: list[tuple[str | bytes, str]] = [
     ('{"type": "hello", "seat": true}', "seat must be an integer or null"),
     ('{"type": "hello", "seat": 1.0}', "seat must be an integer or null"),
     ('{"type": "hello", "seat": 99999999999999999999}', "no seat 99999999999999999999"),
-    ('{"type": "hello", "seat": -1}', "no seat -1"),
+    ('{"type": "hello", "seat": -2}', "no seat -2"),
     ("{not json", "the hello is not valid JSON"),
     ("[" * 100_000, "the hello is not valid JSON"),
     (b'{"type": "hello"}', "the hello must be a JSON text message"),

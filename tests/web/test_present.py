@@ -21,7 +21,7 @@ def test_lines_for_runtime_and_unknown_events() -> None:
     speech = Event("day_speech", {"seat": 1, "text": "hello"})
     assert present.event_line(None, "x", speech) == "seat 1: hello"
     odd = Event("COMET", {"size": 3})
-    assert present.event_line(None, "x", odd) == "COMET: size=3"
+    assert present.event_line(None, "x", odd) == "COMET: size 3"
     broken = Event("thought", {"no": "seat"}, source="runtime")
     assert present.event_line(None, "x", broken).startswith("thought:")
     call = Event("llm_call", {"seat": 0, "model": "m", "prompt_tokens": 5, "cost_usd": 0.5})
@@ -70,3 +70,13 @@ def test_reveals_of_other_shapes() -> None:
     wolves = Event("wolf_team", {"wolves": [1, 7]})
     assert present.revealed_roles("werewolf", wolves) == {1: "Werewolf", 7: "Werewolf"}
     assert present.revealed_roles("x", Event("deaths", {"seats": [1, 3]})) == {}
+
+
+def test_werewolf_lines_name_the_players_as_their_prompts_do() -> None:
+    variant = get_variant("werewolf")
+    vote = Event("vote", {"seat": 0, "target": 2, "weight": 1.5, "sub_phase": "VOTE"})
+    names = {0: "Ada", 1: "Bram", 2: "Cleo"}
+    assert present.event_line(variant, "werewolf", vote, names).startswith(
+        "seat 0 (Ada) votes for seat 2 (Cleo)"
+    )
+    assert present.event_line(variant, "werewolf", vote).startswith("seat 0 votes for seat 2")

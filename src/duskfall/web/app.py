@@ -4,7 +4,11 @@ HTTP API (tokens go in ``Authorization: Bearer TOKEN``):
 
 * ``GET /api/games``: live and finished games; ``POST /api/games``: start one (admin);
 * ``GET /api/games/{id}?seat=N``: a view of a game (``seat`` omitted: the god view);
-* ``POST /api/games/{id}/pause`` and ``/resume`` (admin);
+* ``GET /api/games/{id}?seat=-1``: the public view (public events only; the roles once the
+  game has ended), open to everyone, also for games with people;
+* ``POST /api/games/{id}/pause``, ``/resume`` and ``/abort`` (admin; abort ends the game as
+  aborted, recorded in its log); ``GET /api/games/{id}/seats``: the seat links again (admin);
+* ``GET /api/stats``: win rates with 95% intervals, lengths, tokens and cost over the index;
 * ``POST /api/games/{id}/seats/{seat}/action``: a human seat's answer (the seat's token);
 * ``WS /api/games/{id}/ws``: send ``{"type": "hello", "seat": N|null, "token": ...}``, then
   receive a ``snapshot`` and, as the game goes on, ``event``, ``status`` and ``decision``
@@ -36,12 +40,13 @@ from duskfall.core.variant import parse_config
 from duskfall.store.index import UnknownGame
 from duskfall.web.access import Access
 from duskfall.web.catalog import Catalog
-from duskfall.web.feed import GameFeed
+from duskfall.web.feed import PUBLIC_VIEW, GameFeed
 from duskfall.web.guard import DEFAULT_MAX_BODY, Guard, HostAllowList
 from duskfall.web.hello import BadHello, parse_hello
 from duskfall.web.hub import GameHub
-from duskfall.web.human import StaleAnswer
+from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, MAX_HUMAN_TIMEOUT, StaleAnswer
 from duskfall.web.live import GameRequest, LiveGame
+from duskfall.web.stats import statistics
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +70,11 @@ class StartGame(BaseModel):
     variant: str = "sports-mafia"
     seed: int | str | None = None  # text too: 128-bit seeds do not survive a JavaScript number
     agents: str | None = None
+    preset: str | None = None
     human_seats: list[int] = Field(default_factory=list)
     config: dict[str, Any] = Field(default_factory=dict)
     pace: float = Field(0.0, ge=0.0, le=30.0)
+    human_timeout: float = Field(DEFAULT_HUMAN_TIMEOUT, ge=10.0, le=MAX_HUMAN_TIMEOUT)
 
 
 class SeatAnswer(BaseModel):
@@ -85,19 +92,38 @@ def _bearer(authorization: str | None) -> str | None:
 AuthHeader = Annotated[str | None, Header()]
 
 
+MODEL_AGENTS = ("llm:local", "cognitive:local")
+
+
+def _seat_count(variant: Any, config: dict[str, Any]) -> int:
+    return int(variant.new_game(parse_config(variant, config), 0).num_seats)
+
+
 def variant_catalog() -> list[dict[str, Any]]:
-    """The variants a game can be started with, their bots and their seat count."""
+    """The variants a game can be started with: their agents (bots, then model agents), their
+    presets and the seats of each (``""``: the variant's default set-up)."""
     out = []
     for vid in variant_ids():
         try:
             variant = get_variant(vid)
             bots = list(variant.bots())
-            seats = variant.new_game(parse_config(variant, {}), 0).num_seats
+            presets = {"": _seat_count(variant, {})}
+            for name in variant.info.presets:
+                presets[name] = _seat_count(variant, {"preset": name})
         except Exception:  # a variant that does not load here is not offered
             continue
         default = "heuristic" if "heuristic" in bots else "random"
         out.append(
-            {"id": vid, "name": variant.name, "bots": bots, "agents": default, "seats": seats}
+            {
+                "id": vid,
+                "name": variant.name,
+                "bots": bots,
+                "agent_choices": [*bots, *MODEL_AGENTS],
+                "teams": list(variant.teams),
+                "agents": default,
+                "seats": presets[""],
+                "presets": presets,
+            }
         )
     return out
 
@@ -173,6 +199,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
 
     def check_view(game_id: str, feed: GameFeed, seat: int | None, token: str | None) -> None:
+        if seat == PUBLIC_VIEW:
+            return  # public events only: anyone may follow them
         if seat is not None and not 0 <= seat < feed.timeline.num_seats:
             raise HTTPException(404, f"no seat {seat}")
         if not access.may_view(
@@ -197,6 +225,14 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
+    @app.get("/stats", include_in_schema=False)
+    async def stats_page() -> FileResponse:
+        return FileResponse(STATIC / "stats.html")
+
+    @app.get("/api/stats")
+    async def stats() -> dict[str, Any]:
+        return await asyncio.to_thread(statistics, settings.db)
+
     @app.get("/api/session")
     async def session(authorization: AuthHeader = None) -> dict[str, Any]:
         return {"admin": access.is_admin(_bearer(authorization))}
@@ -214,25 +250,44 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         require_admin(authorization)
         variant = get_variant(body.variant)
         default = "heuristic" if "heuristic" in variant.bots() else "random"
+        config = dict(body.config)
+        if body.preset:
+            config["preset"] = body.preset
         request = GameRequest(
             variant=variant.id,
             seed=None if body.seed is None else parse_seed(body.seed),
             agents=(body.agents or default).strip(),
             human_seats=body.human_seats,
-            config=body.config,
+            config=config,
             pace=body.pace,
+            human_timeout=body.human_timeout,
         )
         game = await hub.start(request)
-        url = f"/games/{game.game_id}"
         return {
             "game_id": game.game_id,
             "seed": str(game.game.header.seed),  # the admin's answer; seats see it at the end
-            "url": url,
-            "seats": {
-                str(seat): {"token": token, "url": f"{url}?seat={seat}#token={token}"}
-                for seat, token in game.seat_tokens.items()
-            },
+            "url": f"/games/{game.game_id}",
+            "seats": seat_links(game),
         }
+
+    def seat_links(game: LiveGame) -> dict[str, dict[str, str]]:
+        url = f"/games/{game.game_id}"
+        return {
+            str(seat): {"token": token, "url": f"{url}?seat={seat}#token={token}"}
+            for seat, token in game.seat_tokens.items()
+        }
+
+    @app.get("/api/games/{game_id}/seats")
+    async def seats(game_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        require_admin(authorization)
+        return seat_links(live_game(game_id))
+
+    @app.post("/api/games/{game_id}/abort")
+    async def abort(game_id: str, authorization: AuthHeader = None) -> dict[str, str]:
+        require_admin(authorization)
+        game = live_game(game_id)
+        await game.abort("stopped by the admin")
+        return {"status": game.feed.status}
 
     @app.get("/api/games/{game_id}")
     async def game_view(

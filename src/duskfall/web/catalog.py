@@ -15,11 +15,10 @@ from typing import Any
 from duskfall.core.errors import LogCorrupt
 from duskfall.store.index import GameIndex, GameRow, UnknownGame
 from duskfall.store.repair import last_event_outcome
-from duskfall.web.feed import has_people, public_agents
+from duskfall.web.feed import ENDED, has_people, public_agents
 from duskfall.web.follow import read_header
 
 SCAN_LIMIT = 500
-ENDED = ("finished", "aborted")
 
 Row = dict[str, Any]
 
@@ -53,6 +52,7 @@ def _index_row(row: GameRow) -> Row:
         "protected": has_people(row.variant, agents),
         "has_log": row.log_path is not None,
         "live": False,
+        "preset": row.config.get("preset"),
     }
 
 
@@ -81,6 +81,7 @@ def _log_row(path: Path) -> Row | None:
         "protected": has_people(header.variant, agents),
         "has_log": True,
         "live": False,
+        "preset": header.config.get("preset"),
     }
 
 
@@ -103,13 +104,13 @@ class Catalog:
             index.close()
 
     def list_games(self, limit: int = 200) -> list[Row]:
-        """Indexed games with a log, then logs in the directory the index does not know."""
+        """Indexed games (simulated ones, without a log, too), then logs in the directory the
+        index does not know."""
         rows: dict[str, Row] = {}
         with self._index() as index:
             if index is not None:
                 for game in index.list_games(limit=limit):
-                    if game.log_path is not None:
-                        rows[game.id] = _index_row(game)
+                    rows[game.id] = _index_row(game)
         if self.games_dir.is_dir():
             logs = sorted(
                 self.games_dir.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True

@@ -12,24 +12,36 @@ import asyncio
 import functools
 from typing import Any
 
-from duskfall.core.events import Event
+from duskfall.core.events import PUBLIC, Event
+from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
 from duskfall.web.timeline import Frame, Timeline
 
 MODEL_KINDS = frozenset({"llm", "cognitive"})
+#: The ``seat`` of the public view: public events only, open to everyone.
+PUBLIC_VIEW = -1
 
 Message = dict[str, Any]
+ENDED = ("finished", "aborted")
+
+
+def ended_status(outcome: Outcome | None) -> str:
+    """``aborted`` for a game stopped before its end, else ``finished``."""
+    aborted = outcome is not None and outcome.termination is Termination.ABORTED
+    return "aborted" if aborted else "finished"
 
 
 class Subscriber:
-    """One page following a game: ``seat`` None is the god view."""
+    """One page following a game: ``seat`` None is the god view, PUBLIC_VIEW the public one."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.queue: asyncio.Queue[Message] = asyncio.Queue()
 
     def sees(self, frame: Frame) -> bool:
+        if self.seat == PUBLIC_VIEW:
+            return frame.event.visibility == PUBLIC
         return self.seat is None or self.seat in frame.seats
 
     def send(self, message: Message) -> None:
@@ -79,7 +91,7 @@ class GameFeed:
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
         self.subscribers: set[Subscriber] = set()
-        self.status = "finished" if timeline.finished else "running"
+        self.status = ended_status(timeline.outcome) if timeline.finished else "running"
 
     @property
     def agents(self) -> list[str]:
@@ -95,8 +107,8 @@ class GameFeed:
         for subscriber in self.subscribers:
             if subscriber.sees(frame):
                 subscriber.send(message)
-        if self.timeline.finished and self.status != "finished":
-            self.set_status("finished")
+        if self.timeline.finished and self.status not in ENDED:
+            self.set_status(ended_status(self.timeline.outcome))
         return frame
 
     def set_status(self, status: str) -> None:
@@ -110,7 +122,7 @@ class GameFeed:
             "status": self.status,
             "outcome": self.timeline.describe()["outcome"],
         }
-        if seat is None:
+        if seat is None or (seat == PUBLIC_VIEW and self.status in ENDED):  # roles at the end
             message["roles"] = {str(s): r for s, r in self.timeline.roles().items()}
         return message
 
@@ -127,6 +139,11 @@ class GameFeed:
             return self.agents
         return public_agents(self.timeline.header.variant, self.agents)
 
+    def _frames(self, seat: int | None) -> list[Frame]:
+        if seat == PUBLIC_VIEW:
+            return [f for f in self.timeline.frames if f.event.visibility == PUBLIC]
+        return self.timeline.visible(seat)
+
     def snapshot(self, seat: int | None) -> Message:
         """Everything a new subscriber with this view needs: the game, its status, its events."""
         game = self.timeline.describe()
@@ -135,8 +152,8 @@ class GameFeed:
         game["protected"] = self.protected
         return {
             "type": "snapshot",
-            "view": "god" if seat is None else seat,
+            "view": "god" if seat is None else "public" if seat == PUBLIC_VIEW else seat,
             "game": game,
-            "events": [frame.view for frame in self.timeline.visible(seat)],
+            "events": [frame.view for frame in self._frames(seat)],
             **{k: v for k, v in self.status_message(seat).items() if k != "type"},
         }

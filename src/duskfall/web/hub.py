@@ -104,4 +104,5 @@ def _live_row(game: LiveGame) -> dict[str, Any]:
         "protected": game.feed.protected,
         "has_log": game.log_path is not None,
         "live": True,
+        "preset": header.config.get("preset"),
     }

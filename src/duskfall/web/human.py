@@ -9,12 +9,16 @@ a refused answer) to whoever listens (the seat's page) and waits, with a long de
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
+from duskfall.web.forms import decision_form
+from duskfall.web.knowledge import knowledge, observed_names
 
-DEFAULT_HUMAN_TIMEOUT = 3600.0
+DEFAULT_HUMAN_TIMEOUT = 300.0
+MAX_HUMAN_TIMEOUT = 3600.0
 BROWSER_AGENT = "human:browser"  # the roster's name of a seat played in the browser
 
 Listener = Callable[[dict[str, Any] | None], None]
@@ -25,6 +29,20 @@ __all__ = ["DEFAULT_HUMAN_TIMEOUT", "Listener", "StaleAnswer", "WebHumanSeat"]
 def _jsonable(observation: Any) -> Any:
     to_dict = getattr(observation, "to_dict", None)
     return to_dict() if callable(to_dict) else dict(observation)
+
+
+def _reader(legal: Any) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
+    """The legal view's reading of an action (its wire form), or None if it refuses it."""
+
+    def read(action: dict[str, Any]) -> dict[str, Any] | None:
+        try:
+            parsed = legal.parse(action)
+        except Exception:  # refused: IllegalAction or a shape the parser does not take
+            return None
+        to_dict = getattr(parsed, "to_dict", None)
+        return dict(to_dict()) if callable(to_dict) else dict(parsed)
+
+    return read
 
 
 class WebHumanSeat:
@@ -58,19 +76,25 @@ class WebHumanSeat:
     async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
         legal = extra["legal"]
         decision = extra.get("decision")
+        observation = _jsonable(extra["observation"])
+        describe = legal.describe()
+        form = decision_form(legal.schema(), _reader(legal), observed_names(observation), describe)
 
         def request(request_id: int) -> dict[str, Any]:
             return {
                 "request_id": request_id,
                 "seat": self.seat,
                 "kind": getattr(decision, "kind", legal.kind),
-                "describe": legal.describe(),
+                "describe": describe,
                 "valid_actions": legal.to_wire(),
                 "schema": legal.schema(),
-                "observation": _jsonable(extra["observation"]),
+                "form": form,
+                "knows": knowledge(observation),
+                "observation": observation,
                 "hint": extra.get("hint"),
                 "attempt": extra.get("attempt", 0),
                 "timeout": self.decision_timeout,
+                "deadline": time.time() + self.decision_timeout,
             }
 
         return await self._requests.ask(request)

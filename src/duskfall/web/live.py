@@ -25,7 +25,7 @@ from duskfall.core.variant import parse_config
 from duskfall.runtime.participant import Participant
 from duskfall.session import GameSetup, PreparedGame, new_game_id, prepare_checked_game
 from duskfall.web.access import new_token
-from duskfall.web.feed import GameFeed
+from duskfall.web.feed import GameFeed, ended_status
 from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, WebHumanSeat
 from duskfall.web.tasks import cancel_and_wait
 from duskfall.web.timeline import Timeline
@@ -104,6 +104,7 @@ class LiveGame:
             human.listeners.append(self._decision_listener(seat))
         self.task: asyncio.Task[None] | None = None
         self.error: str | None = None
+        self._stop_reason = "the web server stopped"
 
     @property
     def game_id(self) -> str:
@@ -122,7 +123,7 @@ class LiveGame:
         pass
 
     def on_game_end(self, outcome: Outcome | None) -> None:
-        self.feed.set_status("finished")
+        self.feed.set_status(ended_status(outcome))
 
     # -- running -------------------------------------------------------------------------
 
@@ -141,7 +142,7 @@ class LiveGame:
                     await asyncio.sleep(self.request.pace)
             scheduler.conclude()
         except asyncio.CancelledError:
-            scheduler.abort("the web server stopped")
+            scheduler.abort(self._stop_reason)
             raise
         except Exception as exc:  # a broken game must not take the server down
             log.exception("game %s failed", self.game_id)
@@ -149,6 +150,14 @@ class LiveGame:
             scheduler.abort(f"internal error: {self.error}")
 
     async def stop(self) -> None:
+        await cancel_and_wait(self.task)
+
+    async def abort(self, reason: str) -> None:
+        """End the game now as aborted (``reason`` goes into its log's last event)."""
+        if self.task is None or self.task.done():
+            return
+        self._stop_reason = reason
+        log.info("game %s: %s", self.game_id, reason)
         await cancel_and_wait(self.task)
 
     @property

@@ -17,6 +17,8 @@ from rich.text import Text
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import ADMIN, PUBLIC, Event
 from duskfall.core.variant import Variant
+from duskfall.variants.werewolf import event_text as werewolf_text
+from duskfall.web.marks import CAUSES
 
 Payload = Mapping[str, Any]
 LineFormatter = Callable[[Payload], str]
@@ -29,10 +31,75 @@ VARIANT_LINES: dict[str, dict[str, LineFormatter]] = {
     "sports-mafia": {
         "GAME_STARTED": lambda p: f"The game starts with {p['players']} players",
         "ROLE_ASSIGNED": lambda p: f"player {p['player_id']} is dealt {p['role']}",
-        "MAFIA_TEAM": lambda p: f"the mafia team is {p['members']} (don {p['don']})",
-        "VOTING_STARTED": lambda p: f"voting on {p.get('nominated', p.get('candidates', ''))}",
+        "MAFIA_TEAM": lambda p: (
+            f"the mafia team is {_seats(p['members'])} (don: player {p['don']})"
+        ),
+        "VOTING_STARTED": lambda p: (
+            f"voting on {_seats(p.get('nominated', p.get('candidates', [])))}"
+        ),
+        "DECLARATION": lambda p: f"player {p['player_id']} {declaration_words(p)}",
+        "ROLES_DEALT": lambda p: _roles_line(p["roles"]),
+    },
+    "werewolf": {
+        "roles_dealt": lambda p: _roles_line(p["roles"]),
+        "game_end": lambda p: (
+            f"Game over: {p['winner'] or 'nobody'} wins ({p['reason']}). " + _roles_line(p["roles"])
+        ),
+    },
+    "mafia": {
+        "setup": lambda p: (
+            "players: " + ", ".join(f"{e['name']} (seat {e['seat']})" for e in p["players"])
+        ),
+        "deal": lambda p: _roles_line(p["roles"]),
+        "role": lambda p: f"seat {p['seat']} is dealt {'+'.join(p['roles'])} (team {p['team']})",
+        "team": lambda p: f"the {p['channel']} team is {_seats(p['members'])}",
+        "night_summary": lambda p: _mafia_night(p),
     },
 }
+
+
+def _roles_line(roles: Any) -> str:
+    """``roles: seat 0 Villager, seat 1 Seer, ...`` from a list or a ``{seat: role}`` map."""
+    pairs = roles.items() if isinstance(roles, Mapping) else enumerate(roles)
+    ordered = sorted(((int(s), r) for s, r in pairs), key=lambda i: i[0])
+    return "roles: " + ", ".join(f"seat {s} {r}" for s, r in ordered)
+
+
+def _seats(seats: Any) -> str:
+    return ", ".join(f"seat {s}" for s in seats) if isinstance(seats, list) else str(seats)
+
+
+def _mafia_night(p: Payload) -> str:
+    deaths = p.get("deaths") or {}
+    died = (
+        ", ".join(f"seat {s} {CAUSES.get(str(c), str(c))}" for s, c in deaths.items())
+        or "nobody died"
+    )
+    saved = "; the doctor saved the target" if p.get("saved") else ""
+    target = p.get("mafia_target")
+    aimed = f"the mafia aimed at seat {target}" if target is not None else "no mafia kill"
+    return f"night {p.get('night', '')}: {aimed}{saved}; {died}"
+
+
+def _colour(value: int) -> str:
+    return f"red +{value}" if value > 0 else f"black {value}"
+
+
+def declaration_words(action: Payload) -> str:
+    """A sports-mafia declaration in words: the players it calls red or black, its claimed
+    checks and its nomination."""
+    vector = action.get("declaration") or []
+    reads = [f"{i} {_colour(v)}" for i, v in enumerate(vector) if isinstance(v, int) and v]
+    parts = ["reads " + ", ".join(reads) if reads else "gives no reads"]
+    claims = action.get("sheriff_claims") or []
+    for night, row in enumerate(claims):
+        checked = [f"{i} {'red' if v > 0 else 'black'}" for i, v in enumerate(row) if v]
+        if checked:
+            parts.append(f"claims night {night + 1} checks: " + ", ".join(checked))
+    nomination = action.get("nomination")
+    if isinstance(nomination, int) and nomination >= 0:
+        parts.append(f"nominates player {nomination}")
+    return "; ".join(parts)
 
 
 def _clip(text: Any, limit: int = TEXT_LIMIT) -> str:
@@ -51,23 +118,50 @@ def _cached(call: Payload) -> str:
 
 
 def _compact(payload: Payload) -> str:
+    """A payload in words: ``size 3, colour red`` (vectors and matrices shortened)."""
     parts = []
     for key, value in payload.items():
-        shown = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
-        parts.append(f"{key}={_clip(shown, 80)}")
-    return " ".join(parts)
+        if key == "sub_phase" or value is None:
+            continue
+        shown = value if isinstance(value, str) else json.dumps(value, separators=(", ", ": "))
+        parts.append(f"{key.replace('_', ' ')} {_clip(shown, 80)}")
+    return ", ".join(parts)
+
+
+def action_words(action: Any) -> str:
+    """An action as people say it: ``vote: seat 5``, ``witch: poison seat 2``."""
+    if not isinstance(action, Mapping):
+        return _clip(action, 120)
+    if "declaration" in action:
+        return f"declaration: {declaration_words(action)}"
+    verb = str(action.get("type", "act")).replace("_", " ").lower()
+    parts = []
+    for key, value in action.items():
+        if key in ("type", "reasoning") or value is None:
+            continue
+        if isinstance(value, str) and key in ("says", "text"):
+            parts.append(f"“{_clip(value, 200)}”" if value else "(says nothing)")
+        elif isinstance(value, bool):
+            parts.append("yes" if value else "no")
+        elif key == "target" and isinstance(value, int):
+            parts.append("nobody" if value < 0 else f"seat {value}")
+        elif isinstance(value, str):
+            parts.append(value.replace("_", " ").lower())
+        else:
+            parts.append(f"{key.replace('_', ' ')} {_clip(json.dumps(value), 60)}")
+    return f"{verb}: {' '.join(parts)}" if parts else verb
 
 
 RUNTIME_LINES: dict[str, LineFormatter] = {
     kinds.ACTION: lambda p: (
-        f"seat {p['seat']} acts: {_compact(p['action'])}"
+        f"seat {p['seat']} acts: {action_words(p['action'])}"
         + (" (fallback)" if p.get("by") == "fallback" else "")
     ),
     kinds.THOUGHT: lambda p: f"seat {p['seat']} thinks: {_clip(p['text'])}",
     "speech": lambda p: f"seat {p['seat']} says: {_clip(p['text'])}",
     kinds.INVALID_ACTION: lambda p: f"seat {p['seat']} answer refused: {p['error']}",
     kinds.FALLBACK: lambda p: (
-        f"seat {p['seat']} falls back to {_compact(p['action'])} ({p['reason']})"
+        f"seat {p['seat']} falls back to {action_words(p['action'])} ({p['reason']})"
     ),
     kinds.DECISION_TIMEOUT: lambda p: f"seat {p['seat']} timed out after {p['timeout']:g}s",
     kinds.PARTICIPANT_ERROR: lambda p: f"seat {p['seat']} failed: {p['error']}",
@@ -93,15 +187,35 @@ def plain(markup: str) -> str:
         return markup
 
 
-def event_line(variant: Variant | None, variant_id: str, event: Event) -> str:
-    """The one line a spectator reads for ``event``."""
+def _werewolf_named(kind: str, payload: Payload, names: Mapping[int, str]) -> str | None:
+    listed = [names.get(i, f"seat {i}") for i in range(max(names) + 1)]
+    return werewolf_text.event_line(kind, payload, werewolf_text.namer(listed))
+
+
+#: Lines that name the players as the seats' prompts do ("seat 2 (Cleo)"), given the names.
+NAMED_LINES: dict[str, Callable[[str, Payload, Mapping[int, str]], str | None]] = {
+    "werewolf": _werewolf_named,
+}
+
+
+def event_line(
+    variant: Variant | None, variant_id: str, event: Event, names: Mapping[int, str] | None = None
+) -> str:
+    """The one line a spectator reads for ``event`` (with the players' names when known)."""
     payload = event.payload
+    table = VARIANT_LINES.get(variant_id, {})
+    named = NAMED_LINES.get(variant_id)
     try:
+        if event.source == "rules" and event.kind in table:
+            return table[event.kind](payload)
+        if event.source == "rules" and named is not None and names:
+            line = named(event.kind, payload, names)
+            if line:
+                return line
         if event.source == "rules" and variant is not None:
             line = variant.format_event(event)
             if line:
                 return plain(line)
-        table = VARIANT_LINES.get(variant_id, {})
         formatter = table.get(event.kind) or RUNTIME_LINES.get(event.kind)
         if formatter is not None:
             return formatter(payload)

@@ -22,7 +22,7 @@ from duskfall.core.redaction import redact, redact_value
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import State, Variant, parse_config
 from duskfall.store.log import LogHeader
-from duskfall.web import present
+from duskfall.web import marks, present
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +56,7 @@ class Timeline:
         self.variant, self.state, self.problem = _rules_for(header)
         self.frames: list[Frame] = []
         self.outcome: Outcome | None = None
+        self.names: dict[int, str] = {}
         self._alive: tuple[int, ...] = self._living()
 
     @property
@@ -92,6 +93,8 @@ class Timeline:
         seats = frozenset(
             s for s in range(self.num_seats) if visible_to(event, s, self._channels(s))
         )
+        if event.visibility == "public" and not self.names:
+            self.names = marks.seat_names(event)
         if event.kind == kinds.GAME_OVER:
             self.outcome = Outcome.from_dict(event.payload)
         frame = Frame(event, seats, self._alive, self._view(event))
@@ -101,7 +104,7 @@ class Timeline:
     def _view(self, event: Event) -> dict[str, Any]:
         casts = present.vote_casts(event)
         reveals = present.revealed_roles(self.header.variant, event)
-        text = present.event_line(self.variant, self.header.variant, event)
+        text = present.event_line(self.variant, self.header.variant, event, self.names)
         payload: dict[str, Any] = event.payload
         if event.source != "rules":  # model calls, errors, agents' text: secrets masked
             text, payload = redact(text), redact_value(payload)
@@ -117,9 +120,18 @@ class Timeline:
             "actor": present.actor(event),
             "alive": list(self._alive),
             "reveals": {str(s): r for s, r in reveals.items()},
-            "votes": None if casts is None else [list(c) for c in casts],
+            "votes": None if casts is None else self._weighted(event, casts),
+            "ballot": None if casts is None else marks.ballot(event),
+            "marks": marks.marks(self.header.variant, event),
+            "names": marks.seat_names(event) if event.visibility == "public" else {},
             "payload": payload,
         }
+
+    @staticmethod
+    def _weighted(event: Event, casts: list[tuple[int, int | None]]) -> list[list[Any]]:
+        """``[voter, target, weight]`` for each cast (weights as the event records them)."""
+        weights = marks.vote_weights(event)
+        return [[voter, target, weights.get(voter, 1.0)] for voter, target in casts]
 
     def visible(self, seat: int | None) -> list[Frame]:
         """The frames ``seat`` may see; ``None`` is the god view (all of them)."""
@@ -148,7 +160,11 @@ class Timeline:
             "config": redact_value(header.config),
             "started_at": header.started_at,
             "seats": [
-                {"seat": entry.get("seat", i), "agent": redact(str(entry.get("agent", "?")))}
+                {
+                    "seat": entry.get("seat", i),
+                    "agent": redact(str(entry.get("agent", "?"))),
+                    "name": self.names.get(i),
+                }
                 for i, entry in enumerate(header.roster)
             ],
             "outcome": self.outcome.to_dict() if self.outcome is not None else None,

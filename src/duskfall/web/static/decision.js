@@ -1,165 +1,79 @@
-// A form for one decision, built from the JSON schema of its legal actions.
-// Handles what the variants use: constants, choices (enum), yes/no, numbers, fixed-length
-// vectors of small integers, text, and alternatives (oneOf/anyOf); anything else gets a JSON box.
+// The form of one decision, as the server built it from the legal view: whole actions to
+// choose from (buttons with distinct labels) and the inputs a choice cannot list (a speech, a
+// vector of reads, an optional claim). Never a free JSON box.
 "use strict";
 
-function choiceLabel(value) {
-  if (value === null || value === -1) return "nobody / skip";
-  if (typeof value === "number") return `seat ${value}`;
-  if (value === true) return "yes";
-  if (value === false) return "no";
-  return String(value);
-}
+let formSerial = 0;
 
-function fieldLabel(name) {
-  return name.replace(/_/g, " ");
-}
-
-/** Buttons of which exactly one is chosen; read() throws until one is. */
-function choiceField(name, options) {
-  let chosen;
-  let has = false;
-  const buttons = options.map((value) => {
-    const button = el("button", {
-      type: "button",
-      class: "choice",
-      "data-value": JSON.stringify(value),
-      text: choiceLabel(value),
-    });
-    button.addEventListener("click", () => {
-      chosen = value;
-      has = true;
-      for (const b of buttons) b.classList.toggle("chosen", b === button);
-    });
-    return button;
-  });
-  return {
-    node: el("div", { class: "choices" }, ...buttons),
-    read() {
-      if (!has) throw new Error(`choose a ${fieldLabel(name)}`);
-      return chosen;
-    },
-  };
-}
-
-function rangeOf(schema) {
-  const lo = Number.isFinite(schema.minimum) ? schema.minimum : null;
-  const hi = Number.isFinite(schema.maximum) ? schema.maximum : null;
-  return [lo, hi];
-}
-
-function integerInput(schema, initial) {
-  const [lo, hi] = rangeOf(schema);
-  if (lo !== null && hi !== null && hi - lo <= 12) {
-    const select = el("select", {});
-    for (let v = lo; v <= hi; v++) select.append(el("option", { value: v, text: v > 0 ? `+${v}` : String(v) }));
-    select.value = String(Math.min(hi, Math.max(lo, initial)));
-    return { node: select, read: () => Number(select.value) };
+function fieldInput(field, id) {
+  if (field.kind === "text") {
+    const area = el("textarea", { id, rows: 3, maxlength: field.max || undefined });
+    return { node: area, read: () => area.value };
   }
-  const input = el("input", { type: "number", min: lo, max: hi, step: schema.type === "integer" ? 1 : "any", value: initial });
+  if (field.kind === "select") {
+    const select = el("select", { id }, ...field.options.map((o, i) => el("option", { value: i, text: o.label })));
+    return { node: select, read: () => field.options[Number(select.value)].value };
+  }
+  if (field.kind === "vector") {
+    const cells = field.cells.map((label, i) => {
+      const select = el("select", { id: `${id}-${i}` },
+        ...field.values.map((v) => el("option", { value: v, text: v > 0 ? `+${v}` : String(v) })));
+      select.value = field.values.includes(0) ? "0" : String(field.values[0]);
+      return { label, select };
+    });
+    const node = el("fieldset", { class: "vector", id },
+      el("legend", { text: field.label }),
+      ...cells.map(({ label, select }) => el("div", {}, el("label", { for: select.id, text: label }), select)));
+    return { node, read: () => cells.map((c) => Number(c.select.value)), grouped: true };
+  }
+  const input = el("input", { id, type: "number", min: field.min ?? undefined, max: field.max ?? undefined, value: field.min ?? 0 });
   return {
     node: input,
     read() {
-      const value = Number(input.value);
-      if (input.value === "" || Number.isNaN(value)) throw new Error("enter a number");
-      return value;
+      if (input.value === "" || Number.isNaN(Number(input.value))) throw new Error(`enter a number for ${field.label}`);
+      return Number(input.value);
     },
   };
 }
 
-function vectorField(schema) {
-  const items = schema.items || {};
-  const count = schema.minItems;
-  const [lo, hi] = rangeOf(items);
-  const initial = lo !== null && lo > 0 ? lo : hi !== null && hi < 0 ? hi : 0;
-  const cells = [];
-  for (let i = 0; i < count; i++) cells.push(integerInput(items, initial));
-  return {
-    node: el("div", { class: "vector" }, ...cells.map((c, i) => el("label", {}, `seat ${i}`, c.node))),
-    read: () => cells.map((c) => c.read()),
-  };
-}
-
-function jsonField(name, schema) {
-  const area = el("textarea", { rows: 3, placeholder: JSON.stringify(schema).slice(0, 200) });
-  return {
-    node: area,
-    read() {
-      if (area.value.trim() === "") throw new Error(`fill in ${fieldLabel(name)} (JSON)`);
-      return JSON.parse(area.value);
-    },
-  };
-}
-
-function alternativesField(name, options) {
-  const labels = options.map((o, i) => {
-    const type = o.properties && o.properties.type;
-    return (type && (type.const ?? (type.enum && type.enum[0]))) || o.title || `option ${i + 1}`;
+/** {node, read()} for a decision's form; read() throws an Error saying what is missing. */
+function buildForm(form) {
+  const serial = ++formSerial;
+  const choices = form.choices || [];
+  let chosen = choices.length === 1 ? 0 : null;
+  const buttons = choices.length > 1 ? choices.map((choice, i) => {
+    const button = el("button", { type: "button", class: "choice", "aria-pressed": "false", "data-index": i, text: choice.label });
+    button.addEventListener("click", () => {
+      chosen = i;
+      for (const b of buttons) b.setAttribute("aria-pressed", String(b === button));
+    });
+    return button;
+  }) : [];
+  const inputs = (form.fields || []).map((field, i) => {
+    const id = `form-${serial}-${field.key}-${i}`;
+    const input = fieldInput(field, id);
+    const wrap = input.grouped ? el("div", { class: "field", "data-field": field.key }, input.node)
+      : el("div", { class: "field", "data-field": field.key }, el("label", { for: id, class: "label", text: field.label }), input.node);
+    return { field, input, wrap };
   });
-  const select = el("select", {}, ...labels.map((l, i) => el("option", { value: i, text: l })));
-  const holder = el("div", {});
-  let current;
-  const show = () => {
-    current = buildField(name, options[Number(select.value)]);
-    holder.replaceChildren(current.node);
-  };
-  select.addEventListener("change", show);
-  show();
-  return { node: el("div", {}, select, holder), read: () => current.read() };
-}
-
-function objectField(schema) {
-  const required = new Set(schema.required || []);
-  const fields = [];
-  const constants = {};
-  for (const [name, prop] of Object.entries(schema.properties || {})) {
-    if ("const" in prop) {
-      constants[name] = prop.const;
-      continue;
-    }
-    if (prop.enum && prop.enum.length === 1) {
-      constants[name] = prop.enum[0];
-      continue;
-    }
-    const nested = prop.type === "array" && prop.items && prop.items.type === "array";
-    if (!required.has(name) && nested) continue; // optional matrices: use the JSON box
-    fields.push([name, buildField(name, prop), required.has(name)]);
-  }
-  const node = el("div", {}, ...fields.map(([name, field]) =>
-    el("div", { class: "field", "data-field": name }, el("div", { class: "label", text: fieldLabel(name) }), field.node)));
+  const group = buttons.length
+    ? el("div", { class: "choices", role: "group", "aria-label": "your choice" }, ...buttons) : null;
   return {
-    node,
+    node: el("div", {}, group, ...inputs.map((i) => i.wrap)),
     read() {
-      const value = { ...constants };
-      for (const [name, field, needed] of fields) {
-        try {
-          value[name] = field.read();
-        } catch (err) {
-          if (needed) throw err;
-        }
+      if (chosen === null) throw new Error("choose one of the options first");
+      const action = { ...(choices[chosen] ? choices[chosen].value : {}) };
+      for (const { field, input } of inputs) {
+        const value = input.read();
+        if (value !== null && value !== undefined) action[field.key] = value;
       }
-      return value;
+      return action;
     },
   };
 }
 
-/** A field for `schema`: {node, read()}; read() throws an Error saying what is missing. */
-function buildField(name, schema) {
-  schema = schema || {};
-  const alternatives = schema.oneOf || schema.anyOf;
-  if (alternatives) return alternativesField(name, alternatives);
-  if (schema.enum) return choiceField(name, schema.enum);
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
-  if (type === "object") return objectField(schema);
-  if (type === "boolean") return choiceField(name, [true, false]);
-  if (type === "integer" || type === "number") return integerInput(schema, 0);
-  if (type === "string") {
-    const area = el("textarea", { rows: 3, maxlength: schema.maxLength });
-    return { node: area, read: () => area.value };
-  }
-  const items = schema.items || {};
-  if (type === "array" && schema.minItems && schema.minItems === schema.maxItems && items.type === "integer") {
-    return vectorField(schema);
-  }
-  return jsonField(name, schema);
+/** "4:59": the time left until `deadline` (seconds since the epoch). */
+function timeLeft(deadline) {
+  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }

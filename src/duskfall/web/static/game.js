@@ -1,20 +1,23 @@
-// The game page: live updates over a WebSocket, a timeline to scrub, god and seat views,
-// pause/resume, and the decision form of a seat played in the browser.
+// The game page: live updates over a WebSocket, a timeline to scrub (keys, strip, links to a
+// moment), god, seat and public views, the admin's controls, and the decision form of a seat
+// played in the browser.
 "use strict";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 // Shown in the feed only on request (thoughts, suspicions and calls have their own panels).
 const RUNTIME_KINDS = new Set(["action", "llm_call", "suspicion", "thought", "invalid_action", "fallback"]);
 const PLAY_MS = 350;
+const PUBLIC = -1; // the public view: public events only, open to everyone
 
 const page = {
-  view: null, // null: god view; a number: that seat's view
+  view: null, // null: god view; PUBLIC; a number: that seat's view
   game: null,
   events: [],
   status: "",
   outcome: null,
   roles: {},
   request: null,
+  knows: null,
   humanSeats: [],
   position: -1,
   following: true,
@@ -24,17 +27,21 @@ const page = {
   admin: false,
   tab: "thoughts",
   player: null,
+  openCalls: new Set(),
+  clock: null,
+  baseTitle: "duskfall",
 };
 
 const $ = (id) => document.getElementById(id);
 
 function initialView() {
   const seat = new URLSearchParams(location.search).get("seat");
-  return seat === null || seat === "" ? null : Number(seat);
+  if (seat === null || seat === "") return null;
+  return seat === "public" ? PUBLIC : Number(seat);
 }
 
 function tokenFor(view) {
-  if (view === null) return adminToken();
+  if (view === null || view === PUBLIC) return adminToken();
   return localStorage.getItem(seatTokenKey(gameId, view)) || adminToken();
 }
 
@@ -51,7 +58,7 @@ function connect() {
   };
   socket.onclose = () => {
     if (page.socket !== socket || page.closedOnPurpose) return;
-    if (page.status === "finished" || page.status === "stopped") return;
+    if (["finished", "aborted", "stopped"].includes(page.status)) return;
     setTimeout(connect, page.retryMs);
     page.retryMs = Math.min(page.retryMs * 2, 10000);
   };
@@ -75,24 +82,36 @@ function receive(message) {
     page.roles = message.roles || {};
     page.request = message.request;
     page.humanSeats = message.human_seats || [];
-    if (page.following || page.position >= page.events.length) page.position = page.events.length - 1;
+    const moment = momentFromHash();
+    if (moment !== null) {
+      page.following = false;
+      page.position = moment;
+    } else if (page.following || page.position >= page.events.length) {
+      page.position = page.events.length - 1;
+    }
     renderAll();
   } else if (message.type === "event") {
-    page.events.push(message.event);
-    $("events").append(eventItem(message.event, page.events.length - 1));
+    const event = message.event;
+    page.events.push(event);
+    for (const [seat, name] of Object.entries(event.names || {})) if (page.game.seats[seat]) page.game.seats[seat].name = name;
+    $("events").append(eventItem(event, page.events.length - 1));
     if (page.following) page.position = page.events.length - 1;
-    renderPosition();
+    renderPosition(true);
   } else if (message.type === "status") {
     page.status = message.status;
     page.outcome = message.outcome;
     if (message.roles) page.roles = message.roles;
     renderHeader();
-    renderPosition();
+    renderPosition(true);
   } else if (message.type === "decision") {
     page.request = message.request;
     renderDecision();
   } else if (message.type === "error") {
     page.closedOnPurpose = true;
+    if (page.view === null && !adminToken()) {
+      switchView(PUBLIC); // a game with people: spectators follow its public events
+      return;
+    }
     showError(message.message);
   }
 }
@@ -101,6 +120,18 @@ function showError(text) {
   $("error").textContent = text;
   $("error").classList.remove("hidden");
   $("token-form").classList.toggle("hidden", !/token/i.test(text));
+}
+
+// -- which events the filters show -------------------------------------------------------
+
+function shownByFilters(event) {
+  return $("show-runtime").checked || !RUNTIME_KINDS.has(event.kind);
+}
+
+function shownIndexes() {
+  const out = [];
+  for (let i = 0; i < page.events.length; i++) if (shownByFilters(page.events[i])) out.push(i);
+  return out;
 }
 
 // -- rendering -------------------------------------------------------------------------
@@ -115,14 +146,16 @@ function renderAll() {
   $("events").replaceChildren(...page.events.map(eventItem));
   $("layout").classList.toggle("god", page.view === null);
   $("god-panels").classList.toggle("hidden", page.view !== null);
+  renderPromptFilters();
   renderDecision();
-  renderPosition();
+  renderPosition(false);
 }
 
 function renderHeader() {
   const game = page.game;
   if (!game) return;
-  document.title = `duskfall · ${game.game_id}`;
+  page.baseTitle = `duskfall · ${game.variant_name}`;
+  updateTitle();
   // the seed is served only once the game has ended (it would give away the deal)
   $("title").textContent = game.seed === null ? game.variant_name : `${game.variant_name} · seed ${game.seed}`;
   $("title").title = game.game_id;
@@ -130,134 +163,130 @@ function renderHeader() {
   const controllable = game.live && page.admin && (page.status === "running" || page.status === "paused");
   $("pause").classList.toggle("hidden", !(controllable && page.status === "running"));
   $("resume").classList.toggle("hidden", !(controllable && page.status === "paused"));
+  $("abort").classList.toggle("hidden", !controllable);
+  $("show-links").classList.toggle("hidden", !(controllable && page.humanSeats.length));
+}
+
+function updateTitle() {
+  const mine = page.request && page.view === page.request.seat;
+  document.title = mine ? `● Your move · ${page.baseTitle}` : page.baseTitle;
 }
 
 function renderViewSelect() {
   const select = $("view");
-  const options = [el("option", { value: "god", text: "God view (everything)" })];
+  const options = [
+    el("option", { value: "god", text: "God view (everything)" }),
+    el("option", { value: "public", text: "Public view (what everyone saw)" }),
+  ];
   for (const { seat, agent } of page.game.seats) {
-    const human = page.humanSeats.includes(seat) ? " (human)" : "";
-    options.push(el("option", { value: String(seat), text: `Seat ${seat}: ${agent}${human}` }));
+    const human = page.humanSeats.includes(seat) ? " (person)" : "";
+    options.push(el("option", { value: String(seat), text: `${playerName(page.game.seats, seat)}: ${agent}${human}` }));
   }
   select.replaceChildren(...options);
-  select.value = page.view === null ? "god" : String(page.view);
-  $("view-note").textContent = page.view === null
-    ? "hidden roles, private chats, thoughts and prompts"
-    : `exactly what seat ${page.view} saw`;
+  select.value = page.view === null ? "god" : page.view === PUBLIC ? "public" : String(page.view);
+  $("view-note").textContent = page.view === null ? "hidden roles, private chats, thoughts and prompts"
+    : page.view === PUBLIC ? "public events only; the roles once the game has ended"
+      : `exactly what ${playerName(page.game.seats, page.view)} saw`;
 }
 
 function eventItem(event, index) {
-  const when = `D${event.day} · ${phaseLabel(event.phase)}`;
+  const when = `${isNight(event.phase) ? "Night" : "Day"} ${event.day}`;
   const tag = event.scope === "public" ? null
     : el("span", { class: "tag", title: "who sees this", text: event.scope === "admin" ? "god" : event.visibility });
-  return el("li", {
+  const item = el("li", {
     class: `scope-${event.scope} kind-${event.kind.replace(/[^\w-]/g, "_")}${RUNTIME_KINDS.has(event.kind) ? " runtime" : ""}`,
     "data-index": index,
     "data-kind": event.kind,
+    "data-day": event.day,
+    tabindex: "0",
     onclick: () => moveTo(index),
   }, el("span", { class: "when", text: when }), el("span", { class: "text" }, tag, event.text));
+  item.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      moveTo(index);
+    }
+  });
+  return item;
 }
 
 function knownRoles(upTo) {
   if (page.view === null) return page.roles;
   const known = {};
   for (let i = 0; i <= upTo; i++) Object.assign(known, page.events[i].reveals);
+  if (page.position === page.events.length - 1) Object.assign(known, page.roles);
   return known;
-}
-
-/** The votes to show: the latest vote record, or the latest run of single casts. */
-function tally(upTo) {
-  let last = -1;
-  for (let i = upTo; i >= 0; i--) {
-    if (page.events[i].votes) {
-      last = i;
-      break;
-    }
-  }
-  if (last < 0) return null;
-  const anchor = page.events[last];
-  const casts = new Map();
-  if (anchor.votes.length > 1) {
-    for (const [voter, target] of anchor.votes) casts.set(voter, target);
-  } else {
-    for (let i = last; i >= 0; i--) {
-      const e = page.events[i];
-      if (!e.votes) continue;
-      if (e.kind !== anchor.kind || e.day !== anchor.day || e.phase !== anchor.phase || e.votes.length !== 1) break;
-      const [voter, target] = e.votes[0];
-      if (!casts.has(voter)) casts.set(voter, target);
-    }
-  }
-  return { event: anchor, casts };
 }
 
 function renderPlayers() {
   const event = current();
-  const alive = new Set(event ? event.alive : page.game.seats.map((s) => s.seat));
+  const seats = page.game.seats;
+  const alive = new Set(event ? event.alive : seats.map((s) => s.seat));
   const roles = knownRoles(page.position);
-  const votes = tally(page.position);
-  const received = new Map();
-  if (votes) for (const target of votes.casts.values()) received.set(target, (received.get(target) || 0) + 1);
-  const cards = page.game.seats.map(({ seat, agent }) => {
+  const marks = marksBySeat(page.events, page.position);
+  const votes = tally(page.events, page.position);
+  const received = new Map(renderTallyBox($("tally"), seats, votes).map(([t, { total }]) => [t, total]));
+  const cards = seats.map(({ seat, agent }) => {
     const role = roles[String(seat)];
     const isAlive = alive.has(seat);
+    const seatMarks = marks.get(seat) || {};
+    const fate = seatMarks.exiled || seatMarks.dead || "out";
+    const known = KNOWLEDGE_MARKS.filter((k) => seatMarks[k]).map((k) => seatMarks[k]);
     return el("div", {
       class: `player${isAlive ? "" : " dead"}${page.view === seat ? " me" : ""}${event && event.actor === seat ? " acting" : ""}`,
       "data-seat": seat,
     },
-    el("div", {}, el("span", { class: "seat-no", text: `${seat}${page.view === seat ? " (you)" : ""}` }),
+    el("div", { class: "name-line" }, el("span", { class: "seat-no", text: playerName(seats, seat) }),
+      page.view === seat ? el("span", { class: "you", text: " (you)" }) : null,
+      seatMarks.badge ? el("span", { class: "badge-mark", title: seatMarks.badge, text: "★ sheriff" }) : null,
       received.get(seat) ? el("span", { class: "votes", title: "votes received", text: received.get(seat) }) : null),
-    el("span", { class: "life", text: isAlive ? "alive" : "out" }),
+    el("div", { class: "life", text: isAlive ? "alive" : fate }),
     el("div", { class: `role${/mafia|don|wolf|black/i.test(role || "") ? " team-bad" : ""}`, text: role || "" }),
+    ...known.map((text) => el("div", { class: "known", text })),
     el("div", { class: "agent", text: agent }));
   });
   $("players").replaceChildren(...cards);
-  renderTally(votes);
+  const picture = votePicture(page.events, page.position, seats);
+  $("vote-picture").replaceChildren(...(picture ? [picture] : []));
+  renderKnows(roles, marks);
 }
 
-function renderTally(votes) {
-  const box = $("tally");
-  if (!votes) {
-    box.replaceChildren();
-    return;
-  }
-  const byTarget = new Map();
-  for (const [voter, target] of votes.casts) {
-    if (!byTarget.has(target)) byTarget.set(target, []);
-    byTarget.get(target).push(voter);
-  }
-  const rows = [...byTarget].sort((a, b) => b[1].length - a[1].length).map(([target, voters]) =>
-    el("div", { class: "tally-row" },
-      el("span", { class: "who", text: target === null ? "abstain" : `seat ${target}` }),
-      el("span", { class: "bar", style: `width:${voters.length * 14}px` }),
-      el("span", { text: `${voters.length}` }),
-      el("span", { class: "muted", text: `  (${voters.sort((a, b) => a - b).join(", ")})` })));
-  const e = votes.event;
-  box.replaceChildren(el("strong", { text: `Votes · day ${e.day} ${phaseLabel(e.phase)}` }), ...rows);
+function renderKnows(roles, marks) {
+  const box = $("knows");
+  const seatView = page.view !== null && page.view !== PUBLIC && page.game;
+  box.classList.toggle("hidden", !seatView);
+  if (!seatView) return;
+  if (page.request && page.request.knows) page.knows = page.request.knows;
+  box.replaceChildren(...knowledgeCard(page.game.seats, page.view, roles, marks, page.knows));
 }
 
-function renderPosition() {
+function renderPosition(live) {
   if (!page.game) return;
-  const count = page.events.length;
+  const shown = shownIndexes();
+  const at = shown.filter((i) => i <= page.position).length - 1;
   const scrub = $("scrub");
-  scrub.max = String(Math.max(0, count - 1));
-  scrub.value = String(Math.max(0, page.position));
-  $("pos").textContent = count ? `${page.position + 1} / ${count}` : "no events yet";
+  scrub.max = String(Math.max(0, shown.length - 1));
+  scrub.value = String(Math.max(0, at));
+  $("pos").textContent = shown.length ? `${at + 1} / ${shown.length}` : "no events yet";
   const event = current();
   const phase = $("phase");
-  phase.textContent = event ? `${isNight(event.phase) ? "☾" : "☀"} Day ${event.day} · ${phaseLabel(event.phase)}` : "";
+  phase.textContent = event ? `${isNight(event.phase) ? "☾ Night" : "☀ Day"} ${event.day} · ${phaseLabel(event.phase)}` : "";
   phase.className = `phase ${event && isNight(event.phase) ? "night" : "day"}`;
   const items = $("events").children;
   for (let i = 0; i < items.length; i++) {
     items[i].classList.toggle("future", i > page.position);
     items[i].classList.toggle("current", i === page.position);
+    if (i === page.position) items[i].setAttribute("aria-current", "step");
+    else items[i].removeAttribute("aria-current");
   }
   if (page.following) {
     const list = $("events");
     list.scrollTop = list.scrollHeight;
-  } else if (items[page.position]) {
+  } else if (items[page.position] && !live) {
     items[page.position].scrollIntoView({ block: "nearest" });
   }
+  $("strip").replaceChildren(...stripButtons(page.events, shown, moveTo));
+  $("moment-link").href = event ? `#e${event.seq}` : "#";
   renderPlayers();
   renderOutcome();
   renderPanel();
@@ -272,16 +301,39 @@ function renderOutcome() {
   box.textContent = o.winner ? `${o.winner} wins: ${o.reason}` : `Game over (${o.termination}): ${o.reason}`;
 }
 
+function renderPromptFilters() {
+  const seats = el("option", { value: "", text: "every seat" });
+  $("prompt-seat").replaceChildren(seats, ...(page.game ? page.game.seats : []).map(({ seat }) =>
+    el("option", { value: String(seat), text: playerName(page.game.seats, seat) })));
+  const kinds = [...new Set(page.events.filter((e) => e.kind === "llm_call").map((e) => e.payload.decision).filter(Boolean))];
+  $("prompt-kind").replaceChildren(el("option", { value: "", text: "every decision" }),
+    ...kinds.sort().map((k) => el("option", { value: k, text: phaseLabel(k) })));
+}
+
 function renderPanel() {
+  $("prompt-filters").classList.toggle("hidden", page.tab !== "prompts");
   if (page.view !== null) {
     $("tab-body").replaceChildren();
     return;
   }
+  const body = $("tab-body");
+  const scroll = body.firstElementChild ? body.querySelector(".thoughts, .calls")?.scrollTop : 0;
   const events = page.events.slice(0, page.position + 1);
-  const body = page.tab === "thoughts" ? thoughtsPanel(events)
-    : page.tab === "suspicion" ? suspicionPanel(events)
-      : promptsPanel(events, null);
-  $("tab-body").replaceChildren(body);
+  let node;
+  if (page.tab === "thoughts") node = thoughtsPanel(events);
+  else if (page.tab === "suspicion") node = suspicionPanel(events);
+  else {
+    const seat = $("prompt-seat").value;
+    node = promptsPanel(events, seat === "" ? null : Number(seat), $("prompt-kind").value || null, page.openCalls,
+      (index) => {
+        $("show-runtime").checked = true; // actions are runtime events: show them
+        $("events").classList.remove("compact");
+        moveTo(index);
+      });
+  }
+  body.replaceChildren(node);
+  const list = body.querySelector(".thoughts, .calls");
+  if (list && scroll) list.scrollTop = scroll;
 }
 
 // -- decisions of a seat played here ----------------------------------------------------
@@ -289,14 +341,16 @@ function renderPanel() {
 function renderDecision() {
   const box = $("decision");
   const request = page.request;
+  clearInterval(page.clock);
+  updateTitle();
   if (!request || page.view !== request.seat) {
     box.classList.add("hidden");
     box.replaceChildren();
     return;
   }
-  const form = buildField("action", request.schema);
-  const json = el("textarea", { rows: 4, id: "decision-json" });
-  const error = el("span", { class: "hint", id: "decision-error" });
+  if (box.dataset.requestId === String(request.request_id) && !box.classList.contains("hidden")) return;
+  const form = buildForm(request.form);
+  const error = el("span", { class: "hint", id: "decision-error", role: "alert" });
   const send = async (action) => {
     error.textContent = "";
     try {
@@ -318,29 +372,42 @@ function renderDecision() {
       error.textContent = err.message;
     }
   });
-  const sendJson = el("button", { type: "button", text: "Send JSON" });
-  sendJson.addEventListener("click", () => {
-    try {
-      send(JSON.parse(json.value));
-    } catch (err) {
-      error.textContent = `not valid JSON: ${err.message}`;
-    }
-  });
-  const role = request.observation && request.observation.role;
+  const clock = el("span", { class: "deadline", id: "decision-deadline" });
+  const tick = () => {
+    clock.textContent = `answer within ${timeLeft(request.deadline)}`;
+  };
+  const kind = phaseLabel(request.kind);
   const parts = [
-    el("h2", { text: `Your move: ${phaseLabel(request.kind)}` }),
-    role ? el("div", {}, "You are ", el("strong", { text: role })) : null,
-    el("p", { class: "describe", text: request.describe }),
+    el("h2", { id: "decision-title", text: `Your move: ${kind}` }),
+    todaysSpeeches(),
+    request.knows ? el("p", { class: "headline", text: request.knows.headline }) : null,
+    el("p", { class: "describe", text: request.form.question || request.describe }),
     request.hint ? el("p", { class: "hint", text: `Refused: ${request.hint}` }) : null,
     form.node,
-    el("div", { class: "actions" }, submit, error),
-    el("details", {}, el("summary", { text: "Answer as JSON" }), json, sendJson),
-    el("details", { class: "knows" }, el("summary", { text: "What you know (your observation)" }),
-      el("pre", { text: JSON.stringify(request.observation, null, 1) })),
+    el("div", { class: "actions" }, submit, clock, error),
   ];
   box.replaceChildren(...parts.filter(Boolean));
+  if (page.game) renderPlayers(); // the seat's card learns from the decision's view
   box.dataset.requestId = String(request.request_id);
   box.classList.remove("hidden");
+  if (request.deadline) {
+    tick();
+    page.clock = setInterval(tick, 1000);
+  }
+  $("announce").textContent = `Your move: ${kind}`;
+}
+
+const SPEECH_KINDS = new Set(["speech", "chat", "DECLARATION"]);
+
+/** Today's speeches beside the form (on a phone they would be a screen away). */
+function todaysSpeeches() {
+  const last = page.events[page.events.length - 1];
+  if (!last) return null;
+  const said = page.events.filter((e) => e.day === last.day && SPEECH_KINDS.has(e.kind));
+  if (!said.length) return null;
+  return el("details", { class: "today", open: true },
+    el("summary", { text: `Said today (${said.length})` }),
+    el("ul", {}, ...said.map((e) => el("li", { text: e.text }))));
 }
 
 // -- timeline controls ------------------------------------------------------------------
@@ -349,13 +416,31 @@ function moveTo(index) {
   const last = page.events.length - 1;
   page.position = Math.max(-1, Math.min(last, index));
   page.following = page.position === last;
-  renderPosition();
+  const event = current();
+  if (event && !page.following) history.replaceState(null, "", `${location.pathname}${location.search}#e${event.seq}`);
+  else history.replaceState(null, "", location.pathname + location.search);
+  renderPosition(false);
+}
+
+/** Step to the next (+1) or previous (-1) event the filters show. */
+function step(direction) {
+  const shown = shownIndexes();
+  const next = direction > 0 ? shown.find((i) => i > page.position) : [...shown].reverse().find((i) => i < page.position);
+  if (next !== undefined) moveTo(next);
+}
+
+function momentFromHash() {
+  const match = /^#e(\d+)$/.exec(location.hash);
+  if (!match) return null;
+  const index = page.events.findIndex((e) => e.seq === Number(match[1]));
+  return index >= 0 ? index : null;
 }
 
 function stopPlaying() {
   if (page.player) clearInterval(page.player);
   page.player = null;
   $("play").textContent = "play";
+  $("play").setAttribute("aria-pressed", "false");
 }
 
 function togglePlay() {
@@ -365,9 +450,11 @@ function togglePlay() {
   }
   if (page.position >= page.events.length - 1) moveTo(0);
   $("play").textContent = "stop";
+  $("play").setAttribute("aria-pressed", "true");
   page.player = setInterval(() => {
-    if (page.position >= page.events.length - 1) stopPlaying();
-    else moveTo(page.position + 1);
+    const shown = shownIndexes();
+    if (page.position >= shown[shown.length - 1]) stopPlaying();
+    else step(1);
   }, PLAY_MS);
 }
 
@@ -381,31 +468,104 @@ async function control(action) {
   }
 }
 
+async function showSeatLinks() {
+  const box = $("seat-links");
+  const open = box.classList.contains("hidden");
+  $("show-links").setAttribute("aria-expanded", String(open));
+  if (!open) {
+    box.classList.add("hidden");
+    return;
+  }
+  try {
+    const links = await api("GET", `/api/games/${encodeURIComponent(gameId)}/seats`, undefined, adminToken());
+    box.replaceChildren(el("h2", { text: "Seat links" }), el("ul", { class: "seat-links" },
+      ...Object.entries(links).map(([seat, info]) => el("li", {}, `${playerName(page.game.seats, Number(seat))}: `,
+        el("a", { href: info.url, text: location.origin + info.url })))));
+    box.classList.remove("hidden");
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+function switchView(view) {
+  page.view = view;
+  const query = view === null ? "" : `?seat=${view === PUBLIC ? "public" : view}`;
+  history.replaceState(null, "", location.pathname + query);
+  page.following = true;
+  Object.assign(page, { events: [], roles: {}, request: null, knows: null, position: -1 });
+  if (page.game) renderAll(); // nothing of the previous view stays on the page
+  reconnect();
+}
+
+function typing(target) {
+  return target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+}
+
 function wire() {
-  $("scrub").addEventListener("input", (e) => moveTo(Number(e.target.value)));
-  $("first").addEventListener("click", () => moveTo(0));
-  $("prev").addEventListener("click", () => moveTo(page.position - 1));
-  $("next").addEventListener("click", () => moveTo(page.position + 1));
+  $("scrub").addEventListener("input", (e) => moveTo(shownIndexes()[Number(e.target.value)] ?? -1));
+  $("first").addEventListener("click", () => moveTo(shownIndexes()[0] ?? -1));
+  $("prev").addEventListener("click", () => step(-1));
+  $("next").addEventListener("click", () => step(1));
   $("live").addEventListener("click", () => moveTo(page.events.length - 1));
   $("play").addEventListener("click", togglePlay);
   $("pause").addEventListener("click", () => control("pause"));
   $("resume").addEventListener("click", () => control("resume"));
-  $("show-runtime").addEventListener("change", (e) => $("events").classList.toggle("compact", !e.target.checked));
+  $("abort").addEventListener("click", () => {
+    if (confirm("Stop this game now? It ends as aborted.")) control("abort");
+  });
+  $("show-links").addEventListener("click", showSeatLinks);
+  $("show-runtime").addEventListener("change", (e) => {
+    $("events").classList.toggle("compact", !e.target.checked);
+    renderPosition(false);
+  });
   $("view").addEventListener("change", (e) => {
-    page.view = e.target.value === "god" ? null : Number(e.target.value);
-    const url = page.view === null ? location.pathname : `${location.pathname}?seat=${page.view}`;
-    history.replaceState(null, "", url);
-    page.following = true;
-    Object.assign(page, { events: [], roles: {}, request: null, position: -1 });
-    renderAll(); // nothing of the previous view stays on the page
-    reconnect();
+    const value = e.target.value;
+    switchView(value === "god" ? null : value === "public" ? PUBLIC : Number(value));
   });
   $("tabs").addEventListener("click", (e) => {
     const tab = e.target.dataset && e.target.dataset.tab;
     if (!tab) return;
     page.tab = tab;
-    for (const b of $("tabs").children) b.classList.toggle("active", b.dataset.tab === tab);
+    for (const b of $("tabs").children) {
+      b.classList.toggle("active", b.dataset.tab === tab);
+      b.setAttribute("aria-selected", String(b.dataset.tab === tab));
+      b.tabIndex = b.dataset.tab === tab ? 0 : -1;
+    }
+    $("tab-body").setAttribute("aria-labelledby", `tab-${tab}`);
+    if (tab === "prompts") renderPromptFilters();
     renderPanel();
+  });
+  $("tab-body").addEventListener("toggle", (e) => {
+    const seq = e.target.dataset && e.target.dataset.seq;
+    if (seq === undefined) return;
+    if (e.target.open) page.openCalls.add(Number(seq));
+    else page.openCalls.delete(Number(seq));
+  }, true);
+  $("prompt-seat").addEventListener("change", renderPanel);
+  $("prompt-kind").addEventListener("change", renderPanel);
+  $("tabs").addEventListener("keydown", (e) => {
+    const tabs = [...$("tabs").children];
+    const at = tabs.indexOf(document.activeElement);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (at < 0 || to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const tab = tabs[(to + tabs.length) % tabs.length];
+    tab.focus();
+    tab.click();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey || e.target.getAttribute("role") === "tab") return;
+    const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1),
+      Home: () => moveTo(shownIndexes()[0] ?? -1), End: () => moveTo(page.events.length - 1) };
+    if (keys[e.key] && page.game) {
+      e.preventDefault();
+      keys[e.key]();
+    }
+  });
+  window.addEventListener("hashchange", () => {
+    const moment = momentFromHash();
+    if (moment !== null && moment !== page.position) moveTo(moment);
   });
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();

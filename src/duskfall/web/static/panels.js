@@ -86,8 +86,30 @@ function cachedNote(cached) {
   return cached ? ` (${cached} cached)` : "";
 }
 
-function promptsPanel(events, seatFilter) {
-  const calls = events.filter((e) => e.kind === "llm_call" && (seatFilter === null || e.payload.seat === seatFilter));
+/** The action each model call led to: the seat's next action after the call. */
+function actionsOfCalls(events) {
+  const waiting = new Map(); // seat -> calls not yet followed by an action
+  const led = new Map(); // call seq -> [action event, its index]
+  events.forEach((e, index) => {
+    const seat = e.payload && e.payload.seat;
+    if (e.kind === "llm_call") {
+      if (!waiting.has(seat)) waiting.set(seat, []);
+      waiting.get(seat).push(e.seq);
+    } else if (e.kind === "action" && waiting.has(seat)) {
+      for (const seq of waiting.get(seat)) led.set(seq, [e, index]);
+      waiting.delete(seat);
+    }
+  });
+  return led;
+}
+
+/** Model calls, newest first, filtered by seat and decision kind; `openCalls` holds the seqs
+ * of the calls the reader expanded (they stay open while live events arrive); `onJump` moves
+ * the timeline to the action a call led to. */
+function promptsPanel(events, seatFilter, kindFilter, openCalls, onJump) {
+  const led = actionsOfCalls(events);
+  const calls = events.filter((e) => e.kind === "llm_call" && (seatFilter === null || e.payload.seat === seatFilter) &&
+    (!kindFilter || e.payload.decision === kindFilter));
   let prompt = 0;
   let cached = 0;
   let completion = 0;
@@ -110,7 +132,11 @@ function promptsPanel(events, seatFilter) {
       ...(p.messages || []).map((m) => messageBlock(m.role, m.content)),
       messageBlock("reply", p.reply ?? "(no reply)", "reply"),
       p.error ? el("div", { class: "notice error", text: p.error }) : null);
-    return el("li", {}, el("details", {}, el("summary", { text: head }), body));
+    const open = openCalls && openCalls.has(e.seq);
+    const action = led.get(e.seq);
+    const link = action && onJump ? el("button", { type: "button", class: "to-action", "data-action": action[0].seq,
+      onclick: () => onJump(action[1]), text: `→ ${action[0].text}` }) : null;
+    return el("li", {}, el("details", { "data-seq": e.seq, open }, el("summary", { text: head }), body), link);
   });
   return el("div", {}, totals, el("ul", { class: "calls" }, ...items));
 }

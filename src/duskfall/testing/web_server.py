@@ -1,0 +1,65 @@
+"""The web app served for real, for browser tests and screenshots: uvicorn in a thread on a
+free loopback port, and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from duskfall.testing.require import require, require_program
+from duskfall.web.access import Access
+from duskfall.web.app import WebSettings, create_app
+
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+START_SECONDS = 10
+
+
+@dataclass
+class Server:
+    url: str
+    games_dir: Path
+    db: Path
+
+
+@contextmanager
+def running_server(games_dir: Path, db: Path, admin_token: str) -> Iterator[Server]:
+    """``duskfall web``'s app over ``games_dir`` and the index ``db``, until the block ends."""
+    settings = WebSettings(games_dir=games_dir, db=db, access=Access(admin_token))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    uvicorn = require("uvicorn", "pip install 'duskfall[web]'")
+    config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + START_SECONDS
+    while not server.started:  # start-up of our own server thread
+        if time.monotonic() > deadline:
+            raise RuntimeError("the web server did not start")
+        time.sleep(0.01)
+    try:
+        yield Server(f"http://127.0.0.1:{port}", games_dir, db)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=START_SECONDS)
+        sock.close()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Headless Chromium (the distribution's package) under Playwright."""
+    sync_api = require("playwright.sync_api", "pip install 'duskfall[test]'")
+    executable = require_program("chromium", "apt-get install chromium")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -1,0 +1,114 @@
+"""Marks on players (deaths and causes, the badge, checks, potions), ballots, names, the seat's
+card, and the statistics over the index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from duskfall.arena.stats import Proportion
+from duskfall.core.events import Event
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
+from duskfall.store.index import GameIndex, GameRow, SeatRow
+from duskfall.web import marks
+from duskfall.web.knowledge import knowledge
+from duskfall.web.stats import seat_results, statistics
+
+
+def test_werewolf_marks() -> None:
+    night = Event(
+        "night_resolved",
+        {"deaths": [{"seat": 3, "cause": "wolves"}, {"seat": 1, "cause": "poison"}]},
+        "admin", day=2, phase="NIGHT",
+    )  # fmt: skip
+    assert [m["text"] for m in marks.marks("werewolf", night)] == [
+        "killed by the wolves, night 2",
+        "poisoned by the witch, night 2",
+    ]
+    check = Event("seer_action", {"seat": 2, "target": 5, "result": "Werewolf"}, day=1)
+    assert marks.marks("werewolf", check) == [
+        {"seat": 5, "mark": "checked", "text": "checked: Werewolf, night 1"}
+    ]
+    badge = Event("sheriff_elected", {"seat": 2, "reason": "elected"})
+    assert marks.marks("werewolf", badge)[0]["mark"] == "badge"
+    assert marks.marks("werewolf", Event("deaths", {"seats": "odd"})) == []
+
+
+def test_ballots_and_weights() -> None:
+    badge = Event("vote", {"seat": 2, "target": 4, "weight": 1.0, "sub_phase": "BADGE_VOTE"})
+    exile = Event("vote", {"seat": 2, "target": 5, "weight": 1.5, "sub_phase": "VOTE"})
+    assert marks.ballot(badge) == "sheriff election" and marks.ballot(exile) == "exile vote"
+    assert marks.vote_weights(exile) == {2: 1.5}
+    second = Event("VOTES", {"round": 1, "votes": {"0": 1}})
+    assert marks.ballot(second) == "exile vote (round 2)"
+
+
+def test_names_from_either_shape() -> None:
+    assert marks.seat_names(Event("game_start", {"players": ["Ada", "Bram"]})) == {
+        0: "Ada",
+        1: "Bram",
+    }
+    setup = Event("setup", {"players": [{"seat": 1, "name": "Bruno"}]})
+    assert marks.seat_names(setup) == {1: "Bruno"}
+
+
+def test_the_seat_card_is_plain_words() -> None:
+    card = knowledge(
+        {
+            "seat": 1, "name": "Bram", "role": "Witch", "team": "village", "alive": True,
+            "players": [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bram"}],
+            "antidote": True, "poison": False, "attacked_tonight": 0, "sheriff": 1,
+        }
+    )  # fmt: skip
+    assert card["headline"] == "You are Bram (seat 1), the Witch"
+    assert "Antidote: left" in card["lines"] and "Poison: used" in card["lines"]
+    assert "The wolves attacked Ada (seat 0) tonight" in card["lines"]
+    assert "You hold the sheriff's badge" in card["lines"]
+    wolf = knowledge({"seat": 4, "role": "Werewolf", "wolves": [4, 5], "checks": []})
+    assert "Your teammates: seat 5" in wolf["lines"]
+
+
+def test_statistics_count_simulated_games(tmp_path: Path) -> None:
+    db = tmp_path / "index.db"
+    seats = (SeatRow(0, "heuristic"), SeatRow(1, "random"))
+    rows = [
+        GameRow(f"g{i}", "werewolf", {"preset": "werewolf-6"}, i, seats, "finished",
+                winner="village" if i % 3 else None, days=2, cost_usd=0.5, prompt_tokens=10,
+                cached_tokens=4, completion_tokens=2)
+        for i in range(9)
+    ]  # fmt: skip
+    with GameIndex(db) as index:
+        index.add_rows(rows)
+    stats = statistics(db)
+    assert stats["games"] == 9 and stats["simulated"] == 9
+    variant = next(g for g in stats["groups"] if g["by"] == "variant")
+    village = next(r for r in variant["rates"] if r["result"] == "village")
+    assert village["text"] == str(Proportion(6, 9))
+    assert variant["tokens"] == {
+        "cached": 36, "uncached": 54, "completion": 18, "per_game": 12.0, "per_seat": 6.0,
+    }  # fmt: skip
+    assert variant["cost_per_seat"] == 0.25
+    assert {g["by"] for g in stats["groups"]} == {"variant", "preset", "agents"}
+    roles = [g for g in stats["seat_groups"] if g["by"] == "role"]
+    assert sum(g["seats"] for g in roles) == 18 and {g["key"] for g in roles} <= {
+        "Villager", "Seer", "Witch", "Werewolf",
+    }  # fmt: skip
+    state = get_variant("werewolf").new_game(
+        parse_config(get_variant("werewolf"), {"preset": "werewolf-6"}), 1
+    )
+    won = [state.team_of(s) == "village" for s in (0, 1)]  # game g1: the village won
+    assert seat_results(rows[1]) == [
+        ("werewolf", state.roles()[0], "heuristic", won[0]),
+        ("werewolf", state.roles()[1], "random", won[1]),
+    ]
+    assert statistics(None) == {"games": 0, "simulated": 0, "groups": [], "seat_groups": []}
+
+
+def test_statistics_mask_secrets_in_agent_specs(tmp_path: Path) -> None:
+    db = tmp_path / "index.db"
+    agent = "llm:openai:m@http://user:hunter2@models.example"
+    row = GameRow("g", "mafia", {}, 1, (SeatRow(0, agent),), "finished", winner="town")
+    with GameIndex(db) as index:
+        index.add_rows([row])
+    keys = [g["key"] for g in statistics(db)["groups"] if g["by"] == "agents"]
+    assert keys and "hunter2" not in keys[0]
