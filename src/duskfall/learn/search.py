@@ -278,8 +278,9 @@ def search(
     curve: list[dict[str, float]] = []
     start = time.monotonic()
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        generation = 0
-        while time.monotonic() - start < minutes * 60:
+        generation, last = 0, 0.0
+        while generation == 0 or time.monotonic() - start + last < minutes * 60:
+            began = time.monotonic()
             candidates = es.ask()
             seeds = list(
                 range(
@@ -303,4 +304,5 @@ def search(
             if progress is not None:
                 progress(generation, time.monotonic() - start, curve[-1]["mean_fitness"])
             generation += 1
+            last = time.monotonic() - began
     return curve

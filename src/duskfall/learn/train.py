@@ -10,7 +10,8 @@ is its win rate. Games run on the engine loop (:mod:`.games`) in worker processe
 After every generation the search mean is written to ``OUT/checkpoint-NNNN.json`` and
 ``OUT/policy.json`` (what ``--agents trained:OUT/policy.json`` plays), and the curve (fitness,
 and every few generations the win rate against RandomAgent on held-out seeds) to
-``OUT/curve.json``. Training stops after ``minutes`` (or ``generations``).
+``OUT/curve.json``. Training stops before a generation that would end after ``minutes`` (the
+last one's duration is the estimate), or after ``generations``.
 """
 
 from __future__ import annotations
@@ -132,10 +133,11 @@ def train(
     deadline = start + settings.minutes * 60
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(settings.workers) as workers:
-        generation = 0
-        while time.monotonic() < deadline and (
+        generation, last = 0, 0.0
+        while time.monotonic() + last < deadline and (
             settings.generations is None or generation < settings.generations
         ):
+            began = time.monotonic()
             candidates = es.ask()
             games = _schedule(generation, settings, pool)
             fitness = workers.map(_score, [(np.asarray(c), games) for c in candidates])
@@ -156,6 +158,7 @@ def train(
             if progress is not None:
                 progress(time.monotonic() - start, point)
             generation += 1
+            last = time.monotonic() - began  # no generation is started that would overrun
     return result
 
 

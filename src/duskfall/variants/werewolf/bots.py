@@ -7,18 +7,20 @@ speaks plainly, so it follows LLMs and people who speak like it, and they can fo
   ("I am the Seer. Seat 4 is a werewolf."), runs for sheriff, passes the badge to a player it
   checked good;
 * **village**: trusts the first seer claim it cannot refute (a claim calling *it* a werewolf is
-  refuted, and so is a claimant the witch knows the wolves attacked... the other way round:
-  an attacked claimant is believed); exiles, in order, the seer's wolves, counter-claimants, the
-  sheriff's pick, who voted against the trusted seer or its good checks, who suspected the seer,
-  and otherwise the table's most suspected player (everyone converges on it) or abstains;
+  a lie; a claimant the witch saw attacked by the wolves is believed first); exiles, in order,
+  the seer's wolves, counter-claimants, the sheriff's pick, who voted against the trusted seer
+  or its good checks, who suspected the seer, and otherwise the table's most suspected player
+  (everyone converges on it) or abstains;
 * **witch**: keeps the antidote for the trusted seer or sheriff (first night: saves anyone),
   poisons a wolf the trusted seer named, or a counter-claimant;
 * **guard**: protects the trusted seer, else the sheriff, else itself (never the same seat twice
   in a row, as the rules want); **hunter**: shoots a known wolf or a counter-claimant;
 * **wolves**: agree on the first proposal in their chat, never kill a partner, hunt the seer
-  claimant, then the sheriff, then whoever accuses them; by day they blend in (suspect and vote
-  with the table) instead of voting as a block, counter-claim seer against a claimant who named
-  a partner, and vote out a partner only when the table already has (no bussing pattern).
+  claimant, then the sheriff, then whoever accuses them; on day 1 the lowest wolf sometimes
+  (30%) runs for sheriff on a fake seer claim naming a good player a werewolf, and keeps it up;
+  by day they blend in (suspect and vote with the table) instead of voting as a block,
+  counter-claim seer against a claimant who named a partner, and never vote out a partner (no
+  bussing pattern to read).
 """
 
 from __future__ import annotations
@@ -48,9 +50,12 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
+    BOLD_WOLF = 0.3  # how often the lowest wolf runs for sheriff on a fake seer claim
+
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
         self.reading = Reading()
+        self.fake_claim: int | None = None  # whom this wolf's fake seer claim calls a wolf
 
     # -- beliefs ---------------------------------------------------------------------------
 
@@ -156,6 +161,11 @@ class HeuristicBot(Bot):
     def _runs(self, obs: Mapping[str, Any]) -> bool:
         if obs["role"] == SEER:
             return True
+        bold = obs["role"] == WEREWOLF and self.seat == min(self._wolves(obs))
+        if bold and self.rng.random() < self.BOLD_WOLF:
+            prey = sorted(self._alive(obs) - self._wolves(obs))
+            self.fake_claim = self.rng.choice(prey) if prey else None
+            return self.fake_claim is not None
         return self.rng.random() < (0.3 if obs["role"] == WEREWOLF else 0.2)
 
     def _target(self, obs: Mapping[str, Any], kind: str, targets: set[int]) -> int | None:
@@ -290,9 +300,13 @@ class HeuristicBot(Bot):
         return text
 
     def _wolf_cover(self, obs: Mapping[str, Any], alive: set[int]) -> tuple[str, int | None]:
-        """A wolf's speech and pick; the lowest living wolf counter-claims seer against a
-        claimant who named a partner."""
+        """A wolf's speech and pick: a bold wolf keeps up its fake seer claim; otherwise the
+        lowest living wolf counter-claims seer against a claimant who named a partner."""
         wolves = self._wolves(obs)
+        if self.fake_claim is not None:  # keep up the fake claim, and push its "wolf"
+            named = self.fake_claim
+            pick = named if named in alive else self._wolf_vote(obs, alive)
+            return f"I am the Seer. Seat {named} is a werewolf.", pick
         leader = min(w for w in wolves if w in alive) if wolves & alive else self.seat
         for claimant in self.reading.claims:
             named = [s for s in self.reading.accused_by(claimant) if s in wolves]
