@@ -304,9 +304,9 @@ class HeuristicBot(Bot):
         lowest living wolf counter-claims seer against a claimant who named a partner."""
         wolves = self._wolves(obs)
         if self.fake_claim is not None:  # keep up the fake claim, and push its "wolf"
-            named = self.fake_claim
-            pick = named if named in alive else self._wolf_vote(obs, alive)
-            return f"I am the Seer. Seat {named} is a werewolf.", pick
+            fake = self.fake_claim
+            pick = fake if fake in alive else self._wolf_vote(obs, alive)
+            return f"I am the Seer. Seat {fake} is a werewolf.", pick
         leader = min(w for w in wolves if w in alive) if wolves & alive else self.seat
         for claimant in self.reading.claims:
             named = [s for s in self.reading.accused_by(claimant) if s in wolves]
