@@ -1,44 +1,39 @@
 """Built-in Werewolf bots: ``random`` and ``heuristic``.
 
-The heuristic bot reads its own observation only. It understands plain speech the way a
-person would: "I am the Seer. Seat 4 is a werewolf." is a seer claim with a result, "exile
-seat 2" a suggestion; so it follows LLMs and humans who speak like that, and other bots.
+The heuristic bot reads its own observation only (:mod:`.bot_reading` folds the history) and
+speaks plainly, so it follows LLMs and people who speak like it, and they can follow it:
 
-* the seer checks unknown players and reveals its results (running for sheriff);
-* the witch saves on the first night or when the attacked player is a likely god (the seer
-  claimant or the sheriff), and poisons a player the credible seer named a werewolf;
-* the guard protects the credible seer, else the sheriff, else itself;
-* wolves agree on the first proposal in their chat, never kill a partner, hunt the seer,
-  counter-claim when a partner is exposed, and vote out an exposed partner when cornered;
-* the village follows the credible seer (the first claimant), then the sheriff's suggestion.
+* **seer**: checks claimants, its accusers and the unchecked; claims on day 1 with every result
+  ("I am the Seer. Seat 4 is a werewolf."), runs for sheriff, passes the badge to a player it
+  checked good;
+* **village**: trusts the first seer claim it cannot refute (a claim calling *it* a werewolf is
+  a lie; a claimant the witch saw attacked by the wolves is believed first); exiles, in order,
+  the seer's wolves, counter-claimants, the sheriff's pick, who voted against the trusted seer
+  or its good checks, who suspected the seer, and otherwise the table's most suspected player
+  (everyone converges on it) or abstains;
+* **witch**: keeps the antidote for the trusted seer or sheriff (first night: saves anyone),
+  poisons a wolf the trusted seer named, or a counter-claimant;
+* **guard**: protects the trusted seer, else the sheriff, else itself (never the same seat twice
+  in a row, as the rules want); **hunter**: shoots a known wolf or a counter-claimant;
+* **wolves**: agree on the first proposal in their chat, never kill a partner, hunt the seer
+  claimant, then the sheriff, then whoever accuses them; on day 1 the lowest wolf sometimes
+  (30%) runs for sheriff on a fake seer claim naming a good player a werewolf, and keeps it up;
+  by day they blend in (suspect and vote with the table) instead of voting as a block,
+  counter-claim seer against a claimant who named a partner, and never vote out a partner (no
+  bussing pattern to read).
 """
 
 from __future__ import annotations
 
 import random
-import re
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.bot import Bot
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.actions import (
-    ANTIDOTE,
-    PASS,
-    POISON,
-    Pick,
-    Potion,
-    Say,
-    YesNo,
-)
-from duskfall.variants.werewolf.roles import SEER, WEREWOLF, WITCH
-
-SEER_CLAIM = re.compile(r"\bi am the seer\b", re.IGNORECASE)
-RESULT = re.compile(r"\bseat (\d+)(?: \([^)]*\))? is (?:a )?(werewolf|good)\b", re.IGNORECASE)
-SUGGESTION = re.compile(r"\b(?:exile|vote(?: for)?|kill) seat (\d+)\b", re.IGNORECASE)
-SUSPECT = re.compile(r"\bsuspect seat (\d+)\b", re.IGNORECASE)
-NO_KILL = re.compile(r"\bno kill\b", re.IGNORECASE)
+from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
+from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
+from duskfall.variants.werewolf.roles import HUNTER, SEER, WEREWOLF, WITCH
 
 
 class RandomBot(Bot):
@@ -55,96 +50,98 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
+    BOLD_WOLF = 0.3  # how often the lowest wolf runs for sheriff on a fake seer claim
+
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
-        self._read = 0
-        self.claims: dict[int, dict[int, str]] = {}  # seer claimant -> {seat: result}
-        self.suggested: int | None = None  # the sheriff's latest "exile seat N"
-        self.proposals: dict[int, int | None] = {}  # tonight's wolf chat: wolf -> target
-        self.votes: list[tuple[int, int]] = []  # every (voter, target) of the day votes
-        self.mentions: Counter[int] = Counter()  # "I suspect seat N" heard today
+        self.reading = Reading()
+        self.fake_claim: int | None = None  # whom this wolf's fake seer claim calls a wolf
 
-    # -- reading the history -----------------------------------------------------------
+    # -- beliefs ---------------------------------------------------------------------------
 
-    def _update(self, obs: Mapping[str, Any]) -> None:
-        history = obs["history"]
-        for entry in history[self._read :]:
-            kind = entry["kind"]
-            if kind == "night_start":
-                self.proposals = {}
-            elif kind == "day_start":
-                self.mentions = Counter()
-            elif kind == "speech":
-                self._hear(entry, obs)
-            elif kind == "vote" and entry["sub_phase"] == P.VOTE and entry["target"] is not None:
-                self.votes.append((entry["seat"], entry["target"]))
-        self._read = len(history)
+    def _alive(self, obs: Mapping[str, Any]) -> set[int]:
+        return {p["seat"] for p in obs["players"] if p["alive"]}
 
-    def _hear(self, entry: Mapping[str, Any], obs: Mapping[str, Any]) -> None:
-        speaker, text = entry["seat"], entry["text"]
-        if entry["sub_phase"] == P.WOLF_CHAT:
-            if NO_KILL.search(text):
-                self.proposals.setdefault(speaker, None)
-            elif match := SUGGESTION.search(text):
-                self.proposals.setdefault(speaker, int(match.group(1)))
-            return
-        if SEER_CLAIM.search(text):
-            results = self.claims.setdefault(speaker, {})
-            for seat, result in RESULT.findall(text):
-                results[int(seat)] = "Werewolf" if result.lower() == "werewolf" else "Good"
-        if speaker == obs["sheriff"] and (match := SUGGESTION.search(text)):
-            self.suggested = int(match.group(1))
-        if match := SUSPECT.search(text):
-            self.mentions[int(match.group(1))] += 1
+    def _wolves(self, obs: Mapping[str, Any]) -> set[int]:
+        return set(obs.get("wolves", ()))
 
-    # -- what the bot believes -----------------------------------------------------------
+    def _trusted_seer(self, obs: Mapping[str, Any]) -> int | None:
+        """Whom this seat believes is the seer: itself, else the first claim it cannot refute.
 
-    def _credible_seer(self, obs: Mapping[str, Any]) -> int | None:
-        """Who this bot believes is the seer: itself, else the first claimant it trusts."""
+        A claimant the wolves attacked (the witch was told) is believed first; a claimant
+        calling this good seat a werewolf is lying; wolves believe no one.
+        """
         if obs["role"] == SEER:
             return self.seat
-        wolves = set(obs.get("wolves", ()))
-        for claimant in self.claims:
-            if claimant not in wolves and claimant != self.seat:
+        if obs["role"] == WEREWOLF:
+            return None
+        claims = self.reading.claims
+        liars = {c for c, results in claims.items() if results.get(self.seat) == WOLF_RESULT}
+        candidates = [c for c in claims if c != self.seat and c not in liars]
+        for claimant in candidates:
+            if claimant in self.reading.attacked:
                 return claimant
-        return None
+        return candidates[0] if candidates else None
 
     def _results(self, obs: Mapping[str, Any]) -> dict[int, str]:
         if obs["role"] == SEER:
             return {c["target"]: c["result"] for c in obs["checks"]}
-        seer = self._credible_seer(obs)
-        return dict(self.claims.get(seer, {})) if seer is not None else {}
+        seer = self._trusted_seer(obs)
+        return dict(self.reading.claims.get(seer, {})) if seer is not None else {}
 
     def _known_wolves(self, obs: Mapping[str, Any], alive: set[int]) -> list[int]:
-        return [s for s, r in self._results(obs).items() if r == "Werewolf" and s in alive]
+        return [s for s, r in self._results(obs).items() if r == WOLF_RESULT and s in alive]
 
-    def _suspect(self, obs: Mapping[str, Any], alive: set[int], exclude: set[int]) -> int | None:
-        """The good side's pick: a known wolf, the sheriff's suggestion, a false claimant."""
-        candidates = alive - exclude - {self.seat}
+    def _trusted(self, obs: Mapping[str, Any]) -> set[int]:
+        """The seer this seat trusts and the players it checked good (and this seat)."""
+        seer = self._trusted_seer(obs)
+        good = {s for s, r in self._results(obs).items() if r == GOOD_RESULT}
+        return good | {self.seat} | ({seer} if seer is not None else set())
+
+    def _liars(self, obs: Mapping[str, Any], alive: set[int]) -> list[int]:
+        """Seer claimants other than the trusted seer (counter-claimants), still alive."""
+        seer = self._trusted_seer(obs)
+        return [c for c in self.reading.claims if c != seer and c != self.seat and c in alive]
+
+    def _suspect(self, obs: Mapping[str, Any], alive: set[int]) -> int | None:
+        """The good side's pick for the exile, or None to abstain (see the module docstring)."""
+        trusted = self._trusted(obs)
+        candidates = alive - trusted
         for wolf in self._known_wolves(obs, alive):
             if wolf in candidates:
                 return wolf
-        good = {s for s, r in self._results(obs).items() if r == "Good"}
-        if self.suggested in candidates and self.suggested not in good:
-            return self.suggested
-        seer = self._credible_seer(obs)
-        false_claims = [c for c in self.claims if c != seer and c in candidates]
-        if false_claims:
-            return false_claims[0]
-        unknown = candidates - good - ({seer} if seer is not None else set())
-        trusted = good | ({seer} if seer is not None else set())
-        against = Counter(v for v, t in self.votes if t in trusted and v in unknown)
-        if against:
-            return max(sorted(against), key=against.__getitem__)
-        mentioned = [s for s, _ in self.mentions.most_common() if s in unknown]
-        if mentioned:
-            return mentioned[0]
-        return self.rng.choice(sorted(unknown)) if unknown else None
+        liars = [c for c in self._liars(obs, alive) if c in candidates]
+        if liars:
+            return liars[0]
+        sheriff = obs["sheriff"]
+        if (
+            sheriff is not None
+            and sheriff != self.seat
+            and sheriff not in liars
+            and self.reading.suggested in candidates
+        ):
+            return self.reading.suggested
+        against = self.reading.votes_against(trusted - {self.seat})
+        ranked = [s for s, _ in sorted(against.items(), key=lambda kv: (-kv[1], kv[0]))]
+        ranked += sorted(self.reading.suspecters_of(trusted - {self.seat}))
+        for seat in ranked:
+            if seat in candidates:
+                return seat
+        return self._table_pick(obs, candidates)
 
-    # -- decisions -----------------------------------------------------------------------
+    def _table_pick(self, obs: Mapping[str, Any], candidates: set[int]) -> int | None:
+        """Today's most suspected candidate in speeches (lowest seat on a tie), else None."""
+        today = self.reading.suspected_today(obs["day"])
+        named = [(n, s) for s, n in today.items() if s in candidates]
+        if not named:
+            return None
+        top = max(n for n, _ in named)
+        return min(s for n, s in named if n == top)
+
+    # -- decisions -------------------------------------------------------------------------
 
     def act(self, observation: Mapping[str, Any], legal: Any) -> Any:
-        self._update(observation)
+        self.reading.update(observation)
         kind = legal.kind
         if kind in P.SPEECH_KINDS:
             return Say(kind, self._speech(observation, kind))
@@ -153,7 +150,7 @@ class HeuristicBot(Bot):
         if kind == P.BADGE_RUN:
             return YesNo(kind, self._runs(observation))
         if kind == P.BADGE_WITHDRAW:
-            seer = self._credible_seer(observation)
+            seer = self._trusted_seer(observation)
             stays = observation["role"] in (SEER, WEREWOLF) or seer is None or seer == self.seat
             return YesNo(kind, not stays)
         target = self._target(observation, kind, set(legal.targets))
@@ -164,129 +161,158 @@ class HeuristicBot(Bot):
     def _runs(self, obs: Mapping[str, Any]) -> bool:
         if obs["role"] == SEER:
             return True
+        bold = obs["role"] == WEREWOLF and self.seat == min(self._wolves(obs))
+        if bold and self.rng.random() < self.BOLD_WOLF:
+            prey = sorted(self._alive(obs) - self._wolves(obs))
+            self.fake_claim = self.rng.choice(prey) if prey else None
+            return self.fake_claim is not None
         return self.rng.random() < (0.3 if obs["role"] == WEREWOLF else 0.2)
 
     def _target(self, obs: Mapping[str, Any], kind: str, targets: set[int]) -> int | None:
-        alive = {p["seat"] for p in obs["players"] if p["alive"]}
-        wolves = set(obs.get("wolves", ()))
-        seer = self._credible_seer(obs)
+        alive = self._alive(obs)
+        wolves = self._wolves(obs)
+        seer = self._trusted_seer(obs)
         if kind == P.WOLF_KILL:
-            agreed = [t for t in self.proposals.values() if t not in wolves]
-            return agreed[0] if agreed else self._wolf_choice(obs, alive)
+            agreed = [t for t in self.reading.proposals.values() if t not in wolves]
+            return agreed[0] if agreed else self._prey(obs, alive)
         if kind == P.SEER:
-            checked = {c["target"] for c in obs["checks"]}
-            fresh = sorted(targets - checked)
-            suspects = [c for c in self.claims if c in fresh]
-            return suspects[0] if suspects else self.rng.choice(fresh or sorted(targets))
+            return self._check(obs, alive, targets)
         if kind == P.GUARD:
             for choice in (seer, obs["sheriff"], self.seat):
                 if choice in targets:
                     return choice
             return None
-        if kind in (P.VOTE, P.HUNTER_SHOT):
+        if kind == P.VOTE:
+            return self._wolf_vote(obs, alive) if wolves else self._suspect(obs, alive)
+        if kind == P.HUNTER_SHOT:
             if wolves:
-                return self._wolf_vote(obs, alive, wolves)
-            pick = self._suspect(obs, alive, set())
-            return pick if kind == P.VOTE or pick in self._known_wolves(obs, alive) else None
+                return self._wolf_vote(obs, alive)
+            sure = self._known_wolves(obs, alive) + self._liars(obs, alive)
+            return sure[0] if sure else None
         if kind == P.BADGE_VOTE:
             if wolves:
                 ours = sorted(targets & wolves)
                 return ours[0] if ours else self.rng.choice(sorted(targets))
-            return seer if seer in targets else self.rng.choice(sorted(targets))
+            return seer if seer in targets else None
         if kind == P.BADGE_PASS:
             if wolves:
                 ours = sorted(targets & wolves)
                 return ours[0] if ours else None
-            good = [s for s, r in self._results(obs).items() if r == "Good" and s in targets]
-            if seer in targets:
-                return seer
-            return good[0] if good else self.rng.choice(sorted(targets))
+            good = sorted((self._trusted(obs) - {self.seat}) & targets)
+            return good[0] if good else None
         return None
 
-    def _wolf_choice(self, obs: Mapping[str, Any], alive: set[int]) -> int | None:
-        """The wolves' preferred victim: the seer claimant, then the sheriff, then anyone good."""
-        wolves = set(obs["wolves"])
+    def _check(self, obs: Mapping[str, Any], alive: set[int], targets: set[int]) -> int:
+        """The seer's next check: a counter-claimant, then who accused it, then anyone unknown."""
+        checked = {c["target"] for c in obs["checks"]}
+        fresh = targets - checked
+        against = self.reading.votes_against({self.seat})
+        order = [c for c in self.reading.claims if c != self.seat]
+        order += sorted(against, key=lambda s: (-against[s], s))
+        order += sorted(self.reading.suspecters_of({self.seat}))
+        for seat in order:
+            if seat in fresh:
+                return seat
+        return self.rng.choice(sorted(fresh or targets))
+
+    def _prey(self, obs: Mapping[str, Any], alive: set[int]) -> int | None:
+        """The wolves' victim: the seer claimant, the sheriff, an accuser, else anyone good."""
+        wolves = self._wolves(obs)
         prey = sorted(alive - wolves)
         if not prey:
             return None
-        claimants = [c for c in self.claims if c in prey]
+        claimants = [c for c in self.reading.claims if c in prey]
         if claimants:
             return claimants[0]
         if obs["sheriff"] in prey:
             return int(obs["sheriff"])
+        accusers = sorted(self.reading.suspecters_of(wolves) & set(prey))
+        if accusers:
+            return self.rng.choice(accusers)
         return self.rng.choice(prey)
 
-    def _wolf_vote(self, obs: Mapping[str, Any], alive: set[int], wolves: set[int]) -> int | None:
-        """Vote with the table against a good player, or bus an exposed partner when cornered."""
-        exposed = [
+    def _exposed(self, obs: Mapping[str, Any], alive: set[int]) -> list[int]:
+        """Living wolves a seer claimant (not a wolf) has named."""
+        wolves = self._wolves(obs)
+        return [
             s
-            for claimant, results in self.claims.items()
+            for claimant in self.reading.claims
             if claimant not in wolves
-            for s, r in results.items()
-            if r == "Werewolf" and s in alive and s in wolves and s != self.seat
+            for s in self.reading.accused_by(claimant)
+            if s in alive and s in wolves
         ]
-        if exposed:
-            return exposed[0]
-        seer_claimants = [c for c in self.claims if c not in wolves and c in alive]
-        if seer_claimants:
-            return seer_claimants[0]
-        if self.suggested in alive and self.suggested not in wolves:
-            return self.suggested
+
+    def _wolf_vote(self, obs: Mapping[str, Any], alive: set[int]) -> int | None:
+        """Blend in: vote with the table against a good player; never bus first."""
+        wolves = self._wolves(obs)
+        exposed = self._exposed(obs, alive)
+        seers = [c for c in self.reading.claims if c not in wolves and c in alive]
+        if exposed and seers:
+            return seers[0]  # defend the partner: push back on the claimant
+        if self.reading.suggested in alive - wolves:
+            return self.reading.suggested
+        pick = self._table_pick(obs, alive - wolves - {self.seat})
+        if pick is not None:
+            return pick
         prey = sorted(alive - wolves)
         return self.rng.choice(prey) if prey else None
 
     def _witch(self, obs: Mapping[str, Any], legal: Any) -> Potion:
         attacked = obs.get("attacked_tonight")
-        seer = self._credible_seer(obs)
+        seer = self._trusted_seer(obs)
         if legal.can_save and (obs["day"] == 1 or attacked in (seer, obs["sheriff"])):
             return Potion(ANTIDOTE, attacked)
-        alive = {p["seat"] for p in obs["players"] if p["alive"]}
-        wolves = [w for w in self._known_wolves(obs, alive) if w in legal.poison_targets]
-        if wolves:
-            return Potion(POISON, wolves[0])
+        alive = self._alive(obs)
+        sure = self._known_wolves(obs, alive) + self._liars(obs, alive)
+        sure = [s for s in sure if s in legal.poison_targets]
+        if sure:
+            return Potion(POISON, sure[0])
         return Potion(PASS)
 
+    # -- speech ----------------------------------------------------------------------------
+
     def _speech(self, obs: Mapping[str, Any], kind: str) -> str:
-        alive = {p["seat"] for p in obs["players"] if p["alive"]}
+        alive = self._alive(obs)
         if kind == P.WOLF_CHAT:
-            if self.proposals:
-                target = next(iter(self.proposals.values()))
+            proposals = self.reading.proposals
+            if proposals:
+                target = next(iter(proposals.values()))
                 return f"Agreed: kill seat {target}." if target is not None else "Agreed: no kill."
-            choice = self._wolf_choice(obs, alive)
+            choice = self._prey(obs, alive)
             return f"Let us kill seat {choice}." if choice is not None else "No kill tonight."
         role = obs["role"]
         if role == SEER:
             results = " ".join(
-                f"Seat {c['target']} is {'a werewolf' if c['result'] == 'Werewolf' else 'good'}."
+                f"Seat {c['target']} is {'a werewolf' if c['result'] == WOLF_RESULT else 'good'}."
                 for c in obs["checks"]
             )
             text = f"I am the Seer. {results}".strip()
+            pick = self._suspect(obs, alive)
         elif role == WEREWOLF:
-            text = self._wolf_cover(obs, alive)
+            text, pick = self._wolf_cover(obs, alive)
         else:
-            text = "I am a villager." if role != WITCH else "I am a good player."
-            if kind == P.SPEECH and (pick := self._suspect(obs, alive, set())) is not None:
-                text += f" I suspect seat {pick}."
-        if kind == P.SPEECH and obs["sheriff"] == self.seat:
-            pick = (
-                self._wolf_vote(obs, alive, set(obs["wolves"]))
-                if role == WEREWOLF
-                else self._suspect(obs, alive, set())
-            )
-            if pick is not None:
-                text += f" As sheriff I say: exile seat {pick}."
+            text = "I am a villager." if role not in (WITCH, HUNTER) else "I am a good player."
+            pick = self._suspect(obs, alive)
+        if pick is not None and kind != P.BADGE_SPEECH:
+            text += f" I suspect seat {pick}."
+        if kind == P.SPEECH and obs["sheriff"] == self.seat and pick is not None:
+            text += f" As sheriff I say: exile seat {pick}."
         return text
 
-    def _wolf_cover(self, obs: Mapping[str, Any], alive: set[int]) -> str:
-        """A wolf's speech; it counter-claims seer against an accuser when a partner is exposed."""
-        wolves = set(obs["wolves"])
-        for claimant, results in self.claims.items():
-            accused = [s for s, r in results.items() if r == "Werewolf" and s in wolves]
-            leader = min(w for w in wolves if w in alive)
-            if claimant not in wolves and accused and claimant in alive and leader == self.seat:
-                return f"I am the Seer. Seat {claimant} is a werewolf."
-        pick = self._wolf_vote(obs, alive, wolves)
-        return "I am a villager." + (f" I suspect seat {pick}." if pick is not None else "")
+    def _wolf_cover(self, obs: Mapping[str, Any], alive: set[int]) -> tuple[str, int | None]:
+        """A wolf's speech and pick: a bold wolf keeps up its fake seer claim; otherwise the
+        lowest living wolf counter-claims seer against a claimant who named a partner."""
+        wolves = self._wolves(obs)
+        if self.fake_claim is not None:  # keep up the fake claim, and push its "wolf"
+            fake = self.fake_claim
+            pick = fake if fake in alive else self._wolf_vote(obs, alive)
+            return f"I am the Seer. Seat {fake} is a werewolf.", pick
+        leader = min(w for w in wolves if w in alive) if wolves & alive else self.seat
+        for claimant in self.reading.claims:
+            named = [s for s in self.reading.accused_by(claimant) if s in wolves]
+            if claimant not in wolves and named and claimant in alive and leader == self.seat:
+                return f"I am the Seer. Seat {claimant} is a werewolf.", claimant
+        return "I am a villager.", self._wolf_vote(obs, alive)
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
