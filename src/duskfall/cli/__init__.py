@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "duskfall.cli.gm_commands",
     "duskfall.cli.store_commands",
     "duskfall.cli.web_commands",
+    "duskfall.cli.tournament_commands",
 ]
 
 

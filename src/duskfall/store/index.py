@@ -418,6 +418,16 @@ class GameIndex:
                 (*_usage_values(usage), status, winner, termination, now, now, game_id),
             )
 
+    def abandon(self, game_id: str, termination: str = "abandoned") -> None:
+        """Close an interrupted game that will not be continued (a tournament plays its slot
+        again from the start): ``aborted``, with ``termination`` saying why; its totals stay."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET status = 'aborted', termination = ?, updated_at = ?, "
+                "finished_at = ?, pid = NULL WHERE id = ? AND status = 'running'",
+                (termination, utc_now(), utc_now(), game_id),
+            )
+
     def add_rows(self, rows: Sequence[GameRow]) -> None:
         """Insert (or replace) whole rows in one transaction: simulations use this in batches."""
         if not rows:
