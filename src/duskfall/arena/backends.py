@@ -96,9 +96,7 @@ class RayBackend:
         try:
             import ray
         except ImportError:
-            raise ConfigError(
-                "the ray backend needs Ray: pip install 'duskfall[ray]'"
-            ) from None
+            raise ConfigError("the ray backend needs Ray: pip install 'duskfall[ray]'") from None
         self._ray = ray
         if not ray.is_initialized():
             try:

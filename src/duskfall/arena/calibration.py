@@ -5,7 +5,11 @@ Beliefs are read from a game's log:
 * ``beliefs`` events (admin; agents asked with the option ``beliefs=daily``): payload
   ``{"seat": s, "beliefs": {"<player>": P(evil), ...}}``;
 * sports mafia ``DECLARATION`` events: each player's -3..3 declaration about every other
-  player (+3 sure red, -3 sure black), read as P(evil) = (3 - value) / 6.
+  player (+3 sure red, -3 sure black), read as P(evil) = (3 - value) / 6;
+* the cognitive agent's ``suspicion`` events: its suspicion (0..1) of each player.
+
+A seat's last statement of a day counts (the cognitive agent updates its suspicion several
+times a day), about the players alive when it was made (a dead player's side may be known).
 
 Each belief about another player is scored against that player's true side: the Brier score
 (mean squared error, lower is better; 0.25 is a coin's) and the log loss (probabilities are
@@ -16,18 +20,18 @@ stated probability: mean stated vs. share actually evil).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.arena.schedule import EVIL, side_of
+from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import LogCorrupt
 from duskfall.store.index import GameRow
 from duskfall.store.log import read_log
 from duskfall.store.replay import new_state_for
 
-BELIEFS = "beliefs"
+BELIEFS = kinds.BELIEFS
 CLIP = 0.01
 BINS = 10
 
@@ -78,9 +82,7 @@ class Calibration:
 
     def reliability(self, entrant: str) -> list[tuple[float, float, int]]:
         """(mean stated P(evil), share evil, count) of each non-empty bin."""
-        return [
-            (s / n, e / n, int(n)) for s, e, n in self.bins.get(entrant, []) if n
-        ]
+        return [(s / n, e / n, int(n)) for s, e, n in self.bins.get(entrant, []) if n]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -99,6 +101,14 @@ def _stated(event_kind: str, payload: Mapping[str, Any]) -> tuple[int, dict[int,
         seat, beliefs = payload.get("seat"), payload.get("beliefs")
         if isinstance(seat, int) and isinstance(beliefs, Mapping):
             return seat, {int(k): float(v) for k, v in beliefs.items()}
+    if event_kind == kinds.SUSPICION:
+        seat, players = payload.get("seat"), payload.get("players")
+        if isinstance(seat, int) and isinstance(players, Mapping):
+            return seat, {
+                int(k): float(v["suspicion"])
+                for k, v in players.items()
+                if isinstance(v, Mapping) and "suspicion" in v
+            }
     if event_kind == "DECLARATION":
         seat, values = payload.get("player_id"), payload.get("declaration")
         if isinstance(seat, int) and isinstance(values, list):
@@ -119,12 +129,18 @@ def calibration_of(rows: Iterable[GameRow], entrants: Mapping[str, str]) -> Cali
         seats = list((log.header.extra.get("tournament") or {}).get("seats") or [])
         variant, state = new_state_for(log)
         evil = {s: side_of(variant, state.team_of(s)) == EVIL for s in range(state.num_seats)}
+        last: dict[tuple[int, int], dict[int, float]] = {}
         for event in log.events:
-            stated = _stated(event.kind, event.payload)
-            if stated is None or stated[0] >= len(seats):
+            if event.kind == kinds.ACTION:
+                state.apply(event.payload["seat"], event.payload["action"])
                 continue
-            holder, beliefs = stated
+            stated = _stated(event.kind, event.payload)
+            if stated is not None and stated[0] < len(seats):
+                alive = set(state.alive())
+                holder, beliefs = stated
+                last[holder, event.day] = {p: v for p, v in beliefs.items() if p in alive}
+        for (holder, day), beliefs in last.items():
             for player, p in beliefs.items():
                 if player != holder and player in evil and 0.0 <= p <= 1.0:
-                    calibration.add(seats[holder], event.day, p, evil[player])
+                    calibration.add(seats[holder], day, p, evil[player])
     return calibration

@@ -141,8 +141,7 @@ def _win_rates(games: Sequence[PlayedGame]) -> dict[str, dict[str, Proportion]]:
             wins[entrant][key][0] += int(won)
             wins[entrant][key][1] += 1
     return {
-        name: {key: Proportion(w, n) for key, (w, n) in rows.items()}
-        for name, rows in wins.items()
+        name: {key: Proportion(w, n) for key, (w, n) in rows.items()} for name, rows in wins.items()
     }
 
 

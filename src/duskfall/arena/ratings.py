@@ -74,7 +74,9 @@ def _rate(games: Sequence[PlayedGame], key: Key, model: Any) -> dict[Hashable, t
             Counter(key(s) for s in game.seats if s.side != EVIL),
         ]
         start = {k: table.get(k, (model.mu, model.sigma)) for team in teams for k in team}
-        ratings = [[model.rating(mu=start[k][0], sigma=start[k][1]) for k in team] for team in teams]
+        ratings = [
+            [model.rating(mu=start[k][0], sigma=start[k][1]) for k in team] for team in teams
+        ]
         if game.winner_side is None:
             ranks = [1, 1]
         else:

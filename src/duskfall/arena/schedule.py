@@ -93,9 +93,7 @@ def _game_seed(master: int, block: int, deal: int) -> int:
     return derive_rng(master, f"tournament:{block}:{deal}").getrandbits(63)
 
 
-def _shuffled_names(
-    variant: Variant, block: VariantBlock, rng: random.Random
-) -> dict[str, Any]:
+def _shuffled_names(variant: Variant, block: VariantBlock, rng: random.Random) -> dict[str, Any]:
     """The block's config with its display names (if the variant has them) shuffled."""
     game_config = block.game_config()
     parsed = parse_config(variant, game_config)
@@ -124,7 +122,9 @@ def _mixed(
         state = _deal(variant, block, seed)
         roles = state.roles()
         quota = _quotas(names, state.num_seats, rng)
-        rarest_first = sorted(range(state.num_seats), key=lambda s: Counter(roles.values())[roles[s]])
+        rarest_first = sorted(
+            range(state.num_seats), key=lambda s: Counter(roles.values())[roles[s]]
+        )
         seats: dict[int, str] = {}
         for seat in rarest_first:
             open_names = [n for n in names if quota[n] > 0]
@@ -133,9 +133,7 @@ def _mixed(
             balance.count(chosen, roles[seat])
             seats[seat] = chosen
         game_config = _shuffled_names(variant, block, rng)
-        out.append(
-            Slot(first + game, number, variant.id, seed, game_config, _in_order(seats))
-        )
+        out.append(Slot(first + game, number, variant.id, seed, game_config, _in_order(seats)))
     return out
 
 

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from duskfall.arena.backends import Backend, make_backend
 from duskfall.arena.game_job import GameJob, GameResult
@@ -187,8 +188,18 @@ def _job(config: TournamentConfig, slot: Slot, games_dir: Path, db: Path | None)
             "decision_timeout": config.decision_timeout,
             "on_seat_failure": config.on_seat_failure,
         },
-        agent_options=dict(config.agent_options),
+        agent_options=_agent_options(config),
     )
+
+
+def _agent_options(config: TournamentConfig) -> dict[str, Any]:
+    """The config's agent options, with ``beliefs`` for model-backed entrants."""
+    options = dict(config.agent_options)
+    if config.beliefs != "off" and any(
+        spec.startswith("llm:") for spec in config.entrants.values()
+    ):
+        options.setdefault("beliefs", config.beliefs)
+    return options
 
 
 def run_tournament(
@@ -266,9 +277,7 @@ def _drive(
             exhausted = _exhausted(config, summary.spending)
             job = next((j for j in queue if not exhausted & set(j.seats)), None)
             if job is None:
-                summary.stopped_by = "per-entrant budget reached by " + ", ".join(
-                    sorted(exhausted)
-                )
+                summary.stopped_by = "per-entrant budget reached by " + ", ".join(sorted(exhausted))
                 break
             queue.remove(job)
             runner.start(job)

@@ -57,7 +57,9 @@ def _progress(config: TournamentConfig, db: Path) -> TournamentProgress:
         return tournament_progress(config, index)
 
 
-def _play(config_path: Path, db: Path | None, backend: str, address: str | None, *, resume: bool) -> None:
+def _play(
+    config_path: Path, db: Path | None, backend: str, address: str | None, *, resume: bool
+) -> None:
     config = load_tournament(config_path)
     path = _db(db)
     if path.exists():
@@ -150,7 +152,9 @@ def report(
     config: ConfigArg,
     db: DbOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
-    csv_path: Annotated[Path | None, typer.Option("--csv", help="write the leaderboard CSV")] = None,
+    csv_path: Annotated[
+        Path | None, typer.Option("--csv", help="write the leaderboard CSV")
+    ] = None,
     html_path: Annotated[
         Path | None, typer.Option("--html", help="write a self-contained HTML report")
     ] = None,
@@ -183,4 +187,3 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
-

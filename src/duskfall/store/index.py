@@ -274,9 +274,7 @@ def use_db(path: str | Path | None) -> None:
     os.environ[DB_ENV] = "off" if path is None else str(path)
 
 
-_GAME_COLUMNS = (
-    _V1_COLUMNS + ", cached_tokens, cache_write_tokens, tournament, tournament_slot"
-)
+_GAME_COLUMNS = _V1_COLUMNS + ", cached_tokens, cache_write_tokens, tournament, tournament_slot"
 _GAME_PLACES = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
 
 
