@@ -10,10 +10,13 @@ from __future__ import annotations
 import base64
 import io
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from duskfall.arena.leaderboard import TournamentReport
+from duskfall.arena.results import PlayedGame
 from duskfall.core.errors import ConfigError
 
 
@@ -114,11 +117,21 @@ def _cost_plot(report: TournamentReport) -> str:
     return _png(figure)
 
 
+@dataclass(frozen=True)
+class _Link:
+    href: str
+    text: str
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, _Link):
+        return f'<a href="{escape(value.href)}">{escape(value.text)}</a>'
+    return escape(str(value))
+
+
 def _table(headers: list[str], rows: list[list[Any]]) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows
-    )
+    body = "".join("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -126,8 +139,11 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
-def html_report(report: TournamentReport) -> str:
-    """The whole report as one HTML document (no external resource)."""
+def html_report(
+    report: TournamentReport, game_href: Callable[[PlayedGame], str] | None = None
+) -> str:
+    """The whole report as one HTML document (no external resource). With ``game_href``
+    every game links to that address (the web page's game view); else its log is named."""
     board = _table(
         ["#", "entrant", "agent", "mu", "95% interval", "games", "win rate"],
         [
@@ -166,9 +182,11 @@ def html_report(report: TournamentReport) -> str:
         for png in plots
     )
     games = _table(
-        ["slot", "game", "variant", "winner", "log"],
+        ["slot", "game", "variant", "winner"] + ([] if game_href else ["log"]),
         [
-            [g.slot, g.game_id, g.variant, g.winner_side or "-", g.log_path or ""]
+            [g.slot, _Link(game_href(g), g.game_id), g.variant, g.winner_side or "-"]
+            if game_href
+            else [g.slot, g.game_id, g.variant, g.winner_side or "-", g.log_path or ""]
             for g in report.games
         ],
     )

@@ -145,6 +145,21 @@ def _check_same_config(config: TournamentConfig, games_dir: Path) -> None:
     )
 
 
+def stored_config(index: GameIndex, name: str) -> TournamentConfig:
+    """The config a tournament was played with (its copy next to the games' logs)."""
+    from duskfall.arena.tournament_config import parse_tournament
+
+    for row in index.tournament_games(name):
+        if row.log_path is None:
+            continue
+        copy = Path(row.log_path).parent / CONFIG_COPY
+        try:
+            return parse_tournament(json.loads(copy.read_text(encoding="utf-8"))["config"])
+        except (OSError, ValueError, KeyError):
+            continue
+    raise ConfigError(f"no tournament {name!r} with a stored config in {index.path}")
+
+
 def _budget_stop(config: TournamentConfig, spending: Spending) -> str | None:
     """The budget that is used up (no new game should start), or None."""
     budget = config.budget

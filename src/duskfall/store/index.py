@@ -502,6 +502,14 @@ class GameIndex:
         ).fetchall()
         return self._with_seats(rows)
 
+    def tournaments(self) -> list[tuple[str, int, int, str]]:
+        """(name, games, finished games, latest start) of every tournament, newest first."""
+        rows = self._db.execute(
+            "SELECT tournament, COUNT(*), SUM(status = 'finished'), MAX(started_at) FROM games "
+            "WHERE tournament IS NOT NULL GROUP BY tournament ORDER BY MAX(started_at) DESC"
+        ).fetchall()
+        return [(str(n), int(games), int(done or 0), str(last)) for n, games, done, last in rows]
+
     def get(self, game_id: str) -> GameRow:
         """The game with this id, or with a unique id prefix; raises :class:`UnknownGame`."""
         rows = self._db.execute(

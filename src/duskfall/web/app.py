@@ -42,6 +42,7 @@ from duskfall.web.hello import BadHello, parse_hello
 from duskfall.web.hub import GameHub
 from duskfall.web.human import StaleAnswer
 from duskfall.web.live import GameRequest, LiveGame
+from duskfall.web.tournaments import tournament_routes
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(tournament_routes(settings.db))
 
     @app.exception_handler(DuskfallError)
     async def user_error(request: Any, exc: DuskfallError) -> JSONResponse:
