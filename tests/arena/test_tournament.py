@@ -101,7 +101,7 @@ def test_heuristic_is_rated_above_random_with_separate_intervals_in_sports_mafia
 ) -> None:
     config = bot_config("sides", games=40, variants=[{"variant": "sports-mafia"}])
     run(config, tmp_path)
-    board = report(config, tmp_path, bootstrap=100)
+    board = report(config, tmp_path, bootstrap=50)
     smart, naive = board.entrants
     assert (smart.name, naive.name) == ("smart", "naive")
     assert not math.isnan(smart.rating.low) and smart.rating.low > naive.rating.high
@@ -129,6 +129,7 @@ def test_llm_seats_with_daily_beliefs_get_brier_scores(tmp_path: Path) -> None:
     [
         ({"entrants": {"solo": "random"}}, "at least two entrants"),
         ({"entrants": {"a": "random", "b": "nonsense"}}, "unknown agent 'nonsense'"),
+        ({"entrants": {"a": "random", "b": "human"}}, "unattended"),
         ({"variants": [{"variant": "chess"}]}, "chess"),
         ({"schedule": "swiss"}, "schedule"),
         ({"games": 3, "schedule": "sides"}, "must be even"),

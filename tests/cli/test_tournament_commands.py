@@ -86,6 +86,19 @@ def test_bad_config_files_are_one_line(
     assert "Traceback" not in out + err
 
 
+def test_an_entrant_whose_model_cannot_play_stops_the_run_before_any_game(
+    tmp_path: Path, cli: CliRun
+) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        BOTS.replace('naive = "random"', 'naive = "llm:openai:gpt-4o-mini@http://127.0.0.1:9"')
+    )
+    db = tmp_path / "i.db"
+    code, _, err = cli("tournament", "run", str(path), "--db", str(db))
+    assert code == 2 and "cannot play" in err and len(err.strip().splitlines()) == 1, err
+    assert not list((tmp_path / "tournaments" / "cli-bots").glob("*.jsonl"))
+
+
 def test_unknown_backend_is_one_line(bots: Path, tmp_path: Path, cli: CliRun) -> None:
     code, _, err = cli("tournament", "run", str(bots), "--db", str(tmp_path / "i.db"),
                        "--backend", "mars")  # fmt: skip

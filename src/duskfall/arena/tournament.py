@@ -10,11 +10,12 @@ stopped. Only games in flight are lost when the driver dies.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.usage import Usage
+from duskfall.session import GameSetup, plan_game
 from duskfall.store.index import GameIndex, GameRow
 
 CONFIG_COPY = "tournament.json"
@@ -251,6 +253,7 @@ def run_tournament(
             index.abandon(row.id, ABANDONED)
         done = len(state.done)
         missing = state.missing
+    preflight(config, missing)
     summary = RunSummary(spending=spending)
     start = time.perf_counter()
     make = backend_factory or (
@@ -265,6 +268,28 @@ def run_tournament(
         runner.close()
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
+    """Check every model-backed entrant once (one tiny request per model) on games of the
+    schedule, before any game is played: an entrant that cannot play is one error line
+    (:class:`~duskfall.session.SeatNotReady`), not a tournament of fallbacks."""
+    unchecked = {name for name, spec in config.entrants.items() if ":" in spec}
+    for slot in slots:
+        if not unchecked & set(slot.seats):
+            continue
+        unchecked -= set(slot.seats)
+        setup = GameSetup(
+            slot.variant,
+            seed=slot.seed,
+            agents=slot.agents(config.entrants),
+            config=slot.config,
+            write_log=False,
+            agent_options=_agent_options(config),
+        )
+        asyncio.run(plan_game(setup).preflight())
+        if not unchecked:
+            return
 
 
 def _jobs(

@@ -111,6 +111,11 @@ class TournamentConfig(_Strict):
         for name, spec in value.items():
             if not ENTRANT_PATTERN.match(name):
                 raise ValueError(f"entrant name {name!r}: letters, digits, '.', '_', '-' only")
+            if spec.strip().partition(":")[0] == "human":
+                raise ValueError(
+                    f"entrant {name!r}: tournaments play unattended, so no 'human' entrant "
+                    "(to play yourself: duskfall play --human SEAT)"
+                )
             if not spec.strip() or any(c in spec for c in ",="):
                 raise ValueError(
                     f"entrant {name!r}: give one agent (e.g. 'heuristic', 'llm:openai:gpt-4o'), "
