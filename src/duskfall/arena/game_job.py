@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.core import event_kinds as kinds
+from duskfall.core.bot import Bot
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.usage import Usage, call_usage
@@ -94,6 +95,8 @@ async def play_job(job: GameJob) -> GameResult:
         header_extra={"tournament": job.tag()},
     )
     game = prepare_game(setup)
+    if all(isinstance(p, Bot) for p in game.scheduler.participants.values()):
+        game.record.keep_events = False  # no seat is shown the events back: keep none
     outcome = await game.run()
     usage: defaultdict[str, Usage] = defaultdict(Usage)
     for seat, spent in tally.by_seat.items():
