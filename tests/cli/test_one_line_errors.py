@@ -282,7 +282,7 @@ def test_a_port_out_of_range(run: Run, command: str, port: str) -> None:
     [
         ("max_tokens=abc", "invalid llm agent option max_tokens: Input should be a valid integer"),
         ("max_tokens=-5", "max_tokens: Input should be greater than or equal to 1"),
-        ("bogus=1", "unknown agent option 'bogus'; valid options: coaching, concurrency"),
+        ("bogus=1", "unknown agent option 'bogus'; valid options: beliefs, coaching, concurrency"),
         ("think_chars=5", "'think_chars' was replaced by reasoning_chars"),
         ("foo", "--agent-option needs KEY=VALUE, got 'foo'"),
     ],

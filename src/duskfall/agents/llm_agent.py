@@ -36,7 +36,9 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
 * ``timeout`` (seconds for one model call), ``retries`` (re-sends after failures) and
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
-* ``llm_config``: path of an LLM config file (keys, prices; see :mod:`duskfall.llm.config`).
+* ``llm_config``: path of an LLM config file (keys, prices; see :mod:`duskfall.llm.config`);
+* ``beliefs``: ``off`` (default) or ``daily``: once a day, before its first decision, the seat
+  states P(evil) of every other living player (:mod:`duskfall.agents.beliefs`).
 
 They are read into :class:`LLMAgentOptions` (a bad value is one clear ConfigError; the retired
 ``history``, ``think_chars`` and ``says_chars`` say what replaced them).
@@ -49,6 +51,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from duskfall.agents.beliefs import ask_beliefs
 from duskfall.agents.specs import AgentContext
 from duskfall.core.errors import ConfigError, IllegalAction
 from duskfall.core.prompting import Entry, PromptKit
@@ -88,6 +91,7 @@ class LLMAgentOptions(ModelOptions):
     context_tokens: int | None = Field(default=None, ge=1000)
     memory_chars: int = Field(default=400, ge=0)
     max_tokens: int = Field(default=DEFAULT_MAX_TOKENS, ge=1)
+    beliefs: Literal["off", "daily"] = "off"
 
     def persona_for(self, seat: int) -> str | None:
         """The persona of ``seat``: its own from ``personas``, else the shared ``persona``."""
@@ -120,8 +124,11 @@ class LLMAgent:
         max_tokens: int = DEFAULT_MAX_TOKENS,
         temperature: float | None = None,
         decision_timeout: float | None = None,
+        beliefs: Literal["off", "daily"] = "off",
     ) -> None:
         self.model = model
+        self.beliefs = beliefs
+        self._beliefs_day: int | None = None
         self.seat = seat
         self.persona = persona.strip() if persona else None
         self.memory = memory
@@ -222,6 +229,7 @@ class LLMAgent:
         )
         if not attempt:
             self._decisions += 1  # a retry of the same decision replaces its memory note
+            await self._daily_beliefs(messages, extra, where)
         try:
             completion = await self.model.complete(
                 messages,
@@ -237,6 +245,28 @@ class LLMAgent:
             self.conversation.answered(completion.text)
         self._remember(completion.text, decision, where)
         return completion.text
+
+    async def _daily_beliefs(
+        self, messages: list[Message], extra: Mapping[str, Any], where: Mapping[str, Any]
+    ) -> None:
+        """With ``beliefs=daily``: the first decision of a day asks for beliefs first."""
+        observation, emit = extra.get("observation"), extra.get("emit")
+        if self.beliefs != "daily" or observation is None or emit is None:
+            return
+        if self._beliefs_day is not None and where["day"] <= self._beliefs_day:
+            return
+        self._beliefs_day = where["day"]
+        await ask_beliefs(
+            self.model,
+            messages,
+            observation,
+            seat=self.seat,
+            day=where["day"],
+            phase=where["phase"],
+            emit=emit,
+            options=self.options,
+            deadline=self.decision_timeout * 0.4,
+        )
 
     def _remember(self, reply: str, decision: Any, where: Mapping[str, Any]) -> None:
         if self.conversation is not None or self.notes.budget_chars <= 0:
@@ -303,4 +333,5 @@ def make_llm_agent(ctx: AgentContext) -> LLMAgent:
         max_tokens=options.max_tokens,
         temperature=options.temperature,
         decision_timeout=options.decision_timeout,
+        beliefs=options.beliefs,
     )

@@ -178,7 +178,7 @@ def max_workers() -> int:
     return min(64, max(8, 4 * (os.cpu_count() or 1)))
 
 
-def _start_method() -> str:
+def start_method() -> str:
     """``fork`` on Linux when this process runs no other thread (a fork copies no lock held
     by another thread then): workers start in milliseconds instead of importing everything
     again; ``spawn`` otherwise."""
@@ -187,7 +187,7 @@ def _start_method() -> str:
     return "spawn"
 
 
-def _start_worker(parent: int) -> None:
+def start_worker(parent: int) -> None:
     """Worker initialiser: exit with ``parent``; leave the start-up heap out of the garbage
     collector's full scans (``gc.freeze``: it is never garbage)."""
     gc.freeze()
@@ -288,8 +288,8 @@ def simulate(
                 progress(len(summaries))
             _index(index, summaries)
     else:
-        context = multiprocessing.get_context(_start_method())
-        with context.Pool(workers, _start_worker, (os.getpid(),)) as pool:
+        context = multiprocessing.get_context(start_method())
+        with context.Pool(workers, start_worker, (os.getpid(),)) as pool:
             for summaries in pool.imap_unordered(run_chunk, jobs):
                 for summary in summaries:
                     report.add(summary)

@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "duskfall.cli.store_commands",
     "duskfall.cli.web_commands",
     "duskfall.cli.learn_commands",
+    "duskfall.cli.tournament_commands",
 ]
 
 

@@ -48,6 +48,7 @@ class GameSetup:
     """Everything that defines a game. ``participants`` overrides the agent spec per seat.
 
     ``seed`` None draws a secret one from the OS (:func:`~duskfall.core.rng.new_seed`).
+    ``header_extra`` goes in the log header's ``extra`` (a tournament's tag, for instance).
     """
 
     variant: str
@@ -61,6 +62,7 @@ class GameSetup:
     participants: Mapping[int, Participant] = field(default_factory=dict)
     agent_options: Mapping[str, Any] = field(default_factory=dict)
     observers: Sequence[Observer] = ()
+    header_extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -151,6 +153,7 @@ def plan_game(setup: GameSetup) -> GamePlan:
         config=config.model_dump(mode="json"),
         seed=seed,
         roster=_roster(agents),
+        extra=dict(setup.header_extra),
     )
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
     participants = build_participants(

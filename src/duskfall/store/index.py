@@ -47,7 +47,7 @@ DISABLED = frozenset({"", "off", "none"})
 STATUSES = ("running", "finished", "aborted")
 INTERRUPTED = "interrupted"  # not stored: a running game whose process is gone
 LISTED_STATUSES = (*STATUSES, INTERRUPTED)
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
 GAMES_TABLE = """
@@ -71,13 +71,16 @@ CREATE TABLE IF NOT EXISTS {name} (
     host              TEXT,
     pid               INTEGER,
     cached_tokens     INTEGER NOT NULL DEFAULT 0,
-    cache_write_tokens INTEGER NOT NULL DEFAULT 0
+    cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+    tournament        TEXT,
+    tournament_slot   INTEGER
 );
 """
 GAMES_INDEXES = """
 CREATE INDEX IF NOT EXISTS games_by_start ON games (started_at DESC);
 CREATE INDEX IF NOT EXISTS games_by_variant ON games (variant, status);
 CREATE INDEX IF NOT EXISTS games_by_status ON games (status);
+CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament, tournament_slot);
 """
 SCHEMA = (
     GAMES_TABLE.format(name="games")
@@ -96,11 +99,17 @@ CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
 )
 # Upgrades to the current schema, by the version found. 1: the seed column becomes text
 # (SQLite cannot change a column's type in place), so the table is rebuilt; 2: the columns of
-# cached prompt tokens are added (rows of older games count none).
+# cached prompt tokens are added (rows of older games count none); 3: the tournament a game
+# belongs to and its slot in the tournament's schedule are added.
 _V1_COLUMNS = (
     "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
     "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
 )
+_TOURNAMENT_COLUMNS = """
+ALTER TABLE games ADD COLUMN tournament TEXT;
+ALTER TABLE games ADD COLUMN tournament_slot INTEGER;
+CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament, tournament_slot);
+"""
 UPGRADES = {
     1: GAMES_TABLE.format(name="games_new")
     + f"""
@@ -113,7 +122,9 @@ ALTER TABLE games_new RENAME TO games;
     2: """
 ALTER TABLE games ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
-""",
+"""
+    + _TOURNAMENT_COLUMNS,
+    3: _TOURNAMENT_COLUMNS,
 }
 
 
@@ -165,6 +176,8 @@ class GameRow:
     pid: int | None = None
     cached_tokens: int = 0
     cache_write_tokens: int = 0
+    tournament: str | None = None
+    tournament_slot: int | None = None
 
     @property
     def tokens(self) -> int:
@@ -236,6 +249,16 @@ def seat_rows(roster: Iterable[dict[str, Any]]) -> tuple[SeatRow, ...]:
     return tuple(out)
 
 
+def tournament_tag(header: LogHeader) -> tuple[str | None, int | None]:
+    """The tournament a game belongs to and its slot in the schedule, from the header's
+    ``extra`` (``{"tournament": {"name": ..., "slot": ...}}``); (None, None) for other games."""
+    tag = header.extra.get("tournament")
+    if not isinstance(tag, dict):
+        return (None, None)
+    slot = tag.get("slot")
+    return (str(tag.get("name")), int(slot) if isinstance(slot, int) else None)
+
+
 def default_db_path() -> Path | None:
     """The index the process uses: ``$DUSKFALL_DB``, else ``./duskfall.db``; None if off."""
     value = os.environ.get(DB_ENV)
@@ -251,7 +274,7 @@ def use_db(path: str | Path | None) -> None:
     os.environ[DB_ENV] = "off" if path is None else str(path)
 
 
-_GAME_COLUMNS = _V1_COLUMNS + ", cached_tokens, cache_write_tokens"
+_GAME_COLUMNS = _V1_COLUMNS + ", cached_tokens, cache_write_tokens, tournament, tournament_slot"
 _GAME_PLACES = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
 
 
@@ -353,7 +376,7 @@ class GameIndex:
             db.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, 'running', NULL, NULL, 0, 0, 0, 0, 0, ?, ?, NULL, ?, ?, ?, "
-                "0, 0) "
+                "0, 0, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET status = 'running', winner = NULL, "
                 "termination = NULL, finished_at = NULL, updated_at = excluded.updated_at, "
                 "log_path = excluded.log_path, host = excluded.host, pid = excluded.pid",
@@ -367,6 +390,7 @@ class GameIndex:
                     None if log_path is None else str(Path(log_path).resolve()),
                     socket.gethostname(),
                     os.getpid(),
+                    *tournament_tag(header),
                 ),
             )
             self._replace_seats(db, header.game_id, seat_rows(header.roster))
@@ -390,6 +414,16 @@ class GameIndex:
                 f"UPDATE games SET {_USAGE_SET}, status = ?, winner = ?, termination = ?, "
                 "updated_at = ?, finished_at = ?, pid = NULL WHERE id = ?",
                 (*_usage_values(usage), status, winner, termination, now, now, game_id),
+            )
+
+    def abandon(self, game_id: str, termination: str = "abandoned") -> None:
+        """Close an interrupted game that will not be continued (a tournament plays its slot
+        again from the start): ``aborted``, with ``termination`` saying why; its totals stay."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET status = 'aborted', termination = ?, updated_at = ?, "
+                "finished_at = ?, pid = NULL WHERE id = ? AND status = 'running'",
+                (termination, utc_now(), utc_now(), game_id),
             )
 
     def add_rows(self, rows: Sequence[GameRow]) -> None:
@@ -457,6 +491,24 @@ class GameIndex:
         ).fetchall()
         gone = status == INTERRUPTED
         return [row for row in self._with_seats(rows) if (row.process_alive is False) == gone]
+
+    def tournament_games(self, name: str) -> list[GameRow]:
+        """Every game tagged with tournament ``name``, by slot (a slot played again after an
+        interruption has several rows: the interrupted one and the new one)."""
+        rows = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE tournament = ? "
+            "ORDER BY tournament_slot, started_at, id",
+            (name,),
+        ).fetchall()
+        return self._with_seats(rows)
+
+    def tournaments(self) -> list[tuple[str, int, int, str]]:
+        """(name, games, finished games, latest start) of every tournament, newest first."""
+        rows = self._db.execute(
+            "SELECT tournament, COUNT(*), SUM(status = 'finished'), MAX(started_at) FROM games "
+            "WHERE tournament IS NOT NULL GROUP BY tournament ORDER BY MAX(started_at) DESC"
+        ).fetchall()
+        return [(str(n), int(games), int(done or 0), str(last)) for n, games, done, last in rows]
 
     def get(self, game_id: str) -> GameRow:
         """The game with this id, or with a unique id prefix; raises :class:`UnknownGame`."""
@@ -560,13 +612,15 @@ def _row_values(row: GameRow) -> tuple[Any, ...]:
         row.pid,
         row.cached_tokens,
         row.cache_write_tokens,
+        row.tournament,
+        row.tournament_slot,
     )
 
 
 def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
     (game_id, variant, config, seed, status, winner, termination, days, events) = values[:9]
     (prompt, completion, cost, started, updated, finished, log_path, host, pid) = values[9:18]
-    cached, cache_write = values[18:]
+    cached, cache_write, tournament, slot = values[18:]
     return GameRow(
         id=game_id,
         variant=variant,
@@ -589,4 +643,6 @@ def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
         pid=pid,
         cached_tokens=cached,
         cache_write_tokens=cache_write,
+        tournament=tournament,
+        tournament_slot=slot,
     )

@@ -16,7 +16,14 @@ from pathlib import Path
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
-from duskfall.store.index import GameIndex, GameRow, Usage, default_db_path, seat_rows
+from duskfall.store.index import (
+    GameIndex,
+    GameRow,
+    Usage,
+    default_db_path,
+    seat_rows,
+    tournament_tag,
+)
 from duskfall.store.log import LogHeader, utc_now
 
 log = logging.getLogger(__name__)
@@ -108,6 +115,7 @@ def finished_row(
     """:func:`summary_row` from the :class:`Usage` already folded from the game's events."""
     termination = outcome.termination.value if outcome else Termination.ABORTED.value
     now = utc_now()
+    tournament, slot = tournament_tag(header)
     return GameRow(
         id=header.game_id,
         variant=header.variant,
@@ -128,4 +136,6 @@ def finished_row(
         updated_at=now,
         finished_at=now,
         log_path=None if log_path is None else str(Path(log_path).resolve()),
+        tournament=tournament,
+        tournament_slot=slot,
     )

@@ -47,6 +47,7 @@ from duskfall.web.hub import GameHub
 from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, MAX_HUMAN_TIMEOUT, StaleAnswer
 from duskfall.web.live import GameRequest, LiveGame
 from duskfall.web.stats import statistics
+from duskfall.web.tournaments import tournament_routes
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(tournament_routes(settings.db))
 
     @app.exception_handler(DuskfallError)
     async def user_error(request: Any, exc: DuskfallError) -> JSONResponse:

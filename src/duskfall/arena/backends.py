@@ -1,0 +1,139 @@
+"""Where tournament games run: this process's event loop, worker processes, or a Ray cluster.
+
+A backend takes :class:`~duskfall.arena.game_job.GameJob` values one at a time (``start``)
+and hands back finished games (``wait``: blocks until at least one is done). The driver
+decides what to start next, so budgets can stop scheduling at any point.
+
+* ``local`` with one worker: every game is a task of one event loop, so the per-endpoint
+  limits of the model layer hold across all the games of the tournament.
+* ``local`` with several workers: a process pool (forked where safe, as ``simulate`` does)
+  for CPU-bound bot games; each process applies the endpoint limits on its own.
+* ``ray``: each game is a Ray task on an existing cluster (``ray.init(address=...)``); games
+  write their logs and index rows where the job says, which must be a directory every node
+  shares.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import queue
+from typing import Any, Protocol
+
+from duskfall.arena.game_job import GameJob, GameResult, play_job, play_job_blocking
+from duskfall.arena.simulate import start_method, start_worker
+from duskfall.core.errors import ConfigError
+
+BACKENDS = ("local", "ray")
+
+
+class Backend(Protocol):
+    capacity: int
+
+    def start(self, job: GameJob) -> None: ...
+
+    def wait(self) -> list[GameResult | BaseException]: ...
+
+    def close(self) -> None: ...
+
+
+class LoopBackend:
+    """Games as tasks of one event loop in this process."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._loop = asyncio.new_event_loop()
+        self._tasks: set[asyncio.Task[GameResult]] = set()
+
+    def start(self, job: GameJob) -> None:
+        self._tasks.add(self._loop.create_task(play_job(job)))
+
+    def wait(self) -> list[GameResult | BaseException]:
+        done, _ = self._loop.run_until_complete(
+            asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
+        )
+        self._tasks -= done
+        return [task.exception() or task.result() for task in done]
+
+    def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self._tasks:
+            self._loop.run_until_complete(asyncio.wait(self._tasks))
+        self._loop.close()
+
+
+class PoolBackend:
+    """Games in worker processes (one game per task)."""
+
+    def __init__(self, workers: int, capacity: int) -> None:
+        self.capacity = max(workers, capacity)
+        context = multiprocessing.get_context(start_method())
+        self._pool = context.Pool(workers, start_worker, (os.getpid(),))
+        self._done: queue.Queue[GameResult | BaseException] = queue.Queue()
+
+    def start(self, job: GameJob) -> None:
+        self._pool.apply_async(
+            play_job_blocking, (job,), callback=self._done.put, error_callback=self._done.put
+        )
+
+    def wait(self) -> list[GameResult | BaseException]:
+        out = [self._done.get()]
+        while not self._done.empty():
+            out.append(self._done.get_nowait())
+        return out
+
+    def close(self) -> None:
+        self._pool.terminate()
+        self._pool.join()
+
+
+class RayBackend:
+    """Games as Ray tasks (``pip install 'duskfall[ray]'``)."""
+
+    def __init__(self, address: str | None, capacity: int) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise ConfigError("the ray backend needs Ray: pip install 'duskfall[ray]'") from None
+        self._ray = ray
+        if not ray.is_initialized():
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                where = address or "a local instance"
+                raise ConfigError(f"cannot start or reach Ray at {where}: {exc}") from None
+        self.capacity = capacity
+        self._remote = ray.remote(max_retries=0)(play_job_blocking)
+        self._pending: list[Any] = []
+
+    def start(self, job: GameJob) -> None:
+        self._pending.append(self._remote.remote(job))
+
+    def wait(self) -> list[GameResult | BaseException]:
+        ready, self._pending = self._ray.wait(self._pending, num_returns=1)
+        out: list[GameResult | BaseException] = []
+        for ref in ready:
+            try:
+                out.append(self._ray.get(ref))
+            except Exception as exc:
+                out.append(exc)
+        return out
+
+    def close(self) -> None:
+        for ref in self._pending:
+            self._ray.cancel(ref, force=True)
+
+
+def make_backend(name: str, *, workers: int, parallel: int, address: str | None) -> Backend:
+    """The backend called ``name`` (raises ConfigError for an unknown one)."""
+    if name == "ray":
+        return RayBackend(address, parallel)
+    if name != "local":
+        raise ConfigError(f"unknown backend {name!r}; backends: {', '.join(BACKENDS)}")
+    if address is not None:
+        raise ConfigError("--address is for the ray backend (add --backend ray)")
+    if workers > 1:
+        return PoolBackend(workers, parallel)
+    return LoopBackend(parallel)

@@ -1,0 +1,118 @@
+"""A tournament's finished games, read back from the index and the logs.
+
+Each :class:`PlayedGame` says which entrant held each seat (the tournament tag of the log
+header), the seat's role and side (the deal, recomputed from the logged config and seed), the
+winning side and the seat's behaviour metrics (:mod:`duskfall.arena.metrics`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from duskfall.arena.metrics import SeatMetrics, seat_metrics
+from duskfall.arena.schedule import side_of
+from duskfall.core import event_kinds as kinds
+from duskfall.core.errors import DuskfallError, LogCorrupt
+from duskfall.core.usage import Usage
+from duskfall.store.index import GameRow
+from duskfall.store.log import GameLog, read_log
+from duskfall.store.replay import new_state_for
+
+
+@dataclass(frozen=True)
+class PlayedSeat:
+    entrant: str
+    role: str
+    side: str
+    metrics: SeatMetrics
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    game_id: str
+    slot: int
+    variant: str
+    winner_side: str | None  # "evil", "village" or None (a draw or an aborted game)
+    termination: str
+    seats: tuple[PlayedSeat, ...]
+    log_path: str | None
+    pairing: tuple[str, str] | None = None  # sides schedule: (evil entrant, village entrant)
+
+    @property
+    def rated(self) -> bool:
+        return self.termination != "aborted"
+
+    def entrants(self) -> set[str]:
+        return {seat.entrant for seat in self.seats}
+
+
+class MissingLog(DuskfallError):
+    """A finished tournament game whose log cannot be read."""
+
+
+def _log_of(row: GameRow) -> GameLog:
+    if row.log_path is None:
+        raise MissingLog(f"game {row.id} has no log")
+    try:
+        return read_log(row.log_path, strict=False)
+    except LogCorrupt as exc:
+        raise MissingLog(f"game {row.id}: {exc}") from None
+
+
+def played_game(row: GameRow) -> PlayedGame:
+    """The :class:`PlayedGame` of a finished tournament game's index row."""
+    log = _log_of(row)
+    tag = log.header.extra.get("tournament") or {}
+    entrants = list(tag.get("seats") or [])
+    variant, state = new_state_for(log)
+    roles = state.roles()
+    if len(entrants) != len(roles):
+        raise MissingLog(f"game {row.id} has no tournament seats in its log header")
+    metrics = seat_metrics(log)
+    outcome = log.outcome
+    winner = side_of(variant, outcome.winner) if outcome and outcome.winner else None
+    seats = tuple(
+        PlayedSeat(
+            entrants[seat], roles[seat], side_of(variant, state.team_of(seat)), metrics[seat]
+        )
+        for seat in sorted(roles)
+    )
+    pairing = _pairing(seats)
+    return PlayedGame(
+        row.id,
+        int(row.tournament_slot or 0),
+        variant.id,
+        winner,
+        outcome.termination.value if outcome else "aborted",
+        seats,
+        row.log_path,
+        pairing,
+    )
+
+
+def _pairing(seats: tuple[PlayedSeat, ...]) -> tuple[str, str] | None:
+    """(evil entrant, village entrant) when each side is held by one entrant."""
+    evil = {s.entrant for s in seats if s.side == "evil"}
+    village = {s.entrant for s in seats if s.side != "evil"}
+    if len(evil) == 1 and len(village) == 1 and evil != village:
+        return (next(iter(evil)), next(iter(village)))
+    return None
+
+
+def entrant_usage(row: GameRow) -> dict[str, Usage]:
+    """Model usage of a tournament game per entrant, from its log's ``llm_call`` events
+    (nothing for a game that used no model, without reading its log)."""
+    if row.tokens == 0 and row.cost_usd == 0:
+        return {}
+    if row.log_path is None or not Path(row.log_path).exists():
+        return {"?": Usage(row.prompt_tokens, row.completion_tokens, row.cost_usd)}
+    log = read_log(row.log_path, strict=False)
+    entrants = list((log.header.extra.get("tournament") or {}).get("seats") or [])
+    out: dict[str, Usage] = {}
+    for event in log.events:
+        seat = event.payload.get("seat")
+        if event.kind == kinds.LLM_CALL and isinstance(seat, int) and seat < len(entrants):
+            name = entrants[seat]
+            out[name] = out.get(name, Usage()) + Usage.from_payload(event.payload)
+    return out

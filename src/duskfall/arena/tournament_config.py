@@ -1,0 +1,185 @@
+"""A tournament's configuration: read from TOML, checked field by field, one-line errors.
+
+Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
+
+    name = "bots"
+    games = 40              # per variant block
+    seed = 7                # master seed: the schedule and every game's seed derive from it
+    schedule = "mixed"      # or "sides"
+    parallel_games = 4      # games played at once (one event loop: model limits are shared)
+    workers = 1             # processes for CPU-bound (bot) games
+
+    [entrants]
+    smart = "heuristic"
+    naive = "random"
+
+    [[variants]]
+    variant = "sports-mafia"
+
+    [[variants]]
+    variant = "werewolf"
+    preset = "werewolf-6"
+    config = { day_limit = 10 }
+
+    [budget]
+    max_cost_usd = 5.0
+    max_tokens = 2_000_000
+    per_entrant_max_cost_usd = 2.0
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from duskfall.core.errors import ConfigError
+from duskfall.core.registry import get_variant
+from duskfall.core.validation import describe_errors
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+ENTRANT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class VariantBlock(_Strict):
+    """One variant (with a preset and rule options) the entrants play ``games`` games of."""
+
+    variant: str
+    preset: str | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
+    games: int | None = Field(None, ge=1, le=1_000_000)
+
+    def game_config(self) -> dict[str, Any]:
+        out = dict(self.config)
+        if self.preset is not None:
+            out["preset"] = self.preset
+        return out
+
+    @property
+    def label(self) -> str:
+        return f"{self.variant}:{self.preset}" if self.preset else self.variant
+
+
+class Budget(_Strict):
+    """Limits that stop scheduling new games once reached (games in flight finish)."""
+
+    max_cost_usd: float | None = Field(None, gt=0)
+    max_tokens: int | None = Field(None, gt=0)
+    per_entrant_max_cost_usd: float | None = Field(None, gt=0)
+    per_entrant_max_tokens: int | None = Field(None, gt=0)
+
+
+class TournamentConfig(_Strict):
+    """Everything that defines a tournament; the schedule derives from it alone."""
+
+    name: str
+    entrants: dict[str, str]
+    variants: list[VariantBlock] = Field(min_length=1)
+    games: int = Field(ge=1, le=1_000_000)
+    seed: int = Field(0, ge=0, lt=2**128)
+    schedule: Literal["mixed", "sides"] = "mixed"
+    parallel_games: int = Field(1, ge=1, le=256)
+    workers: int = Field(1, ge=1, le=64)
+    log_dir: str | None = None
+    beliefs: Literal["off", "daily"] = "off"
+    retries: int = Field(2, ge=0, le=10)
+    decision_timeout: float = Field(120.0, gt=0)
+    on_seat_failure: Literal["abort", "fallback"] = "fallback"
+    agent_options: dict[str, Any] = Field(default_factory=dict)
+    budget: Budget = Field(default_factory=Budget)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not NAME_PATTERN.match(value):
+            raise ValueError("use letters, digits, '.', '_' or '-' (at most 64), e.g. 'bots-1'")
+        return value
+
+    @field_validator("entrants")
+    @classmethod
+    def _entrants(cls, value: dict[str, str]) -> dict[str, str]:
+        if len(value) < 2:
+            raise ValueError("a tournament needs at least two entrants")
+        for name, spec in value.items():
+            if not ENTRANT_PATTERN.match(name):
+                raise ValueError(f"entrant name {name!r}: letters, digits, '.', '_', '-' only")
+            if spec.strip().partition(":")[0] == "human":
+                raise ValueError(
+                    f"entrant {name!r}: tournaments play unattended, so no 'human' entrant "
+                    "(to play yourself: duskfall play --human SEAT)"
+                )
+            if not spec.strip() or any(c in spec for c in ",="):
+                raise ValueError(
+                    f"entrant {name!r}: give one agent (e.g. 'heuristic', 'llm:openai:gpt-4o'), "
+                    f"not {spec!r}"
+                )
+        return {name: spec.strip() for name, spec in value.items()}
+
+    def block_games(self, block: VariantBlock) -> int:
+        return block.games or self.games
+
+    @property
+    def total_games(self) -> int:
+        return sum(self.block_games(b) for b in self.variants)
+
+    def games_dir(self, base: Path) -> Path:
+        """Where the games' logs go: ``log_dir`` (relative to ``base``), else
+        ``base/tournaments/<name>``."""
+        chosen = Path(self.log_dir) if self.log_dir else Path("tournaments") / self.name
+        return chosen if chosen.is_absolute() else base / chosen
+
+
+def parse_tournament(data: Mapping[str, Any]) -> TournamentConfig:
+    """Check a parsed config: raises one ConfigError naming the first bad field."""
+    try:
+        config = TournamentConfig.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ConfigError(f"tournament config: {describe_errors(exc)}") from None
+    _check_blocks(config)
+    return config
+
+
+def _check_blocks(config: TournamentConfig) -> None:
+    """Each variant exists, its config parses, every entrant is a valid agent for it."""
+    from duskfall.agents.specs import parse_spec
+    from duskfall.core.variant import parse_config
+
+    for number, block in enumerate(config.variants, 1):
+        where = f"tournament config: variants[{number}] ({block.label})"
+        try:
+            variant = get_variant(block.variant)
+            game_config = parse_config(variant, block.game_config())
+            seats = variant.new_game(game_config, 0).num_seats
+            for spec in config.entrants.values():
+                parse_spec(variant, spec, seats)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        if config.schedule == "sides" and config.block_games(block) % 2:
+            raise ConfigError(
+                f"{where}: the 'sides' schedule plays each deal twice (sides swapped), "
+                f"so games must be even, not {config.block_games(block)}"
+            )
+
+
+def load_tournament(path: str | Path) -> TournamentConfig:
+    """Read and check a TOML tournament config (one ConfigError for any problem)."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"no tournament config {path}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path} is a directory, not a tournament config") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    return parse_tournament(data)

@@ -1,0 +1,189 @@
+"""``tournament run|resume|status|report``: entrants rated over many scheduled games."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+from duskfall.arena.tournament import (
+    RunEvent,
+    RunSummary,
+    TournamentProgress,
+    run_tournament,
+    tournament_progress,
+)
+from duskfall.arena.tournament_config import TournamentConfig, load_tournament
+from duskfall.cli import app
+from duskfall.cli.console import safe_console
+from duskfall.core.errors import ConfigError
+from duskfall.store.index import GameIndex, default_db_path, use_db
+
+console = safe_console(soft_wrap=True)
+tournament_app = typer.Typer(
+    help="Tournaments: entrants rotated through roles and sides, rated with intervals.",
+    no_args_is_help=True,
+)
+app.add_typer(tournament_app, name="tournament")
+
+ConfigArg = Annotated[Path, typer.Argument(help="tournament config (TOML)")]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", help="game index (default: $DUSKFALL_DB, else ./duskfall.db)"),
+]
+BackendOpt = Annotated[str, typer.Option("--backend", help="local (processes) or ray")]
+AddressOpt = Annotated[
+    str | None, typer.Option("--address", help="Ray cluster address (with --backend ray)")
+]
+
+
+def _db(db: Path | None) -> Path:
+    if db is not None:
+        use_db(db)
+    path = default_db_path()
+    if path is None:
+        raise ConfigError("tournaments need the game index (DUSKFALL_DB=off); pass --db PATH")
+    return path
+
+
+def _progress(config: TournamentConfig, db: Path) -> TournamentProgress:
+    if not db.exists():
+        raise ConfigError(f"no game index at {db}: tournament {config.name!r} has not started")
+    with GameIndex(db) as index:
+        return tournament_progress(config, index)
+
+
+def _play(
+    config_path: Path, db: Path | None, backend: str, address: str | None, *, resume: bool
+) -> None:
+    config = load_tournament(config_path)
+    path = _db(db)
+    if path.exists():
+        with GameIndex(path) as index:
+            started = index.tournament_games(config.name)
+        if started and not resume:
+            raise ConfigError(
+                f"tournament {config.name!r} has {len(started)} game(s) already; "
+                f"'duskfall tournament resume {config_path}' plays the rest"
+            )
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        "{task.fields[spent]}",
+        console=console,
+        transient=True,
+        auto_refresh=False,
+    ) as bar:
+        task = bar.add_task(config.name, total=config.total_games, spent="")
+
+        def advance(event: RunEvent) -> None:
+            spent = f"{event.tokens:,} tokens ${event.cost_usd:.4f}"
+            bar.update(task, completed=event.done, spent=spent)
+            bar.refresh()
+
+        summary = run_tournament(
+            config,
+            base_dir=config_path.resolve().parent,
+            db=path,
+            backend=backend,
+            address=address,
+            progress=advance,
+        )
+    _summary_line(config, summary)
+
+
+def _summary_line(config: TournamentConfig, summary: RunSummary) -> None:
+    spent = summary.spending.total
+    console.print(
+        f"{config.name}: {summary.played} game(s) played in {summary.seconds:.1f}s, "
+        f"{spent.total_tokens:,} tokens (cached {spent.cached_tokens:,}), ${spent.cost_usd:.4f}"
+    )
+    if summary.stopped_by:
+        console.print(f"[yellow]stopped scheduling:[/] {summary.stopped_by}")
+    if summary.failed:
+        for line in summary.failed[:5]:
+            console.print(f"[red]failed game:[/] {line}")
+        sys.exit(1)
+
+
+@tournament_app.command()
+def run(
+    config: ConfigArg,
+    db: DbOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+) -> None:
+    """Play a new tournament (every scheduled game, within its budgets)."""
+    _play(config, db, backend, address, resume=False)
+
+
+@tournament_app.command()
+def resume(
+    config: ConfigArg,
+    db: DbOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+) -> None:
+    """Play the missing and interrupted games of a tournament."""
+    _play(config, db, backend, address, resume=True)
+
+
+@tournament_app.command()
+def status(config: ConfigArg, db: DbOpt = None) -> None:
+    """How many games are finished, interrupted, running and missing; spending so far."""
+    loaded = load_tournament(config)
+    state = _progress(loaded, _db(db))
+    spent = state.spent().total
+    console.print(
+        f"{loaded.name}: {len(state.done)}/{len(state.schedule)} finished, "
+        f"{len(state.interrupted)} interrupted, {len(state.running)} running, "
+        f"{len(state.missing)} to play; {spent.total_tokens:,} tokens, ${spent.cost_usd:.4f}"
+    )
+
+
+@tournament_app.command()
+def report(
+    config: ConfigArg,
+    db: DbOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    csv_path: Annotated[
+        Path | None, typer.Option("--csv", help="write the leaderboard CSV")
+    ] = None,
+    html_path: Annotated[
+        Path | None, typer.Option("--html", help="write a self-contained HTML report")
+    ] = None,
+    bootstrap: Annotated[
+        int, typer.Option(min=0, max=10_000, help="bootstrap resamples for the intervals")
+    ] = 200,
+) -> None:
+    """Leaderboard (OpenSkill with bootstrap 95% intervals), win rates, behaviour metrics."""
+    from duskfall.arena.leaderboard import build_report
+    from duskfall.cli.tournament_display import leaderboard_table
+
+    loaded = load_tournament(config)
+    state = _progress(loaded, _db(db))
+    result = build_report(state, bootstrap=bootstrap)
+    if csv_path is not None:
+        _write(csv_path, result.csv())
+    if html_path is not None:
+        from duskfall.arena.html_report import html_report
+
+        _write(html_path, html_report(result))
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2, default=str) + "\n")
+        return
+    for table in leaderboard_table(result):
+        console.print(table)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,157 @@
+"""``duskfall tournament run|status|report|resume`` in-process, and a model tournament
+against the stub OpenAI server (cost and cached tokens in the report)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import CliRun, InBackground
+from duskfall.testing.stub_server import FaultPlan, StubServer
+
+BOTS = """
+name = "cli-bots"
+games = 2
+seed = 5
+schedule = "sides"
+parallel_games = 2
+
+[entrants]
+smart = "heuristic"
+naive = "random"
+
+[[variants]]
+variant = "sports-mafia"
+
+[[variants]]
+variant = "werewolf"
+preset = "werewolf-6"
+"""
+
+
+@pytest.fixture
+def bots(tmp_path: Path) -> Path:
+    path = tmp_path / "bots.toml"
+    path.write_text(BOTS)
+    return path
+
+
+def test_run_status_report_and_resume(bots: Path, tmp_path: Path, cli: CliRun) -> None:
+    db = str(tmp_path / "index.db")
+    code, out, err = cli("tournament", "run", str(bots), "--db", db)
+    assert code == 0, err
+    assert "4 game(s) played" in out
+    code, out, _ = cli("tournament", "status", str(bots), "--db", db)
+    assert "4/4 finished, 0 interrupted, 0 running, 0 to play" in out
+    csv, html = tmp_path / "board.csv", tmp_path / "board.html"
+    code, out, err = cli(
+        "tournament", "report", str(bots), "--db", db, "--json", "--csv", str(csv),
+        "--html", str(html), "--bootstrap", "10",
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert [e["name"] for e in data["leaderboard"]] == ["smart", "naive"]
+    assert data["head_to_head"]["smart"]["naive"]["games"] == 4
+    assert csv.read_text().startswith("rank,entrant,agent,mu")
+    assert html.read_text().count("data:image/png;base64,") >= 3
+    code, out, _ = cli("tournament", "report", str(bots), "--db", db, "--bootstrap", "10")
+    assert code == 0 and "smart" in out and "head to head" in out
+    code, out, err = cli("tournament", "run", str(bots), "--db", db)
+    assert code == 2 and "tournament resume" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = cli("tournament", "resume", str(bots), "--db", db)
+    assert code == 0 and "0 game(s) played" in out
+    assert (tmp_path / "tournaments" / "cli-bots" / "tournament.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        (None, "no tournament config"),
+        ("name = ", "not valid TOML"),
+        ('name = "x"\ngames = 2\n[entrants]\na = "random"\n', "tournament config"),
+    ],
+)
+def test_bad_config_files_are_one_line(
+    tmp_path: Path, cli: CliRun, text: str | None, needle: str
+) -> None:
+    path = tmp_path / "t.toml"
+    if text is not None:
+        path.write_text(text)
+    code, out, err = cli("tournament", "run", str(path), "--db", str(tmp_path / "i.db"))
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in out + err
+
+
+def test_an_entrant_whose_model_cannot_play_stops_the_run_before_any_game(
+    tmp_path: Path, cli: CliRun
+) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        BOTS.replace('naive = "random"', 'naive = "llm:openai:gpt-4o-mini@http://127.0.0.1:9"')
+    )
+    db = tmp_path / "i.db"
+    code, _, err = cli("tournament", "run", str(path), "--db", str(db))
+    assert code == 2 and "cannot play" in err and len(err.strip().splitlines()) == 1, err
+    assert not list((tmp_path / "tournaments" / "cli-bots").glob("*.jsonl"))
+
+
+def test_unknown_backend_is_one_line(bots: Path, tmp_path: Path, cli: CliRun) -> None:
+    code, _, err = cli("tournament", "run", str(bots), "--db", str(tmp_path / "i.db"),
+                       "--backend", "mars")  # fmt: skip
+    assert code == 2 and "unknown backend 'mars'" in err
+
+
+@pytest.fixture
+def stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
+    server = StubServer(prompt_cache=True, faults=FaultPlan(rate=0.1, kinds=("500",), seed=1))
+    in_background(server.start())
+    yield server
+    in_background(server.close())
+
+
+@pytest.mark.slow
+def test_an_openai_tournament_against_the_stub_reports_cost_and_cached_tokens(
+    stub: StubServer, tmp_path: Path, cli: CliRun
+) -> None:
+    config = tmp_path / "models.toml"
+    config.write_text(
+        f"""
+name = "models"
+games = 2
+seed = 1
+schedule = "sides"
+parallel_games = 2
+beliefs = "daily"
+
+[entrants]
+mini = "llm:openai:gpt-4o-mini@{stub.url}"
+big = "llm:openai:gpt-4o@{stub.url}"
+
+[agent_options]
+retries = 3
+retry_delay = 0.01
+
+[[variants]]
+variant = "werewolf"
+preset = "werewolf-6"
+"""
+    )
+    db = str(tmp_path / "index.db")
+    code, out, err = cli("tournament", "run", str(config), "--db", db)
+    assert code == 0, out + err
+    code, out, err = cli("tournament", "report", str(config), "--db", db, "--json",
+                         "--bootstrap", "10")  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["games_played"] == 2 and data["total_cost_usd"] > 0
+    for entrant in data["leaderboard"]:
+        metrics = entrant["metrics"]
+        assert metrics["cost_usd"] > 0 and metrics["llm_calls"] > 0
+        assert metrics["cached_tokens"] > 0 and metrics["uncached_tokens"] > 0
+        assert metrics["mean_latency_s"] is not None
+    assert set(data["calibration"]) == {"mini", "big"}
+    assert stub.stats["500"] > 0  # faults were survived

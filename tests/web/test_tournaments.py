@@ -1,0 +1,32 @@
+"""The tournament pages: the list, a tournament's report linking every game, and the JSON."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from arena.tournament_kit import bot_config
+from duskfall.arena.tournament import run_tournament
+
+
+def test_tournament_pages_show_the_leaderboard_and_link_every_game(
+    client: TestClient, isolated_index: Path, tmp_path: Path
+) -> None:
+    config = bot_config("sides", games=2)
+    with ThreadPoolExecutor(1) as pool:  # the client keeps an event loop in this thread
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
+    listed = client.get("/api/tournaments").json()
+    assert [(t["name"], t["finished"]) for t in listed] == [("bots-sides", 4)]
+    page = client.get("/tournaments").text
+    assert 'href="/tournaments/bots-sides"' in page
+    report = client.get("/tournaments/bots-sides")
+    assert report.status_code == 200 and "data:image/png;base64," in report.text
+    data = client.get("/api/tournaments/bots-sides").json()
+    assert [e["name"] for e in data["leaderboard"]] == ["smart", "naive"]
+    for game in data["games"]:
+        assert f'href="/games/{game["id"]}"' in report.text
+        assert "log" not in game  # no server paths
+    assert str(tmp_path) not in report.text
+    assert client.get("/tournaments/nope").status_code == 404
