@@ -112,6 +112,14 @@ def gm(
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="sampling seed (default 0)")] = None,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="stop after N steps")] = None,
+    gm_format: Annotated[
+        str | None,
+        typer.Option(
+            "--gm-format",
+            help="structured (JSON turns) or markers (free text); default: structured with "
+            "the local model",
+        ),
+    ] = None,
     max_tokens: Annotated[
         int | None, typer.Option("--max-tokens", help="reply length cap for GM and players")
     ] = None,
@@ -148,6 +156,7 @@ def gm(
         ("player_model", player_model),
         ("seed", seed),
         ("max_steps", max_steps),
+        ("gm_format", gm_format),
         ("temperature", temperature),
     ):
         if value is not None:
@@ -194,7 +203,7 @@ def gm(
     _summary(game)
     outcome = game.state.outcome
     if outcome and outcome.termination is Termination.ABORTED and game.state.ended_by != "user":
-        sys.exit(1)  # the game could not be played to its end
+        sys.exit(1)  # the game could not be played to its end (a model failed, or the GM)
 
 
 def _checked(plan: GMPlan) -> GMGame:
@@ -216,3 +225,19 @@ def _summary(game: GMGame) -> None:
         f"${gm_u.cost_usd + pl_u.cost_usd:.4f}",
         highlight=False,
     )
+    console.print(ending(game), highlight=False)
+
+
+def ending(game: GMGame) -> str:
+    """One line: who won, or why the game stopped."""
+    outcome = game.state.outcome
+    assert outcome is not None
+    if outcome.termination is Termination.WIN:
+        head = f"winner: {outcome.winner}" if outcome.winner else "game over"
+    elif outcome.termination is Termination.DAY_LIMIT:
+        head = "stopped"
+    else:
+        head = "aborted"
+    audit = game.state.audit_flags
+    tail = f" ({audit} rule break(s) flagged by the audit)" if audit else ""
+    return f"{head}: {outcome.reason}{tail}"

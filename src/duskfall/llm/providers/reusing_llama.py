@@ -40,6 +40,7 @@ import numpy as np
 from llama_cpp import Llama, LlamaState
 from llama_cpp import llama_cpp as bindings
 
+from duskfall.llm.providers.grammar_prefilter import add_prefilter
 from duskfall.llm.providers.llama_kv import PrefixStateCache
 from duskfall.llm.providers.llama_logs import route_llama_logs
 
@@ -54,6 +55,14 @@ class ReusingLlama(Llama):
 
     prompt_evaluated: int | None = None
     prompt_end = 0
+
+    def _init_sampler(self, *args: Any, **kwargs: Any) -> Any:
+        """llama-cpp-python's sampler chain, with the grammar prefilter (see
+        :mod:`~duskfall.llm.providers.grammar_prefilter`) when the call has a grammar."""
+        sampler = super()._init_sampler(*args, **kwargs)
+        if kwargs.get("grammar") is not None:
+            add_prefilter(sampler)
+        return sampler
 
     def begin_call(self) -> None:
         """Start a completion: count the prompt tokens it evaluates."""
