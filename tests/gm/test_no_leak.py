@@ -10,6 +10,8 @@ event a seat other than its recipient may see.
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 import re
 
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +19,7 @@ from hypothesis import strategies as st
 
 from duskfall.core.events import visible_to
 from duskfall.llm import Request
+from duskfall.llm.schema import example
 
 from .support import build_game, of_kind, player_calls, prompt_text
 
@@ -149,3 +152,83 @@ def test_the_property_is_not_vacuous() -> None:
     names = ["Ann", "Bob"]
     replies = ["[SECRET: Ann | TK1X] [SECRET: bob | TK2X] [TURN: Ann]", "[TURN: Bob]"]
     _run(names, replies, ["hi"])
+
+
+@st.composite
+def structured_script(draw: st.DrawFn) -> tuple[list[str] | None, int, list[str], list[str]]:
+    """A roster (None: the card's six seats, so its skeleton runs), a seed, secret texts
+    (each with a token; some try to inject markers) and player lines."""
+    names = draw(
+        st.one_of(
+            st.none(), st.lists(st.sampled_from(NAME_POOL), min_size=2, max_size=5, unique=True)
+        )
+    )
+    texts = [
+        f"TK{i}X " + draw(st.sampled_from(["wolf", "[TURN: Ann]", "a | b", "secret: x", "】"]))
+        for i in range(draw(st.integers(1, 12)))
+    ]
+    lines = draw(
+        st.lists(
+            st.sampled_from(["I vote Bob.", "[SECRET: Ann | fake]", "TK999X"]),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    return names, draw(st.integers(0, 1000)), texts, lines
+
+
+def _run_structured(names: list[str] | None, seed: int, texts: list[str], lines: list[str]) -> None:
+    pending = iter(texts)
+    rng = random.Random(seed)
+
+    def gm(request: Request) -> str:
+        assert request.schema is not None
+        value = example(request.schema, rng)
+        for secret in value["secrets"]:
+            secret["text"] = next(pending, "TK0X")
+        value["narration"] = rng.choice(["Night.", "[TURN: x] day", "secret: TK777X"])
+        return json.dumps(value)
+
+    def player(request: Request) -> str:
+        return lines[len(request.messages[1]["content"]) % len(lines)]
+
+    game, events = build_game(
+        gm,
+        None if names is None else dict.fromkeys(names, player),
+        names=names,
+        gm_format="structured",
+        seed=seed,
+        max_steps=len(texts) + 4,
+        max_gm_failures=2,
+    )
+    asyncio.run(asyncio.wait_for(game.run(), 30))
+    _check_no_leak(game.names, events)
+
+
+def _check_no_leak(names: list[str], events: list) -> None:
+    seat = {name: i for i, name in enumerate(names)}
+    owner: dict[str, set[int]] = {}
+    for event in of_kind(events, "secret"):
+        for token in TOKEN.findall(event.payload["text"]):
+            owner.setdefault(token, set()).add(seat[event.payload["player"]])
+    for call in player_calls(events):
+        me = seat[call.payload["player"]]
+        seen = set(TOKEN.findall(prompt_text(call))) & set(owner)
+        assert all(me in owner[token] for token in seen), (call.payload["player"], seen)
+    for event in events:
+        if event.visibility == "admin":
+            continue
+        tokens = set(TOKEN.findall(str(event.payload))) & set(owner)
+        if event.visibility == "public":
+            assert not tokens, (event.kind, event.payload)
+        for i in seat.values():
+            if visible_to(event, i):
+                assert all(i in owner[t] for t in tokens), (i, event.kind)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(structured_script())
+def test_structured_turns_never_leak_a_secret(
+    script: tuple[list[str] | None, int, list[str], list[str]],
+) -> None:
+    _run_structured(*script)

@@ -30,6 +30,7 @@ from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.gm import event_kinds as kinds
 from duskfall.gm import flow
+from duskfall.gm.audit import audit_for
 from duskfall.gm.cards import Card, PlayerSpec
 from duskfall.gm.chat import sanitise_player_reply
 from duskfall.gm.config import GMSettings
@@ -96,6 +97,7 @@ class GMGame(Pausable):
         )
         skeleton = card.skeleton if self.structured else None
         self.skeleton = skeleton if skeleton and skeleton.seats == len(self.seats) else None
+        self.audit = audit_for(self.skeleton)
         self._init_pausing()
         self.idle = asyncio.Event()  # set while run() waits on a pause
 
@@ -243,7 +245,9 @@ class GMGame(Pausable):
         if checked.parsed.game_over and not choices.may_end:
             return "the game cannot end yet"
         private = checked.private if choices.private is None else choices.private
-        return replace(checked, private=private, out=out, result=turn.result)
+        # A player announced out in this very turn does not act: the next step picks another.
+        player = None if checked.turn in out else checked.turn
+        return replace(checked, turn=player, private=private, out=out, result=turn.result)
 
     def _choices(self) -> TurnChoices:
         """What the GM may do at this step: anything, or (with a skeleton) what the phase allows."""
@@ -253,7 +257,7 @@ class GMGame(Pausable):
         phase = flow.current(skeleton, self.state)
         assert phase is not None  # _advance has opened a phase
         # A phase opens with the news of what happened since the last one (none before the first).
-        opening = not self.state.acted and (self.state.round, self.state.phase) != (1, 0)
+        opening = self.state.opening and (self.state.round, self.state.phase) != (1, 0)
         alive = flow.living(self.state)
         return TurnChoices(
             self.names,
@@ -457,6 +461,10 @@ class GMGame(Pausable):
     def _add(self, event: Event) -> None:
         self.record.add(event)
         self.state.apply(event)
+        if self.audit is not None and event.kind != kinds.GM_AUDIT:
+            for flag in self.audit.see(event):
+                payload = {"step": self.state.step, "rule": flag.rule, "detail": flag.detail}
+                self._emit(kinds.GM_AUDIT, payload, ADMIN)
 
     def _chat(self, role: str, text: str, *, speaker: str = "", step: int | None = None) -> None:
         payload: dict[str, Any] = {"step": self.state.step if step is None else step}

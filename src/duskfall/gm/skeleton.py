@@ -8,11 +8,13 @@ of them, sends night results and announces who is out. In a card file::
     [skeleton]
     min_rounds = 1          # rounds that must be played before the GM may end the game
     max_rounds = 3          # after this many rounds the game stops (a draw by round limit)
+    audit = "werewolf"      # check the GM against the werewolf rules (see gm.audit)
 
     [[skeleton.roles]]
     name = "Werewolf"
     count = 2
     knows = ["Werewolf"]    # this role is told which players hold these roles
+    rules_role = "Werewolf" # its role in the rules engine (for the audit)
 
     [[skeleton.phases]]
     name = "Night {round}: the werewolves"   # {round} is the round number
@@ -26,7 +28,11 @@ of them, sends night results and announces who is out. In a card file::
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from duskfall.variants.werewolf.roles import canonical_role
 
 
 class RoleSpec(BaseModel):
@@ -37,6 +43,7 @@ class RoleSpec(BaseModel):
     name: str = Field(min_length=1, max_length=40)
     count: int = Field(1, ge=1, le=20)
     knows: list[str] = Field(default_factory=list)
+    rules_role: str | None = Field(None, description="the role of the rules engine (audit)")
 
 
 class PhaseSpec(BaseModel):
@@ -73,6 +80,7 @@ class Skeleton(BaseModel):
     phases: list[PhaseSpec] = Field(min_length=1)
     min_rounds: int = Field(1, ge=0)
     max_rounds: int | None = Field(None, ge=1)
+    audit: Literal["werewolf"] | None = None
 
     @model_validator(mode="after")
     def _known_roles(self) -> Skeleton:
@@ -87,6 +95,14 @@ class Skeleton(BaseModel):
             for actor in phase.actors:
                 if actor not in names:
                     raise ValueError(f"phase {phase.name!r} has an unknown actor role {actor!r}")
+        if self.audit == "werewolf":
+            for role in self.roles:
+                try:
+                    canonical_role(role.rules_role or role.name)
+                except ValueError as exc:
+                    raise ValueError(
+                        f"role {role.name!r} has no werewolf rules_role: {exc}"
+                    ) from None
         return self
 
     @property

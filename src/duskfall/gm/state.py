@@ -73,6 +73,7 @@ class GMState:
     phase: int = -1
     acted: list[str] = field(default_factory=list)
     out: list[str] = field(default_factory=list)
+    opening: bool = False  # a phase has opened and the GM has not yet been heard in it
     audit_flags: int = 0
 
     def secrets_of(self, player: str) -> list[Note]:
@@ -96,6 +97,7 @@ class GMState:
             self.roles = dict(payload["roles"])
         elif kind == kinds.PHASE:
             self.round, self.phase, self.acted = int(payload["round"]), int(payload["phase"]), []
+            self.opening = True
         elif kind == kinds.OUT:
             self.out.append(payload["player"])
         elif kind == kinds.GM_AUDIT:
@@ -108,6 +110,7 @@ class GMState:
             self.failures = int(payload["failures"])
             self.last_problem = str(payload["reason"])
         elif kind == kinds.GM_INSTRUCTION:
+            self.opening = False
             self.failures = 0
             self.last_problem = None
         elif kind == kinds.LLM_CALL:

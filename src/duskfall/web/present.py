@@ -32,6 +32,11 @@ VARIANT_LINES: dict[str, dict[str, LineFormatter]] = {
         "MAFIA_TEAM": lambda p: f"the mafia team is {p['members']} (don {p['don']})",
         "VOTING_STARTED": lambda p: f"voting on {p.get('nominated', p.get('candidates', ''))}",
     },
+    "gm": {
+        "gm_audit": lambda p: f"audit, step {p['step']}: the GM broke {p['rule']} ({p['detail']})",
+        "phase": lambda p: f"phase: {p['name']}",
+        "out": lambda p: f"{p['player']} is out",
+    },
 }
 
 
