@@ -102,9 +102,7 @@ def test_two_night_kills_without_poison_are_flagged() -> None:
 
     assert _rules(_audit(plan)) == {"second_night_kill"}
     # with the witch's poison that night, two deaths are legal (her second poison is not)
-    assert _rules(_audit(plan, witch_says="I use the poison on a wolf.")) == {
-        "witch_potion_twice"
-    }
+    assert _rules(_audit(plan, witch_says="I use the poison on a wolf.")) == {"witch_potion_twice"}
 
 
 def test_witch_using_a_potion_twice_is_flagged() -> None:
