@@ -125,3 +125,13 @@ def test_a_reply_that_is_not_json_is_refused_with_a_reason() -> None:
         read_turn("Night falls [TURN: Kay]")
     with pytest.raises(ValueError, match="not a JSON object"):
         read_turn("[1, 2]")
+
+
+def test_a_raw_newline_inside_a_string_is_read() -> None:
+    """llama.cpp's JSON grammar lets a raw newline into a string; json.loads would refuse it."""
+    text = (
+        '{"narration": "Night\nfalls", "secrets": [], "next": {"player": "Kay", '
+        '"private": false}, "game_over": false, "result": null}'
+    )
+    turn = read_turn(text, turn_schema(TurnChoices.free(NAMES)))
+    assert (turn.narration, turn.player) == ("Night falls", "Kay")

@@ -154,7 +154,7 @@ def read_turn(text: str, schema: dict[str, Any] | None = None) -> Turn:
     """The turn in a JSON reply (texts made inert); ValueError if it is none, or (given the
     ``schema`` it was asked in) does not match it, e.g. a reply cut at its token limit."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, strict=False)  # a raw newline in a string is no problem
     except json.JSONDecodeError as exc:
         raise ValueError(f"the reply is not JSON: {exc.msg}") from None
     if not isinstance(value, dict):
