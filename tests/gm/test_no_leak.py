@@ -10,6 +10,7 @@ event a seat other than its recipient may see.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import random
 import re
@@ -17,6 +18,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from duskfall.agents.human_chat import human_model
 from duskfall.core.events import visible_to
 from duskfall.llm import Request
 from duskfall.llm.schema import example
@@ -155,9 +157,12 @@ def test_the_property_is_not_vacuous() -> None:
 
 
 @st.composite
-def structured_script(draw: st.DrawFn) -> tuple[list[str] | None, int, list[str], list[str]]:
+def structured_script(
+    draw: st.DrawFn,
+) -> tuple[list[str] | None, int, list[str], list[str], bool]:
     """A roster (None: the card's six seats, so its skeleton runs), a seed, secret texts
-    (each with a token; some try to inject markers) and player lines."""
+    (each with a token; some try to inject markers), player lines, and whether the first
+    seat is a person at a terminal."""
     names = draw(
         st.one_of(
             st.none(), st.lists(st.sampled_from(NAME_POOL), min_size=2, max_size=5, unique=True)
@@ -174,10 +179,12 @@ def structured_script(draw: st.DrawFn) -> tuple[list[str] | None, int, list[str]
             max_size=3,
         )
     )
-    return names, draw(st.integers(0, 1000)), texts, lines
+    return names, draw(st.integers(0, 1000)), texts, lines, draw(st.booleans())
 
 
-def _run_structured(names: list[str] | None, seed: int, texts: list[str], lines: list[str]) -> None:
+def _run_structured(
+    names: list[str] | None, seed: int, texts: list[str], lines: list[str], human: bool
+) -> None:
     pending = iter(texts)
     rng = random.Random(seed)
 
@@ -192,9 +199,16 @@ def _run_structured(names: list[str] | None, seed: int, texts: list[str], lines:
     def player(request: Request) -> str:
         return lines[len(request.messages[1]["content"]) % len(lines)]
 
+    roster = names or ["AI-Alpha", "AI-Beta", "AI-Gamma", "AI-Delta", "AI-Epsilon", "AI-Zeta"]
+    models: dict[str, object] = dict.fromkeys(roster, player)
+    shown = io.StringIO()
+    if human:  # the person answers what an LLM player would; we keep what they were shown
+        models[roster[0]] = human_model(
+            3600, io.StringIO("".join(f"{t}\n" for t in lines * 20)), shown
+        )
     game, events = build_game(
         gm,
-        None if names is None else dict.fromkeys(names, player),
+        models,  # type: ignore[arg-type]
         names=names,
         gm_format="structured",
         seed=seed,
@@ -202,10 +216,12 @@ def _run_structured(names: list[str] | None, seed: int, texts: list[str], lines:
         max_gm_failures=2,
     )
     asyncio.run(asyncio.wait_for(game.run(), 30))
-    _check_no_leak(game.names, events)
+    owner = _check_no_leak(game.names, events)
+    seen = set(TOKEN.findall(shown.getvalue())) & set(owner)
+    assert all(0 in owner[token] for token in seen), seen
 
 
-def _check_no_leak(names: list[str], events: list) -> None:
+def _check_no_leak(names: list[str], events: list) -> dict[str, set[int]]:
     seat = {name: i for i, name in enumerate(names)}
     owner: dict[str, set[int]] = {}
     for event in of_kind(events, "secret"):
@@ -224,11 +240,12 @@ def _check_no_leak(names: list[str], events: list) -> None:
         for i in seat.values():
             if visible_to(event, i):
                 assert all(i in owner[t] for t in tokens), (i, event.kind)
+    return owner
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(structured_script())
 def test_structured_turns_never_leak_a_secret(
-    script: tuple[list[str] | None, int, list[str], list[str]],
+    script: tuple[list[str] | None, int, list[str], list[str], bool],
 ) -> None:
     _run_structured(*script)
