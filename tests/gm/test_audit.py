@@ -128,6 +128,7 @@ def test_a_dead_player_given_a_turn_is_flagged() -> None:
         Event("turn", {"player": "E", "private": True}, "public"),
         Event("phase", {"round": 1, "phase": 3, "name": "d"}, "public"),
         Event("out", {"player": "F"}, "public"),
+        Event("turn", {"player": "F", "private": False}, "public"),  # last words: fine
         Event("turn", {"player": "F", "private": False}, "public"),
         Event("out", {"player": "C"}, "public"),
         Event("out", {"player": "D"}, "public"),

@@ -113,8 +113,15 @@ def test_a_player_not_offered_is_refused_and_an_out_player_no_longer_acts() -> N
     _, events = _play(gm, max_steps=40, seed=1)
     out = roles_holder["out"]
     assert [e.payload["player"] for e in of_kind(events, "out")] == [out]
-    later = [t for t in of_kind(events, "turn") if t.seq > of_kind(events, "out")[0].seq]
-    assert later and out not in {t.payload["player"] for t in later}
+    # the day phase gives last words: one more turn in that phase, none after it
+    later = [
+        t.payload["player"]
+        for t in of_kind(events, "turn")
+        if t.seq > of_kind(events, "out")[0].seq
+    ]
+    assert later.count(out) == 1
+    vote = next(p for p in of_kind(events, "phase") if p.payload["name"] == "Day 1: vote")
+    assert out not in {t.payload["player"] for t in of_kind(events, "turn") if t.seq > vote.seq}
 
     def wrong(request: Request) -> str:
         props = request.schema["properties"]  # type: ignore[index]

@@ -6,7 +6,8 @@ announced: the deal, the phases, who was given a turn, who it announced out, and
 witch answered in private. Each rule break becomes an admin ``gm_audit`` event (step, rule,
 detail), shown in the web god view and counted in the game's summary:
 
-* ``dead_player_acts``: a player already out is given a turn;
+* ``dead_player_acts``: a player already out is given a turn (other than for last words in
+  the phase that announced it out, where the card gives them);
 * ``wrong_night_actor``: a night phase's private turn goes to a role that does not act then;
 * ``second_night_kill``: a night ends with more deaths than the wolves' kill plus the witch's
   poison that night;
@@ -53,6 +54,8 @@ class WerewolfAudit:
     potions_used: set[str] = field(default_factory=set)
     won_flagged: bool = False
     opening: bool = False  # a phase of the other half of the round opened; nobody acted yet
+    last_words: set[str] = field(default_factory=set)  # out now, with last words to say
+    phase_index: int = -1
 
     def see(self, event: Event) -> list[Flag]:
         payload = event.payload
@@ -82,6 +85,7 @@ class WerewolfAudit:
 
     def _phase(self, index: int) -> list[Flag]:
         phase = self.skeleton.phases[index]
+        self.phase_index, self.last_words = index, set()
         night = phase.private and any(self._rules_role(a) in NIGHT_ROLES for a in phase.actors)
         if night != self.night:  # nightfall or dawn: the news of the other half comes first
             self.night, self.opening = night, True
@@ -94,8 +98,9 @@ class WerewolfAudit:
     def _turn(self, player: str, private: bool) -> list[Flag]:
         self.opening = False
         flags = []
-        if player in self.out:
+        if player in self.out and player not in self.last_words:
             flags.append(Flag("dead_player_acts", f"{player} is out but was given a turn"))
+        self.last_words.discard(player)
         if self.night and private and self.roles.get(player) == VILLAGER:
             flags.append(Flag("wrong_night_actor", f"{player} is a villager, who has no night"))
         return flags
@@ -105,6 +110,8 @@ class WerewolfAudit:
         if player in self.out:
             flags.append(Flag("dead_player_acts", f"{player} was announced out twice"))
         self.out.add(player)
+        if self.phase_index >= 0 and self.skeleton.phases[self.phase_index].last_words:
+            self.last_words.add(player)
         # Announced at nightfall: the day's exile; at dawn: the night's deaths.
         if self.night != self.opening:
             self.night_deaths += 1

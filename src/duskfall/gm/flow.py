@@ -47,11 +47,14 @@ def current(skeleton: Skeleton, state: GMState) -> PhaseSpec | None:
 
 
 def actors(skeleton: Skeleton, state: GMState) -> list[str]:
-    """Who acts in the current phase (living players holding its roles, or its leader)."""
+    """Who acts in the current phase (living players holding its roles, or its leader; first
+    the players just announced out, in a phase with last words)."""
     phase = current(skeleton, state)
     if phase is None:
         return []
     alive = living(state)
+    if phase.last_words:
+        alive = [*state.out_now, *alive]
     if phase.leader:
         return [alive[(state.round - 1) % len(alive)]] if alive else []
     if not phase.actors:

@@ -245,8 +245,11 @@ class GMGame(Pausable):
         if checked.parsed.game_over and not choices.may_end:
             return "the game cannot end yet"
         private = checked.private if choices.private is None else choices.private
-        # A player announced out in this very turn does not act: the next step picks another.
-        player = None if checked.turn in out else checked.turn
+        # A player announced out in this very turn does not act (unless the phase gives last
+        # words): the next step picks another.
+        phase = flow.current(self.skeleton, self.state) if self.skeleton else None
+        last_words = phase is not None and phase.last_words
+        player = None if checked.turn in out and not last_words else checked.turn
         return replace(checked, turn=player, private=private, out=out, result=turn.result)
 
     def _choices(self) -> TurnChoices:

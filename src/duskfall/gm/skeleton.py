@@ -24,6 +24,7 @@ of them, sends night results and announces who is out. In a card file::
     picks = [1]             # players who act, per round (last value repeats; empty: all)
     leader = false          # one actor, moving down the roster each round
     out = 1                 # players the GM may announce out when the phase opens
+    last_words = false      # those players still get a turn in this phase (last words)
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class PhaseSpec(BaseModel):
     picks: list[int] = Field(default_factory=list)
     leader: bool = False
     out: int = Field(0, ge=0, le=5)
+    last_words: bool = False
 
     def title(self, round_number: int) -> str:
         return self.name.replace("{round}", str(round_number))

@@ -74,6 +74,7 @@ class GMState:
     acted: list[str] = field(default_factory=list)
     out: list[str] = field(default_factory=list)
     opening: bool = False  # a phase has opened and the GM has not yet been heard in it
+    out_now: list[str] = field(default_factory=list)  # announced out in the current phase
     audit_flags: int = 0
 
     def secrets_of(self, player: str) -> list[Note]:
@@ -97,9 +98,10 @@ class GMState:
             self.roles = dict(payload["roles"])
         elif kind == kinds.PHASE:
             self.round, self.phase, self.acted = int(payload["round"]), int(payload["phase"]), []
-            self.opening = True
+            self.opening, self.out_now = True, []
         elif kind == kinds.OUT:
             self.out.append(payload["player"])
+            self.out_now.append(payload["player"])
         elif kind == kinds.GM_AUDIT:
             self.audit_flags += 1
         elif kind == kinds.SECRET:
