@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from duskfall.agents.human_chat import SPEC as HUMAN
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
 from duskfall.core.errors import ConfigError
@@ -186,8 +187,11 @@ def gm(
         )
         seats = ", ".join(f"{s.name} ({s.model})" for s in game.seats)
         console.print(f"players: {seats}", highlight=False)
+    # A person at this terminal must not read the others' secrets on the same screen.
+    person_here = any(seat.model == HUMAN for seat in game.seats)
     if not quiet:
-        game.record.observers.append(TerminalView(console, game.texts, show_secrets=not public))
+        view = TerminalView(console, game.texts, show_secrets=not (public or person_here))
+        game.record.observers.append(view)
     console.print(f"log: {log_path}", highlight=False)
     try:
         finished = asyncio.run(_play(game, step))
