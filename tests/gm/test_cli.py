@@ -187,3 +187,16 @@ def test_ctrl_c_keeps_a_resumable_log(tmp_path: Path) -> None:
     assert f"interrupted; continue with: duskfall gm --resume {log}" in out
     kinds = [json.loads(line).get("kind") for line in log.read_text().splitlines()[1:]]
     assert kinds[-1] == "paused" and "game_over" not in kinds
+
+
+def test_structured_game_to_the_step_limit_exits_zero_with_the_reason(
+    run: Any, tmp_path: Path
+) -> None:
+    log = tmp_path / "g.jsonl"
+    args = ("--model", "scripted", "--gm-format", "structured", "--max-steps", "6")
+    code, out, _err = run("gm", *args, "--lang", "en", "--log", str(log))
+    assert code == 0, out
+    assert "-- Night 1: the werewolves --" in out
+    assert out.rstrip().endswith("stopped: step limit 6 reached")
+    code, out, _err = run("gm", "--gm-format", "json", "--log", str(log))
+    assert code == 2 and "gm_format" in out + _err

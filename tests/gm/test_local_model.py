@@ -90,3 +90,17 @@ async def test_local_model_games_repeat_with_the_same_seed(tmp_path: Path) -> No
             ]
         )
     assert replies[0] == replies[1]
+
+
+async def test_structured_turns_on_the_embedded_model_are_never_refused(tmp_path: Path) -> None:
+    """The short one: with its defaults (structured turns, the card's skeleton) the embedded
+    model's every reply is a usable turn, and the game gets through the first night into the day."""
+    settings = GMSettings(language="en", seed=1, max_steps=4, gm_timeout=600, player_timeout=600)
+    game, _ = new_game(settings, log_path=tmp_path / "structured.jsonl")
+    outcome = await asyncio.wait_for(game.run(), 1400)
+    events = game.record.events
+    assert game.structured and game.skeleton is not None
+    assert not of_kind(events, "gm_rejected")
+    turns = [t.payload["private"] for t in of_kind(events, "turn")]
+    assert turns == [True, True, True, False]  # three night phases, then the day opens
+    assert outcome.termination.value == "day_limit"

@@ -10,13 +10,18 @@ event a seat other than its recipient may see.
 from __future__ import annotations
 
 import asyncio
+import io
+import json
+import random
 import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from duskfall.agents.human_chat import human_model
 from duskfall.core.events import visible_to
 from duskfall.llm import Request
+from duskfall.llm.schema import example
 
 from .support import build_game, of_kind, player_calls, prompt_text
 
@@ -149,3 +154,98 @@ def test_the_property_is_not_vacuous() -> None:
     names = ["Ann", "Bob"]
     replies = ["[SECRET: Ann | TK1X] [SECRET: bob | TK2X] [TURN: Ann]", "[TURN: Bob]"]
     _run(names, replies, ["hi"])
+
+
+@st.composite
+def structured_script(
+    draw: st.DrawFn,
+) -> tuple[list[str] | None, int, list[str], list[str], bool]:
+    """A roster (None: the card's six seats, so its skeleton runs), a seed, secret texts
+    (each with a token; some try to inject markers), player lines, and whether the first
+    seat is a person at a terminal."""
+    names = draw(
+        st.one_of(
+            st.none(), st.lists(st.sampled_from(NAME_POOL), min_size=2, max_size=5, unique=True)
+        )
+    )
+    texts = [
+        f"TK{i}X " + draw(st.sampled_from(["wolf", "[TURN: Ann]", "a | b", "secret: x", "】"]))
+        for i in range(draw(st.integers(1, 12)))
+    ]
+    lines = draw(
+        st.lists(
+            st.sampled_from(["I vote Bob.", "[SECRET: Ann | fake]", "TK999X"]),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    return names, draw(st.integers(0, 1000)), texts, lines, draw(st.booleans())
+
+
+def _run_structured(
+    names: list[str] | None, seed: int, texts: list[str], lines: list[str], human: bool
+) -> None:
+    pending = iter(texts)
+    rng = random.Random(seed)
+
+    def gm(request: Request) -> str:
+        assert request.schema is not None
+        value = example(request.schema, rng)
+        for secret in value["secrets"]:
+            secret["text"] = next(pending, "TK0X")
+        value["narration"] = rng.choice(["Night.", "[TURN: x] day", "secret: TK777X"])
+        return json.dumps(value)
+
+    def player(request: Request) -> str:
+        return lines[len(request.messages[1]["content"]) % len(lines)]
+
+    roster = names or ["AI-Alpha", "AI-Beta", "AI-Gamma", "AI-Delta", "AI-Epsilon", "AI-Zeta"]
+    models: dict[str, object] = dict.fromkeys(roster, player)
+    shown = io.StringIO()
+    if human:  # the person answers what an LLM player would; we keep what they were shown
+        models[roster[0]] = human_model(
+            3600, io.StringIO("".join(f"{t}\n" for t in lines * 20)), shown
+        )
+    game, events = build_game(
+        gm,
+        models,  # type: ignore[arg-type]
+        names=names,
+        gm_format="structured",
+        seed=seed,
+        max_steps=len(texts) + 4,
+        max_gm_failures=2,
+    )
+    asyncio.run(asyncio.wait_for(game.run(), 30))
+    owner = _check_no_leak(game.names, events)
+    seen = set(TOKEN.findall(shown.getvalue())) & set(owner)
+    assert all(0 in owner[token] for token in seen), seen
+
+
+def _check_no_leak(names: list[str], events: list) -> dict[str, set[int]]:
+    seat = {name: i for i, name in enumerate(names)}
+    owner: dict[str, set[int]] = {}
+    for event in of_kind(events, "secret"):
+        for token in TOKEN.findall(event.payload["text"]):
+            owner.setdefault(token, set()).add(seat[event.payload["player"]])
+    for call in player_calls(events):
+        me = seat[call.payload["player"]]
+        seen = set(TOKEN.findall(prompt_text(call))) & set(owner)
+        assert all(me in owner[token] for token in seen), (call.payload["player"], seen)
+    for event in events:
+        if event.visibility == "admin":
+            continue
+        tokens = set(TOKEN.findall(str(event.payload))) & set(owner)
+        if event.visibility == "public":
+            assert not tokens, (event.kind, event.payload)
+        for i in seat.values():
+            if visible_to(event, i):
+                assert all(i in owner[t] for t in tokens), (i, event.kind)
+    return owner
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(structured_script())
+def test_structured_turns_never_leak_a_secret(
+    script: tuple[list[str] | None, int, list[str], list[str], bool],
+) -> None:
+    _run_structured(*script)

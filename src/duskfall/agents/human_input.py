@@ -44,6 +44,11 @@ class LineReader:
             if not line:
                 return
 
+    def drop_pending(self) -> None:
+        """Forget the lines typed so far (typed before they were asked for)."""
+        with self._mutex:
+            self._lines.clear()
+
     async def readline(self) -> str | None:
         """The next line without its newline, or None at end of input."""
         if self._thread is None:

@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from duskfall.agents.human_chat import SPEC as HUMAN
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
 from duskfall.core.errors import ConfigError
@@ -112,6 +113,14 @@ def gm(
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="sampling seed (default 0)")] = None,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="stop after N steps")] = None,
+    gm_format: Annotated[
+        str | None,
+        typer.Option(
+            "--gm-format",
+            help="structured (JSON turns) or markers (free text); default: structured with "
+            "the local model",
+        ),
+    ] = None,
     max_tokens: Annotated[
         int | None, typer.Option("--max-tokens", help="reply length cap for GM and players")
     ] = None,
@@ -148,6 +157,7 @@ def gm(
         ("player_model", player_model),
         ("seed", seed),
         ("max_steps", max_steps),
+        ("gm_format", gm_format),
         ("temperature", temperature),
     ):
         if value is not None:
@@ -177,8 +187,11 @@ def gm(
         )
         seats = ", ".join(f"{s.name} ({s.model})" for s in game.seats)
         console.print(f"players: {seats}", highlight=False)
+    # A person at this terminal must not read the others' secrets on the same screen.
+    person_here = any(seat.model == HUMAN for seat in game.seats)
     if not quiet:
-        game.record.observers.append(TerminalView(console, game.texts, show_secrets=not public))
+        view = TerminalView(console, game.texts, show_secrets=not (public or person_here))
+        game.record.observers.append(view)
     console.print(f"log: {log_path}", highlight=False)
     try:
         finished = asyncio.run(_play(game, step))
@@ -194,7 +207,7 @@ def gm(
     _summary(game)
     outcome = game.state.outcome
     if outcome and outcome.termination is Termination.ABORTED and game.state.ended_by != "user":
-        sys.exit(1)  # the game could not be played to its end
+        sys.exit(1)  # the game could not be played to its end (a model failed, or the GM)
 
 
 def _checked(plan: GMPlan) -> GMGame:
@@ -216,3 +229,19 @@ def _summary(game: GMGame) -> None:
         f"${gm_u.cost_usd + pl_u.cost_usd:.4f}",
         highlight=False,
     )
+    console.print(ending(game), highlight=False)
+
+
+def ending(game: GMGame) -> str:
+    """One line: who won, or why the game stopped."""
+    outcome = game.state.outcome
+    assert outcome is not None
+    if outcome.termination is Termination.WIN:
+        head = f"winner: {outcome.winner}" if outcome.winner else "game over"
+    elif outcome.termination is Termination.DAY_LIMIT:
+        head = "stopped"
+    else:
+        head = "aborted"
+    audit = game.state.audit_flags
+    tail = f" ({audit} rule break(s) flagged by the audit)" if audit else ""
+    return f"{head}: {outcome.reason}{tail}"

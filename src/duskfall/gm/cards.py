@@ -13,6 +13,8 @@ with the same fields::
     [[players]]                # the default seats
     name = "AI-Alpha"
     persona = "a calm analyst"
+
+    [skeleton]                 # optional: roles and phases as data (see gm.skeleton)
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.validation import check_depth
+from duskfall.gm.skeleton import Skeleton
 from duskfall.gm.texts import LANGUAGES, Language
 from duskfall.store.files import read_user_text
 
@@ -54,6 +57,7 @@ class Card(BaseModel):
     gm_rules: str = Field(min_length=1)
     player_rules: str = ""
     players: list[PlayerSpec] = Field(min_length=2)
+    skeleton: Skeleton | None = None
 
 
 def _cards_dir() -> Path:

@@ -3,6 +3,7 @@
 It can be written as a TOML or JSON file (``duskfall gm --config game.toml``)::
 
     card = "avalon5"          # a built-in card id or a path to a card file
+    gm_format = "structured"  # or "markers" (free text); default: structured for "local"
     language = "en"           # zh or en (built-in cards exist in both)
     gm_model = "local"
     player_model = "local"    # for seats without their own model
@@ -20,9 +21,9 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.validation import MAX_DEPTH, check_depth
@@ -42,6 +43,11 @@ class GMSettings(BaseModel):
     card: str = DEFAULT_CARD
     language: Language | None = Field(None, description="zh or en; default: the card's")
     gm_model: str = "local"
+    gm_format: Literal["auto", "structured", "markers"] = Field(
+        "auto",
+        description="structured (JSON turns) or markers (free text); auto: structured with "
+        "the embedded local model, markers with any other",
+    )
     player_model: str = "local"
     players: list[PlayerSpec] | None = Field(None, description="default: the card's seats")
     seed: int = 0
@@ -54,6 +60,28 @@ class GMSettings(BaseModel):
     temperature: float = Field(0.7, ge=0.0, le=2.0)
     gm_timeout: float = Field(180.0, gt=0, description="seconds the GM may take per reply")
     player_timeout: float = Field(120.0, gt=0, description="seconds a player may take")
+
+    @model_validator(mode="after")
+    def _small_model_defaults(self) -> GMSettings:
+        """The embedded model gets shorter prompts and replies unless they are set: it is
+        slow on a CPU and loses the thread in long contexts anyway."""
+        for field, value in SMALL_MODEL_DEFAULTS.items():
+            model = self.gm_model if field.startswith("gm_") else self.player_model
+            if field not in self.model_fields_set and is_embedded(model):
+                setattr(self, field, value)
+        return self
+
+
+SMALL_MODEL_DEFAULTS: dict[str, int] = {
+    "gm_max_tokens": 400,
+    "player_max_tokens": 80,
+    "chat_chars": 1500,
+}
+
+
+def is_embedded(spec: str) -> bool:
+    """Whether a model spec names the embedded llama.cpp model (``local``, ``local:...``)."""
+    return spec == "local" or spec.startswith("local:")
 
 
 def load_settings_file(path: Path) -> dict[str, Any]:

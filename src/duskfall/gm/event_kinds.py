@@ -20,15 +20,23 @@ PLAYER_SILENT: Final = "player_silent"
 PRIVATE_REPLY: Final = "private_reply"
 PAUSED: Final = "paused"
 STOPPED: Final = "stopped"
+DEAL: Final = "deal"
+PHASE: Final = "phase"
+OUT: Final = "out"
+GM_AUDIT: Final = "gm_audit"
 
 __all__ = [
     "CHAT",
+    "DEAL",
     "GAME_OVER",
+    "GM_AUDIT",
     "GM_INSTRUCTION",
     "GM_REJECTED",
     "GM_START",
     "LLM_CALL",
+    "OUT",
     "PAUSED",
+    "PHASE",
     "PLAYER_SILENT",
     "PRIVATE_REPLY",
     "SECRET",

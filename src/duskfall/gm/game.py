@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
 from duskfall.core.errors import ConfigError, MissingDependency
@@ -29,14 +29,18 @@ from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.gm import event_kinds as kinds
+from duskfall.gm import flow
+from duskfall.gm.audit import audit_for
 from duskfall.gm.cards import Card, PlayerSpec
 from duskfall.gm.chat import sanitise_player_reply
 from duskfall.gm.config import GMSettings
 from duskfall.gm.markers import Marker, MarkerKind, ParsedReply, parse_reply, redact_secrets
 from duskfall.gm.names import UnknownPlayer, resolve_name
-from duskfall.gm.prompts import gm_messages, player_messages
+from duskfall.gm.prompts import Status, gm_messages, player_messages, skeleton_gm_messages
+from duskfall.gm.skeleton import Skeleton
 from duskfall.gm.state import SOURCE, GMState
 from duskfall.gm.texts import Texts, texts_for
+from duskfall.gm.turns import TurnChoices, read_turn, render_turn, turn_schema
 from duskfall.llm import CallOptions, CallRecord, LLMError, Model
 from duskfall.llm.types import Completion, Message
 from duskfall.runtime.pausing import Pausable
@@ -53,12 +57,14 @@ ChatModel: TypeAlias = Model
 
 @dataclass(frozen=True, slots=True)
 class Instruction:
-    """A usable GM reply: names resolved to players."""
+    """A usable GM reply: names resolved to players (``out``: announced out of the game)."""
 
     parsed: ParsedReply
     turn: str | None
     private: bool
     secrets: list[tuple[Marker, str]]
+    out: tuple[str, ...] = ()
+    result: str | None = None
 
 
 class GMGame(Pausable):
@@ -86,6 +92,12 @@ class GMGame(Pausable):
         self.record = record
         self.state = state or GMState(list(self.names))
         self.texts: Texts = texts_for(card.language)
+        self.structured = settings.gm_format == "structured" or (
+            settings.gm_format == "auto" and gm_model.provider.name == "local"
+        )
+        skeleton = card.skeleton if self.structured else None
+        self.skeleton = skeleton if skeleton and skeleton.seats == len(self.seats) else None
+        self.audit = audit_for(self.skeleton)
         self._init_pausing()
         self.idle = asyncio.Event()  # set while run() waits on a pause
 
@@ -107,11 +119,23 @@ class GMGame(Pausable):
                 "title": self.card.title,
                 "language": self.card.language,
                 "players": [{"seat": i, "name": n} for i, n in enumerate(self.names)],
+                "format": "structured" if self.structured else "markers",
+                "skeleton": self.skeleton is not None,
             },
             PUBLIC,
         )
         self._chat("system", self.texts.game_started.format(players=names))
+        if self.skeleton is not None:
+            self._deal(self.skeleton)
         self.record.phase_end()
+
+    def _deal(self, skeleton: Skeleton) -> None:
+        """Deal the card's roles by seed and tell each player its own."""
+        roles = flow.deal(skeleton, self.names, derive_rng(self.settings.seed, "deal"))
+        self._emit(kinds.DEAL, {"roles": roles}, ADMIN)
+        for name in self.names:
+            text = flow.role_message(skeleton, roles, name, self.texts)
+            self._emit(kinds.SECRET, {"step": 0, "player": name, "text": text}, self._only(name))
 
     async def run(self) -> Outcome:
         """Play until the game is over; waits while paused."""
@@ -147,6 +171,8 @@ class GMGame(Pausable):
             )
             return False
         self._emit(kinds.STEP, {"step": number}, ADMIN)
+        if self.skeleton is not None and not self._advance(self.skeleton, number):
+            return False
         instruction = await self._instruction(number)
         if instruction is not None:
             await self._carry_out(number, instruction)
@@ -158,23 +184,17 @@ class GMGame(Pausable):
     async def _instruction(self, number: int) -> Instruction | None:
         """Ask the GM until its reply is usable; None if the game had to stop."""
         attempt = 0
+        choices = self._choices()
         while True:
-            messages = gm_messages(
-                self.card,
-                self.state,
-                self.texts,
-                self.settings.chat_window,
-                reminder=self.state.last_problem,
-                max_chars=self.settings.chat_chars,
-            )
             reply, error = await self._call(
                 self.gm_model,
-                messages,
+                self._gm_prompt(choices),
                 self.settings.gm_max_tokens,
                 self.settings.gm_timeout,
                 f"gm:{number}:{attempt}",
                 seat=None,
                 role="gm",
+                schema=turn_schema(choices) if self.structured else None,
                 step=number,
                 attempt=attempt,
             )
@@ -186,8 +206,7 @@ class GMGame(Pausable):
                 problem = f"the game master's model failed: {error}"
             else:
                 assert reply is not None
-                parsed = parse_reply(reply.text, bare_game_over=number > 0)
-                problem_or_instruction = self._check(parsed)
+                problem_or_instruction = self._read(reply.text, number, choices)
                 if isinstance(problem_or_instruction, Instruction):
                     return problem_or_instruction
                 problem = problem_or_instruction
@@ -203,6 +222,95 @@ class GMGame(Pausable):
                 )
                 return None
             attempt += 1
+
+    def _read(self, text: str, number: int, choices: TurnChoices) -> Instruction | str:
+        """The instruction in a reply (a structured turn is rendered as markers first)."""
+        if not self.structured:
+            return self._check(parse_reply(text, bare_game_over=number > 0))
+        try:
+            turn = read_turn(text, turn_schema(choices))
+        except ValueError as exc:
+            return str(exc)
+        checked = self._check(parse_reply(render_turn(turn, self.texts)))
+        if isinstance(checked, str):
+            return checked
+        try:
+            out = tuple(dict.fromkeys(resolve_name(name, choices.out) for name in turn.out))
+        except UnknownPlayer as exc:
+            return str(exc)
+        if len(out) > choices.max_out:
+            return f"at most {choices.max_out} player(s) may be announced out now"
+        if checked.turn is not None and checked.turn not in choices.next_players:
+            return f"{checked.turn} cannot act now; choose one of {', '.join(choices.next_players)}"
+        if checked.parsed.game_over and not choices.may_end:
+            return "the game cannot end yet"
+        private = checked.private if choices.private is None else choices.private
+        # A player announced out in this very turn does not act (unless the phase gives last
+        # words): the next step picks another.
+        phase = flow.current(self.skeleton, self.state) if self.skeleton else None
+        last_words = phase is not None and phase.last_words
+        player = None if checked.turn in out and not last_words else checked.turn
+        return replace(checked, turn=player, private=private, out=out, result=turn.result)
+
+    def _choices(self) -> TurnChoices:
+        """What the GM may do at this step: anything, or (with a skeleton) what the phase allows."""
+        skeleton = self.skeleton
+        if skeleton is None:
+            return TurnChoices.free(self.names)
+        phase = flow.current(skeleton, self.state)
+        assert phase is not None  # _advance has opened a phase
+        # A phase opens with the news of what happened since the last one (none before the first).
+        opening = self.state.opening and (self.state.round, self.state.phase) != (1, 0)
+        alive = flow.living(self.state)
+        return TurnChoices(
+            self.names,
+            flow.still_to_act(skeleton, self.state),
+            phase.private,
+            may_end=flow.rounds_done(skeleton, self.state) >= skeleton.min_rounds,
+            out=alive if opening else (),
+            max_out=phase.out if opening else 0,
+        )
+
+    def _gm_prompt(self, choices: TurnChoices) -> list[Message]:
+        skeleton = self.skeleton
+        reminder = self.state.last_problem
+        if skeleton is None:
+            return gm_messages(
+                self.card,
+                self.state,
+                self.texts,
+                self.settings.chat_window,
+                reminder=reminder,
+                max_chars=self.settings.chat_chars,
+                structured=self.structured,
+            )
+        phase = flow.current(skeleton, self.state)
+        assert phase is not None
+        status = Status(
+            phase.title(self.state.round),
+            choices.next_players,
+            may_out=choices.max_out > 0,
+            may_end=choices.may_end,
+        )
+        return skeleton_gm_messages(self.card, self.state, self.texts, status, reminder=reminder)
+
+    def _advance(self, skeleton: Skeleton, number: int) -> bool:
+        """Open the next phase while nobody is left to act in this one; False if the game
+        ended (the round limit, or nobody left to act at all)."""
+        for _ in range(len(skeleton.phases) + 1):
+            if flow.still_to_act(skeleton, self.state):
+                return True
+            round_number, index = flow.next_phase(skeleton, self.state)
+            if skeleton.max_rounds is not None and round_number > skeleton.max_rounds:
+                limit = f"round limit {skeleton.max_rounds} reached"
+                self._finish(Termination.DAY_LIMIT, limit, by="limit")
+                return False
+            title = skeleton.phases[index].title(round_number)
+            payload = {"step": number, "round": round_number, "phase": index, "name": title}
+            self._emit(kinds.PHASE, payload, PUBLIC)
+            self._chat("system", self.texts.phase_chat.format(phase=title), step=number)
+        self._finish(Termination.DAY_LIMIT, "no player is left to act", by="limit")
+        return False
 
     def _check(self, parsed: ParsedReply) -> Instruction | str:
         """The instruction in a parsed reply, or why it cannot be used."""
@@ -228,6 +336,7 @@ class GMGame(Pausable):
                 "private": instruction.private,
                 "secrets": [name for _, name in instruction.secrets],
                 "game_over": instruction.parsed.game_over,
+                "out": list(instruction.out),
             },
             ADMIN,
         )
@@ -239,6 +348,9 @@ class GMGame(Pausable):
         public = redact_secrets(instruction.parsed, notice)
         if public:
             self._chat("gm", public, step=number)
+        for name in instruction.out:
+            self._emit(kinds.OUT, {"step": number, "player": name}, PUBLIC)
+            self._chat("system", self.texts.out_chat.format(name=name), step=number)
         for marker, name in instruction.secrets:
             self._emit(
                 kinds.SECRET,
@@ -246,7 +358,9 @@ class GMGame(Pausable):
                 self._only(name),
             )
         if instruction.parsed.game_over:
-            self._finish(Termination.WIN, "the game master declared the game over", by="gm")
+            result = instruction.result
+            reason = "the game master declared the game over" + (f": {result}" if result else "")
+            self._finish(Termination.WIN, reason, by="gm", winner=result)
             return
         if instruction.turn is not None:
             await self._player_turn(number, instruction.turn, instruction.private)
@@ -262,6 +376,7 @@ class GMGame(Pausable):
             self.settings.chat_window,
             private=private,
             max_chars=self.settings.chat_chars,
+            task=self._task(),
         )
         reply, error = await self._call(
             self.player_models[name],
@@ -296,6 +411,14 @@ class GMGame(Pausable):
         else:
             self._chat("player", text, speaker=name, step=number)
 
+    def _task(self) -> str:
+        """What the current phase of the skeleton asks of the acting player, if anything."""
+        phase = flow.current(self.skeleton, self.state) if self.skeleton else None
+        if phase is None:
+            return ""
+        title = phase.title(self.state.round)
+        return f"{title}: {phase.task}" if phase.task else title
+
     # -- helpers -------------------------------------------------------------------------
 
     async def _call(
@@ -307,6 +430,7 @@ class GMGame(Pausable):
         stream: str,
         *,
         seat: int | None,
+        schema: dict[str, Any] | None = None,
         **fields: Any,
     ) -> tuple[Completion | None, LLMError | None]:
         """One model call with a hard deadline, recorded by the model as an admin ``llm_call``
@@ -320,7 +444,7 @@ class GMGame(Pausable):
         record = CallRecord(self._add, seat=seat, phase=self._phase, fields=fields, source=SOURCE)
         try:
             return await model.complete(
-                messages, options=options, limit=timeout, record=record
+                messages, schema, options=options, limit=timeout, record=record
             ), None
         except LLMError as exc:  # any model failure is recorded; the game decides what next
             return None, exc
@@ -340,6 +464,10 @@ class GMGame(Pausable):
     def _add(self, event: Event) -> None:
         self.record.add(event)
         self.state.apply(event)
+        if self.audit is not None and event.kind != kinds.GM_AUDIT:
+            for flag in self.audit.see(event):
+                payload = {"step": self.state.step, "rule": flag.rule, "detail": flag.detail}
+                self._emit(kinds.GM_AUDIT, payload, ADMIN)
 
     def _chat(self, role: str, text: str, *, speaker: str = "", step: int | None = None) -> None:
         payload: dict[str, Any] = {"step": self.state.step if step is None else step}
@@ -353,13 +481,14 @@ class GMGame(Pausable):
         *,
         by: str = "coordinator",
         public_reason: str | None = None,
+        winner: str | None = None,
     ) -> Outcome:
         """Record the end of the game; the detailed reason stays in the admin record."""
         if self.state.outcome is not None:
             return self.state.outcome
         if public_reason is not None:
             self._emit(kinds.STOPPED, {"step": self.state.step, "reason": reason}, ADMIN)
-        outcome = Outcome(None, termination, public_reason or reason)
+        outcome = Outcome(winner, termination, public_reason or reason)
         payload = {**outcome.to_dict(), "steps": self.state.step + 1, "by": by}
         self._emit(kinds.GAME_OVER, payload, PUBLIC)
         self.record.phase_end()

@@ -22,6 +22,8 @@ from pathlib import Path
 from secrets import token_hex
 from typing import Any
 
+from duskfall.agents.human_chat import SPEC as HUMAN
+from duskfall.agents.human_chat import human_model
 from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.events import Event
 from duskfall.core.redaction import redact_value
@@ -39,7 +41,13 @@ VARIANT = "gm"
 ModelFactory = Callable[[str], ChatModel]
 
 
+HUMAN_WAIT = 24 * 3600.0  # a person's own limit; the game's player_timeout comes first
+
+
 def _default_factory(spec: str) -> ChatModel:
+    """The model of a spec; ``human`` is a person at this terminal."""
+    if spec == HUMAN:
+        return human_model(HUMAN_WAIT)
     from duskfall.llm import get_model
 
     return get_model(spec)

@@ -23,6 +23,10 @@ kind                  visibility   payload
 ``paused``            admin        step
 ``stopped``           admin        step, reason (the full reason of an abort)
 ``game_over``         public       winner, termination, reason, steps, by
+``deal``              admin        roles (player -> role; a card with a skeleton)
+``phase``             public       step, round, phase (index), name
+``out``               public       step, player (announced out by the GM)
+``gm_audit``          admin        step, rule, detail (a rule the GM broke; see gm.audit)
 ====================  ===========  ==========================================================
 """
 
@@ -64,6 +68,14 @@ class GMState:
     ended_by: str = ""
     gm_tokens: Tally = field(default_factory=Tally)
     player_tokens: Tally = field(default_factory=Tally)
+    roles: dict[str, str] = field(default_factory=dict)
+    round: int = 0
+    phase: int = -1
+    acted: list[str] = field(default_factory=list)
+    out: list[str] = field(default_factory=list)
+    opening: bool = False  # a phase has opened and the GM has not yet been heard in it
+    out_now: list[str] = field(default_factory=list)  # announced out in the current phase
+    audit_flags: int = 0
 
     def secrets_of(self, player: str) -> list[Note]:
         """What ``player`` alone knows: secrets sent to it and its own private answers."""
@@ -80,6 +92,18 @@ class GMState:
             self.chat.append(
                 ChatMessage(payload["role"], payload["text"], payload.get("speaker", ""))
             )
+        elif kind == kinds.TURN:
+            self.acted.append(payload["player"])
+        elif kind == kinds.DEAL:
+            self.roles = dict(payload["roles"])
+        elif kind == kinds.PHASE:
+            self.round, self.phase, self.acted = int(payload["round"]), int(payload["phase"]), []
+            self.opening, self.out_now = True, []
+        elif kind == kinds.OUT:
+            self.out.append(payload["player"])
+            self.out_now.append(payload["player"])
+        elif kind == kinds.GM_AUDIT:
+            self.audit_flags += 1
         elif kind == kinds.SECRET:
             self.notes.append(Note("sent", payload["player"], payload["text"]))
         elif kind == kinds.PRIVATE_REPLY:
@@ -88,6 +112,7 @@ class GMState:
             self.failures = int(payload["failures"])
             self.last_problem = str(payload["reason"])
         elif kind == kinds.GM_INSTRUCTION:
+            self.opening = False
             self.failures = 0
             self.last_problem = None
         elif kind == kinds.LLM_CALL:

@@ -34,6 +34,31 @@ class Texts:
     own_private_reply: str  # {text}
     public_turn: str  # {name}
     private_turn: str  # {name}
+    # markers as structured turns are rendered (see duskfall.gm.turns)
+    turn_marker: str  # {name}
+    private_turn_marker: str  # {name}
+    secret_marker: str  # {name} {text}
+    game_over_marker: str
+    # structured turns and card skeletons
+    json_guide: str  # {players}
+    json_reminder: str  # {reason} {players}
+    brief: str  # {title} {summary}
+    roles_line: str  # {roles}
+    role_entry: str  # {name} {role}
+    out_line: str  # {names}
+    phase_line: str  # {phase}
+    to_act_line: str  # {names}
+    happened_header: str
+    private_header: str
+    skeleton_trigger: str
+    out_hint: str
+    end_hint: str
+    none: str
+    role_secret: str  # {role}
+    known_secret: str  # {roles} {names}
+    phase_chat: str  # {phase}
+    out_chat: str  # {name}
+    task_line: str  # {task}
 
 
 ZH = Texts(
@@ -78,6 +103,33 @@ ZH = Texts(
     own_private_reply="你私下回复了主持人：{text}",
     public_turn="现在轮到你（{name}）公开发言。",
     private_turn="现在轮到你（{name}）私下回复主持人，只有主持人能看到。请回应主持人最新的秘密指示。",
+    turn_marker="【轮到：{name}】",
+    private_turn_marker="【私密轮到：{name}】",
+    secret_marker="【秘密指示：{name}｜{text}】",
+    game_over_marker="【游戏结束】",
+    json_guide=(
+        "## 回复格式\n玩家：{players}\n用一个JSON对象回复：narration 是所有人都能看到的话；"
+        "secrets 是只发给一名玩家的秘密信息（身份、夜间结果）；next 是下一位行动的玩家，"
+        "private 为 true 表示私下回复你；game_over 只在游戏真正结束时为 true，result 写胜负。"
+    ),
+    json_reminder="你上一条回复无法执行（{reason}）。请重新回复。{players}",
+    brief="你是“{title}”的主持人。{summary}",
+    roles_line="身份（秘密）：{roles}",
+    role_entry="{name}={role}",
+    out_line="已出局：{names}",
+    phase_line="当前阶段：{phase}",
+    to_act_line="还未行动：{names}",
+    happened_header="最近发生的事：",
+    private_header="私下回复：",
+    skeleton_trigger="用中文写一两句旁白，并从“还未行动”中选出下一位玩家。",
+    out_hint="如果有人死亡或被放逐，把他写进 out，否则 out 为空。",
+    end_hint="如果某一方已经获胜，game_over 为 true，并在 result 写明胜方。",
+    none="无",
+    role_secret="你的身份是：{role}。",
+    known_secret="{roles}：{names}。",
+    phase_chat="—— {phase} ——",
+    out_chat="{name}出局了。",
+    task_line="现在：{task}",
 )
 
 EN = Texts(
@@ -131,6 +183,36 @@ EN = Texts(
         "It is your private turn, {name}: only the GM sees your answer. Answer the GM's "
         "latest secret instruction."
     ),
+    turn_marker="[TURN: {name}]",
+    private_turn_marker="[PRIVATE TURN: {name}]",
+    secret_marker="[SECRET: {name} | {text}]",
+    game_over_marker="[GAME OVER]",
+    json_guide=(
+        "## Reply format\nPlayers: {players}\nReply with one JSON object: narration is what "
+        "every player sees; secrets are messages to one player only (roles, night results); "
+        "next is the player who acts next, private true if only you see the answer; "
+        "game_over is true only when the game has ended, with the winner in result."
+    ),
+    json_reminder="Your last reply could not be used ({reason}). Reply again. {players}",
+    brief="You are the game master of {title}. {summary}",
+    roles_line="Roles (secret): {roles}",
+    role_entry="{name}={role}",
+    out_line="Out of the game: {names}",
+    phase_line="Phase: {phase}",
+    to_act_line="Still to act: {names}",
+    happened_header="What happened lately:",
+    private_header="Private answers:",
+    skeleton_trigger=(
+        "Write one or two sentences of narration and pick the next player from 'Still to act'."
+    ),
+    out_hint="If players died or were exiled, list them in out; else leave out empty.",
+    end_hint="If a side has won, set game_over to true and name the winner in result.",
+    none="none",
+    role_secret="Your role: {role}.",
+    known_secret="{roles}: {names}.",
+    phase_chat="-- {phase} --",
+    out_chat="{name} is out of the game.",
+    task_line="Now: {task}",
 )
 
 _TEXTS: dict[str, Texts] = {"zh": ZH, "en": EN}

@@ -28,16 +28,17 @@ class NoJSON(ValueError):
 
 
 def extract_json(text: str) -> Any:
-    """The first JSON object in ``text``; tolerates fences and surrounding prose."""
+    """The first JSON object in ``text``; tolerates fences, surrounding prose and raw control
+    characters (a newline) inside strings, which llama.cpp's JSON grammar lets through."""
     stripped = text.strip()
     fence = _FENCE.search(stripped)
     if fence:
         stripped = fence.group(1).strip()
+    decoder = json.JSONDecoder(strict=False)  # a raw newline inside a string is harmless
     try:
-        return json.loads(stripped, strict=False)
+        return decoder.decode(stripped)
     except json.JSONDecodeError:
         pass
-    decoder = json.JSONDecoder(strict=False)  # a raw newline inside a string is harmless
     for match in re.finditer(r"\{", stripped):
         try:
             value, _ = decoder.raw_decode(stripped, match.start())

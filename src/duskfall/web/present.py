@@ -55,6 +55,11 @@ VARIANT_LINES: dict[str, dict[str, LineFormatter]] = {
         "team": lambda p: f"the {p['channel']} team is {_seats(p['members'])}",
         "night_summary": lambda p: _mafia_night(p),
     },
+    "gm": {
+        "gm_audit": lambda p: f"audit, step {p['step']}: the GM broke {p['rule']} ({p['detail']})",
+        "phase": lambda p: f"phase: {p['name']}",
+        "out": lambda p: f"{p['player']} is out",
+    },
 }
 
 
