@@ -100,3 +100,26 @@ def _value(schema: dict[str, Any]) -> Any:
     if kind == "string":
         return "I have nothing to add."
     return max(0, schema.get("minimum", 0))
+
+
+@pytest.fixture(scope="module")
+def server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Any]:
+    """A real ``duskfall web`` server for a browser-test module, with its own games folder and
+    index (a module that needs another kind defines its own ``server``)."""
+    from .browser_kit import running_server  # the kit imports this module
+
+    root = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    (root / "games").mkdir()
+    with running_server(root / "games", root / "index.db") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for a browser-test module."""
+    from .browser_kit import chromium
+
+    with chromium() as running:
+        yield running

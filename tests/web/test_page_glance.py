@@ -8,7 +8,6 @@ One server and one browser serve the whole module (browser tests are slow on sma
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,23 +15,9 @@ import pytest
 
 from duskfall.store.log import read_log
 
-from .browser_kit import Server, checked_page, chromium, play_to_log, running_server
+from .browser_kit import Server, checked_page, play_to_log
 
 pytestmark = [pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("glance")
-    (root / "games").mkdir()
-    with running_server(root / "games", root / "index.db") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

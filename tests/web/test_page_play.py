@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -15,7 +14,7 @@ import pytest
 from duskfall.store.log import read_log
 from duskfall.testing.require import require
 
-from .browser_kit import Server, checked_page, chromium, play_to_log, running_server
+from .browser_kit import Server, checked_page, play_to_log
 from .conftest import ADMIN, answer_for, bearer
 from .decision_forms import every_decision
 
@@ -27,20 +26,6 @@ GAMES = [
     ("mafia", {}, 3),
     ("sports-mafia", {}, 4),
 ]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("play")
-    (root / "games").mkdir()
-    with running_server(root / "games", root / "index.db") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as running:
-        yield running
 
 
 def start(server: Server, variant: str, **body: Any) -> dict[str, Any]:

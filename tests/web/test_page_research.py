@@ -6,7 +6,6 @@ the list, game, seat and statistics pages."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -21,29 +20,13 @@ from .browser_kit import (
     Server,
     axe_violations,
     checked_page,
-    chromium,
     play_to_log,
-    running_server,
 )
 from .conftest import ADMIN, bearer
 from .test_browser import _with_agent_records
 
 pytestmark = [pytest.mark.browser]
 SIMULATED = 30
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("research")
-    (root / "games").mkdir()
-    with running_server(root / "games", root / "index.db") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as running:
-        yield running
 
 
 @pytest.fixture(scope="module")
