@@ -30,7 +30,18 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "mafia": {"players": 6},
     "sports-mafia": {},
 }
-TARGET_WALL_S = {"werewolf": 90.0}
+TARGET_WALL_S = {"werewolf": 90.0, "sports-mafia": 600.0}
+
+
+def ending(events: list[Any]) -> str:
+    """How the game ended, in words: the winner and the day, or why it stopped."""
+    over = next((e for e in reversed(events) if e.kind == "game_over"), None)
+    if over is None:
+        return "no game_over event"
+    payload = over.payload
+    if payload.get("winner"):
+        return f"{payload['winner']} won on day {over.day}"
+    return f"{payload.get('termination', 'ended')} on day {over.day}: {payload.get('reason', '')}"
 
 
 def first_try_rates(events: list[Any]) -> dict[str, tuple[int, int]]:
@@ -79,7 +90,8 @@ def child(variant: str, seed: int) -> None:
             "completion": usage.completion_tokens,
             "refused": report.invalid_replies,
             "fallbacks": report.fallbacks,
-            "outcome": str(game.state.outcome()),
+            "outcome": ending(game.record.events),
+            "finished": game.state.outcome() is not None,
             "first_try": first_try_rates(game.record.events),
         }
 
@@ -113,8 +125,9 @@ def main(variant: str, seed: int, only: str | None) -> None:
         print(f"wall time before / now = {ratio:.2f}")
     target = TARGET_WALL_S.get(variant)
     if target is not None and "now" in results:
-        verdict = "met" if results["now"]["wall"] <= target else "MISSED"
-        print(f"target {target:.0f}s wall: {verdict}")
+        now = results["now"]
+        verdict = "met" if now["finished"] and now["wall"] <= target else "MISSED"
+        print(f"target: the game finished within {target:.0f}s wall: {verdict}")
 
 
 if __name__ == "__main__":

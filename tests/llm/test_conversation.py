@@ -145,3 +145,37 @@ async def test_agent_conversation_is_one_growing_prefix() -> None:
     assert calls[1][: len(calls[0])] == calls[0] and calls[2][: len(calls[1])] == calls[1]
     assert "calm" in calls[0][0]["content"] and '"reasoning"' in calls[0][0]["content"]
     assert all(call[0] == calls[0][0] for call in calls)  # the system prompt never changes
+
+
+class CountingProvider(ScriptedProvider):
+    """A provider with a small window whose tokens are single characters (denser than the
+    four-characters-a-token estimate), so only its own count keeps prompts inside it."""
+
+    context_tokens = 1400
+
+    def count_tokens(self, text: str) -> int:
+        return len(text)
+
+
+async def test_a_model_that_counts_tokens_keeps_every_prompt_inside_its_window() -> None:
+    def answer(request: Any) -> str:
+        return json.dumps({"reasoning": "r" * 40, "action": {"type": "VOTE", "target": 1}})
+
+    provider = CountingProvider(answer)
+    model = Model(provider)
+    agent = LLMAgent(model, seat=2, max_tokens=100)
+    assert model.exact_counts and agent.budget_tokens < 1400 - 100
+    kit = TinyKit()
+    for upto in range(1, len(GAME) + 1):
+        await agent.decide(
+            "ignored",
+            "ignored",
+            decision=Decision(2, "VOTE"),
+            observation=OBS,
+            legal=object(),
+            prompt_kit=kit,
+            entries=GAME[:upto],
+        )
+    assert agent.conversation is not None and agent.conversation.restarts >= 1
+    for request in provider.requests:
+        assert model.count_tokens(request.messages) <= agent.budget_tokens

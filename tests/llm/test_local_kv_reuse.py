@@ -55,6 +55,9 @@ async def test_each_seat_reuses_its_prefix_and_replies_as_if_cold(
     for seat in (1, 2):
         first[seat] = await model.complete(seat_messages(seat, []), VOTE, options=OPTIONS)
     assert capfd.readouterr() == ("", "")  # llama.cpp printed nothing while loading and running
+    for seat in (1, 2):  # the model's own count bounds the prompt it evaluates, closely
+        counted = model.count_tokens(seat_messages(seat, []))
+        assert first[seat].usage.prompt_tokens <= counted <= first[seat].usage.prompt_tokens + 24
     second: dict[int, Completion] = {}
     for seat in (1, 2):  # seat 2's call came between seat 1's two calls
         extended = seat_messages(seat, [first[seat].text])

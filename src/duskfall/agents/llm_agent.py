@@ -67,6 +67,8 @@ from duskfall.runtime.parsing import decode_reply
 
 DEFAULT_MAX_TOKENS = 600
 DEFAULT_CONTEXT_TOKENS = 100_000
+EXACT_COUNT_SHARE = 0.97  # of the window left after the reply, when the model counts tokens
+ESTIMATED_COUNT_SHARE = 0.85
 # The bundled 270M model rambles: its reasoning is held to 300 characters (the grammar enforces
 # the schema's maxLength) and max_tokens leaves room for the longest reply the grammar allows,
 # so a reply is never cut off mid-JSON (both can still be set).
@@ -135,8 +137,9 @@ class LLMAgent:
         self.coaching = coaching
         self.reasoning_chars = reasoning_chars
         window = context_tokens or getattr(model, "context_tokens", None) or DEFAULT_CONTEXT_TOKENS
-        # token counts are estimated (about four characters a token): keep a margin
-        self.budget_tokens = max(500, int(0.85 * (int(window) - max_tokens)))
+        # an estimated count (about four characters a token) needs a wide margin
+        share = EXACT_COUNT_SHARE if model.exact_counts else ESTIMATED_COUNT_SHARE
+        self.budget_tokens = max(500, int(share * (int(window) - max_tokens)))
         self.notes = notes if notes is not None else RunningMemory()
         self.options = CallOptions(max_tokens=max_tokens, temperature=temperature)
         # a decision may wait for its turn at the model and retry; leave room for both
@@ -185,6 +188,7 @@ class LLMAgent:
                     lambda obs: self._system(kit, obs),
                     coaching=self.coaching,
                     budget_tokens=self.budget_tokens,
+                    count=self.model.count_tokens,
                 )
             return self.conversation.messages(observation, legal, entries, hint=hint, retry=retry)
         notes = self.notes.render()

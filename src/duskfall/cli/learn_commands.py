@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from duskfall.agents.specs import register_agent_kind
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
+from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 
 register_agent_kind(
@@ -65,14 +65,7 @@ def train(
         out=out, minutes=minutes, workers=workers, games=games, popsize=popsize, seed=seed
     )
     budget = minutes * 60
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("generation 0", total=budget)
+    with progress_bar(console, "generation 0", budget, steps=False, keep=True) as bar:
 
         def show(seconds: float, point: CurvePoint) -> None:
             text = f"generation {point.generation}: fitness {point.mean_fitness:.3f}"
@@ -80,7 +73,7 @@ def train(
                 text += (
                     f", vs random RED {point.red_vs_random:.1%} BLACK {point.black_vs_random:.1%}"
                 )
-            progress.update(task, completed=min(seconds, budget), description=text)
+            bar.update(completed=min(seconds, budget), description=text)
 
         result = run_training(settings, show)
     last = result.curve[-1] if result.curve else None
@@ -103,18 +96,12 @@ def _search(
     except OSError as exc:
         raise ConfigError(f"cannot write checkpoints in {out}: {exc.strerror}") from None
     path = out / "seed001-params.json"
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
-        task = progress.add_task("generation 0", total=minutes * 60)
+    budget = minutes * 60
+    with progress_bar(console, "generation 0", budget, steps=False) as bar:
 
         def show(generation: int, seconds: float, fitness: float) -> None:
-            progress.update(
-                task,
-                completed=min(seconds, minutes * 60),
+            bar.update(
+                completed=min(seconds, budget),
                 description=f"generation {generation}: fitness {fitness:.3f}",
             )
 

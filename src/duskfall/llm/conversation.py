@@ -41,7 +41,8 @@ REFUSED = "Your previous answer was refused: {hint} Answer the same decision aga
 UNCHANGED = "(Your standing is as shown with your previous decision.)"
 
 
-def count_tokens(messages: Sequence[Message]) -> int:
+def estimate_tokens(messages: Sequence[Message]) -> int:
+    """A provider-independent estimate of the tokens ``messages`` take."""
     return sum(approx_tokens(m["content"]) + 4 for m in messages)
 
 
@@ -49,13 +50,15 @@ def count_tokens(messages: Sequence[Message]) -> int:
 class SeatConversation:
     """One seat's conversation (see the module docstring).
 
-    ``system`` builds the fixed system prompt from the seat's first observation.
+    ``system`` builds the fixed system prompt from the seat's first observation; ``count``
+    measures messages against ``budget_tokens`` (the model's own count where it has one).
     """
 
     kit: PromptKit
     system: Callable[[Mapping[str, Any]], str]
     coaching: bool = False
     budget_tokens: int = 100_000
+    count: Callable[[Sequence[Message]], int] = estimate_tokens
     turns: list[Message] = field(default_factory=list)
     restarts: int = 0
     _system_text: str | None = None
@@ -83,7 +86,7 @@ class SeatConversation:
             return [system, *self.turns, turn]
         turn = self._next_turn(obs, legal, entries, hint)
         messages = [system, *self.turns, turn]
-        if self.turns and count_tokens(messages) > self.budget_tokens:
+        if self.turns and self.count(messages) > self.budget_tokens:
             self.turns.clear()
             self.restarts += 1
             turn = self._first_turn(obs, legal, entries, hint, restarted=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from duskfall.core.redaction import redact
@@ -17,9 +17,10 @@ from duskfall.llm.prices import priced
 from duskfall.llm.provider import Provider
 from duskfall.llm.retry import RetryPolicy
 from duskfall.llm.schema import NoJSON, extract_json, validate
-from duskfall.llm.types import CallOptions, Completion, Message, Usage
+from duskfall.llm.types import CallOptions, Completion, Message, Usage, approx_tokens
 
 _ROLES = ("system", "user", "assistant")
+MESSAGE_OVERHEAD_TOKENS = 8  # a chat template's turn markers, counted generously
 
 
 class RetriesExhausted(LLMError):
@@ -45,7 +46,8 @@ class Model:
     * ``usage`` and ``calls`` total everything this model has spent;
     * ``context_tokens`` is the model's context window in tokens, if known (the local model's
       ``n_ctx``; for an API, ``context_tokens`` in its config section), so that callers can keep
-      a conversation within it.
+      a conversation within it; :meth:`count_tokens` measures messages against it, in the
+      provider's own tokens where it can count them (``exact_counts``), else estimated.
     """
 
     def __init__(
@@ -68,10 +70,17 @@ class Model:
         self.timeout = timeout
         self.concurrency = concurrency or provider.max_concurrency
         self.context_tokens: int | None = getattr(provider, "context_tokens", None)
+        self._counter: Callable[[str], int] | None = getattr(provider, "count_tokens", None)
+        self.exact_counts = self._counter is not None
         self.tally = Tally()
 
     def __repr__(self) -> str:
         return f"Model({self.spec!r})"
+
+    def count_tokens(self, messages: Sequence[Message]) -> int:
+        """The tokens ``messages`` take in the prompt, chat-template markers included."""
+        count = self._counter or approx_tokens
+        return sum(count(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
 
     async def complete(
         self,

@@ -16,7 +16,8 @@ class Provider(Protocol):
     ``endpoint`` identifies where calls go (models sharing an endpoint share its
     concurrency limit, ``max_concurrency``); ``supports_schema`` says whether
     :meth:`complete` can constrain its output to a JSON schema. A provider may also have
-    ``context_tokens`` (its context window, or None if unknown); the model reads it if present.
+    ``context_tokens`` (its context window, or None if unknown) and ``count_tokens(text)`` (a
+    text's length in its own tokens); the model reads them if present.
 
     :meth:`complete` raises :class:`~duskfall.llm.errors.TransientError` (or
     :class:`~duskfall.llm.errors.RateLimited`) for failures worth retrying and another

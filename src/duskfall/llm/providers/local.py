@@ -209,6 +209,12 @@ class LocalProvider:
             return f"loading the embedded model {self.model} (from its package) ..."
         return f"loading the model {self.model} ..."
 
+    def count_tokens(self, text: str) -> int:
+        """``text``'s length in this model's own tokens (loading the model on first use)."""
+        if not text:
+            return 0
+        return len(self.loaded().llama.tokenize(text.encode(), add_bos=False, special=True))
+
     async def ping(self) -> None:
         """Pre-flight: the extra is installed (said before any model file is assembled) and
         the model loads (once per process: the game then finds it loaded)."""
