@@ -14,38 +14,18 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.json_types import is_json_type
+from duskfall.core.lenient_json import NoJSON, lenient_json
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-
-
-class NoJSON(ValueError):
-    """The text holds no JSON object."""
+__all__ = ["NoJSON", "example", "extract_json", "validate"]
 
 
 def extract_json(text: str) -> Any:
-    """The first JSON object in ``text``; tolerates fences, surrounding prose and raw control
-    characters (a newline) inside strings, which llama.cpp's JSON grammar lets through."""
-    stripped = text.strip()
-    fence = _FENCE.search(stripped)
-    if fence:
-        stripped = fence.group(1).strip()
-    decoder = json.JSONDecoder(strict=False)  # a raw newline inside a string is harmless
-    try:
-        return decoder.decode(stripped)
-    except json.JSONDecodeError:
-        pass
-    for match in re.finditer(r"\{", stripped):
-        try:
-            value, _ = decoder.raw_decode(stripped, match.start())
-        except json.JSONDecodeError:
-            continue
-        return value
-    raise NoJSON("the reply contains no JSON object")
+    """The first JSON object in ``text`` (see :mod:`duskfall.core.lenient_json`)."""
+    return lenient_json(text)
 
 
 def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:

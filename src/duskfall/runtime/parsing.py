@@ -10,14 +10,11 @@ as is (a human typing ``3`` or ``abstain``).
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from duskfall.core.errors import IllegalAction
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+from duskfall.core.lenient_json import NoJSON, lenient_json
 
 
 @dataclass(slots=True)
@@ -28,22 +25,6 @@ class Reply:
     action: Any
     think: str | None = None
     says: str | None = None
-
-
-def _first_json_object(text: str) -> Any:
-    """Decode the first JSON value in ``text`` that starts with ``{`` (ignores trailing text)."""
-    decoder = json.JSONDecoder(strict=False)  # a raw newline inside a string is harmless
-    for match in re.finditer(r"\{", text):
-        try:
-            value, _ = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
-            continue
-        return value
-    raise IllegalAction(
-        "could not find a JSON object in your reply; answer with one JSON object such as "
-        '{"reasoning": "...", "action": {...}}',
-        code="bad_format",
-    )
 
 
 def decode_reply(raw: Any) -> Reply:
@@ -57,13 +38,14 @@ def decode_reply(raw: Any) -> Reply:
         raise IllegalAction("your reply was empty", code="bad_format")
     if text[0] not in "{[`" and "{" not in text:
         return Reply(text)  # a bare choice such as "3" or "abstain"
-    fence = _FENCE.search(text)
-    if fence:
-        text = fence.group(1).strip()
     try:
-        value = json.loads(text, strict=False)
-    except json.JSONDecodeError:
-        value = _first_json_object(text)
+        value = lenient_json(text)
+    except NoJSON:
+        raise IllegalAction(
+            "could not find a JSON object in your reply; answer with one JSON object such as "
+            '{"reasoning": "...", "action": {...}}',
+            code="bad_format",
+        ) from None
     if isinstance(value, dict):
         return _from_mapping(value)
     return Reply(value)
