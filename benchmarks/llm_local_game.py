@@ -2,6 +2,9 @@
 before the context work, in the same run: wall time, calls, input tokens evaluated and reused,
 and the legal-first-try rate per decision kind.
 
+The process's CPU time is printed beside the wall time: on a busy machine it says what the game
+cost (llama.cpp runs two threads, so on an idle machine the wall time is about half of it).
+
 A decision is *legal first try* when the reply to its first model call was accepted (no refusal
 or model failure at attempt 0). Each version plays in its own child process (the model loads
 once per process; loading is not in the game's wall time).
@@ -74,16 +77,18 @@ def child(variant: str, seed: int) -> None:
     async def play() -> dict[str, Any]:
         hello = [{"role": "user", "content": "hi"}]
         await get_model("local").complete(hello, options=CallOptions(max_tokens=2))
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         setup = GameSetup(
             variant, seed=seed, agents="llm:local", config=CONFIGS[variant], write_log=False
         )
         game = await run_game(setup)
         wall = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
         report = call_report(game.record.events)
         usage = report.usage
         return {
             "wall": wall,
+            "cpu": cpu,
             "calls": report.calls,
             "prompt": usage.prompt_tokens,
             "reused": getattr(usage, "cached_tokens", 0),
@@ -101,7 +106,8 @@ def child(variant: str, seed: int) -> None:
 def show(name: str, figures: dict[str, Any]) -> None:
     evaluated = figures["prompt"] - figures["reused"]
     print(
-        f"{name}: wall {figures['wall']:.1f}s, {figures['calls']} calls, input "
+        f"{name}: wall {figures['wall']:.1f}s (CPU {figures['cpu']:.1f}s), "
+        f"{figures['calls']} calls, input "
         f"{figures['prompt']:,} tokens ({evaluated:,} evaluated, {figures['reused']:,} reused), "
         f"{figures['completion']:,} completion; {figures['refused']} refused, "
         f"{figures['fallbacks']} fallbacks; {figures['outcome']}"
