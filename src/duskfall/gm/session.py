@@ -54,10 +54,15 @@ def _default_factory(spec: str) -> ChatModel:
 
 
 def build_models(
-    gm_spec: str, players: Sequence[PlayerSpec], factory: ModelFactory | None = None
+    gm_spec: str,
+    players: Sequence[PlayerSpec],
+    factory: ModelFactory | None = None,
+    people: Mapping[str, ChatModel] | None = None,
 ) -> tuple[ChatModel, dict[str, ChatModel]]:
-    """One model per distinct spec (a bad spec raises a clear ConfigError before play)."""
+    """One model per distinct spec (a bad spec raises a clear ConfigError before play);
+    ``people`` are the players played by a person elsewhere (the browser), each its own."""
     make = factory or _default_factory
+    people = people or {}
     cache: dict[str, ChatModel] = {}
 
     def model(spec: str) -> ChatModel:
@@ -66,7 +71,14 @@ def build_models(
         return cache[spec]
 
     gm_model = model(gm_spec)
-    return gm_model, {p.name: model(p.model or "local") for p in players}
+    return gm_model, {p.name: people.get(p.name) or model(p.model or "local") for p in players}
+
+
+def roster_agent(spec: str | None) -> str:
+    """A seat's agent as the roster records it: a person (``human``, ``human:browser``)
+    as such, so that pages keep a game with people behind tokens; else ``llm:SPEC``."""
+    spec = spec or "local"
+    return spec if spec == HUMAN or spec.startswith(f"{HUMAN}:") else f"llm:{spec}"
 
 
 def default_log_path(card_id: str, directory: Path = Path("games")) -> Path:
@@ -170,11 +182,13 @@ def plan_new_game(
     *,
     log_path: Path | None = None,
     model_factory: ModelFactory | None = None,
+    people: Mapping[str, ChatModel] | None = None,
 ) -> GMPlan:
-    """A new game's card, seats, models and log header (a bad setting raises ConfigError)."""
+    """A new game's card, seats, models and log header (a bad setting raises ConfigError);
+    ``people``: see :func:`build_models`."""
     card = resolve_card(settings)
     roster = seats(settings, card)
-    gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
+    gm_model, player_models = build_models(settings.gm_model, roster, model_factory, people)
     path = log_path or default_log_path(card.id)
     game_id = path.stem
     header = LogHeader(  # model specs redacted: a base URL may carry credentials
@@ -183,7 +197,10 @@ def plan_new_game(
         config=redact_value(settings.model_dump(mode="json")),
         seed=settings.seed,
         roster=redact_value(
-            [{"seat": i, "agent": f"llm:{p.model}", **p.model_dump()} for i, p in enumerate(roster)]
+            [
+                {"seat": i, "agent": roster_agent(p.model), **p.model_dump()}
+                for i, p in enumerate(roster)
+            ]
         ),
         extra={"card": redact_value(card.model_dump(mode="json"))},
     )
