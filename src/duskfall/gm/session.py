@@ -32,7 +32,7 @@ from duskfall.gm.config import GMSettings, make_settings, resolve_card, seats
 from duskfall.gm.game import ChatModel, GMGame
 from duskfall.gm.names import check_roster
 from duskfall.gm.state import GMState
-from duskfall.llm.preflight import first_not_ready
+from duskfall.llm.preflight import Announce, first_not_ready
 from duskfall.runtime.record import Observer
 from duskfall.session import open_record
 from duskfall.store.log import GameLog, LogHeader, read_log, truncate_to_whole_events
@@ -107,11 +107,13 @@ class GMPlan:
     log: GameLog | None = None
     state: GMState | None = None
 
-    async def preflight(self) -> None:
+    async def preflight(self, announce: Announce | None = None) -> None:
         """Check each distinct model once, all at once (see the module docstring): a
-        ConfigError names who cannot play, the model and the fix."""
+        ConfigError names who cannot play, the model and the fix. ``announce`` is told what
+        a slow check (loading a model) is doing."""
         users = _model_users(self.gm_model, self.player_models)
-        failed = await first_not_ready({key: model for key, (model, _) in users.items()})
+        models = {key: model for key, (model, _) in users.items()}
+        failed = await first_not_ready(models, announce)
         if failed is not None:
             key, why = failed
             model, who = users[key]
