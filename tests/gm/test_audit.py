@@ -189,10 +189,10 @@ def test_the_werewolf_cards_are_audited_and_avalon_is_not(language: str) -> None
 def test_the_shadow_is_the_rules_engine_and_follows_the_deaths() -> None:
     game, _ = build_game(_scripted_gm(_clean), gm_format="structured", seed=2, max_steps=40)
     asyncio.run(asyncio.wait_for(_run_with(game, "I pass.", False), 30))
-    assert game.audit is not None and game.audit.engine is not None
-    engine = game.audit.engine
-    assert engine.variant_id == "werewolf"
-    dead = {name for name, seat in game.audit.seat.items() if not engine.is_alive[seat]}
+    assert game.audit is not None and game.audit.shadow is not None
+    shadow = game.audit.shadow
+    assert shadow.engine.variant_id == "werewolf"
+    dead = {name for name in shadow.seat if shadow.is_out(name)}
     assert dead == set(game.state.out) and len(dead) == 2  # the night's kill, the exile
 
 
