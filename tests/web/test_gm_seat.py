@@ -75,6 +75,7 @@ def test_gm_games_are_offered_and_bad_requests_refused(client: TestClient) -> No
         "unknown rule card 'chess'": _start(client, preset="chess", config=OPTIONS),
         "invalid gm config: colour": _start(client, config={**OPTIONS, "colour": "red"}),
         "unknown model provider": _start(client, agents="nonsense:x", config=OPTIONS),
+        "give the card of a GM game as the preset": _start(client, config={"card": "avalon5"}),
     }
     for words, response in refused.items():
         assert response.status_code == 400 and words in response.json()["detail"], response.text

@@ -55,6 +55,9 @@ async def open_gm_game(request: GMRequest, games_dir: Path) -> GMLiveGame:
     ConfigError, and nothing is written)."""
     if "players" in request.options:
         raise ConfigError("the seats of a GM game started here are the card's")
+    for key, where in (("card", "the preset"), ("seed", "the seed field")):
+        if key in request.options:
+            raise ConfigError(f"give the {key} of a GM game as {where}, not as an option")
     seed = new_seed() if request.seed is None else check_seed(request.seed)
     data = {"player_model": request.players_model, **request.options}
     settings = make_settings({**data, "card": request.card, "seed": seed})
