@@ -35,6 +35,8 @@ def _play(client: TestClient, game_id: str, seat: int, token: str) -> list[dict[
                 answered += 1
                 assert request["form"]["fields"][0]["kind"] == "text"
                 assert request["deadline"] > 0 and "turn" in request["describe"]
+                lines = request["knows"]["lines"]
+                assert lines[0].startswith("secret: ") and "role" in lines[0]  # its own role
                 body = {"request_id": request["request_id"], "action": {"text": f"mine {answered}"}}
                 assert client.post(url, json=body, headers=bearer(token)).status_code == 200
                 request = None

@@ -62,6 +62,7 @@ def test_a_person_plays_a_gm_game_from_the_list_page(server: Server, browser: An
         answered, _ = play_by_clicking(page, lambda n: f"Gamma speaks, turn {n}")
         content = page.content()
         assert "You are AI-Gamma" in page.locator("#knows .headline").inner_text()
+        assert "secret: Your role: " in page.inner_text("#knows")  # its card: its own secrets
     game_id = href.split("?")[0].rsplit("/", 1)[-1]
     log = read_log(server.games_dir / f"{game_id}.jsonl")
     assert log.finished and log.header.roster[SEAT]["agent"] == "human:browser"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from duskfall.gm.cards import builtin_cards, load_card
 from duskfall.gm.config import DEFAULT_CARD, make_settings, resolve_card, seats
 from duskfall.gm.game import GMGame
 from duskfall.gm.session import VARIANT, default_log_path, plan_new_game
+from duskfall.gm.state import GMState
 from duskfall.store.log import LogHeader
 from duskfall.web.gm_seat import BrowserPlayer
 from duskfall.web.hosted import HostedGame
@@ -80,7 +82,17 @@ async def open_gm_game(request: GMRequest, games_dir: Path) -> GMLiveGame:
     plan = plan_new_game(settings, log_path=default_log_path(card.id, games_dir), people=people)
     await plan.preflight()
     game = plan.open(index=True)
+    for human in humans.values():
+        human.known = partial(known_to, game.state, human.player)
     return GMLiveGame(game, plan.header, humans, plan.path, request.pace)
+
+
+def known_to(state: GMState, player: str) -> list[str]:
+    """The secrets ``player`` was sent and what it answered in private, as lines."""
+    return [
+        f"secret: {note.text}" if note.direction == "sent" else f"you told the GM: {note.text}"
+        for note in state.secrets_of(player)
+    ]
 
 
 class GMLiveGame(HostedGame):

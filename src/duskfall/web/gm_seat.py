@@ -11,7 +11,7 @@ cancels the wait; the game then records the player as silent.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from duskfall.core.errors import DuskfallError
@@ -22,6 +22,7 @@ from duskfall.runtime.awaiting import Awaiting
 from duskfall.web.human import BROWSER_AGENT, Listener
 
 MAX_REPLY = 2000  # characters of one reply
+KNOWN_LINES = 12  # the most recent secrets shown on the seat's card
 TEXT_FIELD = {"key": "text", "kind": "text", "label": "What you say", "max": MAX_REPLY}
 
 
@@ -59,6 +60,8 @@ class BrowserPlayer:
         self.timeout = timeout
         self.endpoint = f"{BROWSER_AGENT}:{id(self)}"
         self.listeners: list[Listener] = []
+        #: what this player alone knows, newest last (its secrets and private answers)
+        self.known: Callable[[], Sequence[str]] = tuple
         self._requests: Awaiting[dict[str, Any]] = Awaiting(
             self._notify, on_close=self._notify, label=f"seat {seat}"
         )
@@ -81,6 +84,7 @@ class BrowserPlayer:
         self, messages: Sequence[Message], schema: Mapping[str, Any] | None = None, **options: Any
     ) -> Completion:
         question = asked_now(messages)
+        known = list(self.known())[-KNOWN_LINES:]
 
         def request(request_id: int) -> dict[str, Any]:
             return {
@@ -93,7 +97,7 @@ class BrowserPlayer:
                     "choices": [{"label": "", "value": {}}],
                     "fields": [TEXT_FIELD],
                 },
-                "knows": {"headline": f"You are {self.player} (seat {self.seat})", "lines": []},
+                "knows": {"headline": f"You are {self.player} (seat {self.seat})", "lines": known},
                 "hint": None,
                 "timeout": self.timeout,
                 "deadline": time.time() + self.timeout,
