@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import Callable
 
 import pytest
@@ -12,6 +13,7 @@ from duskfall.core.events import Event
 from duskfall.gm.config import GMSettings, resolve_card
 from duskfall.gm.game import GMGame
 from duskfall.llm import Request
+from duskfall.llm.schema import example
 
 from .support import build_game, of_kind, scripted
 
@@ -53,22 +55,26 @@ def _who(roles: dict[str, str], role: str, index: int = 0) -> str:
     return [name for name, r in roles.items() if r == role][index]
 
 
-def _audit(plan: Plan, witch_says: str = "I pass.", steps: int = 40) -> list[Event]:
-    def witch(request: Request) -> str:
-        return witch_says
-
+def _audit(
+    plan: Plan, witch_says: str = "I pass.", steps: int = 40, wolves_name_a_villager: bool = False
+) -> list[Event]:
     game, events = build_game(_scripted_gm(plan), gm_format="structured", seed=2, max_steps=steps)
-    asyncio.run(asyncio.wait_for(_run_with_witch(game, witch), 30))
+    asyncio.run(asyncio.wait_for(_run_with(game, witch_says, wolves_name_a_villager), 30))
     assert events[-1].payload["reason"] == "round limit 2 reached"  # played through
     return of_kind(events, "gm_audit")
 
 
-async def _run_with_witch(game: GMGame, witch: Callable[[Request], str]) -> None:
-    """Run ``game`` with the witch (dealt at the start) answering through ``witch``."""
+async def _run_with(game: GMGame, witch_says: str, wolves_name_a_villager: bool) -> None:
+    """Run ``game`` with the witch (dealt at the start) saying ``witch_says``, and the wolves
+    naming the first villager as their target if asked to."""
     game.start()
     deal = next(e for e in game.record.events if e.kind == "deal")
-    name = next(n for n, r in deal.payload["roles"].items() if r == "Witch")
-    game.player_models[name] = scripted(witch)
+    roles: dict[str, str] = deal.payload["roles"]
+    game.player_models[_who(roles, "Witch")] = scripted(lambda request: witch_says)
+    if wolves_name_a_villager:
+        target = f"We kill {_who(roles, 'Villager')}."
+        for wolf in (n for n, r in roles.items() if r == "Werewolf"):
+            game.player_models[wolf] = scripted(lambda request: target)
     await game.run()
 
 
@@ -105,13 +111,39 @@ def test_two_night_kills_without_poison_are_flagged() -> None:
     assert _rules(_audit(plan, witch_says="I use the poison on a wolf.")) == {"witch_potion_twice"}
 
 
+def _saved(phase: str, offered: list[str], roles: dict[str, str]) -> dict[str, object]:
+    """Nobody dies on night 1 (the witch saved the wolves' target); a werewolf is exiled."""
+    if phase == "Night 2: the werewolves":
+        return {"out": [_who(roles, "Werewolf")]}
+    return {}
+
+
 def test_witch_using_a_potion_twice_is_flagged() -> None:
-    flags = _audit(_clean, witch_says="I use the antidote to save them.", steps=60)
+    antidote = "I use the antidote to save them."
+    flags = _audit(_saved, witch_says=antidote, steps=60, wolves_name_a_villager=True)
     assert _rules(flags) == {"witch_potion_twice"}
     assert "antidote again" in flags[0].payload["detail"]
     assert _rules(_audit(_clean, witch_says="Antidote, and poison on AI-Beta.")) >= {
         "witch_potion_twice"
     }
+
+
+def test_a_saved_player_announced_dead_is_flagged() -> None:
+    antidote = "I use the antidote to save them."
+    [flag] = _audit(_clean, witch_says=antidote, wolves_name_a_villager=True)[:1]
+    assert flag.payload["rule"] == "night_deaths_differ"
+    assert "the rules kill nobody" in flag.payload["detail"]
+
+
+def test_what_cannot_be_mapped_is_said_and_not_counted() -> None:
+    """A save when the wolves named nobody: the engine cannot know whom the witch saved."""
+    game, events = build_game(_scripted_gm(_saved), gm_format="structured", seed=2, max_steps=60)
+    antidote = "I use the antidote to save them."
+    asyncio.run(asyncio.wait_for(_run_with(game, antidote, False), 30))
+    flags = of_kind(events, "gm_audit")
+    assert _rules(flags) == {"unmapped"}
+    assert "the wolves' target is not known" in flags[0].payload["detail"]
+    assert game.state.audit_flags == 0
 
 
 def test_a_dead_player_given_a_turn_is_flagged() -> None:
@@ -152,3 +184,50 @@ def test_the_werewolf_cards_are_audited_and_avalon_is_not(language: str) -> None
             lambda r: "{}", card=card_id, language=language, gm_format="structured"
         )
         assert (game.audit is not None) is audited
+
+
+def test_the_shadow_is_the_rules_engine_and_follows_the_deaths() -> None:
+    game, _ = build_game(_scripted_gm(_clean), gm_format="structured", seed=2, max_steps=40)
+    asyncio.run(asyncio.wait_for(_run_with(game, "I pass.", False), 30))
+    assert game.audit is not None and game.audit.shadow is not None
+    shadow = game.audit.shadow
+    assert shadow.engine.variant_id == "werewolf"
+    dead = {name for name in shadow.seat if shadow.is_out(name)}
+    assert dead == set(game.state.out) and len(dead) == 2  # the night's kill, the exile
+
+
+def _chaotic_gm(seed: int) -> Callable[[Request], str]:
+    """Valid structured turns that put out players at random and sometimes end the game."""
+    rng = random.Random(seed)
+
+    def gm(request: Request) -> str:
+        assert request.schema is not None
+        props = request.schema["properties"]
+        turn = example(request.schema, rng)
+        if "out" in props:
+            offered = props["out"]["items"]["enum"]
+            turn["out"] = rng.sample(offered, rng.randint(0, min(len(offered), 2)))
+        if props["game_over"].get("type") == "boolean":
+            turn["game_over"] = rng.random() < 0.05
+        return json.dumps(turn)
+
+    return gm
+
+
+def test_the_audit_follows_chaotic_games_to_the_end() -> None:
+    """Random deaths and potions: every break is flagged, and the shadow never gives up."""
+    said = ["antidote", "poison AI-Alpha", "poison 甲", "I pass", "kill AI-Beta", "save", ""]
+    rules: set[str] = set()
+    for seed in range(40):
+        game, events = build_game(
+            _chaotic_gm(seed), gm_format="structured", seed=seed, max_steps=80,
+            language="en" if seed % 2 else "zh",
+        )  # fmt: skip
+        pick = random.Random(seed).choice
+        for name in game.player_models:
+            game.player_models[name] = scripted(lambda request, pick=pick: pick(said))
+        asyncio.run(asyncio.wait_for(game.run(), 30))
+        flags = of_kind(events, "gm_audit")
+        assert not [f for f in flags if "the audit stopped" in f.payload["detail"]]
+        rules |= _rules(flags)
+    assert {"second_night_kill", "dead_player_acts", "no_game_over"} <= rules

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from conftest import CliRun
-from duskfall.llm import register_provider
+from duskfall.llm import ScriptedProvider, register_provider
 
-from .cli_driver import table
+from .cli_driver import game_master, player, table
 
 DRIVER = Path(__file__).with_name("cli_driver.py")
 TABLE = ("--lang", "en", "--gm-model", "table:gm", "--player-model", "table:player")
@@ -200,3 +200,27 @@ def test_structured_game_to_the_step_limit_exits_zero_with_the_reason(
     assert out.rstrip().endswith("stopped: step limit 6 reached")
     code, out, _err = run("gm", "--gm-format", "json", "--log", str(log))
     assert code == 2 and "gm_format" in out + _err
+
+
+class Loading(ScriptedProvider):
+    """A table model whose first pre-flight loads something (as the embedded model does)."""
+
+    loaded = False
+
+    def loading_note(self) -> str | None:
+        return None if Loading.loaded else f"loading the model {self.model} ..."
+
+    async def ping(self) -> None:
+        Loading.loaded = True
+
+
+def test_the_model_load_is_announced_before_the_game(run: Any, tmp_path: Path) -> None:
+    Loading.loaded = False
+    register_provider(
+        "loading", lambda arg, config: Loading(game_master if arg == "gm" else player)
+    )
+    args = ("--lang", "en", "--gm-model", "loading:gm", "--player-model", "loading:player")
+    code, out, _ = run("gm", *args, "--seed", "4", "--quiet", "--log", str(tmp_path / "g.jsonl"))
+    assert code == 0
+    assert out.count("loading the model ") == 1  # once, before the first load only
+    assert out.index("loading the model scripted ...") < out.index("6-player Werewolf")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,10 +17,19 @@ from duskfall.testing.web_server import running_server as serve
 
 from .conftest import ADMIN
 
-__all__ = ["Server", "axe_violations", "checked_page", "chromium", "play_to_log", "running_server"]
+__all__ = [
+    "Server",
+    "axe_violations",
+    "checked_page",
+    "chromium",
+    "play_by_clicking",
+    "play_to_log",
+    "running_server",
+]
 
 WAIT_MS = 20_000
 AXE = Path(__file__).parent / "assets" / "axe.min.js"
+SAY = "I have nothing to add."
 
 
 @contextmanager
@@ -72,3 +81,37 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
         for v in violations
         if v["impact"] in ("serious", "critical")
     ]
+
+
+def play_by_clicking(page: Any, say: Callable[[int], str] = lambda n: SAY) -> tuple[int, bool]:
+    """Answer every decision of the seat on the page until the game ends (the last choice,
+    ``say(n)`` in each text box of the n-th answer); returns how many, and whether a vote
+    was shown beside the day's speeches."""
+    answered: set[str] = set()
+    saw_speeches = False
+    while True:
+        page.wait_for_function(
+            """answered => {
+                const box = document.getElementById('decision');
+                const open = !box.classList.contains('hidden')
+                    && !answered.includes(box.dataset.requestId);
+                return open || document.querySelector('#status .status-finished');
+            }""",
+            arg=sorted(answered),
+        )
+        if page.locator("#status .status-finished").count():
+            return len(answered), saw_speeches
+        box = page.locator("#decision")
+        answered.add(str(box.get_attribute("data-request-id")))
+        labels = box.locator("button.choice").all_inner_texts()
+        if "VOTE" in box.locator("h2").inner_text().upper() and box.locator(".today li").count():
+            saw_speeches = True
+        assert len(set(labels)) == len(labels), labels
+        assert "answer within" in box.locator("#decision-deadline").inner_text()
+        assert "null" not in box.inner_text()
+        if labels:
+            box.locator("button.choice").last.click()
+            assert box.locator("button.choice").last.get_attribute("aria-pressed") == "true"
+        for area in box.locator("textarea").all():
+            area.fill(say(len(answered)))
+        page.click("#decision-send")

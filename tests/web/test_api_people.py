@@ -81,6 +81,8 @@ def test_presets_and_timeouts_are_checked(client: TestClient) -> None:
 
 def test_the_per_team_spec_the_form_suggests_is_accepted(client: TestClient) -> None:
     for variant in client.get("/api/variants").json():
+        if len(variant["teams"]) < 2:
+            continue  # GM games have no teams: the form suggests no per-team spec
         first, second = variant["teams"][:2]
         body = {"variant": variant["id"], "agents": f"{first}=heuristic,{second}=random"}
         started = client.post("/api/games", json=body, headers=bearer(ADMIN))

@@ -14,7 +14,7 @@ import pytest
 from duskfall.store.log import read_log
 from duskfall.testing.require import require
 
-from .browser_kit import Server, checked_page, play_to_log
+from .browser_kit import Server, checked_page, play_by_clicking, play_to_log
 from .conftest import ADMIN, answer_for, bearer
 from .decision_forms import every_decision
 
@@ -75,39 +75,6 @@ def test_every_decision_kind_renders_a_form_with_distinct_labels(
             assert facts["textareas"] == texts, key  # speech boxes only, never a JSON box
 
 
-def _play_by_clicking(page: Any) -> tuple[int, bool]:
-    """Answer every decision of the seat on the page until the game ends; returns how many,
-    and whether a vote was shown beside the day's speeches."""
-    answered: set[str] = set()
-    saw_speeches = False
-    while True:
-        page.wait_for_function(
-            """answered => {
-                const box = document.getElementById('decision');
-                const open = !box.classList.contains('hidden')
-                    && !answered.includes(box.dataset.requestId);
-                return open || document.querySelector('#status .status-finished');
-            }""",
-            arg=sorted(answered),
-        )
-        if page.locator("#status .status-finished").count():
-            return len(answered), saw_speeches
-        box = page.locator("#decision")
-        answered.add(str(box.get_attribute("data-request-id")))
-        labels = box.locator("button.choice").all_inner_texts()
-        if "VOTE" in box.locator("h2").inner_text().upper() and box.locator(".today li").count():
-            saw_speeches = True
-        assert len(set(labels)) == len(labels), labels
-        assert "answer within" in box.locator("#decision-deadline").inner_text()
-        assert "null" not in box.inner_text()
-        if labels:
-            box.locator("button.choice").last.click()
-            assert box.locator("button.choice").last.get_attribute("aria-pressed") == "true"
-        for area in box.locator("textarea").all():
-            area.fill("I have nothing to add.")
-        page.click("#decision-send")
-
-
 @pytest.mark.parametrize(("variant", "config", "seat"), GAMES)
 def test_a_person_plays_a_whole_game_by_clicking(
     server: Server, browser: Any, variant: str, config: dict[str, Any], seat: int
@@ -116,7 +83,7 @@ def test_a_person_plays_a_whole_game_by_clicking(
     with checked_page(browser) as page:
         page.goto(f"{server.url}{started['seats'][str(seat)]['url']}")
         page.wait_for_selector(f".player[data-seat='{seat}'].me")
-        answered, saw_speeches = _play_by_clicking(page)
+        answered, saw_speeches = play_by_clicking(page)
         assert saw_speeches or variant != "werewolf"  # today's speeches beside the vote
         assert answered > 0
         assert "Your move" not in page.title()

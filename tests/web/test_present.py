@@ -80,3 +80,12 @@ def test_werewolf_lines_name_the_players_as_their_prompts_do() -> None:
         "seat 0 (Ada) votes for seat 2 (Cleo)"
     )
     assert present.event_line(variant, "werewolf", vote).startswith("seat 0 votes for seat 2")
+
+
+def test_gm_audit_lines_tell_breaks_from_what_was_not_checked() -> None:
+    broke = Event("gm_audit", {"step": 4, "rule": "second_exile", "detail": "2 exiled"}, "admin")
+    assert present.event_line(None, "gm", broke) == (
+        "audit, step 4: the GM broke second_exile (2 exiled)"
+    )
+    note = Event("gm_audit", {"step": 5, "rule": "unmapped", "detail": "no target"}, "admin")
+    assert present.event_line(None, "gm", note) == "audit, step 5: not checked (no target)"

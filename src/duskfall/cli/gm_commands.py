@@ -13,7 +13,7 @@ from rich.text import Text
 
 from duskfall.agents.human_chat import SPEC as HUMAN
 from duskfall.cli import app
-from duskfall.cli.console import safe_console
+from duskfall.cli.console import announcer, safe_console
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Termination
 from duskfall.gm import event_kinds as kinds
@@ -212,7 +212,7 @@ def gm(
 
 def _checked(plan: GMPlan) -> GMGame:
     """The planned game, opened (its log written) only once every model answered."""
-    asyncio.run(plan.preflight())
+    asyncio.run(plan.preflight(announcer(console)))
     return plan.open(index=True)
 
 

@@ -24,6 +24,8 @@ DEAL: Final = "deal"
 PHASE: Final = "phase"
 OUT: Final = "out"
 GM_AUDIT: Final = "gm_audit"
+#: The ``rule`` of a ``gm_audit`` note saying what could not be checked (not a rule break).
+UNMAPPED: Final = "unmapped"
 
 __all__ = [
     "CHAT",
@@ -43,4 +45,5 @@ __all__ = [
     "STEP",
     "STOPPED",
     "TURN",
+    "UNMAPPED",
 ]

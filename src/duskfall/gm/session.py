@@ -32,7 +32,7 @@ from duskfall.gm.config import GMSettings, make_settings, resolve_card, seats
 from duskfall.gm.game import ChatModel, GMGame
 from duskfall.gm.names import check_roster
 from duskfall.gm.state import GMState
-from duskfall.llm.preflight import first_not_ready
+from duskfall.llm.preflight import Announce, first_not_ready
 from duskfall.runtime.record import Observer
 from duskfall.session import open_record
 from duskfall.store.log import GameLog, LogHeader, read_log, truncate_to_whole_events
@@ -54,10 +54,15 @@ def _default_factory(spec: str) -> ChatModel:
 
 
 def build_models(
-    gm_spec: str, players: Sequence[PlayerSpec], factory: ModelFactory | None = None
+    gm_spec: str,
+    players: Sequence[PlayerSpec],
+    factory: ModelFactory | None = None,
+    people: Mapping[str, ChatModel] | None = None,
 ) -> tuple[ChatModel, dict[str, ChatModel]]:
-    """One model per distinct spec (a bad spec raises a clear ConfigError before play)."""
+    """One model per distinct spec (a bad spec raises a clear ConfigError before play);
+    ``people`` are the players played by a person elsewhere (the browser), each its own."""
     make = factory or _default_factory
+    people = people or {}
     cache: dict[str, ChatModel] = {}
 
     def model(spec: str) -> ChatModel:
@@ -66,7 +71,14 @@ def build_models(
         return cache[spec]
 
     gm_model = model(gm_spec)
-    return gm_model, {p.name: model(p.model or "local") for p in players}
+    return gm_model, {p.name: people.get(p.name) or model(p.model or "local") for p in players}
+
+
+def roster_agent(spec: str | None) -> str:
+    """A seat's agent as the roster records it: a person (``human``, ``human:browser``)
+    as such, so that pages keep a game with people behind tokens; else ``llm:SPEC``."""
+    spec = spec or "local"
+    return spec if spec == HUMAN or spec.startswith(f"{HUMAN}:") else f"llm:{spec}"
 
 
 def default_log_path(card_id: str, directory: Path = Path("games")) -> Path:
@@ -95,11 +107,13 @@ class GMPlan:
     log: GameLog | None = None
     state: GMState | None = None
 
-    async def preflight(self) -> None:
+    async def preflight(self, announce: Announce | None = None) -> None:
         """Check each distinct model once, all at once (see the module docstring): a
-        ConfigError names who cannot play, the model and the fix."""
+        ConfigError names who cannot play, the model and the fix. ``announce`` is told what
+        a slow check (loading a model) is doing."""
         users = _model_users(self.gm_model, self.player_models)
-        failed = await first_not_ready({key: model for key, (model, _) in users.items()})
+        models = {key: model for key, (model, _) in users.items()}
+        failed = await first_not_ready(models, announce)
         if failed is not None:
             key, why = failed
             model, who = users[key]
@@ -170,11 +184,13 @@ def plan_new_game(
     *,
     log_path: Path | None = None,
     model_factory: ModelFactory | None = None,
+    people: Mapping[str, ChatModel] | None = None,
 ) -> GMPlan:
-    """A new game's card, seats, models and log header (a bad setting raises ConfigError)."""
+    """A new game's card, seats, models and log header (a bad setting raises ConfigError);
+    ``people``: see :func:`build_models`."""
     card = resolve_card(settings)
     roster = seats(settings, card)
-    gm_model, player_models = build_models(settings.gm_model, roster, model_factory)
+    gm_model, player_models = build_models(settings.gm_model, roster, model_factory, people)
     path = log_path or default_log_path(card.id)
     game_id = path.stem
     header = LogHeader(  # model specs redacted: a base URL may carry credentials
@@ -183,7 +199,10 @@ def plan_new_game(
         config=redact_value(settings.model_dump(mode="json")),
         seed=settings.seed,
         roster=redact_value(
-            [{"seat": i, "agent": f"llm:{p.model}", **p.model_dump()} for i, p in enumerate(roster)]
+            [
+                {"seat": i, "agent": roster_agent(p.model), **p.model_dump()}
+                for i, p in enumerate(roster)
+            ]
         ),
         extra={"card": redact_value(card.model_dump(mode="json"))},
     )

@@ -102,7 +102,7 @@ class GMState:
         elif kind == kinds.OUT:
             self.out.append(payload["player"])
             self.out_now.append(payload["player"])
-        elif kind == kinds.GM_AUDIT:
+        elif kind == kinds.GM_AUDIT and payload["rule"] != kinds.UNMAPPED:  # notes: no breaks
             self.audit_flags += 1
         elif kind == kinds.SECRET:
             self.notes.append(Note("sent", payload["player"], payload["text"]))

@@ -2,7 +2,9 @@
 
 HTTP API (tokens go in ``Authorization: Bearer TOKEN``):
 
-* ``GET /api/games``: live and finished games; ``POST /api/games``: start one (admin);
+* ``GET /api/games``: live and finished games; ``POST /api/games``: start one (admin); a
+  GM game is ``variant`` ``gm``, the card its ``preset``, the players' model spec its
+  ``agents``, GM settings (``language``, ``gm_model``...) its ``config``;
 * ``GET /api/games/{id}?seat=N``: a view of a game (``seat`` omitted: the god view);
 * ``GET /api/games/{id}?seat=-1``: the public view (public events only; the roles once the
   game has ended), open to everyone, also for games with people;
@@ -37,15 +39,18 @@ from duskfall.core.errors import DuskfallError, LogCorrupt
 from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.rng import parse_seed
 from duskfall.core.variant import parse_config
+from duskfall.gm.config import DEFAULT_CARD
 from duskfall.store.index import UnknownGame
 from duskfall.web.access import Access
 from duskfall.web.catalog import Catalog
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
+from duskfall.web.gm_live import DEFAULT_PLAYER_MODEL, GM_VARIANT, GMRequest, card_seats
 from duskfall.web.guard import DEFAULT_MAX_BODY, Guard, HostAllowList
 from duskfall.web.hello import BadHello, parse_hello
+from duskfall.web.hosted import HostedGame
 from duskfall.web.hub import GameHub
 from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, MAX_HUMAN_TIMEOUT, StaleAnswer
-from duskfall.web.live import GameRequest, LiveGame
+from duskfall.web.live import GameRequest
 from duskfall.web.stats import statistics
 from duskfall.web.tournaments import tournament_routes
 
@@ -126,7 +131,23 @@ def variant_catalog() -> list[dict[str, Any]]:
                 "presets": presets,
             }
         )
-    return out
+    return [*out, gm_catalog_entry()]
+
+
+def gm_catalog_entry() -> dict[str, Any]:
+    """GM games: the card is the preset, the agents are the players' model spec, and the
+    options are GM settings (``language``, ``gm_model``, ``max_steps``...)."""
+    cards = card_seats()
+    return {
+        "id": GM_VARIANT,
+        "name": "Game master (an LLM referees a rule card)",
+        "bots": [],
+        "agent_choices": ["local", "scripted", "openai:MODEL", "anthropic:MODEL"],
+        "teams": [],
+        "agents": DEFAULT_PLAYER_MODEL,
+        "seats": next(iter(cards.values())),
+        "presets": cards,
+    }
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -151,7 +172,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         status = 404 if isinstance(exc, UnknownGame | LogCorrupt) else 400
         return JSONResponse({"detail": str(exc)}, status_code=status)
 
-    def live_game(game_id: str) -> LiveGame:
+    def live_game(game_id: str) -> HostedGame:
         game = hub.live.get(game_id)
         if game is None:
             raise HTTPException(404, f"game {game_id} is not running in this server")
@@ -165,7 +186,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         if not access.is_admin(_bearer(authorization)):
             raise HTTPException(403, "this needs the admin token printed by 'duskfall web'")
 
-    def check_answer(game_id: str, seat: int | str, authorization: str | None) -> LiveGame:
+    def check_answer(game_id: str, seat: int | str, authorization: str | None) -> HostedGame:
         game = live_game(game_id)
         number = seat if isinstance(seat, int) else int(seat) if seat.isdigit() else -1
         if not access.may_play(_bearer(authorization), number, game.seat_tokens):
@@ -250,29 +271,42 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     async def start_game(body: StartGame, authorization: AuthHeader = None) -> dict[str, Any]:
         require_admin(authorization)
+        game = await hub.start(game_request(body))
+        return {
+            "game_id": game.game_id,
+            "seed": str(game.header.seed),  # the admin's answer; seats see it at the end
+            "url": f"/games/{game.game_id}",
+            "seats": seat_links(game),
+        }
+
+    def game_request(body: StartGame) -> GameRequest | GMRequest:
+        seed = None if body.seed is None else parse_seed(body.seed)
+        if body.variant == GM_VARIANT:
+            return GMRequest(
+                card=body.preset or DEFAULT_CARD,
+                players_model=(body.agents or DEFAULT_PLAYER_MODEL).strip(),
+                human_seats=body.human_seats,
+                options=body.config,
+                seed=seed,
+                human_timeout=body.human_timeout,
+                pace=body.pace,
+            )
         variant = get_variant(body.variant)
         default = "heuristic" if "heuristic" in variant.bots() else "random"
         config = dict(body.config)
         if body.preset:
             config["preset"] = body.preset
-        request = GameRequest(
+        return GameRequest(
             variant=variant.id,
-            seed=None if body.seed is None else parse_seed(body.seed),
+            seed=seed,
             agents=(body.agents or default).strip(),
             human_seats=body.human_seats,
             config=config,
             pace=body.pace,
             human_timeout=body.human_timeout,
         )
-        game = await hub.start(request)
-        return {
-            "game_id": game.game_id,
-            "seed": str(game.game.header.seed),  # the admin's answer; seats see it at the end
-            "url": f"/games/{game.game_id}",
-            "seats": seat_links(game),
-        }
 
-    def seat_links(game: LiveGame) -> dict[str, dict[str, str]]:
+    def seat_links(game: HostedGame) -> dict[str, dict[str, str]]:
         url = f"/games/{game.game_id}"
         return {
             str(seat): {"token": token, "url": f"{url}?seat={seat}#token={token}"}

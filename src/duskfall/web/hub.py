@@ -14,7 +14,9 @@ from duskfall.store.index import UnknownGame
 from duskfall.web.catalog import Catalog, Row, public_seed
 from duskfall.web.feed import GameFeed, public_agents
 from duskfall.web.follow import LogFollower
-from duskfall.web.live import GameRequest, LiveGame, open_live_game
+from duskfall.web.gm_live import GMRequest, open_gm_game
+from duskfall.web.hosted import HostedGame
+from duskfall.web.live import GameRequest, open_live_game
 
 KEEP_FOLLOWERS = 32
 
@@ -24,17 +26,21 @@ class GameHub:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self.live: dict[str, LiveGame] = {}
+        self.live: dict[str, HostedGame] = {}
         self.followers: OrderedDict[str, LogFollower] = OrderedDict()
 
     @property
     def games_dir(self) -> Path:
         return self.catalog.games_dir
 
-    async def start(self, request: GameRequest) -> LiveGame:
-        """Check, prepare and start a game in this process (raises ConfigError on a bad
-        request or a seat that cannot play)."""
-        game = await open_live_game(request, self.games_dir)
+    async def start(self, request: GameRequest | GMRequest) -> HostedGame:
+        """Check, prepare and start a game (a rules game or a GM game) in this process
+        (raises ConfigError on a bad request or a seat that cannot play)."""
+        game: HostedGame
+        if isinstance(request, GMRequest):
+            game = await open_gm_game(request, self.games_dir)
+        else:
+            game = await open_live_game(request, self.games_dir)
         self.live[game.game_id] = game
         game.start()
         return game
@@ -86,8 +92,8 @@ class GameHub:
             await follower.stop()
 
 
-def _live_row(game: LiveGame) -> dict[str, Any]:
-    header = game.game.header
+def _live_row(game: HostedGame) -> dict[str, Any]:
+    header = game.header
     outcome = game.feed.timeline.outcome
     return {
         "game_id": game.game_id,
@@ -95,7 +101,7 @@ def _live_row(game: LiveGame) -> dict[str, Any]:
         "seed": public_seed(header.seed, game.feed.status),
         "status": game.feed.status,
         "winner": outcome.winner if outcome else None,
-        "days": game.game.state.day,
+        "days": game.days,
         "events": len(game.feed.timeline.frames),
         "tokens": None,
         "cost_usd": None,

@@ -56,7 +56,11 @@ VARIANT_LINES: dict[str, dict[str, LineFormatter]] = {
         "night_summary": lambda p: _mafia_night(p),
     },
     "gm": {
-        "gm_audit": lambda p: f"audit, step {p['step']}: the GM broke {p['rule']} ({p['detail']})",
+        "gm_audit": lambda p: (
+            f"audit, step {p['step']}: not checked ({p['detail']})"
+            if p["rule"] == "unmapped"
+            else f"audit, step {p['step']}: the GM broke {p['rule']} ({p['detail']})"
+        ),
         "phase": lambda p: f"phase: {p['name']}",
         "out": lambda p: f"{p['player']} is out",
     },
