@@ -72,7 +72,7 @@ async def test_silent_client_gets_the_fallback_after_its_deadline(tmp_path: Path
 
 
 async def test_silent_client_played_by_a_bot_when_configured(tmp_path: Path) -> None:
-    async with serving(tmp_path, games=1, deadline_ms=600, stand_in="bot") as server:
+    async with serving(tmp_path, games=1, deadline_ms=2000, stand_in="bot") as server:
         clients = await seat_clients(server.port, 10)
         await asyncio.gather(clients[0].closed_after(), *autoplay(clients[1:], seed=3))
     log = game_log(server, clients[0].hello["game_id"])  # type: ignore[index]
