@@ -51,14 +51,14 @@ async def test_slow_client_dribbling_bytes_within_the_deadlines(tmp_path: Path) 
 
 @pytest.mark.slow
 async def test_silent_client_gets_the_fallback_after_its_deadline(tmp_path: Path) -> None:
-    async with serving(tmp_path, games=1, deadline_ms=600) as server:
+    async with serving(tmp_path, games=1, deadline_ms=2000) as server:
         clients = await seat_clients(server.port, 10)
         silent = clients[0]
         results = await asyncio.gather(silent.closed_after(), *autoplay(clients[1:], seed=3))
         await wait_game_done(server)
     assert results[0][-1]["event"] == "GAME_OVER"
     requests = [m for m in results[0] if m["type"] == "ACTION_REQUEST" and m["valid_actions"]]
-    assert all(r["deadline_ms"] == 600 for r in requests)
+    assert all(r["deadline_ms"] == 2000 for r in requests)
     log = game_log(server, silent.hello["game_id"])  # type: ignore[index]
     fallbacks = [e for e in log.events if e.kind == "fallback"]
     assert {e.payload["seat"] for e in fallbacks} == {0}
