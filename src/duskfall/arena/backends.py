@@ -1,8 +1,10 @@
 """Where tournament games run: this process's event loop, worker processes, or a Ray cluster.
 
-A backend takes :class:`~duskfall.arena.game_job.GameJob` values one at a time (``start``)
-and hands back finished games (``wait``: blocks until at least one is done). The driver
-decides what to start next, so budgets can stop scheduling at any point.
+A backend takes batches of :class:`~duskfall.arena.game_job.GameJob` (``start``: a batch is
+played one game after another; a tournament starts batches of one game, ``simulate`` larger
+ones) and hands back finished games (``wait``: blocks until at least one batch is done). The
+driver (:mod:`duskfall.arena.driver`) decides what to start next, so budgets can stop
+scheduling at any point.
 
 * ``local`` with one worker: every game is a task of one event loop, so the per-endpoint
   limits of the model layer hold across all the games of the tournament.
@@ -19,21 +21,24 @@ import asyncio
 import multiprocessing
 import os
 import queue
+from collections.abc import Sequence
 from typing import Any, Protocol
 
-from duskfall.arena.game_job import GameJob, GameResult, play_job, play_job_blocking
-from duskfall.arena.simulate import start_method, start_worker
+from duskfall.arena.game_job import GameJob, GameResult, play_batch, play_batch_blocking
+from duskfall.arena.workers import start_method, start_worker
 from duskfall.core.errors import ConfigError
 
 BACKENDS = ("local", "ray")
+
+Finished = list[GameResult] | BaseException  # a batch's games, or why it failed
 
 
 class Backend(Protocol):
     capacity: int
 
-    def start(self, job: GameJob) -> None: ...
+    def start(self, jobs: Sequence[GameJob]) -> None: ...
 
-    def wait(self) -> list[GameResult | BaseException]: ...
+    def wait(self) -> list[Finished]: ...
 
     def close(self) -> None: ...
 
@@ -44,12 +49,12 @@ class LoopBackend:
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._loop = asyncio.new_event_loop()
-        self._tasks: set[asyncio.Task[GameResult]] = set()
+        self._tasks: set[asyncio.Task[list[GameResult]]] = set()
 
-    def start(self, job: GameJob) -> None:
-        self._tasks.add(self._loop.create_task(play_job(job)))
+    def start(self, jobs: Sequence[GameJob]) -> None:
+        self._tasks.add(self._loop.create_task(play_batch(jobs)))
 
-    def wait(self) -> list[GameResult | BaseException]:
+    def wait(self) -> list[Finished]:
         done, _ = self._loop.run_until_complete(
             asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
         )
@@ -71,14 +76,14 @@ class PoolBackend:
         self.capacity = max(workers, capacity)
         context = multiprocessing.get_context(start_method())
         self._pool = context.Pool(workers, start_worker, (os.getpid(),))
-        self._done: queue.Queue[GameResult | BaseException] = queue.Queue()
+        self._done: queue.Queue[Finished] = queue.Queue()
 
-    def start(self, job: GameJob) -> None:
+    def start(self, jobs: Sequence[GameJob]) -> None:
         self._pool.apply_async(
-            play_job_blocking, (job,), callback=self._done.put, error_callback=self._done.put
+            play_batch_blocking, (jobs,), callback=self._done.put, error_callback=self._done.put
         )
 
-    def wait(self) -> list[GameResult | BaseException]:
+    def wait(self) -> list[Finished]:
         out = [self._done.get()]
         while not self._done.empty():
             out.append(self._done.get_nowait())
@@ -105,15 +110,15 @@ class RayBackend:
                 where = address or "a local instance"
                 raise ConfigError(f"cannot start or reach Ray at {where}: {exc}") from None
         self.capacity = capacity
-        self._remote = ray.remote(max_retries=0)(play_job_blocking)
+        self._remote = ray.remote(max_retries=0)(play_batch_blocking)
         self._pending: list[Any] = []
 
-    def start(self, job: GameJob) -> None:
-        self._pending.append(self._remote.remote(job))
+    def start(self, jobs: Sequence[GameJob]) -> None:
+        self._pending.append(self._remote.remote(list(jobs)))
 
-    def wait(self) -> list[GameResult | BaseException]:
+    def wait(self) -> list[Finished]:
         ready, self._pending = self._ray.wait(self._pending, num_returns=1)
-        out: list[GameResult | BaseException] = []
+        out: list[Finished] = []
         for ref in ready:
             try:
                 out.append(self._ray.get(ref))

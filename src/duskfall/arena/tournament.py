@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.arena.backends import Backend, make_backend
+from duskfall.arena.driver import drive
 from duskfall.arena.game_job import GameJob, GameResult
 from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.tournament_config import TournamentConfig
@@ -306,37 +307,42 @@ def _drive(
     done: int,
     progress: Callable[[RunEvent], None] | None,
 ) -> None:
-    total = config.total_games
-    in_flight = 0
+    """Play ``pending`` one game a batch, checking the budgets before each new game."""
     queue = list(pending)
-    while True:
-        while in_flight < runner.capacity and queue and summary.stopped_by is None:
-            summary.stopped_by = _budget_stop(config, summary.spending)
-            if summary.stopped_by is not None:
-                break
-            exhausted = _exhausted(config, summary.spending)
-            job = next((j for j in queue if not exhausted & set(j.seats)), None)
-            if job is None:
-                summary.stopped_by = "per-entrant budget reached by " + ", ".join(sorted(exhausted))
-                break
-            queue.remove(job)
-            runner.start(job)
-            in_flight += 1
-        if in_flight == 0:
-            return
-        for result in runner.wait():
-            in_flight -= 1
-            if isinstance(result, BaseException):
-                summary.failed.append(_one_line(result))
-                continue
-            done += 1
+    finished = [done]
+
+    def next_batch() -> list[GameJob] | None:
+        if not queue or summary.stopped_by is not None:
+            return None
+        summary.stopped_by = _budget_stop(config, summary.spending)
+        if summary.stopped_by is not None:
+            return None
+        exhausted = _exhausted(config, summary.spending)
+        job = next((j for j in queue if not exhausted & set(j.seats)), None)
+        if job is None:
+            summary.stopped_by = "per-entrant budget reached by " + ", ".join(sorted(exhausted))
+            return None
+        queue.remove(job)
+        return [job]
+
+    def on_results(results: list[GameResult]) -> None:
+        for result in results:
+            finished[0] += 1
             summary.played += 1
             summary.spending.add(result.usage)
             if progress is not None:
                 spent = summary.spending.total
-                progress(RunEvent(done, total, spent.total_tokens, spent.cost_usd, result))
-        if summary.failed and summary.stopped_by is None:
+                event = RunEvent(
+                    finished[0], config.total_games, spent.total_tokens, spent.cost_usd, result
+                )
+                progress(event)
+
+    def on_failure(exc: BaseException) -> None:
+        summary.failed.append(_one_line(exc))
+        if summary.stopped_by is None:
             summary.stopped_by = "a game failed: " + summary.failed[0]
+
+    drive(runner, next_batch, on_results, on_failure)
 
 
 def _one_line(exc: BaseException) -> str:
