@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
@@ -27,6 +27,10 @@ from duskfall.session import GameSetup, new_game_id, prepare_game
 from duskfall.store.index import GameRow, use_db
 from duskfall.store.index import Usage as GameUsage
 from duskfall.store.indexing import finished_row
+
+if TYPE_CHECKING:
+    from duskfall.arena.remote_spec import RemoteEntrant
+    from duskfall.session import PreparedGame
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,11 @@ class GameJob:
     agent_options: dict[str, Any] = field(default_factory=dict)
     tournament: str | None = None
     slot: int = 0
+    remote: dict[str, RemoteEntrant] = field(default_factory=dict)  # remote entrants' programs
+
+    def remote_seats(self) -> dict[int, str]:
+        """Seat -> entrant, for the seats remote entrants play."""
+        return {seat: name for seat, name in enumerate(self.seats) if name in self.remote}
 
     def tag(self) -> dict[str, Any]:
         """The log header's ``extra``: the tournament tag, if the game belongs to one."""
@@ -129,12 +138,35 @@ def _setup(job: GameJob, settings: RuntimeSettings, tally: _Tally) -> GameSetup:
 
 
 async def play_job(job: GameJob, settings: RuntimeSettings | None = None) -> GameResult:
-    """Play one game to its end (logged in ``job.log_dir`` and indexed in ``job.db``, if any)."""
+    """Play one game to its end (logged in ``job.log_dir`` and indexed in ``job.db``, if any);
+    the seats of remote entrants are played by their programs over TCP."""
     tally = _Tally()
-    game = prepare_game(_setup(job, settings or RuntimeSettings(**job.settings), tally))
-    if all(isinstance(p, Bot) for p in game.scheduler.participants.values()):
-        game.record.keep_events = False  # no seat is shown the events back: keep none
-    outcome = await game.run()
+    setup = _setup(job, settings or RuntimeSettings(**job.settings), tally)
+    remote = job.remote_seats()
+    if not remote:
+        game = prepare_game(setup)
+        if all(isinstance(p, Bot) for p in game.scheduler.participants.values()):
+            game.record.keep_events = False  # no seat is shown the events back: keep none
+        return _result(job, game, await game.run(), tally)
+    from duskfall.arena.remote_entrants import RemoteSeats
+
+    assert setup.game_id is not None and job.log_dir is not None
+    async with RemoteSeats(
+        variant=job.variant,
+        game_id=setup.game_id,
+        seed=job.seed,
+        num_players=len(job.seats),
+        seats=remote,
+        entrants=job.remote,
+        log_dir=Path(job.log_dir),
+    ) as seats:
+        setup.participants = seats.participants
+        game = prepare_game(setup)
+        seats.follow(game)
+        return _result(job, game, await game.run(), tally)
+
+
+def _result(job: GameJob, game: PreparedGame, outcome: Outcome, tally: _Tally) -> GameResult:
     usage: defaultdict[str, Usage] = defaultdict(Usage)
     for seat, spent in tally.by_seat.items():
         usage[job.seats[seat] if job.seats else job.agents] += spent

@@ -197,7 +197,7 @@ def _job(config: TournamentConfig, slot: Slot, games_dir: Path, db: Path | None)
         variant=slot.variant,
         seed=slot.seed,
         config=slot.config,
-        agents=slot.agents(config.entrants),
+        agents=slot.agents(config.seat_agents()),
         seats=slot.seats,
         log_dir=str(games_dir),
         db=None if db is None else str(db),
@@ -207,6 +207,7 @@ def _job(config: TournamentConfig, slot: Slot, games_dir: Path, db: Path | None)
             "on_seat_failure": config.on_seat_failure,
         },
         agent_options=_agent_options(config),
+        remote=dict(config.remote),
     )
 
 
@@ -283,7 +284,7 @@ def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
         setup = GameSetup(
             slot.variant,
             seed=slot.seed,
-            agents=slot.agents(config.entrants),
+            agents=slot.agents(config.seat_agents()),
             config=slot.config,
             write_log=False,
             agent_options=_agent_options(config),
