@@ -19,9 +19,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.backends import LoopBackend, PoolBackend
+from duskfall.arena.backends import Backend, LoopBackend, PoolBackend
 from duskfall.arena.driver import drive
 from duskfall.arena.game_job import GameJob, GameResult
+from duskfall.arena.shared_limits import uses_models
 from duskfall.arena.stats import Proportion
 from duskfall.arena.workers import max_workers
 from duskfall.core.errors import ConfigError
@@ -152,7 +153,10 @@ def simulate(
         raise exc
 
     start = time.perf_counter()
-    runner = PoolBackend(workers, 2 * workers) if workers > 1 else LoopBackend(1)
+    if workers > 1:
+        runner: Backend = PoolBackend(workers, 2 * workers, shared_limits=uses_models([agents]))
+    else:
+        runner = LoopBackend(1)
     try:
         drive(runner, lambda: next(batches, None), on_results, on_failure)
     finally:

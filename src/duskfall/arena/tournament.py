@@ -24,6 +24,7 @@ from duskfall.arena.backends import Backend, make_backend
 from duskfall.arena.driver import drive
 from duskfall.arena.game_job import GameJob, GameResult
 from duskfall.arena.schedule import Slot, build_schedule
+from duskfall.arena.shared_limits import uses_models
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.usage import Usage
@@ -260,7 +261,11 @@ def run_tournament(
     start = time.perf_counter()
     make = backend_factory or (
         lambda: make_backend(
-            backend, workers=config.workers, parallel=config.parallel_games, address=address
+            backend,
+            workers=config.workers,
+            parallel=config.parallel_games,
+            address=address,
+            shared_limits=uses_models(config.entrants.values()),
         )
     )
     runner = make()

@@ -28,11 +28,16 @@ def start_method() -> str:
     return "spawn"
 
 
-def start_worker(parent: int) -> None:
+def start_worker(parent: int, limits: tuple[tuple[str, int], bytes] | None = None) -> None:
     """Worker initialiser: exit with ``parent``; leave the start-up heap out of the garbage
-    collector's full scans (``gc.freeze``: it is never garbage)."""
+    collector's full scans (``gc.freeze``: it is never garbage); take endpoint limits from
+    the driver's service at ``limits`` (address, key), if given."""
     gc.freeze()
     _exit_with_parent(parent)
+    if limits is not None:
+        from duskfall.arena.shared_limits import share_pool_limits
+
+        share_pool_limits(limits)
 
 
 def _exit_with_parent(parent: int) -> None:
