@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import secrets
 from collections.abc import AsyncIterator, Mapping
@@ -82,9 +83,15 @@ class RemoteSeats:
         self.game_id = game_id
         self.num_players = num_players
         self.log_dir = log_dir
-        self.settings = ServerSettings()
+        self.settings = ServerSettings()  # the server's defaults for frames and reads
+        self._connection = functools.partial(
+            Connection,
+            max_frame=self.settings.max_frame,
+            read_timeout=self.settings.read_timeout,
+            write_buffer_limit=self.settings.write_buffer_limit,
+            flusher=Flusher(),
+        )
         self.frames = ObservationFrames()
-        self._flusher = Flusher()
         self._state: Any = None  # the game's state once it exists (seats of the dead rest)
         ids = itertools.count(1)
         self._seats: dict[str, _Seat] = {}
@@ -105,7 +112,6 @@ class RemoteSeats:
             self._seats[seat.token] = _Seat(entrant, spec, seat)
         self._server: asyncio.base_events.Server | None = None
         self._connections: set[Connection] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def participants(self) -> dict[int, RemoteSeat]:
@@ -189,29 +195,18 @@ class RemoteSeats:
                 )
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        settings = self.settings
-        connection = Connection(
-            reader,
-            writer,
-            max_frame=settings.max_frame,
-            read_timeout=settings.read_timeout,
-            write_buffer_limit=settings.write_buffer_limit,
-            flusher=self._flusher,
-        )
-        task = asyncio.current_task()
-        if task is not None:
-            self._tasks.add(task)
+        """One program's connection: its HELLO, then its answers, until it or the game ends
+        (closing the connection at the end of the game ends this read)."""
+        connection = self._connection(reader, writer)
         self._connections.add(connection)
         try:
             await self._read(connection)
-        except (asyncio.CancelledError, ConnectionError, OSError):
+        except (ConnectionError, OSError):
             pass
         finally:
             self._connections.discard(connection)
             with contextlib.suppress(Exception):
                 await connection.close()
-            if task is not None:
-                self._tasks.discard(task)
 
     async def _read(self, connection: Connection) -> None:
         frames = connection.frames()
@@ -281,10 +276,6 @@ class RemoteSeats:
         for connection in list(self._connections):
             with contextlib.suppress(Exception):
                 await connection.close()
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(
             *(_end(e.process) for e in self._seats.values() if e.process is not None),
             return_exceptions=True,
