@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import os
 import secrets
 import threading
 from collections.abc import AsyncIterator, Iterable
@@ -27,6 +28,7 @@ from multiprocessing.context import BaseContext
 from multiprocessing.managers import AcquirerProxy, BaseManager  # type: ignore[attr-defined]
 from typing import Any
 
+from duskfall.arena.workers import exit_with_parent
 from duskfall.llm.loops import share_limits
 
 
@@ -61,7 +63,7 @@ class LimitsService:
     def __init__(self, context: BaseContext) -> None:
         self.authkey = secrets.token_bytes(16)
         self._manager = _LimitsManager(address=("127.0.0.1", 0), authkey=self.authkey, ctx=context)
-        self._manager.start()
+        self._manager.start(exit_with_parent, (os.getpid(),))  # no orphan after a kill -9
         self.address: tuple[str, int] = self._manager.address  # type: ignore[assignment]
 
     def close(self) -> None:

@@ -33,14 +33,14 @@ def start_worker(parent: int, limits: tuple[tuple[str, int], bytes] | None = Non
     collector's full scans (``gc.freeze``: it is never garbage); take endpoint limits from
     the driver's service at ``limits`` (address, key), if given."""
     gc.freeze()
-    _exit_with_parent(parent)
+    exit_with_parent(parent)
     if limits is not None:
         from duskfall.arena.shared_limits import share_pool_limits
 
         share_pool_limits(limits)
 
 
-def _exit_with_parent(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
     """A daemon thread ends this process once ``parent`` is gone."""
 
     def watch() -> None:
