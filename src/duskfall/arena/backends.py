@@ -23,14 +23,16 @@ import multiprocessing
 import os
 import queue
 import secrets
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from duskfall.arena.game_job import GameJob, GameResult, play_batch, play_batch_blocking
-from duskfall.arena.shared_limits import LimitsService, RayLimits, start_slot_keeper
 from duskfall.arena.workers import start_method, start_worker
 from duskfall.core.errors import ConfigError
 from duskfall.llm.loops import share_limits
+
+if TYPE_CHECKING:
+    from duskfall.arena.shared_limits import LimitsService
 
 BACKENDS = ("local", "ray")
 
@@ -82,6 +84,8 @@ class PoolBackend:
         self._limits: LimitsService | None = None
         service = None
         if shared_limits:
+            from duskfall.arena.shared_limits import LimitsService
+
             self._limits = LimitsService(context)
             service = (self._limits.address, self._limits.authkey)
         self._pool = context.Pool(workers, start_worker, (os.getpid(), service))
@@ -126,6 +130,8 @@ class RayBackend:
         self._keeper: Any = None
         self._keeper_name: str | None = None
         if shared_limits:
+            from duskfall.arena.shared_limits import start_slot_keeper
+
             self._keeper_name = f"duskfall-limits-{secrets.token_hex(8)}"
             self._keeper = start_slot_keeper(ray, self._keeper_name)
 
@@ -153,11 +159,19 @@ def play_batch_on_ray(jobs: Sequence[GameJob], keeper: str | None) -> list[GameR
     """A Ray task: endpoint slots from the run's named actor ``keeper`` (if any), then the
     batch."""
     if keeper is not None:
+        from duskfall.arena.shared_limits import RayLimits
+
         share_limits(RayLimits(keeper))
     try:
         return play_batch_blocking(jobs)
     finally:
         share_limits(None)  # the worker process may run another run's tasks next
+
+
+def uses_models(specs: Iterable[str]) -> bool:
+    """Whether any of these agent specs may call a model (``llm:...``, ``cognitive:...``): its
+    games then need endpoint limits shared across processes."""
+    return any(":" in spec for spec in specs)
 
 
 def make_backend(

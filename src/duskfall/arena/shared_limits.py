@@ -22,7 +22,7 @@ import itertools
 import os
 import secrets
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.context import BaseContext
 from multiprocessing.managers import AcquirerProxy, BaseManager  # type: ignore[attr-defined]
@@ -30,12 +30,6 @@ from typing import Any
 
 from duskfall.arena.workers import exit_with_parent
 from duskfall.llm.loops import share_limits
-
-
-def uses_models(specs: Iterable[str]) -> bool:
-    """Whether any of these agent specs may call a model (``llm:...``, ``cognitive:...``)."""
-    return any(":" in spec for spec in specs)
-
 
 _semaphores: dict[tuple[str, int], threading.BoundedSemaphore] = {}
 _lock = threading.Lock()

@@ -19,10 +19,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.backends import Backend, LoopBackend, PoolBackend
+from duskfall.arena.backends import Backend, LoopBackend, PoolBackend, uses_models
 from duskfall.arena.driver import drive
 from duskfall.arena.game_job import GameJob, GameResult
-from duskfall.arena.shared_limits import uses_models
 from duskfall.arena.stats import Proportion
 from duskfall.arena.workers import max_workers
 from duskfall.core.errors import ConfigError

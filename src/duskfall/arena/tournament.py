@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.backends import Backend, make_backend
+from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.driver import drive
 from duskfall.arena.game_job import GameJob, GameResult
 from duskfall.arena.schedule import Slot, build_schedule
-from duskfall.arena.shared_limits import uses_models
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.usage import Usage
