@@ -277,6 +277,11 @@ def test_a_port_out_of_range(run: Run, command: str, port: str) -> None:
     assert_one_line(run(command, "--port", port), f"--port {port}", "from 0 to 65535")
 
 
+def test_connect_token_with_several_clients(run: Run) -> None:
+    result = run("connect", "--count", "2", "--token", "abc")
+    assert_one_line(result, "--token names one seat: use it with --count 1")
+
+
 @pytest.mark.parametrize(
     ("option", "needle"),
     [

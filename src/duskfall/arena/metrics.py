@@ -16,8 +16,10 @@ What is counted (``evil`` is the variant's last team, see :mod:`duskfall.arena.s
   village power role (any village role other than the side's most common, plain one), per
   night kill.
 * **teammate votes** (bussing): exile votes an evil seat cast on another evil seat.
-* **sheriff claims** (sports mafia): declarations in which a seat claimed checks; truthful when
-  the seat was the sheriff.
+* **role claims**: in sports mafia, declarations in which a seat claimed sheriff checks; in
+  werewolf, public speeches claiming the seer (the plain form the werewolf bots read and
+  speak, ``I am the Seer. Seat 4 is a werewolf.``, see
+  :mod:`duskfall.variants.werewolf.bot_reading`); truthful when the seat held that role.
 * **legal first try**: decisions answered legally at the first attempt; **fallbacks**: decisions
   settled by the documented fallback.
 * **model usage**: calls, prompt tokens (cached and uncached), completion tokens, cost and
@@ -40,6 +42,9 @@ from duskfall.core.events import Event
 from duskfall.core.usage import Usage
 from duskfall.store.log import GameLog
 from duskfall.store.replay import new_state_for
+from duskfall.variants.werewolf.bot_reading import SEER_CLAIM
+from duskfall.variants.werewolf.phases import WOLF_CHAT
+from duskfall.variants.werewolf.roles import SEER
 
 
 @dataclass
@@ -145,7 +150,7 @@ class _Facts:
 
     exile_votes: list[tuple[int, int, int]] = field(default_factory=list)  # day, voter, target
     night_kills: list[int] = field(default_factory=list)
-    claims: list[int] = field(default_factory=list)  # seats that claimed checks
+    claims: list[tuple[int, str]] = field(default_factory=list)  # seat, role it claimed
 
 
 def _sports_mafia(events: Iterable[Event], facts: _Facts) -> None:
@@ -160,7 +165,7 @@ def _sports_mafia(events: Iterable[Event], facts: _Facts) -> None:
         elif event.kind == "DECLARATION":
             claims = payload.get("sheriff_claims") or []
             if any(any(row) for row in claims):
-                facts.claims.append(int(payload["player_id"]))
+                facts.claims.append((int(payload["player_id"]), "SHERIFF"))
 
 
 def _werewolf(events: Iterable[Event], facts: _Facts) -> None:
@@ -173,6 +178,18 @@ def _werewolf(events: Iterable[Event], facts: _Facts) -> None:
             facts.night_kills.extend(
                 d["seat"] for d in payload.get("deaths", []) if d.get("cause") == "wolves"
             )
+        elif _public_seer_claim(event):
+            facts.claims.append((payload["seat"], SEER.upper()))
+
+
+def _public_seer_claim(event: Event) -> bool:
+    """A werewolf speech (not the wolves' chat) claiming the seer."""
+    payload = event.payload
+    return (
+        event.kind == "speech"
+        and payload.get("sub_phase") != WOLF_CHAT
+        and SEER_CLAIM.search(str(payload.get("text", ""))) is not None
+    )
 
 
 def _mafia(events: Iterable[Event], facts: _Facts) -> None:
@@ -226,9 +243,10 @@ def seat_metrics(log: GameLog) -> dict[int, SeatMetrics]:
         extract(log.events, facts)
     _count_votes(facts, sides, out)
     _count_kills(facts, roles, sides, out)
-    for seat in facts.claims:
-        out[seat].claims += 1
-        out[seat].true_claims += int("SHERIFF" in roles[seat].upper())
+    for seat, role in facts.claims:
+        if seat in out:
+            out[seat].claims += 1
+            out[seat].true_claims += int(role in roles[seat].upper())
     _count_runtime(log.events, out)
     return out
 

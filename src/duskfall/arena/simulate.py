@@ -1,53 +1,32 @@
-"""``duskfall simulate``: many games in parallel worker processes.
+"""``duskfall simulate``: many games of one agent spec, played by the tournament machinery.
 
-Workers each run an asyncio loop over a chunk of seeds through the same runtime as every other
-game (:func:`duskfall.session.prepare_game`); only small per-game summaries travel back, in
-one batch per chunk of seeds, and no worker keeps a finished game's events, so memory stays
-flat however many games are played. Workers are forked where that is safe (Linux, no other
-thread in this process): they start at once, with everything already imported. At most
-:func:`max_workers` processes are started, and each one exits as soon as the process that
-started it is gone (no orphans).
+A simulation is the simplest schedule: one entrant (the agent spec, the same for every game)
+and games with seeds ``first_seed, first_seed + 1, ...``. Its games are
+:class:`~duskfall.arena.game_job.GameJob` values in batches (chunks of seeds), played by the
+same backends and driver loop as a tournament's (:mod:`duskfall.arena.backends`,
+:mod:`duskfall.arena.driver`): this process's event loop with one worker, a process pool with
+more. Only small per-game results travel back, one batch at a time, and no worker keeps a
+finished game's events, so memory stays flat however many games are played.
 """
 
 from __future__ import annotations
 
-import asyncio
-import gc
-import multiprocessing
 import os
-import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from duskfall.arena.backends import Backend, LoopBackend, PoolBackend, uses_models
+from duskfall.arena.driver import drive
+from duskfall.arena.game_job import GameJob, GameResult
 from duskfall.arena.stats import Proportion
-from duskfall.core import event_kinds as kinds
-from duskfall.core.bot import Bot
+from duskfall.arena.workers import max_workers
 from duskfall.core.errors import ConfigError
-from duskfall.core.events import Event
-from duskfall.core.outcome import Outcome
-from duskfall.runtime.settings import RuntimeSettings, SeatFailurePolicy
-from duskfall.session import GameSetup, new_game_id, prepare_game
-from duskfall.store.index import GameIndex, GameRow, Usage, default_db_path
-from duskfall.store.indexing import finished_row
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """What a worker reports about one finished game."""
-
-    seed: int
-    winner: str | None
-    termination: str
-    days: int
-    decisions: int
-    fallbacks: int
-    tokens: int = 0
-    row: GameRow | None = None  # the game's index row, for games without a log
+from duskfall.runtime.settings import SeatFailurePolicy
+from duskfall.store.index import GameIndex, default_db_path
 
 
 @dataclass
@@ -65,14 +44,14 @@ class SimulationReport:
     total_tokens: int = 0
     seconds: float = 0.0
 
-    def add(self, summary: GameSummary) -> None:
+    def add(self, result: GameResult) -> None:
         self.games += 1
-        self.wins[summary.winner or "draw"] += 1
-        self.terminations[summary.termination] += 1
-        self.total_days += summary.days
-        self.total_decisions += summary.decisions
-        self.total_fallbacks += summary.fallbacks
-        self.total_tokens += summary.tokens
+        self.wins[result.winner or "draw"] += 1
+        self.terminations[result.termination] += 1
+        self.total_days += result.days
+        self.total_decisions += result.decisions
+        self.total_fallbacks += result.fallbacks
+        self.total_tokens += result.total.total_tokens
 
     def win_rate(self, team: str) -> Proportion:
         return Proportion(self.wins.get(team, 0), self.games)
@@ -84,125 +63,6 @@ class SimulationReport:
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds else 0.0
-
-
-@dataclass(frozen=True)
-class SimulationJob:
-    """One worker's chunk of seeds."""
-
-    variant: str
-    agents: str
-    config: Mapping[str, Any]
-    seeds: tuple[int, ...]
-    log_dir: str | None
-    retries: int
-    decision_timeout: float
-    index_rows: bool = False
-    agent_options: Mapping[str, Any] = field(default_factory=dict)
-    on_seat_failure: SeatFailurePolicy = "abort"
-
-
-class _Tally:
-    """Observer: what a :class:`GameSummary` needs, folded from the events as they pass.
-
-    With it the game's record keeps no events (``keep_events = False``): a worker holds no
-    finished game in memory, and the garbage collector has no growing record to scan.
-    """
-
-    def __init__(self) -> None:
-        self.usage = Usage()
-        self.decisions = 0
-        self.fallbacks = 0
-
-    def on_event(self, event: Event) -> None:
-        self.usage.add(event)
-        if event.kind == kinds.ACTION:
-            self.decisions += 1
-        elif event.kind == kinds.FALLBACK:
-            self.fallbacks += 1
-
-    def on_phase_end(self) -> None:
-        pass
-
-    def on_game_end(self, outcome: Outcome | None) -> None:
-        pass
-
-
-def _setup(job: SimulationJob, settings: RuntimeSettings, seed: int) -> GameSetup:
-    setup = GameSetup(
-        variant=job.variant,
-        seed=seed,
-        agents=job.agents,
-        config=job.config,
-        write_log=job.log_dir is not None,
-        log_path=None,
-        settings=settings,
-        agent_options=job.agent_options,
-    )
-    if job.log_dir is not None:
-        setup.game_id = new_game_id(job.variant)
-        setup.log_path = Path(job.log_dir) / f"{setup.game_id}.jsonl"
-    return setup
-
-
-async def _play_one(job: SimulationJob, settings: RuntimeSettings, seed: int) -> GameSummary:
-    game = prepare_game(_setup(job, settings, seed))
-    tally = _Tally()
-    game.record.observers.append(tally)
-    if all(isinstance(p, Bot) for p in game.scheduler.participants.values()):
-        game.record.keep_events = False  # no seat is shown the events back: keep none
-    outcome = await game.run()
-    return GameSummary(
-        seed=seed,
-        winner=outcome.winner,
-        termination=outcome.termination.value,
-        days=game.state.day,
-        decisions=tally.decisions,
-        fallbacks=tally.fallbacks,
-        tokens=tally.usage.llm.usage.total_tokens,
-        row=finished_row(game.header, tally.usage, outcome) if job.index_rows else None,
-    )
-
-
-async def _play_chunk(job: SimulationJob) -> list[GameSummary]:
-    settings = RuntimeSettings(
-        retries=job.retries,
-        decision_timeout=job.decision_timeout,
-        on_seat_failure=job.on_seat_failure,
-    )
-    return [await _play_one(job, settings, seed) for seed in job.seeds]
-
-
-def max_workers() -> int:
-    """The most worker processes a simulation starts: 4 per CPU, at least 8, at most 64."""
-    return min(64, max(8, 4 * (os.cpu_count() or 1)))
-
-
-def start_method() -> str:
-    """``fork`` on Linux when this process runs no other thread (a fork copies no lock held
-    by another thread then): workers start in milliseconds instead of importing everything
-    again; ``spawn`` otherwise."""
-    if sys.platform == "linux" and threading.active_count() == 1:
-        return "fork"
-    return "spawn"
-
-
-def start_worker(parent: int) -> None:
-    """Worker initialiser: exit with ``parent``; leave the start-up heap out of the garbage
-    collector's full scans (``gc.freeze``: it is never garbage)."""
-    gc.freeze()
-    _exit_with_parent(parent)
-
-
-def _exit_with_parent(parent: int) -> None:
-    """A daemon thread ends this process once ``parent`` is gone."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def _check_log_dir(log_dir: str) -> None:
@@ -217,14 +77,14 @@ def _check_log_dir(log_dir: str) -> None:
         raise ConfigError(f"cannot write game logs in {log_dir}: {exc.strerror or exc}") from None
 
 
-def run_chunk(job: SimulationJob) -> list[GameSummary]:
-    """Worker entry point: play a chunk of games in one event loop."""
-    return asyncio.run(_play_chunk(job))
-
-
-def _chunks(seeds: range, size: int) -> Iterator[tuple[int, ...]]:
-    for start in range(0, len(seeds), size):
-        yield tuple(seeds[start : start + size])
+def simulation_batches(
+    template: GameJob, first_seed: int, games: int, size: int
+) -> Iterator[list[GameJob]]:
+    """The simulation's schedule: ``template`` with seeds ``first_seed..``, ``size`` a batch."""
+    seeds = range(first_seed, first_seed + games)
+    for start in range(0, games, size):
+        chunk = seeds[start : start + size]
+        yield [replace(template, seed=seed, slot=slot) for slot, seed in enumerate(chunk, start)]
 
 
 def simulate(
@@ -246,7 +106,8 @@ def simulate(
     """Play ``games`` games with seeds ``first_seed..`` and aggregate the results.
 
     A seat that keeps failing aborts its game, unless ``on_seat_failure`` is ``"fallback"``
-    (:class:`~duskfall.runtime.settings.RuntimeSettings`).
+    (:class:`~duskfall.runtime.settings.RuntimeSettings`). Unlogged games get summary rows
+    in the game index, written in batches; logged ones are indexed as they are played.
 
     Raises ConfigError for more than :func:`max_workers` workers or a ``log_dir`` that
     cannot be written.
@@ -258,50 +119,48 @@ def simulate(
         )
     if log_dir is not None:
         _check_log_dir(log_dir)
-    report = SimulationReport(variant, agents)
-    # logged games are indexed as they are played; the others get summary rows, in batches
-    db = default_db_path() if log_dir is None else None
-    index = GameIndex(db) if db is not None else None
-    size = chunk_size or max(1, min(200, games // max(1, workers * 8) or 1))
-    jobs = (
-        SimulationJob(
-            variant,
-            agents,
-            dict(config or {}),
-            chunk,
-            log_dir,
-            retries,
-            decision_timeout,
-            index_rows=index is not None,
-            agent_options=dict(agent_options or {}),
-            on_seat_failure=on_seat_failure,
-        )
-        for chunk in _chunks(range(first_seed, first_seed + games), size)
+    db = default_db_path()
+    template = GameJob(
+        variant=variant,
+        seed=first_seed,
+        config=dict(config or {}),
+        agents=agents,
+        seats=(),
+        log_dir=log_dir,
+        db=None if db is None else str(db),
+        settings={
+            "retries": retries,
+            "decision_timeout": decision_timeout,
+            "on_seat_failure": on_seat_failure,
+        },
+        agent_options=dict(agent_options or {}),
     )
+    size = chunk_size or max(1, min(200, games // max(1, workers * 8) or 1))
+    batches = simulation_batches(template, first_seed, games, size)
+    report = SimulationReport(variant, agents)
+    index = GameIndex(db) if db is not None and log_dir is None else None
+
+    def on_results(results: list[GameResult]) -> None:
+        for result in results:
+            report.add(result)
+        if index is not None:
+            index.add_rows([r.row for r in results if r.row is not None])
+        if progress:
+            progress(len(results))
+
+    def on_failure(exc: BaseException) -> None:
+        raise exc
+
     start = time.perf_counter()
-    if workers <= 1:
-        for job in jobs:
-            summaries = run_chunk(job)
-            for summary in summaries:
-                report.add(summary)
-            if progress:
-                progress(len(summaries))
-            _index(index, summaries)
+    if workers > 1:
+        runner: Backend = PoolBackend(workers, 2 * workers, shared_limits=uses_models([agents]))
     else:
-        context = multiprocessing.get_context(start_method())
-        with context.Pool(workers, start_worker, (os.getpid(),)) as pool:
-            for summaries in pool.imap_unordered(run_chunk, jobs):
-                for summary in summaries:
-                    report.add(summary)
-                if progress:
-                    progress(len(summaries))
-                _index(index, summaries)
+        runner = LoopBackend(1)
+    try:
+        drive(runner, lambda: next(batches, None), on_results, on_failure)
+    finally:
+        runner.close()
+        if index is not None:
+            index.close()
     report.seconds = time.perf_counter() - start
-    if index is not None:
-        index.close()
     return report
-
-
-def _index(index: GameIndex | None, summaries: list[GameSummary]) -> None:
-    if index is not None:
-        index.add_rows([s.row for s in summaries if s.row is not None])

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.backends import Backend, make_backend
+from duskfall.arena.backends import Backend, make_backend, uses_models
+from duskfall.arena.driver import drive
 from duskfall.arena.game_job import GameJob, GameResult
 from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.tournament_config import TournamentConfig
@@ -196,7 +197,7 @@ def _job(config: TournamentConfig, slot: Slot, games_dir: Path, db: Path | None)
         variant=slot.variant,
         seed=slot.seed,
         config=slot.config,
-        agents=slot.agents(config.entrants),
+        agents=slot.agents(config.seat_agents()),
         seats=slot.seats,
         log_dir=str(games_dir),
         db=None if db is None else str(db),
@@ -206,6 +207,7 @@ def _job(config: TournamentConfig, slot: Slot, games_dir: Path, db: Path | None)
             "on_seat_failure": config.on_seat_failure,
         },
         agent_options=_agent_options(config),
+        remote=dict(config.remote),
     )
 
 
@@ -258,7 +260,11 @@ def run_tournament(
     start = time.perf_counter()
     make = backend_factory or (
         lambda: make_backend(
-            backend, workers=config.workers, parallel=config.parallel_games, address=address
+            backend,
+            workers=config.workers,
+            parallel=config.parallel_games,
+            address=address,
+            shared_limits=uses_models(config.entrants.values()),
         )
     )
     runner = make()
@@ -282,7 +288,7 @@ def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
         setup = GameSetup(
             slot.variant,
             seed=slot.seed,
-            agents=slot.agents(config.entrants),
+            agents=slot.agents(config.seat_agents()),
             config=slot.config,
             write_log=False,
             agent_options=_agent_options(config),
@@ -306,37 +312,42 @@ def _drive(
     done: int,
     progress: Callable[[RunEvent], None] | None,
 ) -> None:
-    total = config.total_games
-    in_flight = 0
+    """Play ``pending`` one game a batch, checking the budgets before each new game."""
     queue = list(pending)
-    while True:
-        while in_flight < runner.capacity and queue and summary.stopped_by is None:
-            summary.stopped_by = _budget_stop(config, summary.spending)
-            if summary.stopped_by is not None:
-                break
-            exhausted = _exhausted(config, summary.spending)
-            job = next((j for j in queue if not exhausted & set(j.seats)), None)
-            if job is None:
-                summary.stopped_by = "per-entrant budget reached by " + ", ".join(sorted(exhausted))
-                break
-            queue.remove(job)
-            runner.start(job)
-            in_flight += 1
-        if in_flight == 0:
-            return
-        for result in runner.wait():
-            in_flight -= 1
-            if isinstance(result, BaseException):
-                summary.failed.append(_one_line(result))
-                continue
-            done += 1
+    finished = [done]
+
+    def next_batch() -> list[GameJob] | None:
+        if not queue or summary.stopped_by is not None:
+            return None
+        summary.stopped_by = _budget_stop(config, summary.spending)
+        if summary.stopped_by is not None:
+            return None
+        exhausted = _exhausted(config, summary.spending)
+        job = next((j for j in queue if not exhausted & set(j.seats)), None)
+        if job is None:
+            summary.stopped_by = "per-entrant budget reached by " + ", ".join(sorted(exhausted))
+            return None
+        queue.remove(job)
+        return [job]
+
+    def on_results(results: list[GameResult]) -> None:
+        for result in results:
+            finished[0] += 1
             summary.played += 1
             summary.spending.add(result.usage)
             if progress is not None:
                 spent = summary.spending.total
-                progress(RunEvent(done, total, spent.total_tokens, spent.cost_usd, result))
-        if summary.failed and summary.stopped_by is None:
+                event = RunEvent(
+                    finished[0], config.total_games, spent.total_tokens, spent.cost_usd, result
+                )
+                progress(event)
+
+    def on_failure(exc: BaseException) -> None:
+        summary.failed.append(_one_line(exc))
+        if summary.stopped_by is None:
             summary.stopped_by = "a game failed: " + summary.failed[0]
+
+    drive(runner, next_batch, on_results, on_failure)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -21,6 +21,11 @@ Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
     preset = "werewolf-6"
     config = { day_limit = 10 }
 
+    # an entrant "remote" is a program of yours speaking the TCP protocol, started per seat:
+    # [entrants] mine = "remote", then
+    # [remote.mine]
+    # command = ["python", "my_agent.py", "--port", "{port}", "--token", "{token}"]
+
     [budget]
     max_cost_usd = 5.0
     max_tokens = 2_000_000
@@ -35,8 +40,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from duskfall.arena.remote_spec import PLACEHOLDER_AGENT, REMOTE, RemoteEntrant
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
 from duskfall.core.validation import describe_errors
@@ -95,6 +101,7 @@ class TournamentConfig(_Strict):
     on_seat_failure: Literal["abort", "fallback"] = "fallback"
     agent_options: dict[str, Any] = Field(default_factory=dict)
     budget: Budget = Field(default_factory=Budget)
+    remote: dict[str, RemoteEntrant] = Field(default_factory=dict)
 
     @field_validator("name")
     @classmethod
@@ -122,6 +129,26 @@ class TournamentConfig(_Strict):
                     f"not {spec!r}"
                 )
         return {name: spec.strip() for name, spec in value.items()}
+
+    @model_validator(mode="after")
+    def _remote_programs(self) -> TournamentConfig:
+        remote = {name for name, spec in self.entrants.items() if spec == REMOTE}
+        for name in sorted(remote - set(self.remote)):
+            raise ValueError(
+                f"entrant {name!r} is remote: say how to start its program in [remote.{name}] "
+                'with command = ["prog", "--port", "{port}", "--token", "{token}"]'
+            )
+        for name in sorted(set(self.remote) - remote):
+            raise ValueError(f'[remote.{name}]: no entrant {name!r} = "remote" in [entrants]')
+        return self
+
+    def seat_agents(self) -> dict[str, str]:
+        """Entrant -> the agent string of its seats (remote seats: a placeholder, their
+        programs play them)."""
+        return {
+            name: PLACEHOLDER_AGENT if spec == REMOTE else spec
+            for name, spec in self.entrants.items()
+        }
 
     def block_games(self, block: VariantBlock) -> int:
         return block.games or self.games
@@ -158,7 +185,7 @@ def _check_blocks(config: TournamentConfig) -> None:
             variant = get_variant(block.variant)
             game_config = parse_config(variant, block.game_config())
             seats = variant.new_game(game_config, 0).num_seats
-            for spec in config.entrants.values():
+            for spec in config.seat_agents().values():
                 parse_spec(variant, spec, seats)
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from None

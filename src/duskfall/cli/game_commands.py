@@ -170,7 +170,7 @@ def simulate(
     probe = GameSetup(chosen.id, seed, spec, config, write_log=False, agent_options=agent_options)
     _check_unattended(plan_game(probe))
     # redrawn as results arrive (one batch per chunk of games), not by a refresh thread: with
-    # no other thread running, the workers can be forked (see arena.simulate)
+    # no other thread running, the workers can be forked (see arena.workers)
     with progress_bar(console, f"{chosen.id} {spec}", games) as advance:
         report = run_simulation(
             chosen.id,

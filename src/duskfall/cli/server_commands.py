@@ -157,13 +157,19 @@ def connect(
     seed: Annotated[int, typer.Option(help="seed of the agents' choices")] = 0,
     name: Annotated[str | None, typer.Option(help="name sent to the server")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only failures")] = False,
+    token: Annotated[
+        str | None,
+        typer.Option(help="seat token to send in the HELLO (a tournament's remote seat)"),
+    ] = None,
 ) -> None:
     """Join a server with built-in agents; each plays one game."""
     if count < 1:
         raise ConfigError("--count must be at least 1")
+    if token is not None and count != 1:
+        raise ConfigError("--token names one seat: use it with --count 1")
     check_port(port)
     players = [AgentPlayer(agent, variant=variant, seed=seed + i) for i in range(count)]
-    results = asyncio.run(_connect(host, port, players, name))
+    results = asyncio.run(_connect(host, port, players, name, token))
     failed = 0
     for index, (client, game_over) in enumerate(results):
         seat = client.session.player_id
@@ -184,13 +190,13 @@ def connect(
 
 
 async def _connect(
-    host: str, port: int, players: list[AgentPlayer], name: str | None
+    host: str, port: int, players: list[AgentPlayer], name: str | None, token: str | None
 ) -> list[tuple[AgentClient, GameEvent | BaseException | None]]:
     clients = [AgentClient(host, port, player, name=name) for player in players]
 
     async def play(client: AgentClient) -> GameEvent | None:
         try:
-            await client.connect()
+            await client.connect(token=token)
         except (OSError, TimeoutError) as exc:
             raise ConfigError(f"cannot connect to {host}:{port}: {exc}") from None
         try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -45,8 +46,29 @@ def shared_per_loop(key: tuple[str, ...], make: Callable[[], T]) -> PerLoop[T]:
 _LIMITS: dict[tuple[str, int], PerLoop[asyncio.Semaphore]] = {}
 
 
-def concurrency_limit(key: str, limit: int) -> asyncio.Semaphore:
-    """The semaphore shared by every model that talks to provider endpoint ``key``."""
+class SharedLimits(Protocol):
+    """Endpoint limits held across processes (a tournament's workers, a Ray cluster)."""
+
+    def hold(self, key: str, limit: int) -> AbstractAsyncContextManager[object]:
+        """One of ``limit`` slots of endpoint ``key``, for as long as the block runs."""
+
+
+_shared: SharedLimits | None = None
+
+
+def share_limits(limits: SharedLimits | None) -> None:
+    """Take every endpoint limit of this process from ``limits`` (None: back to this event
+    loop's own semaphores)."""
+    global _shared
+    _shared = limits
+
+
+def concurrency_limit(key: str, limit: int) -> AbstractAsyncContextManager[object]:
+    """The slot of provider endpoint ``key`` a call holds: from the limits shared across
+    processes if this process has them (:func:`share_limits`), else from the semaphore
+    shared by every model of this event loop that talks to ``key``."""
+    if _shared is not None:
+        return _shared.hold(key, limit)
     per_loop = _LIMITS.get((key, limit))
     if per_loop is None:
         per_loop = _LIMITS[(key, limit)] = PerLoop(lambda: asyncio.Semaphore(limit))

@@ -1,0 +1,298 @@
+"""Remote entrants: programs that play their seats over the TCP protocol.
+
+A tournament entrant ``"remote"`` is a program the researcher wrote, in any language, that
+speaks the wire protocol (seed 001 framing and messages). For each game with seats of that
+entrant, the game's process opens a listening port on the loopback interface, starts the
+entrant's command once per seat (``{port}``, ``{token}``, ``{seat}``, ``{host}``,
+``{game_id}`` and ``{variant}`` filled in), and waits for each program to connect and send a
+``HELLO`` with its seat's token. The seat then behaves exactly as a remote seat of
+``duskfall serve`` (:class:`~duskfall.server.remote_seat.RemoteSeat`: requests with
+deadlines, checked answers, fallbacks for a silent or departed client), and the program
+receives the game's events. When the game ends the connections are closed and the programs
+given a few seconds to exit before they are stopped.
+
+Each program's standard error goes to ``<game id>-seat<N>.err`` beside the game's log, so a
+failing agent can be debugged; a program that does not connect in time fails the game with
+one line naming the entrant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import itertools
+import secrets
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from duskfall.arena.remote_spec import RemoteEntrant
+from duskfall.core.errors import DuskfallError
+from duskfall.core.registry import get_variant
+from duskfall.protocol.errors import ErrorCode, ProtocolError
+from duskfall.protocol.framing import FrameError
+from duskfall.protocol.messages import (
+    ClientHello,
+    ServerHello,
+    error_message,
+    parse_client_message,
+)
+from duskfall.protocol.observations import ObservationFrames
+from duskfall.server.broadcast import WireObserver
+from duskfall.server.connection import Connection, Flusher, ReadTimeout
+from duskfall.server.remote_seat import RemoteSeat
+from duskfall.server.settings import ServerSettings
+from duskfall.server.stand_in import Policy, make_stand_in
+from duskfall.session import PreparedGame
+
+HOST = "127.0.0.1"
+EXIT_GRACE = 5.0  # seconds a program has to exit after its game, before it is stopped
+
+
+class RemoteEntrantError(DuskfallError):
+    """A remote entrant's program could not take its seat."""
+
+
+@dataclass
+class _Seat:
+    entrant: str
+    spec: RemoteEntrant
+    seat: RemoteSeat
+    connected: asyncio.Event = field(default_factory=asyncio.Event)
+    process: asyncio.subprocess.Process | None = None
+    errors: Path | None = None
+
+
+class RemoteSeats:
+    """The remote seats of one game: listener, programs, connections (``async with``)."""
+
+    def __init__(
+        self,
+        *,
+        variant: str,
+        game_id: str,
+        seed: int,
+        num_players: int,
+        seats: Mapping[int, str],
+        entrants: Mapping[str, RemoteEntrant],
+        log_dir: Path,
+    ) -> None:
+        self.variant = get_variant(variant)
+        self.game_id = game_id
+        self.num_players = num_players
+        self.log_dir = log_dir
+        self.settings = ServerSettings()  # the server's defaults for frames and reads
+        self._connection = functools.partial(
+            Connection,
+            max_frame=self.settings.max_frame,
+            read_timeout=self.settings.read_timeout,
+            write_buffer_limit=self.settings.write_buffer_limit,
+            flusher=Flusher(),
+        )
+        self.frames = ObservationFrames()
+        self._state: Any = None  # the game's state once it exists (seats of the dead rest)
+        ids = itertools.count(1)
+        self._seats: dict[str, _Seat] = {}
+        for index, entrant in sorted(seats.items()):
+            spec = entrants[entrant]
+            seat = RemoteSeat(
+                index,
+                variant=self.variant,
+                game_id=game_id,
+                deadline=spec.deadline_ms / 1000,
+                stand_in=_stand_in_maker(self.variant, index, seed),
+                is_alive=self._alive_check(index),
+                request_ids=ids,
+                frames=self.frames,
+            )
+            seat.token = secrets.token_urlsafe(18)
+            seat.name = entrant
+            self._seats[seat.token] = _Seat(entrant, spec, seat)
+        self._server: asyncio.base_events.Server | None = None
+        self._connections: set[Connection] = set()
+
+    @property
+    def participants(self) -> dict[int, RemoteSeat]:
+        return {s.seat.seat: s.seat for s in self._seats.values()}
+
+    def follow(self, game: PreparedGame) -> None:
+        """Send the programs ``game``'s events; a dead seat's program is not waited for."""
+        self._state = game.state
+        game.record.observers.append(
+            WireObserver(game.state, self.participants, self.game_id, frames=self.frames)
+        )
+
+    def _alive_check(self, index: int) -> Any:
+        return lambda: self._state is None or index in self._state.alive()
+
+    async def __aenter__(self) -> RemoteSeats:
+        self._server = await asyncio.start_server(self._accept, HOST, 0)
+        port = self._server.sockets[0].getsockname()[1]
+        try:
+            for entry in self._seats.values():
+                await self._launch(entry, port)
+            await self._wait_connected()
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _launch(self, entry: _Seat, port: int) -> None:
+        values = {
+            "host": HOST,
+            "port": str(port),
+            "token": entry.seat.token or "",
+            "seat": str(entry.seat.seat),
+            "game_id": self.game_id,
+            "variant": self.variant.id,
+        }
+        argv = [part.format(**values) for part in entry.spec.command]
+        entry.errors = self.log_dir / f"{self.game_id}-seat{entry.seat.seat}.err"
+        with entry.errors.open("wb") as errors:
+            try:
+                entry.process = await asyncio.create_subprocess_exec(
+                    *argv,
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.DEVNULL,
+                    stderr=errors,
+                )
+            except OSError as exc:
+                raise RemoteEntrantError(
+                    f"remote entrant {entry.entrant!r}: cannot start {argv[0]!r}: "
+                    f"{exc.strerror or exc}"
+                ) from None
+
+    async def _wait_connected(self) -> None:
+        for entry in self._seats.values():
+            process = entry.process
+            assert process is not None
+            exited = asyncio.ensure_future(process.wait())
+            connected = asyncio.ensure_future(entry.connected.wait())
+            try:
+                await asyncio.wait(
+                    {exited, connected},
+                    timeout=entry.spec.connect_timeout,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+            finally:
+                exited.cancel()
+                connected.cancel()
+            if not entry.connected.is_set():
+                status = process.returncode
+                why = (
+                    f"its program exited with status {status}"
+                    if status is not None
+                    else f"it did not connect within {entry.spec.connect_timeout:g}s"
+                )
+                raise RemoteEntrantError(
+                    f"remote entrant {entry.entrant!r} (seat {entry.seat.seat}) could not "
+                    f"take its seat: {why} (its errors: {entry.errors})"
+                )
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One program's connection: its HELLO, then its answers, until it or the game ends
+        (closing the connection at the end of the game ends this read)."""
+        connection = self._connection(reader, writer)
+        self._connections.add(connection)
+        try:
+            await self._read(connection)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self._connections.discard(connection)
+            with contextlib.suppress(Exception):
+                await connection.close()
+
+    async def _read(self, connection: Connection) -> None:
+        frames = connection.frames()
+        try:
+            entry = await self._seat_of(connection, frames)
+            if entry is None:
+                return
+            try:
+                async for payload in frames:
+                    try:
+                        message = parse_client_message(payload)
+                    except ProtocolError as exc:
+                        entry.seat.on_protocol_error(exc)
+                        continue
+                    if isinstance(message, ClientHello):
+                        entry.seat.heard_from()
+                    else:
+                        entry.seat.on_response(message)
+            finally:
+                if entry.seat.link is connection:
+                    entry.seat.abandon()  # no reconnecting: the stand-in plays on
+        except FrameError as exc:
+            await connection.close_with(error_message(ErrorCode(exc.code), str(exc)))
+        except ReadTimeout as exc:
+            await connection.close_with(error_message(ErrorCode.READ_TIMEOUT, str(exc)))
+
+    async def _seat_of(self, connection: Connection, frames: AsyncIterator[bytes]) -> _Seat | None:
+        """The seat whose token the connection's first frame, a HELLO, gives; None (and the
+        connection told why) otherwise."""
+        try:
+            first = await asyncio.wait_for(anext(frames), self.settings.read_timeout)
+            message = parse_client_message(first)
+        except (TimeoutError, StopAsyncIteration, ProtocolError):
+            message = None
+        hello = message if isinstance(message, ClientHello) else None
+        entry = self._seats.get(hello.token or "" if hello else "")
+        if entry is None or entry.connected.is_set():
+            await connection.close_with(
+                error_message(
+                    ErrorCode.BAD_TOKEN,
+                    "send HELLO with the token your program was started with, first",
+                    game_id=self.game_id,
+                )
+            )
+            return None
+        connection.send(
+            ServerHello(
+                player_id=entry.seat.seat,
+                game_id=self.game_id,
+                variant=self.variant.id,
+                num_players=self.num_players,
+                token=entry.seat.token or "",
+                deadline_ms=entry.spec.deadline_ms,
+                max_frame=self.settings.max_frame,
+            ).to_wire()
+        )
+        entry.seat.attach(connection)
+        if hello is not None and hello.state_updates is not None:
+            entry.seat.state_updates = hello.state_updates
+        entry.connected.set()
+        return entry
+
+    async def close(self) -> None:
+        """Close the connections and the port; let the programs exit, else stop them."""
+        if self._server is not None:
+            self._server.close()
+        for connection in list(self._connections):
+            with contextlib.suppress(Exception):
+                await connection.close()
+        await asyncio.gather(
+            *(_end(e.process) for e in self._seats.values() if e.process is not None),
+            return_exceptions=True,
+        )
+
+
+def _stand_in_maker(variant: Any, index: int, seed: int) -> Any:
+    return lambda: make_stand_in(variant, index, seed=seed, policy=Policy.FALLBACK, bot="random")
+
+
+async def _end(process: asyncio.subprocess.Process) -> None:
+    """Wait a little for ``process`` to exit, then stop it."""
+    if process.returncode is not None:
+        return
+    try:
+        await asyncio.wait_for(process.wait(), EXIT_GRACE)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()

@@ -1,0 +1,101 @@
+"""Remote entrants: a tournament entrant played by a program over real TCP sockets.
+
+The full-tier test plays a small tournament in which one entrant is the repository's own
+client (``duskfall connect --token``), started once per seat by the game's process; the quick
+tests check the config's one-line errors and a program that cannot take its seat.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.tournament_kit import report, run
+from duskfall.arena.tournament_config import TournamentConfig, parse_tournament
+from duskfall.core.errors import ConfigError
+from duskfall.store.index import GameIndex
+from duskfall.store.log import read_log
+
+SRC = str(Path(__file__).parents[2] / "src")
+
+
+def _client_command() -> list[str]:
+    """The repository's client as the remote entrant's program (one seat per process)."""
+    prelude = f"import sys; sys.path.insert(0, {SRC!r}); from duskfall.cli import main; main()"
+    return [
+        sys.executable, "-c", prelude, "connect", "--host", "{host}", "--port", "{port}",
+        "--token", "{token}", "--agent", "heuristic", "--quiet",
+    ]  # fmt: skip
+
+
+def _config(command: list[str], **overrides: Any) -> TournamentConfig:
+    data: dict[str, Any] = {
+        "name": "remote",
+        "entrants": {"house": "random", "visitor": "remote"},
+        "remote": {"visitor": {"command": command, "connect_timeout": 60}},
+        "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
+        "games": 2,
+        "seed": 5,
+        "schedule": "sides",
+        "parallel_games": 2,
+        "log_dir": "games",
+    }
+    data.update(overrides)
+    return parse_tournament(data)
+
+
+@pytest.mark.subprocess
+def test_a_remote_entrant_plays_its_seats_over_tcp(tmp_path: Path) -> None:
+    config = _config(_client_command())
+    summary = run(config, tmp_path)
+    assert summary.failed == [] and summary.played == 2
+    result = report(config, tmp_path)
+    assert {e.name for e in result.entrants} == {"house", "visitor"}
+    with GameIndex(tmp_path / "index.db") as index:
+        rows = index.tournament_games("remote")
+    assert len(rows) == 2 and all(row.status == "finished" for row in rows)
+    for row in rows:
+        assert row.log_path is not None
+        game = read_log(row.log_path)
+        tag = game.header.extra["tournament"]
+        remote_seats = {s for s, name in enumerate(tag["seats"]) if name == "visitor"}
+        roster = {entry["seat"]: entry["agent"] for entry in game.header.roster}
+        assert {s for s, a in roster.items() if a.startswith("remote")} == remote_seats
+        # the client answered every decision of its seats itself: no fallback, no stand-in
+        acted = {e.payload.get("seat") for e in game.events if e.kind == "action"}
+        assert remote_seats & acted
+        assert not [e for e in game.events if e.kind == "fallback"]
+        for seat in remote_seats:  # each program's errors file is there, and empty
+            errors = Path(row.log_path).parent / f"{row.id}-seat{seat}.err"
+            assert errors.read_text() == ""
+
+
+def test_a_program_that_exits_fails_the_game_in_one_line(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", "import sys; sys.stderr.write('no model\\n'); sys.exit(3)"]
+    summary = run(_config(command, games=2), tmp_path)
+    assert summary.played == 0
+    assert summary.failed and "RemoteEntrantError" in summary.failed[0]
+    assert "'visitor'" in summary.failed[0] and "exited with status 3" in summary.failed[0]
+    errors = list((tmp_path / "games").glob("*.err"))
+    assert errors and "no model" in errors[0].read_text()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"remote": {}}, "entrant 'visitor' is remote: say how to start its program"),
+        (
+            {"remote": {"visitor": {"command": ["x"]}, "other": {"command": ["y"]}}},
+            "[remote.other]: no entrant 'other'",
+        ),
+        ({"remote": {"visitor": {"command": []}}}, "remote.visitor.command"),
+        ({"remote": {"visitor": {"command": ["x", "{nope}"]}}}, "placeholders are {host}"),
+    ],
+)
+def test_bad_remote_configs_are_one_line(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        _config(["x"], **change)
+    assert message in str(caught.value) and "\n" not in str(caught.value)

@@ -1,0 +1,47 @@
+"""``simulate`` on the tournament machinery: the same games, seed for seed, as before it was
+rebuilt on it, whether played on the event loop or in worker processes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from duskfall.arena.simulate import simulate
+
+# recorded with the simulate of before (its own worker loop), seeds 100..159
+RECORDED = [
+    ("sports-mafia", {}, "random", {"BLACK": 52, "RED": 8}, 218, 4363),
+    ("sports-mafia", {}, "heuristic", {"BLACK": 37, "RED": 23}, 170, 3119),
+    ("werewolf", {"preset": "werewolf-6"}, "heuristic", {"village": 24, "werewolf": 36}, 120, 2368),
+]
+
+
+@pytest.fixture(autouse=True)
+def no_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DUSKFALL_DB", "off")
+
+
+CASES = [(*case, 1) for case in RECORDED] + [(*RECORDED[1], 2)]  # one case on two workers
+
+
+@pytest.mark.parametrize(
+    ("variant", "config", "agents", "wins", "days", "decisions", "workers"), CASES
+)
+def test_simulate_plays_the_recorded_games(
+    variant: str,
+    config: dict[str, Any],
+    agents: str,
+    wins: dict[str, int],
+    days: int,
+    decisions: int,
+    workers: int,
+) -> None:
+    report = simulate(variant, 60, agents=agents, config=config, first_seed=100, workers=workers)
+    assert dict(report.wins) == wins
+    assert (report.total_days, report.total_decisions, report.total_fallbacks) == (
+        days,
+        decisions,
+        0,
+    )
+    assert report.games == 60 and report.terminations.total() == 60
