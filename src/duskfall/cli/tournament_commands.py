@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from duskfall.arena.tournament import (
     RunEvent,
@@ -20,6 +19,7 @@ from duskfall.arena.tournament import (
 from duskfall.arena.tournament_config import TournamentConfig, load_tournament
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
+from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex, default_db_path, use_db
 
@@ -70,22 +70,11 @@ def _play(
                 f"tournament {config.name!r} has {len(started)} game(s) already; "
                 f"'duskfall tournament resume {config_path}' plays the rest"
             )
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        "{task.fields[spent]}",
-        console=console,
-        transient=True,
-        auto_refresh=False,
-    ) as bar:
-        task = bar.add_task(config.name, total=config.total_games, spent="")
+    with progress_bar(console, config.name, config.total_games) as bar:
 
         def advance(event: RunEvent) -> None:
             spent = f"{event.tokens:,} tokens ${event.cost_usd:.4f}"
-            bar.update(task, completed=event.done, spent=spent)
-            bar.refresh()
+            bar.update(completed=event.done, note=spent)
 
         summary = run_tournament(
             config,
