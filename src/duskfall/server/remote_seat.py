@@ -24,7 +24,9 @@ judge them; without it the rules' lenient parsing is all (the reference server's
 
 from __future__ import annotations
 
+import functools
 import itertools
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -53,6 +55,11 @@ DEADLINE_MARGIN = 2.0  # seconds the runtime waits beyond the seat's own deadlin
 class SeatLink(Protocol):
     """Where a seat's messages go: the current connection of its client."""
 
+    def game_over(self, alive: bool) -> None:
+        """The game ended: whether the seat is alive no longer changes; the callable that
+        asked the game is let go (it referred back to the room, holding the game in a cycle)."""
+        self.is_alive = functools.partial(bool, alive)
+
     def send(self, message: dict[str, Any] | bytes) -> None:
         """Queue a message, or a frame already encoded (shared by several seats)."""
 
@@ -79,6 +86,19 @@ class _Request:
     frame: bytes
     fields: dict[str, Field] | None
     legal: LegalActions
+
+
+def _publisher(seat: RemoteSeat) -> Callable[[_Request], None]:
+    """``seat._publish`` without a reference to ``seat``: the seat and its requests are freed
+    together as soon as the game lets them go, not by the cyclic garbage collector."""
+    ref = weakref.ref(seat)
+
+    def publish(request: _Request) -> None:
+        alive = ref()
+        if alive is not None:
+            alive._publish(request)
+
+    return publish
 
 
 class _Gone:
@@ -130,7 +150,7 @@ class RemoteSeat:
         self._gone = False
         self._link: SeatLink | None = None
         self._requests: Awaiting[_Request] = Awaiting(
-            self._publish, request_ids=request_ids, label=f"seat {seat}"
+            _publisher(self), request_ids=request_ids, label=f"seat {seat}"
         )
 
     # -- connection side -----------------------------------------------------------------
@@ -177,6 +197,11 @@ class RemoteSeat:
         self._link = None
         self._gone = True
         self._requests.settle(_GONE)
+
+    def game_over(self, alive: bool) -> None:
+        """The game ended: whether the seat is alive no longer changes; the callable that
+        asked the game is let go (it referred back to the room, holding the game in a cycle)."""
+        self.is_alive = functools.partial(bool, alive)
 
     def send(self, message: dict[str, Any] | bytes) -> None:
         if self._link is not None:
