@@ -55,11 +55,6 @@ DEADLINE_MARGIN = 2.0  # seconds the runtime waits beyond the seat's own deadlin
 class SeatLink(Protocol):
     """Where a seat's messages go: the current connection of its client."""
 
-    def game_over(self, alive: bool) -> None:
-        """The game ended: whether the seat is alive no longer changes; the callable that
-        asked the game is let go (it referred back to the room, holding the game in a cycle)."""
-        self.is_alive = functools.partial(bool, alive)
-
     def send(self, message: dict[str, Any] | bytes) -> None:
         """Queue a message, or a frame already encoded (shared by several seats)."""
 
