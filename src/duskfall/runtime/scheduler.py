@@ -71,6 +71,10 @@ class Scheduler(Pausable):
             self.settings.seat_failures, functools.partial(_describe_seat, self.participants)
         )
         self.stop_reason: str | None = None  # set when a failing seat stops the game
+        # every seat a bot and no handler of its own: every round takes the fast path
+        self._all_bots = not self.handlers and all(
+            isinstance(p, Bot) for p in self.participants.values()
+        )
 
     def start(self) -> None:
         """Record the opening events (called by :meth:`run` unless resuming from a log)."""
@@ -91,7 +95,7 @@ class Scheduler(Pausable):
         groups: dict[str, list[Decision]] = {}
         for decision in pending:
             groups.setdefault(decision.kind, []).append(decision)
-        if self._bots_only(groups):
+        if self._all_bots or self._bots_only(groups):
             results = [self._settle_bots(decisions) for decisions in groups.values()]
         else:
             results = await self._ask(groups)
