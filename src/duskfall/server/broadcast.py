@@ -26,7 +26,7 @@ from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
 from duskfall.protocol.framing import encode_message
 from duskfall.protocol.messages import action_request
-from duskfall.protocol.observations import Field, ObservationFrames
+from duskfall.protocol.observations import Field, ObservationFrames, SharedFields
 from duskfall.server.remote_seat import RemoteSeat, plain_observation
 
 _RESERVED = ("type", "event", "game_id")
@@ -113,15 +113,16 @@ class WireObserver:
         state = self.state
         if state.outcome() is not None:
             return
+        shared: SharedFields = {}  # one state for every seat: a shared table encoded once
         for index, seat in self.seats.items():
             if seat.link is None or seat.waiting or index in acted or seat.state_updates == "off":
                 continue
-            self._send_state_update(index, seat)
+            self._send_state_update(index, seat, shared)
 
-    def _send_state_update(self, index: int, seat: RemoteSeat) -> None:
+    def _send_state_update(self, index: int, seat: RemoteSeat, shared: SharedFields) -> None:
         """The seat's state update: its whole observation, or the fields that changed."""
         observation = plain_observation(self.state.observe(index))
-        fields = self.frames.fields(observation)
+        fields = self.frames.fields(observation, shared)
         message = action_request(index, self.state.phase, {}, observation, game_id=self.game_id)
         shown = seat.shown
         if seat.state_updates == "changes" and shown is not None and fields is not None:

@@ -3,6 +3,8 @@
 ``observe(state, seat)`` gives the seed's observation fields plus ``player_id`` and
 ``vote_history``: the public table, the seat's own role, its team-mates if it is BLACK and its
 own check results. Prompts, protocol observations and bot inputs are all built from it.
+Observations are read-only: the public table (:func:`public_table`) is one list shared by every
+seat's observation until the state changes.
 """
 
 from __future__ import annotations
@@ -89,6 +91,23 @@ class ObservedGame(Protocol):
 
     def black_team(self) -> list[int]: ...
 
+    def players_table(self) -> list[PlayerView]: ...
+
+
+def public_table(state: ObservedGame) -> list[PlayerView]:
+    """Every player's public row: alive, declarations and sheriff claims (the same for every
+    seat: a state builds it once per change and shares it, so it is read-only)."""
+    alive_flags, declarations, claims = state.alive_flags, state.declarations, state.claims
+    return [
+        {
+            "player_id": p,
+            "alive": alive_flags[p],
+            "declarations": list(declarations[p]),
+            "sheriff_claims": list(map(list, claims[p])),
+        }
+        for p in range(NUM_PLAYERS)
+    ]
+
 
 def observe(state: ObservedGame, seat: int) -> SportsMafiaObservation:
     """The seat's view: the seed's fields plus ``player_id``/``vote_history``."""
@@ -108,7 +127,6 @@ def observe(state: ObservedGame, seat: int) -> SportsMafiaObservation:
     for p in range(NUM_PLAYERS):
         if not alive_flags[p]:
             known[str(p)] = "UNKNOWN"
-    declarations, claims = state.declarations, state.claims
     return {
         "player_id": seat,
         "turn": state.turn,
@@ -118,15 +136,7 @@ def observe(state: ObservedGame, seat: int) -> SportsMafiaObservation:
         "tied_players": list(state.tied),
         "role": role,
         "private_info": private,
-        "players": [
-            {
-                "player_id": p,
-                "alive": alive_flags[p],
-                "declarations": list(declarations[p]),
-                "sheriff_claims": list(map(list, claims[p])),
-            }
-            for p in range(NUM_PLAYERS)
-        ],
+        "players": state.players_table(),
         "known_roles": known,
         "first_speaker": state.first_speaker,
         "vote_history": list(state.vote_history),
