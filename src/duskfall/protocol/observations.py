@@ -59,7 +59,6 @@ class Field:
 
 # (field name, id of its value) -> the value and its field: see ObservationFrames.fields
 SharedFields = dict[tuple[str, int], tuple[Any, Field]]
-_CONTAINERS = (list, dict)
 
 SMALL = 1024  # bytes of snapshot up to which a value is kept among the small ones (a player's row)
 SMALL_KEPT = 256  # small values kept at most, then forgotten all at once (memory: < 1 MB a game)
@@ -80,13 +79,13 @@ class ObservationFrames:
         ``shared`` is for the observations of several seats built from one state that does
         not change in between (a round of state updates): a value that is the very same
         object as one already encoded there (a table the state shares between seats) is not
-        looked at again.
+        looked at again (the same object in one unchanged state has the same JSON).
         """
         out: dict[str, Field] = {}
         for name, value in observation.items():
             if type(name) is not str:
                 return None
-            if shared is None or type(value) not in _CONTAINERS:
+            if shared is None:
                 out[name] = self._field(name, value)
                 continue
             seen = shared.get((name, id(value)))

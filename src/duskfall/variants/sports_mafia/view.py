@@ -3,8 +3,8 @@
 ``observe(state, seat)`` gives the seed's observation fields plus ``player_id`` and
 ``vote_history``: the public table, the seat's own role, its team-mates if it is BLACK and its
 own check results. Prompts, protocol observations and bot inputs are all built from it.
-Observations are read-only: the public table (:func:`public_table`) is one list shared by every
-seat's observation until the state changes.
+Observations are read-only: their public fields (:func:`public_view`) are the same objects in
+every seat's observation until the state changes.
 """
 
 from __future__ import annotations
@@ -91,22 +91,44 @@ class ObservedGame(Protocol):
 
     def black_team(self) -> list[int]: ...
 
-    def players_table(self) -> list[PlayerView]: ...
+    def public_view(self) -> PublicView: ...
 
 
-def public_table(state: ObservedGame) -> list[PlayerView]:
-    """Every player's public row: alive, declarations and sheriff claims (the same for every
-    seat: a state builds it once per change and shares it, so it is read-only)."""
+class PublicView(TypedDict):
+    """The fields of an observation that are the same for every seat."""
+
+    turn: int
+    phase: str
+    alive_players: list[int]
+    nominated_players: list[int]
+    tied_players: list[int]
+    players: list[PlayerView]
+    first_speaker: int
+    vote_history: list[VoteRecord]
+
+
+def public_view(state: ObservedGame) -> PublicView:
+    """What every seat sees alike: a state builds it once per change and every seat's
+    observation shares its values (so they are read-only)."""
     alive_flags, declarations, claims = state.alive_flags, state.declarations, state.claims
-    return [
-        {
-            "player_id": p,
-            "alive": alive_flags[p],
-            "declarations": list(declarations[p]),
-            "sheriff_claims": list(map(list, claims[p])),
-        }
-        for p in range(NUM_PLAYERS)
-    ]
+    return {
+        "turn": state.turn,
+        "phase": state.phase,
+        "alive_players": state.alive(),
+        "nominated_players": list(state.nominated),
+        "tied_players": list(state.tied),
+        "players": [
+            {
+                "player_id": p,
+                "alive": alive_flags[p],
+                "declarations": list(declarations[p]),
+                "sheriff_claims": list(map(list, claims[p])),
+            }
+            for p in range(NUM_PLAYERS)
+        ],
+        "first_speaker": state.first_speaker,
+        "vote_history": list(state.vote_history),
+    }
 
 
 def observe(state: ObservedGame, seat: int) -> SportsMafiaObservation:
@@ -127,17 +149,18 @@ def observe(state: ObservedGame, seat: int) -> SportsMafiaObservation:
     for p in range(NUM_PLAYERS):
         if not alive_flags[p]:
             known[str(p)] = "UNKNOWN"
+    public = state.public_view()
     return {
         "player_id": seat,
-        "turn": state.turn,
-        "phase": state.phase,
-        "alive_players": state.alive(),
-        "nominated_players": list(state.nominated),
-        "tied_players": list(state.tied),
+        "turn": public["turn"],
+        "phase": public["phase"],
+        "alive_players": public["alive_players"],
+        "nominated_players": public["nominated_players"],
+        "tied_players": public["tied_players"],
         "role": role,
         "private_info": private,
-        "players": state.players_table(),
+        "players": public["players"],
         "known_roles": known,
-        "first_speaker": state.first_speaker,
-        "vote_history": list(state.vote_history),
+        "first_speaker": public["first_speaker"],
+        "vote_history": public["vote_history"],
     }
