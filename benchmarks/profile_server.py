@@ -43,32 +43,21 @@ finally:
 
 _COLLECTED = """
 import collections, gc, sys, time
-spent = {0: [0, 0.0], 1: [0, 0.0], 2: [0, 0.0]}
-started = [0.0]
-
-def timed(phase, info):
-    if phase == "start":
-        started[0] = time.perf_counter()
-    else:
-        entry = spent[info["generation"]]
-        entry[0] += 1
-        entry[1] += time.perf_counter() - started[0]
-
-gc.callbacks.append(timed)
+from gc_timing import GcTimer
 out = sys.argv.pop(1)
 from duskfall.cli import main
-try:
-    main()
-except SystemExit:
-    pass
-gc.callbacks.remove(timed)
+with GcTimer() as timer:
+    try:
+        main()
+    except SystemExit:
+        pass
 gc.disable()  # what is left in cycles now was left by the games, after the last collection
 gc.set_debug(gc.DEBUG_SAVEALL)
 gc.collect()
 kinds = collections.Counter(type(item).__name__ for item in gc.garbage)
 with open(out, "w") as handle:
-    for generation, (count, seconds) in spent.items():
-        handle.write(f"generation {generation}: {count} collections, {seconds * 1e3:.0f} ms\\n")
+    for generation, (count, seconds) in timer.spent.items():
+        handle.write(f"generation {generation}: {count:.0f} collections, {seconds * 1e3:.0f} ms\\n")
     handle.write(f"process CPU {time.process_time():.2f} s\\n")
     handle.write(f"cyclic garbage left: {len(gc.garbage)} objects: {kinds.most_common(12)}\\n")
 """
