@@ -89,3 +89,16 @@ def test_a_value_equal_but_not_identical_is_not_taken_from_the_round() -> None:
     frames.fields({"flags": first}, shared)
     fields = frames.fields({"flags": [True, False]}, shared)
     assert fields is not None and fields["flags"].text == '"flags":[true,false]'
+
+
+def test_values_are_reused_by_identity_only_until_the_state_changes() -> None:
+    frames = ObservationFrames()
+    assert frames.unchanged is None  # nobody follows the state: nothing is reused
+    frames.follow_state()
+    table = [1, 2]
+    assert frames.unchanged is not None
+    frames.fields({"table": table}, frames.unchanged)
+    table.append(3)  # only ever done by a state change, which is announced first:
+    frames.state_changed()
+    fields = frames.fields({"table": table}, frames.unchanged)
+    assert fields is not None and fields["table"].text == '"table":[1,2,3]'

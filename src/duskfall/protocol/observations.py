@@ -70,6 +70,19 @@ class ObservationFrames:
     def __init__(self) -> None:
         self._last: dict[str, Field] = {}  # each field's last large value
         self._small: dict[tuple[str, bytes], str] = {}  # JSON of small values and list items
+        # The fields encoded since the game's state last changed, to pass as ``shared`` to
+        # :meth:`fields`; None until someone tells these frames of every change
+        # (:meth:`follow_state`, then :meth:`state_changed`).
+        self.unchanged: SharedFields | None = None
+
+    def follow_state(self) -> None:
+        """From now on :meth:`state_changed` is called before every change of the state."""
+        self.unchanged = {}
+
+    def state_changed(self) -> None:
+        """The state is about to change: no value encoded so far may be reused by identity."""
+        if self.unchanged is not None:
+            self.unchanged = {}
 
     def fields(
         self, observation: Mapping[str, Any], shared: SharedFields | None = None

@@ -70,10 +70,15 @@ class WireObserver:
         self.game_id = game_id
         self.state_updates = state_updates
         self.frames = frames or ObservationFrames()
+        # every change of the state comes after an event (the runtime records each action
+        # before applying it): between two events, a value shared by the seats' observations
+        # is encoded once, for state updates and requests alike
+        self.frames.follow_state()
         self._acted: set[int] = set()
         self._update: asyncio.Handle | None = None
 
     def on_event(self, event: Event) -> None:
+        self.frames.state_changed()
         if event.source == "rules":
             self._forward(event)
         elif event.kind == kinds.ACTION and self.state_updates:
@@ -113,7 +118,9 @@ class WireObserver:
         state = self.state
         if state.outcome() is not None:
             return
-        shared: SharedFields = {}  # one state for every seat: a shared table encoded once
+        shared = self.frames.unchanged
+        if shared is None:  # one state for every seat: a shared value is encoded once
+            shared = {}
         for index, seat in self.seats.items():
             if seat.link is None or seat.waiting or index in acted or seat.state_updates == "off":
                 continue

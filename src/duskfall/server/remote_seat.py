@@ -280,7 +280,7 @@ class RemoteSeat:
                 game_id=self.game_id,
                 legal_state=legal_state_of(self.variant, legal),
             )
-            fields = self.frames.fields(seen)
+            fields = self.frames.fields(seen, self.frames.unchanged)
             return _Request(self.frames.frame(message, fields), fields, legal)
 
         try:
