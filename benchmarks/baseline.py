@@ -6,6 +6,7 @@ child Python on that code. A benchmark measures the same work in a child process
 baseline and on the working tree, and prints both figures and their ratio.
 
     python benchmarks/sports_mafia_engine.py --baseline SPEED_BASELINE
+    python benchmarks/sports_mafia_engine.py --baseline ../other-checkout/src   # its code as is
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ SPEED_BASELINE = "56eec53"
 
 @cache
 def baseline_src(ref: str = SPEED_BASELINE) -> Path:
-    """The ``src`` folder of commit ``ref``, exported to a temporary folder."""
+    """The ``src`` folder of commit ``ref``, exported to a temporary folder; a ``ref`` that is
+    a folder holding ``duskfall`` (another checkout's ``src``) is used as it is."""
+    given = Path(ref).expanduser()
+    if (given / "duskfall").is_dir():
+        return given.resolve()
     folder = Path(tempfile.mkdtemp(prefix=f"duskfall-{ref}-"))
     atexit.register(shutil.rmtree, folder, True)
     archive = folder / "src.tar"

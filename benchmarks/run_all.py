@@ -8,6 +8,7 @@ stop the job: its figure reads "not measured: <why>".
     python benchmarks/run_all.py            # the figures as issue 18 quotes them (long)
     python benchmarks/run_all.py --quick    # smaller runs, a few minutes: a smoke test
     python benchmarks/run_all.py --only simulate engine
+    python benchmarks/run_all.py --baseline ../main/src   # against another checkout's code
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ FIGURES = (
     ),
     Figure(
         "server",
-        "server: CPU per game with 10 reference clients, games per second",
+        "server: CPU per game with 10 random clients per game, games per second",
         "server_games_per_second.py",
         (),
         (("--games", "3"), ("--blocks", "1"), ("--rounds", "1")),
@@ -81,13 +82,14 @@ FIGURES = (
 )
 
 
-def run_figure(figure: Figure, quick: bool) -> str:
+def run_figure(figure: Figure, quick: bool, baseline: str) -> str:
     """The script's output, or "not measured: why"."""
     script = HERE / figure.script
     if not script.exists():
         return f"not measured: {figure.script} is not in benchmarks/ on this tree"
+    options = (*(figure.quick if quick else figure.full), ("--baseline", baseline))
     try:
-        args = accepted(script, figure.quick if quick else figure.full)
+        args = accepted(script, options)
         done = _run(script, args, figure.timeout)
     except subprocess.TimeoutExpired:
         return f"not measured: {figure.script} ran over {figure.timeout:.0f}s"
@@ -141,6 +143,16 @@ def _cpuinfo() -> list[str]:
         return []
 
 
+def _is_commit(ref: str) -> bool:
+    done = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+        cwd=HERE,
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode == 0
+
+
 def commit() -> str:
     done = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True
@@ -152,15 +164,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small runs (a smoke test)")
     parser.add_argument("--only", nargs="+", choices=[f.name for f in FIGURES], default=None)
+    parser.add_argument(
+        "--baseline",
+        default=SPEED_BASELINE,
+        help="commit, or another checkout's src folder (default: the code before the speed work)",
+    )
     args = parser.parse_args()
+    if not (Path(args.baseline).expanduser() / "duskfall").is_dir() and not _is_commit(
+        args.baseline
+    ):
+        parser.error(f"--baseline {args.baseline}: neither a commit nor a folder holding duskfall")
     chosen = [f for f in FIGURES if args.only is None or f.name in args.only]
-    print(f"duskfall benchmarks (issue 18): tree {commit()} against baseline {SPEED_BASELINE}")
+    print(f"duskfall benchmarks (issue 18): tree {commit()} against baseline {args.baseline}")
     print(f"machine: {machine()}; {load_average()}")
     print("the machine may be shared: read ratios taken in the same run, not absolute figures")
     for figure in chosen:
         start = time.perf_counter()
         print(f"\n== {figure.title}  [{figure.script}]", flush=True)
-        print(run_figure(figure, args.quick), flush=True)
+        print(run_figure(figure, args.quick, args.baseline), flush=True)
         print(f"({time.perf_counter() - start:.0f}s; {load_average()})", flush=True)
 
 

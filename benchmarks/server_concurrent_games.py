@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import resource
 import tempfile
 import time
@@ -56,6 +57,9 @@ class Run:
 
 async def run(label: str, src: Path, args: argparse.Namespace) -> Run:
     with tempfile.TemporaryDirectory() as logs:
+        # each server its own game index: a shared ./duskfall.db may have been migrated by
+        # newer code than the baseline's, which then cannot index (nor play) its games
+        os.environ["DUSKFALL_DB"] = f"{logs}/index.db"
         process, port = await start_server(
             "--log-dir",
             logs,

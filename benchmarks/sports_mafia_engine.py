@@ -110,13 +110,16 @@ def main() -> None:
     parser.add_argument("--agent", default="random", choices=sorted(BOTS))
     parser.add_argument("--blocks", type=int, default=3, help="alternating runs of each code")
     parser.add_argument("--check", type=int, default=500, help="games to fingerprint")
+    parser.add_argument(
+        "--baseline", default=SPEED_BASELINE, help="commit, or another checkout's src folder"
+    )
     parser.add_argument("--child", choices=("engine", "scheduler"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
         return
 
-    codes = {"today": current_src(), "baseline": baseline_src()}
+    codes = {"today": current_src(), "baseline": baseline_src(args.baseline)}
     runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
     prints: dict[str, set[str]] = {name: set() for name in codes}
     print(f"load before: {load_average()}")
@@ -148,8 +151,7 @@ def report(args: argparse.Namespace, runs: dict[tuple[str, str], list[dict[str, 
         f"{decisions:.1f} decisions/game"
     )
     print(
-        f"baseline: commit {SPEED_BASELINE}; games/s per CPU second of one core "
-        "(all blocks | best block)"
+        f"baseline: {args.baseline}; games/s per CPU second of one core (all blocks | best block)"
     )
     cpu = {key: [run["cpu"] for run in results] for key, results in runs.items()}
     for kind in ("engine", "scheduler"):

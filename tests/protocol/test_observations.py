@@ -9,7 +9,7 @@ from duskfall.core.registry import get_variant
 from duskfall.core.variant import parse_config
 from duskfall.protocol.framing import encode_message
 from duskfall.protocol.messages import ActionRequest, action_request
-from duskfall.protocol.observations import ObservationFrames
+from duskfall.protocol.observations import ObservationFrames, SharedFields
 
 VARIANT = get_variant("sports-mafia")
 
@@ -66,3 +66,39 @@ def test_the_items_of_a_large_list_are_cached_exactly() -> None:
         rows = [changed, *rows[1:]]
         message = action_request(0, "X", {}, {"table": rows, "same": rows})
         assert frames.frame(message) == encode_message(message)
+
+
+def test_a_round_of_seats_sharing_their_table_gives_the_same_frames() -> None:
+    frames = ObservationFrames()
+    for steps in (0, 12, 25, 40):
+        state = played_state(steps)
+        shared: SharedFields = {}
+        for seat in range(10):
+            observation = dict(state.observe(seat))
+            message = action_request(seat, state.phase, {}, observation, game_id="g")
+            fields = frames.fields(observation, shared)
+            assert frames.frame(message, fields) == encode_message(message)
+        # the public table is one object for the round: encoded once, then found by identity
+        assert any(name == "players" for name, _ in shared)
+
+
+def test_a_value_equal_but_not_identical_is_not_taken_from_the_round() -> None:
+    frames = ObservationFrames()
+    shared: SharedFields = {}
+    first = [1, 0]
+    frames.fields({"flags": first}, shared)
+    fields = frames.fields({"flags": [True, False]}, shared)
+    assert fields is not None and fields["flags"].text == '"flags":[true,false]'
+
+
+def test_values_are_reused_by_identity_only_until_the_state_changes() -> None:
+    frames = ObservationFrames()
+    assert frames.unchanged is None  # nobody follows the state: nothing is reused
+    frames.follow_state()
+    table = [1, 2]
+    assert frames.unchanged is not None
+    frames.fields({"table": table}, frames.unchanged)
+    table.append(3)  # only ever done by a state change, which is announced first:
+    frames.state_changed()
+    fields = frames.fields({"table": table}, frames.unchanged)
+    assert fields is not None and fields["table"].text == '"table":[1,2,3]'

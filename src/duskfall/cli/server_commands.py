@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 from pathlib import Path
@@ -130,6 +131,9 @@ async def _serve(settings: ServerSettings) -> None:
             f"valid bots: {', '.join(server.variant.bots())}"
         )
     await server.start()
+    # everything imported so far lives as long as the process: out of the collector's sight,
+    # full collections (triggered by each game's garbage) no longer scan it again and again
+    gc.freeze()
     limit = f", stops after {settings.games} game(s)" if settings.games else ""
     console.print(
         f"serving {server.variant.id} on {settings.host}:{server.port}"

@@ -57,6 +57,9 @@ class Field:
         self.text = text
 
 
+# (field name, id of its value) -> the value and its field: see ObservationFrames.fields
+SharedFields = dict[tuple[str, int], tuple[Any, Field]]
+
 SMALL = 1024  # bytes of snapshot up to which a value is kept among the small ones (a player's row)
 SMALL_KEPT = 256  # small values kept at most, then forgotten all at once (memory: < 1 MB a game)
 
@@ -67,14 +70,43 @@ class ObservationFrames:
     def __init__(self) -> None:
         self._last: dict[str, Field] = {}  # each field's last large value
         self._small: dict[tuple[str, bytes], str] = {}  # JSON of small values and list items
+        # The fields encoded since the game's state last changed, to pass as ``shared`` to
+        # :meth:`fields`; None until someone tells these frames of every change
+        # (:meth:`follow_state`, then :meth:`state_changed`).
+        self.unchanged: SharedFields | None = None
 
-    def fields(self, observation: Mapping[str, Any]) -> dict[str, Field] | None:
-        """Each field of ``observation`` encoded (None if it has a key that is not a string)."""
+    def follow_state(self) -> None:
+        """From now on :meth:`state_changed` is called before every change of the state."""
+        self.unchanged = {}
+
+    def state_changed(self) -> None:
+        """The state is about to change: no value encoded so far may be reused by identity."""
+        if self.unchanged is not None:
+            self.unchanged = {}
+
+    def fields(
+        self, observation: Mapping[str, Any], shared: SharedFields | None = None
+    ) -> dict[str, Field] | None:
+        """Each field of ``observation`` encoded (None if it has a key that is not a string).
+
+        ``shared`` is for the observations of several seats built from one state that does
+        not change in between (a round of state updates): a value that is the very same
+        object as one already encoded there (a table the state shares between seats) is not
+        looked at again (the same object in one unchanged state has the same JSON).
+        """
         out: dict[str, Field] = {}
         for name, value in observation.items():
             if type(name) is not str:
                 return None
-            out[name] = self._field(name, value)
+            if shared is None:
+                out[name] = self._field(name, value)
+                continue
+            seen = shared.get((name, id(value)))
+            if seen is not None and seen[0] is value:
+                out[name] = seen[1]
+            else:
+                field = out[name] = self._field(name, value)
+                shared[name, id(value)] = (value, field)  # the value kept: its id stays its own
         return out
 
     def _field(self, name: str, value: Any) -> Field:

@@ -25,6 +25,8 @@ class FailureStreaks:
         """Count a round's decisions; the reason to stop if a seat reached the limit."""
         stop: str | None = None
         for result in results:
+            if not result.failures and not self.streaks:
+                continue  # nobody failed, nobody is on a streak (almost every round)
             for seat in result.actions:
                 error = result.failures.get(seat)
                 if error is None:

@@ -12,7 +12,8 @@ are asked concurrently. It can be paused between rounds. A seat that fails
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator, Mapping
+import functools
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from duskfall.core import event_kinds as kinds
@@ -60,16 +61,20 @@ class Scheduler(Pausable):
         self.default_handler: Handler = AskHandler()
         self.fallback_rng = derive_rng(seed, "fallback")
         self.context_extra = dict(context_extra or {})
-        self.seen = SeenEvents(lambda: self.record.events, state.channels)
+        # neither callable refers back to the scheduler: a finished game is then freed as
+        # soon as its last reference goes, not by the cyclic garbage collector, which would
+        # otherwise move every game into the oldest generation and scan the whole heap
+        self.seen = SeenEvents(_events_of(record), state.channels)
         self._init_pausing()
         self.started = False
-        self.failures = FailureStreaks(self.settings.seat_failures, self._describe_seat)
+        self.failures = FailureStreaks(
+            self.settings.seat_failures, functools.partial(_describe_seat, self.participants)
+        )
         self.stop_reason: str | None = None  # set when a failing seat stops the game
-
-    def _describe_seat(self, seat: int) -> str:
-        participant = self.participants.get(seat)
-        describe = getattr(participant, "describe", None)
-        return str(describe()) if callable(describe) else type(participant).__name__
+        # every seat a bot and no handler of its own: every round takes the fast path
+        self._all_bots = not self.handlers and all(
+            isinstance(p, Bot) for p in self.participants.values()
+        )
 
     def start(self) -> None:
         """Record the opening events (called by :meth:`run` unless resuming from a log)."""
@@ -90,7 +95,7 @@ class Scheduler(Pausable):
         groups: dict[str, list[Decision]] = {}
         for decision in pending:
             groups.setdefault(decision.kind, []).append(decision)
-        if self._bots_only(groups):
+        if self._all_bots or self._bots_only(groups):
             results = [self._settle_bots(decisions) for decisions in groups.values()]
         else:
             results = await self._ask(groups)
@@ -195,6 +200,16 @@ class Scheduler(Pausable):
         outcome = Outcome(None, Termination.ABORTED, reason)
         self.finish(outcome)
         return outcome
+
+
+def _events_of(record: GameRecord) -> Callable[[], list[Event]]:
+    return lambda: record.events
+
+
+def _describe_seat(participants: Mapping[int, Player], seat: int) -> str:
+    participant = participants.get(seat)
+    describe = getattr(participant, "describe", None)
+    return str(describe()) if callable(describe) else type(participant).__name__
 
 
 def _seats(groups: dict[str, list[Decision]]) -> Iterator[int]:

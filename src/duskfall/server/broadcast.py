@@ -26,7 +26,7 @@ from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
 from duskfall.protocol.framing import encode_message
 from duskfall.protocol.messages import action_request
-from duskfall.protocol.observations import Field, ObservationFrames
+from duskfall.protocol.observations import Field, ObservationFrames, SharedFields
 from duskfall.server.remote_seat import RemoteSeat, plain_observation
 
 _RESERVED = ("type", "event", "game_id")
@@ -70,10 +70,15 @@ class WireObserver:
         self.game_id = game_id
         self.state_updates = state_updates
         self.frames = frames or ObservationFrames()
+        # every change of the state comes after an event (the runtime records each action
+        # before applying it): between two events, a value shared by the seats' observations
+        # is encoded once, for state updates and requests alike
+        self.frames.follow_state()
         self._acted: set[int] = set()
         self._update: asyncio.Handle | None = None
 
     def on_event(self, event: Event) -> None:
+        self.frames.state_changed()
         if event.source == "rules":
             self._forward(event)
         elif event.kind == kinds.ACTION and self.state_updates:
@@ -113,15 +118,18 @@ class WireObserver:
         state = self.state
         if state.outcome() is not None:
             return
+        shared = self.frames.unchanged
+        if shared is None:  # one state for every seat: a shared value is encoded once
+            shared = {}
         for index, seat in self.seats.items():
             if seat.link is None or seat.waiting or index in acted or seat.state_updates == "off":
                 continue
-            self._send_state_update(index, seat)
+            self._send_state_update(index, seat, shared)
 
-    def _send_state_update(self, index: int, seat: RemoteSeat) -> None:
+    def _send_state_update(self, index: int, seat: RemoteSeat, shared: SharedFields) -> None:
         """The seat's state update: its whole observation, or the fields that changed."""
         observation = plain_observation(self.state.observe(index))
-        fields = self.frames.fields(observation)
+        fields = self.frames.fields(observation, shared)
         message = action_request(index, self.state.phase, {}, observation, game_id=self.game_id)
         shown = seat.shown
         if seat.state_updates == "changes" and shown is not None and fields is not None:

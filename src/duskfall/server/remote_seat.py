@@ -24,7 +24,9 @@ judge them; without it the rules' lenient parsing is all (the reference server's
 
 from __future__ import annotations
 
+import functools
 import itertools
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -81,6 +83,19 @@ class _Request:
     legal: LegalActions
 
 
+def _publisher(seat: RemoteSeat) -> Callable[[_Request], None]:
+    """``seat._publish`` without a reference to ``seat``: the seat and its requests are freed
+    together as soon as the game lets them go, not by the cyclic garbage collector."""
+    ref = weakref.ref(seat)
+
+    def publish(request: _Request) -> None:
+        alive = ref()
+        if alive is not None:
+            alive._publish(request)
+
+    return publish
+
+
 class _Gone:
     """Marker that settles an open decision when the client is gone for good."""
 
@@ -130,7 +145,7 @@ class RemoteSeat:
         self._gone = False
         self._link: SeatLink | None = None
         self._requests: Awaiting[_Request] = Awaiting(
-            self._publish, request_ids=request_ids, label=f"seat {seat}"
+            _publisher(self), request_ids=request_ids, label=f"seat {seat}"
         )
 
     # -- connection side -----------------------------------------------------------------
@@ -177,6 +192,11 @@ class RemoteSeat:
         self._link = None
         self._gone = True
         self._requests.settle(_GONE)
+
+    def game_over(self, alive: bool) -> None:
+        """The game ended: whether the seat is alive no longer changes; the callable that
+        asked the game is let go (it referred back to the room, holding the game in a cycle)."""
+        self.is_alive = functools.partial(bool, alive)
 
     def send(self, message: dict[str, Any] | bytes) -> None:
         if self._link is not None:
@@ -260,7 +280,7 @@ class RemoteSeat:
                 game_id=self.game_id,
                 legal_state=legal_state_of(self.variant, legal),
             )
-            fields = self.frames.fields(seen)
+            fields = self.frames.fields(seen, self.frames.unchanged)
             return _Request(self.frames.frame(message, fields), fields, legal)
 
         try:

@@ -11,6 +11,7 @@ stand-in plays the seat.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import secrets
@@ -21,7 +22,6 @@ from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State, Variant
 from duskfall.protocol.messages import ServerHello
 from duskfall.protocol.observations import ObservationFrames
-from duskfall.runtime.participant import Participant
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.server.broadcast import WireObserver
 from duskfall.server.connection import Connection
@@ -84,7 +84,14 @@ class Room:
             variant=self.variant,
             game_id=self.game_id,
             deadline=self.settings.deadline,
-            stand_in=lambda: self._stand_in(index),
+            stand_in=functools.partial(
+                make_stand_in,
+                self.variant,
+                index,
+                seed=self.seed,
+                policy=self.settings.stand_in,
+                bot=self.settings.bot,
+            ),
             timeout_policy=self.settings.stand_in,
             is_alive=lambda: self._is_alive(index),
             request_ids=self._request_ids,
@@ -168,12 +175,6 @@ class Room:
     def _is_alive(self, index: int) -> bool:
         return self.game is None or index in self.game.state.alive()
 
-    def _stand_in(self, index: int) -> Participant:
-        settings = self.settings
-        return make_stand_in(
-            self.variant, index, seed=self.seed, policy=settings.stand_in, bot=settings.bot
-        )
-
     def start(self) -> None:
         if self.started:
             return
@@ -232,6 +233,9 @@ class Room:
             timer.cancel()
         self._expiry.clear()
         self.finished.set()
+        for seat in self.seats:
+            if seat is not None:
+                seat.game_over(self._is_alive(seat.seat))
         links = {id(s.link): s.link for s in self.seats if s is not None and s.link is not None}
         await asyncio.gather(
             *(link.close() for link in links.values() if isinstance(link, Connection)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -286,3 +287,31 @@ def test_out_of_turn_and_dead_players_are_refused() -> None:
     with pytest.raises(IllegalAction) as wrong:
         state.apply(4, {"type": "VOTE", "target": 1})
     assert wrong.value.code == "invalid_action"
+
+
+def test_the_public_table_is_shared_by_seats_until_the_state_changes() -> None:
+    state = SportsMafiaState(SportsMafiaConfig(), 5)
+    table = state.observe(0)["players"]
+    assert state.observe(7)["players"] is table  # built once for every seat
+    seat = state.pending()[0].seat
+    state.apply(seat, state.legal(seat).sample(random.Random(1)))
+    after = state.observe(0)["players"]
+    assert after is not table
+    assert after[seat]["declarations"] == list(state.declarations[seat])
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [[True] + [0] * 9, [0.0] * 10, ["1"] + [0] * 9, [4] + [0] * 9, [0] * 9],
+)
+def test_declaration_vectors_other_than_plain_ints_go_through_the_lenient_parse(
+    declaration: list[Any],
+) -> None:
+    state = SportsMafiaState(SportsMafiaConfig(), 5)
+    seat = state.pending()[0].seat
+    action = {"type": "DECLARATION", "declaration": declaration}
+    if declaration in ([0.0] * 10, ["1"] + [0] * 9):
+        assert state.legal(seat).parse(action).declaration == tuple(int(v) for v in declaration)
+    else:
+        with pytest.raises(IllegalAction):
+            state.legal(seat).parse(action)

@@ -242,13 +242,19 @@ def _one_of(data: Mapping[str, Any], wire: str, llm: str) -> str | None:
     return wire if data.get(wire) is not None else None
 
 
+_PLAIN_INTS = {int}  # bool is a type of its own: True is never taken for 1
+
+
 def _vector(value: Any, what: str, low: int, high: int) -> tuple[int, ...]:
     if not isinstance(value, list | tuple) or len(value) != NUM_PLAYERS:
         raise IllegalAction(
             f"Invalid action: {what} must be a list of {NUM_PLAYERS} integers", "bad_format"
         )
-    out = tuple(_as_int(v, what) for v in value)
-    if any(v < low or v > high for v in out):
+    if set(map(type, value)) == _PLAIN_INTS:  # the wire form: nothing to convert (in C)
+        out = tuple(value)
+    else:
+        out = tuple(_as_int(v, what) for v in value)
+    if min(out) < low or max(out) > high:
         raise IllegalAction(
             f"Invalid action: {what} values must be within {low}..{high}", "bad_format"
         )

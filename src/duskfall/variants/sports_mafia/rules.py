@@ -39,7 +39,13 @@ from duskfall.variants.sports_mafia.legal import (
     TargetChoice,
 )
 from duskfall.variants.sports_mafia.roles import BLACK, BLACK_ROLES, DECK, DON, RED, SHERIFF
-from duskfall.variants.sports_mafia.view import SportsMafiaObservation, VoteRecord, observe
+from duskfall.variants.sports_mafia.view import (
+    PublicView,
+    SportsMafiaObservation,
+    VoteRecord,
+    observe,
+    public_view,
+)
 
 DECLARATION, VOTING, NIGHT_KILL, NIGHT_DON, NIGHT_SHERIFF, GAME_OVER = (
     "DECLARATION",
@@ -109,6 +115,7 @@ class SportsMafiaState:
         self._outcome: Outcome | None = None
         # seat -> its legal actions, kept until the state changes (``apply`` clears it)
         self._legal: dict[int, Any] = {}
+        self._public: PublicView | None = None  # what every seat sees, until ``apply``
         self._start_day()
 
     # -- derived facts -------------------------------------------------------------------
@@ -232,7 +239,15 @@ class SportsMafiaState:
         events.append(self._day_started_event())
         return events
 
+    def public_view(self) -> PublicView:
+        """The public fields of every seat's observation, built once per change (read-only)."""
+        public = self._public
+        if public is None:
+            public = self._public = public_view(self)
+        return public
+
     def apply(self, seat: int, action: Any) -> list[Event]:
+        self._public = None
         action = self.legal(seat).parse(action)
         phase = self.phase
         if phase == VOTING:

@@ -3,6 +3,8 @@
 ``observe(state, seat)`` gives the seed's observation fields plus ``player_id`` and
 ``vote_history``: the public table, the seat's own role, its team-mates if it is BLACK and its
 own check results. Prompts, protocol observations and bot inputs are all built from it.
+Observations are read-only: their public fields (:func:`public_view`) are the same objects in
+every seat's observation until the state changes.
 """
 
 from __future__ import annotations
@@ -89,6 +91,45 @@ class ObservedGame(Protocol):
 
     def black_team(self) -> list[int]: ...
 
+    def public_view(self) -> PublicView: ...
+
+
+class PublicView(TypedDict):
+    """The fields of an observation that are the same for every seat."""
+
+    turn: int
+    phase: str
+    alive_players: list[int]
+    nominated_players: list[int]
+    tied_players: list[int]
+    players: list[PlayerView]
+    first_speaker: int
+    vote_history: list[VoteRecord]
+
+
+def public_view(state: ObservedGame) -> PublicView:
+    """What every seat sees alike: a state builds it once per change and every seat's
+    observation shares its values (so they are read-only)."""
+    alive_flags, declarations, claims = state.alive_flags, state.declarations, state.claims
+    return {
+        "turn": state.turn,
+        "phase": state.phase,
+        "alive_players": state.alive(),
+        "nominated_players": list(state.nominated),
+        "tied_players": list(state.tied),
+        "players": [
+            {
+                "player_id": p,
+                "alive": alive_flags[p],
+                "declarations": list(declarations[p]),
+                "sheriff_claims": list(map(list, claims[p])),
+            }
+            for p in range(NUM_PLAYERS)
+        ],
+        "first_speaker": state.first_speaker,
+        "vote_history": list(state.vote_history),
+    }
+
 
 def observe(state: ObservedGame, seat: int) -> SportsMafiaObservation:
     """The seat's view: the seed's fields plus ``player_id``/``vote_history``."""
@@ -108,26 +149,18 @@ def observe(state: ObservedGame, seat: int) -> SportsMafiaObservation:
     for p in range(NUM_PLAYERS):
         if not alive_flags[p]:
             known[str(p)] = "UNKNOWN"
-    declarations, claims = state.declarations, state.claims
+    public = state.public_view()
     return {
         "player_id": seat,
-        "turn": state.turn,
-        "phase": state.phase,
-        "alive_players": state.alive(),
-        "nominated_players": list(state.nominated),
-        "tied_players": list(state.tied),
+        "turn": public["turn"],
+        "phase": public["phase"],
+        "alive_players": public["alive_players"],
+        "nominated_players": public["nominated_players"],
+        "tied_players": public["tied_players"],
         "role": role,
         "private_info": private,
-        "players": [
-            {
-                "player_id": p,
-                "alive": alive_flags[p],
-                "declarations": list(declarations[p]),
-                "sheriff_claims": list(map(list, claims[p])),
-            }
-            for p in range(NUM_PLAYERS)
-        ],
+        "players": public["players"],
         "known_roles": known,
-        "first_speaker": state.first_speaker,
-        "vote_history": list(state.vote_history),
+        "first_speaker": public["first_speaker"],
+        "vote_history": public["vote_history"],
     }
