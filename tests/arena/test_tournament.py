@@ -108,10 +108,11 @@ def test_heuristic_is_rated_above_random_with_separate_intervals_in_sports_mafia
     assert smart.win_rates["all"].rate > naive.win_rates["all"].rate
 
 
-def test_llm_seats_with_daily_beliefs_get_brier_scores(tmp_path: Path) -> None:
+@pytest.mark.parametrize("talker", ["llm:scripted", "cognitive:scripted"])
+def test_model_seats_with_daily_beliefs_get_brier_scores(tmp_path: Path, talker: str) -> None:
     config = bot_config(
         games=2,
-        entrants={"talker": "llm:scripted", "bot": "heuristic"},
+        entrants={"talker": talker, "bot": "heuristic"},
         variants=[{"variant": "werewolf", "preset": "werewolf-6"}],
         beliefs="daily",
     )
@@ -120,8 +121,12 @@ def test_llm_seats_with_daily_beliefs_get_brier_scores(tmp_path: Path) -> None:
     score = board.calibration.overall["talker"]
     assert score.n > 0 and score.brier is not None and 0 <= score.brier <= 1
     assert set(board.calibration.by_day["talker"]) >= {1}
-    talker = next(e for e in board.entrants if e.name == "talker")
-    assert talker.metrics.llm_calls > 0 and talker.metrics.prompt_tokens > 0
+    entrant = next(e for e in board.entrants if e.name == "talker")
+    assert entrant.metrics.llm_calls > 0 and entrant.metrics.prompt_tokens > 0
+    with GameIndex(tmp_path / "index.db") as index:
+        rows = index.tournament_games(config.name)
+    asked = [e for row in rows for e in read_log(row.log_path).events if e.kind == "beliefs"]
+    assert asked and {event.day for event in asked} >= {1}  # the seats were asked, daily
 
 
 @pytest.mark.parametrize(

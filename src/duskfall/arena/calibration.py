@@ -10,6 +10,7 @@ Beliefs are read from a game's log:
 
 A seat's last statement of a day counts (the cognitive agent updates its suspicion several
 times a day), about the players alive when it was made (a dead player's side may be known).
+Beliefs the seat was asked for outrank its suspicion read the same day.
 
 Each belief about another player is scored against that player's true side: the Brier score
 (mean squared error, lower is better; 0.25 is a coin's) and the log loss (probabilities are
@@ -129,7 +130,7 @@ def calibration_of(rows: Iterable[GameRow], entrants: Mapping[str, str]) -> Cali
         seats = list((log.header.extra.get("tournament") or {}).get("seats") or [])
         variant, state = new_state_for(log)
         evil = {s: side_of(variant, state.team_of(s)) == EVIL for s in range(state.num_seats)}
-        last: dict[tuple[int, int], dict[int, float]] = {}
+        last: dict[tuple[int, int], tuple[bool, dict[int, float]]] = {}
         for event in log.events:
             if event.kind == kinds.ACTION:
                 state.apply(event.payload["seat"], event.payload["action"])
@@ -138,8 +139,12 @@ def calibration_of(rows: Iterable[GameRow], entrants: Mapping[str, str]) -> Cali
             if stated is not None and stated[0] < len(seats):
                 alive = set(state.alive())
                 holder, beliefs = stated
-                last[holder, event.day] = {p: v for p, v in beliefs.items() if p in alive}
-        for (holder, day), beliefs in last.items():
+                asked = event.kind != kinds.SUSPICION
+                earlier = last.get((holder, event.day))
+                if earlier is None or asked or not earlier[0]:
+                    living = {p: v for p, v in beliefs.items() if p in alive}
+                    last[holder, event.day] = (asked, living)
+        for (holder, day), (_, beliefs) in last.items():
             for player, p in beliefs.items():
                 if player != holder and player in evil and 0.0 <= p <= 1.0:
                     calibration.add(seats[holder], day, p, evil[player])

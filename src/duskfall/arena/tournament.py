@@ -215,7 +215,7 @@ def _agent_options(config: TournamentConfig) -> dict[str, Any]:
     """The config's agent options, with ``beliefs`` for model-backed entrants."""
     options = dict(config.agent_options)
     if config.beliefs != "off" and any(
-        spec.startswith("llm:") for spec in config.entrants.values()
+        spec.startswith(("llm:", "cognitive:")) for spec in config.entrants.values()
     ):
         options.setdefault("beliefs", config.beliefs)
     return options

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from duskfall.agents.beliefs import ask_beliefs
 from duskfall.agents.cognitive import agenda, planner, writer
 from duskfall.agents.cognitive.caller import Emit, StageCaller
 from duskfall.agents.cognitive.context import Knowledge, SessionContext, session_context
@@ -75,6 +76,7 @@ class CognitiveAgent:
         self.suspicion = SuspicionModel(seat)
         self._last: Deliberation | None = None
         self._broken: LLMError | None = None
+        self._beliefs_day: int | None = None
 
     def describe(self) -> str:
         return f"cognitive:{self.model.spec}"
@@ -97,6 +99,7 @@ class CognitiveAgent:
         self.game_id = game_id
         self.suspicion = SuspicionModel(self.seat)
         self._last = None
+        self._beliefs_day = None
 
     # -- deciding --------------------------------------------------------------------------
 
@@ -130,6 +133,9 @@ class CognitiveAgent:
         try:
             deliberation = await self._deliberate(
                 caller, context, records, known, system_prompt, user_prompt, extra, emit
+            )
+            await self._daily_beliefs(
+                context, known, deliberation, system_prompt, user_prompt, observation, emit
             )
             reply = await self._write(
                 caller, context, records, known, deliberation, system_prompt, user_prompt, extra
@@ -221,6 +227,42 @@ class CognitiveAgent:
             when = {"day": context.day, "phase": context.phase}
             records.append(SESSIONS, {**when, **result.to_record()})
         return results
+
+    async def _daily_beliefs(
+        self,
+        context: SessionContext,
+        known: Knowledge,
+        deliberation: Deliberation,
+        system_prompt: str,
+        user_prompt: str,
+        observation: Mapping[str, Any],
+        emit: Emit,
+    ) -> None:
+        """With ``beliefs=daily``: the first decision of a day states beliefs, from what the
+        writer is about to be shown (plan, investigations, suspicion model, facts)."""
+        if self.settings.beliefs != "daily" or not observation:
+            return
+        if self._beliefs_day is not None and context.day <= self._beliefs_day:
+            return
+        self._beliefs_day = context.day
+        brief = writer.Brief(
+            deliberation.plan,
+            deliberation.sessions,
+            self.suspicion.summary(context.names),
+            known,
+        )
+        messages = writer.writer_messages(context, system_prompt, user_prompt, brief)
+        await ask_beliefs(
+            self.model,
+            messages,
+            observation,
+            seat=self.seat,
+            day=context.day,
+            phase=str(observation.get("phase") or context.phase),
+            emit=emit,
+            options=CallOptions(temperature=self.settings.temperature),
+            deadline=self.decision_timeout * 0.1,
+        )
 
     async def _write(
         self,

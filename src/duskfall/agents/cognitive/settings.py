@@ -12,6 +12,8 @@ Options (``AgentContext.options``; all optional):
   and ``notes_chars`` (120; 80): the size of a session step's JSON, which must fit in
   ``session_tokens`` (a cut-off step is not valid JSON);
 * ``reflect`` (default true): let the reflector ask for one revision;
+* ``beliefs``: ``off`` (default) or ``daily``: once a day, after its investigations, the seat
+  states P(evil) of every other living player, as the ``llm`` agent does;
 * ``records_dir``: where games' record folders go (default: beside the game's log);
 * ``temperature``, ``timeout``, ``retries``, ``retry_delay``, ``decision_timeout``,
   ``llm_config``: as for the ``llm`` agent.
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -45,6 +47,7 @@ class CognitiveSettings:
     reasoning_chars: int = 400
     notes_chars: int = 120
     reflect: bool = True
+    beliefs: Literal["off", "daily"] = "off"
     records_dir: Path | None = None
     temperature: float | None = None
     decision_timeout: float | None = None
