@@ -396,3 +396,14 @@ def test_connect_as_a_human_without_a_terminal(
 
 async def _started(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
     return asyncio.ensure_future(coro)
+
+
+def test_serve_with_an_index_from_a_newer_duskfall(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "newer.db"
+    with sqlite3.connect(db) as connection:
+        connection.execute("PRAGMA user_version = 99")
+    monkeypatch.setenv("DUSKFALL_DB", str(db))
+    # refused before it listens, not inside the first game once ten clients have come
+    assert_one_line(run("serve", "--port", "0", "--games", "1"), "schema 99", "upgrade duskfall")

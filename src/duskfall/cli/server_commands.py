@@ -22,6 +22,7 @@ from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings
 from duskfall.server.lobby import GameResult
 from duskfall.server.stand_in import Policy
+from duskfall.store.indexing import check_game_index
 
 console = safe_console()
 
@@ -124,6 +125,8 @@ async def _serve(settings: ServerSettings) -> None:
         where = f" -> {result.log_path}" if result.log_path else ""
         console.print(f"game {result.game_id}: {winner} ({how}){where}", soft_wrap=True)
 
+    if settings.log_dir is not None:
+        check_game_index()  # before any client connects, not inside the first game
     server = GameServer(settings, on_game_done=report)
     if settings.bot not in server.variant.bots():
         raise ConfigError(

@@ -94,6 +94,14 @@ def index_observer(
     return IndexObserver(GameIndex(path), header, log_path)
 
 
+def check_game_index(db: str | Path | None = None) -> None:
+    """Open and close the game index (``db``, else the default) if indexing is on: raises
+    :class:`~duskfall.store.index.GameIndexError` now if it cannot be used."""
+    path = db if db is not None else default_db_path()
+    if path is not None:
+        GameIndex(path).close()
+
+
 def summary_row(
     header: LogHeader,
     events: Iterable[Event],
