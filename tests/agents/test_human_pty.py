@@ -35,6 +35,12 @@ CHOICE_PROMPTS = ("Seat number or name", "Name or seat number", "Player number")
 SOURCE = str(Path(duskfall.__file__).parents[1])  # this checkout's duskfall, from any folder
 
 
+def _interruptible() -> None:
+    """Ctrl-C's default in the child, as at a terminal: a shell starting the tests in the
+    background leaves SIGINT ignored, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """The user's side of a pty attached to a child process."""
 
@@ -43,6 +49,7 @@ class Terminal:
         self.proc = subprocess.Popen(
             args, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, close_fds=True,
             env={**os.environ, "PYTHONPATH": SOURCE, "TERM": "dumb", "NO_COLOR": "1"},
+            preexec_fn=_interruptible,
         )  # fmt: skip
         os.close(slave)
         self.text = ""

@@ -176,6 +176,8 @@ def test_ctrl_c_keeps_a_resumable_log(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # Ctrl-C's default, even when the tests run in a background job (SIGINT ignored)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as process:
         assert process.stdout is not None
         for line in process.stdout:  # the game has started once the chat shows
