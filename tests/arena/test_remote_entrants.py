@@ -27,7 +27,7 @@ def _client_command() -> list[str]:
     prelude = f"import sys; sys.path.insert(0, {SRC!r}); from duskfall.cli import main; main()"
     return [
         sys.executable, "-c", prelude, "connect", "--host", "{host}", "--port", "{port}",
-        "--token", "{token}", "--agent", "heuristic", "--quiet",
+        "--agent", "heuristic", "--quiet",  # the seat token comes in the environment
     ]  # fmt: skip
 
 

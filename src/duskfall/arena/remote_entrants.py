@@ -3,11 +3,13 @@
 A tournament entrant ``"remote"`` is a program the researcher wrote, in any language, that
 speaks the wire protocol (seed 001 framing and messages). For each game with seats of that
 entrant, the game's process opens a listening port on the loopback interface, starts the
-entrant's command once per seat (``{port}``, ``{token}``, ``{seat}``, ``{host}``,
-``{game_id}`` and ``{variant}`` filled in), and waits for each program to connect and send a
-``HELLO`` with its seat's token. The seat then behaves exactly as a remote seat of
-``duskfall serve`` (:class:`~duskfall.server.remote_seat.RemoteSeat`: requests with
-deadlines, checked answers, fallbacks for a silent or departed client), and the program
+entrant's command once per seat (``{port}``, ``{seat}``, ``{host}``, ``{game_id}``,
+``{variant}`` and ``{token}`` filled in, the seat's token also in the environment as
+:data:`TOKEN_VARIABLE`, which keeps it out of the process list), and waits for each program
+to connect and send a ``HELLO`` with its seat's token. The seat then behaves exactly as a
+remote seat of ``duskfall serve`` (:class:`~duskfall.server.remote_seat.RemoteSeat`:
+requests with deadlines, checked answers, fallbacks for a silent or departed client), and the
+program
 receives the game's events. When the game ends the connections are closed and the programs
 given a few seconds to exit before they are stopped.
 
@@ -22,6 +24,7 @@ import asyncio
 import contextlib
 import functools
 import itertools
+import os
 import secrets
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -49,6 +52,7 @@ from duskfall.session import PreparedGame
 
 HOST = "127.0.0.1"
 EXIT_GRACE = 5.0  # seconds a program has to exit after its game, before it is stopped
+TOKEN_VARIABLE = "DUSKFALL_SEAT_TOKEN"  # the seat token, in the program's environment
 
 
 class RemoteEntrantError(DuskfallError):
@@ -157,6 +161,7 @@ class RemoteSeats:
             try:
                 entry.process = await asyncio.create_subprocess_exec(
                     *argv,
+                    env={**os.environ, TOKEN_VARIABLE: entry.seat.token or ""},
                     stdin=asyncio.subprocess.DEVNULL,
                     stdout=asyncio.subprocess.DEVNULL,
                     stderr=errors,

@@ -24,7 +24,7 @@ Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
     # an entrant "remote" is a program of yours speaking the TCP protocol, started per seat:
     # [entrants] mine = "remote", then
     # [remote.mine]
-    # command = ["python", "my_agent.py", "--port", "{port}", "--token", "{token}"]
+    # command = ["python", "my_agent.py", "--port", "{port}"]  (token: $DUSKFALL_SEAT_TOKEN)
 
     [budget]
     max_cost_usd = 5.0
@@ -136,7 +136,8 @@ class TournamentConfig(_Strict):
         for name in sorted(remote - set(self.remote)):
             raise ValueError(
                 f"entrant {name!r} is remote: say how to start its program in [remote.{name}] "
-                'with command = ["prog", "--port", "{port}", "--token", "{token}"]'
+                'with command = ["prog", "--port", "{port}"] (its seat token is in '
+                "$DUSKFALL_SEAT_TOKEN)"
             )
         for name in sorted(set(self.remote) - remote):
             raise ValueError(f'[remote.{name}]: no entrant {name!r} = "remote" in [entrants]')

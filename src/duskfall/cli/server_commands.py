@@ -166,7 +166,10 @@ def connect(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only failures")] = False,
     token: Annotated[
         str | None,
-        typer.Option(help="seat token to send in the HELLO (a tournament's remote seat)"),
+        typer.Option(
+            envvar="DUSKFALL_SEAT_TOKEN",
+            help="seat token to send in the HELLO (a tournament's remote seat sets it)",
+        ),
     ] = None,
 ) -> None:
     """Join a server with built-in agents; each plays one game."""
