@@ -124,23 +124,27 @@ def test_stateless_prompts_hold_the_whole_history() -> None:
     assert text.index("[Night 1 (digest)]") < text.index("[Night 2]") < text.index("[Day 3]")
 
 
+async def vote(agent: LLMAgent, entries: Sequence[Entry]) -> None:
+    """One vote decision of seat 2, having seen ``entries``."""
+    await agent.decide(
+        "ignored",
+        "ignored",
+        decision=Decision(2, "VOTE"),
+        observation=OBS,
+        legal=object(),
+        prompt_kit=TinyKit(),
+        entries=entries,
+    )
+
+
 async def test_agent_conversation_is_one_growing_prefix() -> None:
     def answer(request: Any) -> str:
         return json.dumps({"reasoning": "r", "action": {"type": "VOTE", "target": 1}})
 
     provider = ScriptedProvider(answer)
     agent = LLMAgent(Model(provider), seat=2, persona="calm")
-    kit = TinyKit()
     for upto in (3, 6, 8):
-        await agent.decide(
-            "ignored",
-            "ignored",
-            decision=Decision(2, "VOTE"),
-            observation=OBS,
-            legal=object(),
-            prompt_kit=kit,
-            entries=GAME[:upto],
-        )
+        await vote(agent, GAME[:upto])
     calls = [request.messages for request in provider.requests]
     assert calls[1][: len(calls[0])] == calls[0] and calls[2][: len(calls[1])] == calls[1]
     assert "calm" in calls[0][0]["content"] and '"reasoning"' in calls[0][0]["content"]
@@ -165,17 +169,8 @@ async def test_a_model_that_counts_tokens_keeps_every_prompt_inside_its_window()
     model = Model(provider)
     agent = LLMAgent(model, seat=2, max_tokens=100)
     assert model.exact_counts and agent.budget_tokens < 1400 - 100
-    kit = TinyKit()
     for upto in range(1, len(GAME) + 1):
-        await agent.decide(
-            "ignored",
-            "ignored",
-            decision=Decision(2, "VOTE"),
-            observation=OBS,
-            legal=object(),
-            prompt_kit=kit,
-            entries=GAME[:upto],
-        )
+        await vote(agent, GAME[:upto])
     assert agent.conversation is not None and agent.conversation.restarts >= 1
     for request in provider.requests:
         assert model.count_tokens(request.messages) <= agent.budget_tokens

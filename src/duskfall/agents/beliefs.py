@@ -21,6 +21,22 @@ from duskfall.llm import CallOptions, CallRecord, LLMError, Model
 from duskfall.llm.types import Message
 
 
+class DailyBeliefs:
+    """When a seat with the option ``beliefs`` (``off`` or ``daily``) is asked: at its first
+    decision of each day."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self._asked_day: int | None = None
+
+    def due(self, day: int) -> bool:
+        """Whether the decision on ``day`` asks first (and, if so, the day is then taken)."""
+        if self.mode != "daily" or (self._asked_day is not None and day <= self._asked_day):
+            return False
+        self._asked_day = day
+        return True
+
+
 def living_others(observation: Mapping[str, Any]) -> list[tuple[int, str]]:
     """(seat, name) of every other living player in a seat's observation."""
     me = observation.get("seat", observation.get("player_id"))

@@ -51,7 +51,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from duskfall.agents.beliefs import ask_beliefs
+from duskfall.agents.beliefs import DailyBeliefs, ask_beliefs
 from duskfall.agents.specs import AgentContext
 from duskfall.core.errors import ConfigError, IllegalAction
 from duskfall.core.prompting import Entry, PromptKit
@@ -129,8 +129,7 @@ class LLMAgent:
         beliefs: Literal["off", "daily"] = "off",
     ) -> None:
         self.model = model
-        self.beliefs = beliefs
-        self._beliefs_day: int | None = None
+        self.beliefs = DailyBeliefs(beliefs)
         self.seat = seat
         self.persona = persona.strip() if persona else None
         self.memory = memory
@@ -255,11 +254,8 @@ class LLMAgent:
     ) -> None:
         """With ``beliefs=daily``: the first decision of a day asks for beliefs first."""
         observation, emit = extra.get("observation"), extra.get("emit")
-        if self.beliefs != "daily" or observation is None or emit is None:
+        if observation is None or emit is None or not self.beliefs.due(where["day"]):
             return
-        if self._beliefs_day is not None and where["day"] <= self._beliefs_day:
-            return
-        self._beliefs_day = where["day"]
         await ask_beliefs(
             self.model,
             messages,

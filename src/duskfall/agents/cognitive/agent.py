@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duskfall.agents.beliefs import ask_beliefs
+from duskfall.agents.beliefs import DailyBeliefs, ask_beliefs
 from duskfall.agents.cognitive import agenda, planner, writer
 from duskfall.agents.cognitive.caller import Emit, StageCaller
 from duskfall.agents.cognitive.context import Knowledge, SessionContext, session_context
@@ -76,7 +76,7 @@ class CognitiveAgent:
         self.suspicion = SuspicionModel(seat)
         self._last: Deliberation | None = None
         self._broken: LLMError | None = None
-        self._beliefs_day: int | None = None
+        self._beliefs = DailyBeliefs(self.settings.beliefs)
 
     def describe(self) -> str:
         return f"cognitive:{self.model.spec}"
@@ -99,7 +99,7 @@ class CognitiveAgent:
         self.game_id = game_id
         self.suspicion = SuspicionModel(self.seat)
         self._last = None
-        self._beliefs_day = None
+        self._beliefs = DailyBeliefs(self.settings.beliefs)
 
     # -- deciding --------------------------------------------------------------------------
 
@@ -240,17 +240,9 @@ class CognitiveAgent:
     ) -> None:
         """With ``beliefs=daily``: the first decision of a day states beliefs, from what the
         writer is about to be shown (plan, investigations, suspicion model, facts)."""
-        if self.settings.beliefs != "daily" or not observation:
+        if not observation or not self._beliefs.due(context.day):
             return
-        if self._beliefs_day is not None and context.day <= self._beliefs_day:
-            return
-        self._beliefs_day = context.day
-        brief = writer.Brief(
-            deliberation.plan,
-            deliberation.sessions,
-            self.suspicion.summary(context.names),
-            known,
-        )
+        brief = self._brief(context, known, deliberation)
         messages = writer.writer_messages(context, system_prompt, user_prompt, brief)
         await ask_beliefs(
             self.model,
@@ -262,6 +254,17 @@ class CognitiveAgent:
             emit=emit,
             options=CallOptions(temperature=self.settings.temperature),
             deadline=self.decision_timeout * 0.1,
+        )
+
+    def _brief(
+        self, context: SessionContext, known: Knowledge, deliberation: Deliberation
+    ) -> writer.Brief:
+        """What the writer is shown besides the decision's own prompt."""
+        return writer.Brief(
+            deliberation.plan,
+            deliberation.sessions,
+            self.suspicion.summary(context.names),
+            known,
         )
 
     async def _write(
@@ -278,12 +281,7 @@ class CognitiveAgent:
         """The writer's move, checked by the reflector and revised once on a conflict."""
         schema_source = extra.get("schema")
         action_schema = schema_source.get() if schema_source is not None else None
-        brief = writer.Brief(
-            deliberation.plan,
-            deliberation.sessions,
-            self.suspicion.summary(context.names),
-            known,
-        )
+        brief = self._brief(context, known, deliberation)
         settings = self.settings
         caller.deadline = self.decision_timeout * 0.2
 
