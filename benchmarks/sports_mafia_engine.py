@@ -1,7 +1,9 @@
 """Sports-mafia engine speed: RandomAgent games in one process, directly and via the scheduler.
 
 Prints games per second of the bare engine loop (``pending``/``legal``/``act``/``apply``) and
-of the same games through the async runtime (``run_game`` without a log), for the working
+of the same games through the async runtime without a log, twice: with the record keeping
+every event (``run_game``'s default) and keeping none (``no-events``, as ``simulate`` plays,
+where nobody hears the events and the runtime's own records are not built), for the working
 tree and for the speed baseline (``baseline.SPEED_BASELINE``) in the same run: each figure
 comes from a child process on that code, the two codes alternating in blocks so that other
 load on the machine hits both alike. Speeds are per CPU second of the child (one core);
@@ -26,12 +28,15 @@ from typing import Any
 from baseline import SPEED_BASELINE, baseline_src, current_src, load_average, run_python
 from duskfall.core.rng import derive_rng
 from duskfall.runtime.participant import LazyObservation
-from duskfall.session import GameSetup, run_game
+from duskfall.session import GameSetup, prepare_game
 from duskfall.variants.sports_mafia.bots import BOTS
 from duskfall.variants.sports_mafia.config import SportsMafiaConfig
 from duskfall.variants.sports_mafia.rules import SportsMafiaState
 
 SEATS = range(10)
+# engine: the bare loop; scheduler: run_game's way (the record keeps the game's events);
+# no-events: the same with a record that keeps none, as simulate plays
+KINDS = ("engine", "scheduler", "no-events")
 
 
 def play_direct(
@@ -57,9 +62,13 @@ def play_direct(
     return decisions
 
 
-async def play_scheduled(seeds: range, agent: str) -> None:
+async def play_scheduled(seeds: range, agent: str, keep_events: bool = True) -> None:
+    """Games through the runtime, unlogged; ``keep_events`` False as ``simulate`` plays them
+    (the record keeps no events; set on the prepared game, which the baseline also has)."""
     for seed in seeds:
-        await run_game(GameSetup("sports-mafia", seed=seed, agents=agent, write_log=False))
+        game = prepare_game(GameSetup("sports-mafia", seed=seed, agents=agent, write_log=False))
+        game.record.keep_events = keep_events
+        await game.run()
 
 
 def fingerprint(games: int, agent: str) -> str:
@@ -72,14 +81,14 @@ def fingerprint(games: int, agent: str) -> str:
 
 
 def measure(kind: str, games: int, agent: str) -> dict[str, float]:
-    """CPU and wall seconds of ``games`` games of ``kind`` (engine or scheduler)."""
+    """CPU and wall seconds of ``games`` games of ``kind`` (one of KINDS)."""
     config = SportsMafiaConfig()
     decisions = 0
     wall, cpu = time.perf_counter(), time.process_time()
     if kind == "engine":
         decisions = sum(play_direct(seed, config, agent) for seed in range(games))
     else:
-        asyncio.run(play_scheduled(range(games), agent))
+        asyncio.run(play_scheduled(range(games), agent, keep_events=kind == "scheduler"))
     return {
         "cpu": time.process_time() - cpu,
         "wall": time.perf_counter() - wall,
@@ -113,7 +122,7 @@ def main() -> None:
     parser.add_argument(
         "--baseline", default=SPEED_BASELINE, help="commit, or another checkout's src folder"
     )
-    parser.add_argument("--child", choices=("engine", "scheduler"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
@@ -124,7 +133,7 @@ def main() -> None:
     prints: dict[str, set[str]] = {name: set() for name in codes}
     print(f"load before: {load_average()}")
     for block in range(args.blocks):
-        for kind in ("engine", "scheduler"):
+        for kind in KINDS:
             order = list(codes.items())
             for name, src in order if block % 2 == 0 else order[::-1]:  # neither always first
                 check = args.check if block == 0 and kind == "engine" else 0
@@ -154,7 +163,7 @@ def report(args: argparse.Namespace, runs: dict[tuple[str, str], list[dict[str, 
         f"baseline: {args.baseline}; games/s per CPU second of one core (all blocks | best block)"
     )
     cpu = {key: [run["cpu"] for run in results] for key, results in runs.items()}
-    for kind in ("engine", "scheduler"):
+    for kind in KINDS:
         today, base = cpu["today", kind], cpu["baseline", kind]
         wall = sum(run["wall"] for run in runs["today", kind])
         print(
@@ -166,9 +175,11 @@ def report(args: argparse.Namespace, runs: dict[tuple[str, str], list[dict[str, 
     engine = zip(cpu["baseline", "engine"], cpu["today", "engine"], strict=True)
     blocks = [f"{base / today:.2f}x" for base, today in engine]
     print(f"engine speed-up block by block: {' '.join(blocks)}")
-    for name in ("today", "baseline"):
-        ratio = sum(cpu[name, "scheduler"]) / sum(cpu[name, "engine"])
-        print(f"ratio scheduler/engine per game, {name}: {ratio:.2f}x")
+    for kind in KINDS[1:]:
+        for name in ("today", "baseline"):
+            ratio = sum(cpu[name, kind]) / sum(cpu[name, "engine"])
+            best = min(cpu[name, kind]) / min(cpu[name, "engine"])
+            print(f"ratio {kind}/engine per game, {name}: {ratio:.2f}x (best blocks {best:.2f}x)")
 
 
 if __name__ == "__main__":

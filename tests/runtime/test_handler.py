@@ -344,3 +344,25 @@ async def test_an_answer_even_a_refused_one_ends_a_failing_streak() -> None:
     assert streaks.note([HandlerResult({0: None})]) is None  # answered: the streak ends
     assert streaks.note([fell]) is None
     assert streaks.note([fell]) == "seat 0 (x) failed 2 decisions in a row (last: down)"
+
+
+@pytest.mark.parametrize("bot_type", [CountingBot, Erratic])
+async def test_a_game_nobody_hears_plays_the_same_and_counts_every_event(
+    bot_type: type[Bot],
+) -> None:
+    """No observer and no kept events: the runtime builds no records of the actions, yet the
+    game is the same one and every event is counted (``seq`` stays right for anyone who
+    starts listening)."""
+
+    async def play(record: GameRecord) -> tuple[Any, ...]:
+        state = VARIANT.new_game(parse_config(VARIANT, {}), seed=5)
+        bots = {s: bot_type(s, derive_rng(5, f"b{s}")) for s in range(10)}
+        outcome = await Scheduler(VARIANT, state, bots, record, seed=5).run()
+        views = [state.observe(seat) for seat in range(10)]
+        return outcome, state.day, views, record.recorded
+
+    heard = GameRecord("g")
+    unheard = GameRecord("g", keep_events=False)
+    assert not unheard.heard and heard.heard
+    assert await play(unheard) == await play(heard)
+    assert unheard.events == [] and unheard.recorded == len(heard.events)

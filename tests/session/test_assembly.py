@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 from duskfall.runtime.record import GameRecord, SeatFeed
-from duskfall.session import GameSetup, PreparedGame, prepare_game, prepare_resume
+from duskfall.session import GameSetup, PreparedGame, prepare_game, prepare_resume, run_game
 from duskfall.session.record import GuardedLog
 from duskfall.store.index import GameIndex
 from duskfall.store.indexing import IndexObserver
@@ -81,3 +82,14 @@ def test_unlogged_game_has_no_writer_index_or_log_path() -> None:
     game = prepare_game(GameSetup("sports-mafia", seed=1, write_log=False))
     assert game.log_path is None
     assert observer_kinds(game.record) == []
+
+
+async def test_a_game_set_up_to_keep_no_events_still_logs_them_all(tmp_path: Path) -> None:
+    """``keep_events=False`` empties the record's list, not the log."""
+    setup = GameSetup("werewolf", seed=2, agents="random", log_path=tmp_path / "g.jsonl")
+    kept = await run_game(setup)
+    lean_setup = dataclasses.replace(setup, log_path=tmp_path / "h.jsonl", keep_events=False)
+    lean = await run_game(lean_setup)
+    assert lean.record.events == [] and lean.record.recorded == len(kept.record.events)
+    logged = read_log(tmp_path / "h.jsonl").events
+    assert all(e.same_content(k) for e, k in zip(logged, kept.record.events, strict=True))

@@ -28,8 +28,8 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.llm_form import llm_schema
 from duskfall.core.transcript import stateless_prompts
-from duskfall.core.variant import Decision, State, Variant
-from duskfall.runtime.checking import check_answer, raw_of
+from duskfall.core.variant import Decision, LegalActions, State, Variant
+from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of
 from duskfall.runtime.participant import LazyObservation, Participant
 from duskfall.runtime.seen import SeenEvents
 from duskfall.runtime.settings import RuntimeSettings
@@ -97,6 +97,8 @@ def _timeout_for(participant: Participant, settings: RuntimeSettings) -> float:
 class _SeatAsk:
     """One seat's decision while it is being asked: the steps of :func:`ask_seat`."""
 
+    __slots__ = ("context", "kind", "legal", "log", "observation", "participant", "seat")
+
     def __init__(
         self,
         context: PhaseContext,
@@ -104,14 +106,16 @@ class _SeatAsk:
         player: Player,
         log: list[Event],
         kind: str | None,
+        asked: tuple[LegalActions, LazyObservation] | None = None,
     ) -> None:
         state = context.state
         self.context = context
         self.seat = seat
         self.log = log
         self.kind = kind
-        self.legal = state.legal(seat)
-        self.observation = LazyObservation(functools.partial(state.observe, seat))
+        if asked is None:
+            asked = state.legal(seat), LazyObservation(functools.partial(state.observe, seat))
+        self.legal, self.observation = asked
         # a bot is called directly (settle_bot): a deadline could not interrupt it anyway
         self.participant = None if isinstance(player, Bot) else player
 
@@ -248,24 +252,51 @@ def settle_bot(
     """:func:`ask_seat` for a bot, without a coroutine: ``act`` until legal, else fall back.
 
     The same steps and records as for a participant (a bot gets no hint: it has no prompt),
-    so a game plays and logs the same whichever way its bots are called.
+    so a game plays and logs the same whichever way its bots are called. A bot's first
+    answer, when it is a legal typed action (nearly always), is taken with nothing else
+    built; otherwise the answer is judged and recorded by the full steps.
     """
-    asking = _SeatAsk(context, seat, bot, log, kind)
+    state = context.state
+    asked = state.legal(seat), LazyObservation(functools.partial(state.observe, seat))
+    first = _attempt(bot, asked)
+    if not isinstance(first, _NOT_A_TYPED_ACTION):
+        try:
+            return Answer(asked[0].parse(first))
+        except IllegalAction:
+            pass  # refused and recorded below
+    asking = _SeatAsk(context, seat, bot, log, kind, asked)
     reason = "no answer"
     for attempt in range(context.settings.retries + 1):
-        try:
-            raw = bot.act(asking.observation, asking.legal)
-        except TimeoutError:
-            reason = asking.timed_out()
-            break
-        except Exception as exc:  # a bot's failure must not stop the game
-            reason = asking.failed(attempt, exc)
+        raw = first if attempt == 0 else _attempt(bot, asked)
+        if isinstance(raw, _Raised):
+            if isinstance(raw.error, TimeoutError):
+                reason = asking.timed_out()
+                break
+            reason = asking.failed(attempt, raw.error)
             continue
         try:
             return Answer(asking.decode(raw))
         except IllegalAction as exc:
             reason = asking.refused(attempt, raw, exc)
     return Answer(asking.fall_back(reason), "fallback")
+
+
+class _Raised(NamedTuple):
+    """What a bot's ``act`` raised instead of answering."""
+
+    error: Exception
+
+
+_NOT_A_TYPED_ACTION = (str, dict, CheckedAnswer, _Raised)  # answers that need decoding
+
+
+def _attempt(bot: Bot, asked: tuple[LegalActions, LazyObservation]) -> Any:
+    """The bot's answer, or what it raised (a bot's failure must not stop the game)."""
+    legal, observation = asked
+    try:
+        return bot.act(observation, legal)
+    except Exception as exc:
+        return _Raised(exc)
 
 
 async def ask(

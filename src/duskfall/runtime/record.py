@@ -49,9 +49,24 @@ class GameRecord:
             observer.on_event(event)
         return event
 
+    @property
+    def recorded(self) -> int:
+        """How many events the game has recorded so far, kept or not."""
+        return len(self.events) + self._dropped
+
     def extend(self, events: Iterable[Event]) -> None:
         for event in events:
             self.add(event)
+
+    @property
+    def heard(self) -> bool:
+        """Whether anyone receives the events: kept, or followed by an observer. An unheard
+        record need not be given events at all (:meth:`pass_unheard`)."""
+        return self.keep_events or bool(self.observers)
+
+    def pass_unheard(self, count: int) -> None:
+        """Count ``count`` events that happened but were not built (nobody hears them)."""
+        self._dropped += count
 
     def phase_end(self) -> None:
         for observer in self.observers:

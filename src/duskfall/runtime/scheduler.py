@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from duskfall.core import event_kinds as kinds
@@ -75,6 +75,8 @@ class Scheduler(Pausable):
         self._all_bots = not self.handlers and all(
             isinstance(p, Bot) for p in self.participants.values()
         )
+        # what bots are settled with (they read no decisions list: one context serves all)
+        self._bots_context = self._context([])
 
     def start(self) -> None:
         """Record the opening events (called by :meth:`run` unless resuming from a log)."""
@@ -92,19 +94,23 @@ class Scheduler(Pausable):
         if not pending:
             raise RuntimeError(f"{self.variant.id}: no pending decision but no outcome")
         phase_before = state.phase
-        groups: dict[str, list[Decision]] = {}
-        for decision in pending:
-            groups.setdefault(decision.kind, []).append(decision)
-        if self._all_bots or self._bots_only(groups):
-            results = [self._settle_bots(decisions) for decisions in groups.values()]
+        if self._all_bots:
+            # bots never fail a decision (a raising bot falls back), so no streak to note
+            self._play_bots(pending)
+            failing = None
         else:
-            results = await self._ask(groups)
-        self._apply(results)
-        if state.phase != phase_before or state.outcome() is not None:
+            groups = _grouped(pending)
+            if self._bots_only(groups):
+                results = [self._settle_bots(decisions) for decisions in groups.values()]
+            else:
+                results = await self._ask(groups)
+            self._apply(results)
+            failing = self.failures.note(results)
+        outcome = state.outcome()
+        if outcome is not None or state.phase != phase_before:
             self.record.phase_end()
-        if state.outcome() is not None:
+        if outcome is not None:
             return False
-        failing = self.failures.note(results)
         if failing is not None and self.settings.on_seat_failure == "abort":
             self.stop_reason = failing
             return False
@@ -128,6 +134,24 @@ class Scheduler(Pausable):
         if handlers and any(kind in handlers for kind in groups):
             return False
         return all(isinstance(participants[seat], Bot) for seat in _seats(groups))
+
+    def _play_bots(self, pending: Sequence[Decision]) -> None:
+        """A round in which every seat is a bot: each asked in turn, in the order
+        :meth:`_settle_bots` would ask them, then the actions applied as :meth:`_apply` does,
+        without a handler result per kind (the fast path of all-bot games)."""
+        context = self._bots_context
+        participants = self.participants
+        log: list[Event] = []
+        actions: dict[int, tuple[Any, str]] = {}
+        for decision in _in_asking_order(pending):
+            seat = decision.seat
+            bot = participants[seat]
+            assert isinstance(bot, Bot)
+            answer = settle_bot(context, seat, bot, log, decision.kind)
+            actions[seat] = (answer.action, answer.by)
+        if log:
+            self.record.extend(log)
+        self._apply_actions(actions)
 
     def _settle_bots(self, decisions: list[Decision]) -> HandlerResult:
         """The fast path: what :class:`AskHandler` does for bots (each asked in turn), without
@@ -158,17 +182,27 @@ class Scheduler(Pausable):
 
     def _apply(self, results: list[HandlerResult]) -> None:
         """Record the handlers' events, then apply the actions in ascending seat order."""
-        state, record = self.state, self.record
+        record = self.record
         actions: dict[int, tuple[Any, str]] = {}
         for result in results:
             if result.subphase_log:
                 record.extend(result.subphase_log)
             for seat, action in result.actions.items():
                 actions[seat] = (action, "fallback" if seat in result.fallbacks else "agent")
+        self._apply_actions(actions)
+
+    def _apply_actions(self, actions: dict[int, tuple[Any, str]]) -> None:
+        """Apply (action, by) per seat in ascending seat order, each recorded before its
+        events; stops at the end of the game."""
+        state, record = self.state, self.record
+        heard = record.heard
         for seat in sorted(actions) if len(actions) > 1 else actions:
             action, by = actions[seat]
-            record.add(action_event(state, seat, action, by))
-            record.extend(state.apply(seat, action))
+            if heard:
+                record.add(action_event(state, seat, action, by))
+                record.extend(state.apply(seat, action))
+            else:  # nobody receives events: the action's record is not even built
+                record.pass_unheard(1 + len(state.apply(seat, action)))
             if state.outcome() is not None:
                 break
 
@@ -200,6 +234,22 @@ class Scheduler(Pausable):
         outcome = Outcome(None, Termination.ABORTED, reason)
         self.finish(outcome)
         return outcome
+
+
+def _grouped(pending: Sequence[Decision]) -> dict[str, list[Decision]]:
+    """Pending decisions by kind (sub-phase), kinds in order of first appearance."""
+    groups: dict[str, list[Decision]] = {}
+    for decision in pending:
+        groups.setdefault(decision.kind, []).append(decision)
+    return groups
+
+
+def _in_asking_order(pending: Sequence[Decision]) -> Sequence[Decision]:
+    """The decisions as the handlers would ask them: kind by kind (:func:`_grouped`)."""
+    kind = pending[0].kind
+    if all(decision.kind == kind for decision in pending):
+        return pending
+    return [decision for group in _grouped(pending).values() for decision in group]
 
 
 def _events_of(record: GameRecord) -> Callable[[], list[Event]]:

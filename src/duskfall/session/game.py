@@ -49,6 +49,9 @@ class GameSetup:
 
     ``seed`` None draws a secret one from the OS (:func:`~duskfall.core.rng.new_seed`).
     ``header_extra`` goes in the log header's ``extra`` (a tournament's tag, for instance).
+    ``keep_events`` False leaves ``record.events`` empty: the log and observers still get every
+    event, and a game nobody follows (no log, no observer, every seat a bot) does not build
+    the runtime's own records of its actions at all.
     """
 
     variant: str
@@ -63,6 +66,7 @@ class GameSetup:
     agent_options: Mapping[str, Any] = field(default_factory=dict)
     observers: Sequence[Observer] = ()
     header_extra: Mapping[str, Any] = field(default_factory=dict)
+    keep_events: bool = True
 
 
 @dataclass
@@ -115,6 +119,7 @@ def assemble(plan: GamePlan) -> PreparedGame:
     """
     setup, state, header = plan.setup, plan.state, plan.header
     record = open_record(header, plan.log_path, events=plan.events, observers=setup.observers)
+    record.keep_events = setup.keep_events
     attach_seat_feeds(record, plan.participants, state, plan.log_path)
     scheduler = Scheduler(
         plan.variant, state, plan.participants, record, seed=header.seed, settings=setup.settings

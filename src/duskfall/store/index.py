@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from duskfall.core.errors import DuskfallError
+from duskfall.core.event_kinds import LLM_CALL
 from duskfall.core.events import Event
 from duskfall.core.redaction import redact, redact_value
 from duskfall.core.usage import Tally, call_usage
@@ -212,9 +213,11 @@ class Usage:
 
     def add(self, event: Event) -> None:
         self.events += 1
-        self.days = max(self.days, event.day)
-        usage = call_usage(event)
-        if usage is not None:
+        if event.day > self.days:
+            self.days = event.day
+        if event.kind == LLM_CALL:  # (call_usage's test, inline: this runs for every event)
+            usage = call_usage(event)
+            assert usage is not None
             self.llm.add(usage)
 
     @property
@@ -241,11 +244,18 @@ class Usage:
 def seat_rows(roster: Iterable[dict[str, Any]]) -> tuple[SeatRow, ...]:
     """Seat rows from a log header's roster (``[{"seat": 0, "agent": "random"}, ...]``),
     agents and models redacted (:func:`~duskfall.core.redaction.redact`)."""
+    redacted: dict[str, str] = {}  # most rosters repeat one agent: each text redacted once
+
+    def shown(text: str) -> str:
+        if text not in redacted:
+            redacted[text] = redact(text)
+        return redacted[text]
+
     out = []
     for entry in roster:
-        agent = redact(str(entry.get("agent", "unknown")))
+        agent = shown(str(entry.get("agent", "unknown")))
         model = entry.get("model") or model_of(agent)
-        out.append(SeatRow(int(entry["seat"]), agent, None if model is None else redact(model)))
+        out.append(SeatRow(int(entry["seat"]), agent, None if model is None else shown(model)))
     return tuple(out)
 
 
