@@ -14,6 +14,7 @@ log. ``observe`` (in :mod:`.view`) reads only those, plus the seat's own roles a
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -108,7 +109,7 @@ class MafiaState:
         self.setup: dict[str, int] = {r: dealt[r] for r in ROLES if dealt[r]}
         self.living: list[bool] = [True] * self.num_seats
         self._alive: tuple[int, ...] = tuple(range(self.num_seats))
-        self.rng = derive_rng(seed, "rules")
+        self._rng: random.Random | None = None  # see rng
         self.day = 1
         self.phase = NIGHT
         self._outcome: Outcome | None = None
@@ -127,6 +128,17 @@ class MafiaState:
         self._reset_night()
         self.spoken: Counter[int] = Counter()
         self._opening: list[Event] = self._deal_events() + self._begin_night()
+
+    @property
+    def rng(self) -> random.Random:
+        """The rules' own draws (tie-breaks), derived from the seed when first needed."""
+        if self._rng is None:
+            self._rng = derive_rng(self.seed, "rules")
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     # ----------------------------------------------------------------- set-up
 
