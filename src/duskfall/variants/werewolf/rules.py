@@ -131,6 +131,8 @@ class WerewolfState:
 
     def pending(self) -> list[Decision]:
         answers = self._answers
+        if not answers:
+            return self._pending[:]
         return [d for d in self._pending if d.seat not in answers]
 
     def legal(self, seat: int) -> Choice:
@@ -147,14 +149,17 @@ class WerewolfState:
         return choice
 
     def apply(self, seat: int, action: Any) -> list[Event]:
-        if self._outcome is not None:
-            raise IllegalAction("the game is over", "not_your_turn")
-        legal = self.legal(seat)
+        legal = self._legal.get(seat)  # none once the game is over (_end clears the asks)
+        if legal is None:
+            if self._outcome is not None:
+                raise IllegalAction("the game is over", "not_your_turn")
+            legal = self.legal(seat)
         start = len(self.events)
-        self._answers[seat] = legal.parse(action)
+        answers = self._answers
+        answers[seat] = legal.parse(action)
         del self._legal[seat]
-        if len(self._answers) == len(self._asks):
-            answers, resolver = self._answers, self._resolver
+        if len(answers) == len(self._asks):
+            resolver = self._resolver
             self._clear_asks()
             getattr(self, resolver)(answers)
             self._run()
@@ -296,7 +301,10 @@ class WerewolfState:
             living = self._living_seats = tuple(
                 s for s in range(self.num_seats) if self.is_alive[s]
             )
-        return living if exclude is None else tuple(s for s in living if s != exclude)
+        if exclude is None or exclude not in living:
+            return living
+        i = living.index(exclude)
+        return living[:i] + living[i + 1 :]
 
     def _living_wolves(self) -> list[int]:
         return [s for s in range(self.num_seats) if self.is_alive[s] and self.is_wolf[s]]
@@ -504,14 +512,26 @@ class WerewolfState:
         self._ask(resolver, [(seat, kind)])
 
     def _ask_speech(self, kind: str, seat: int) -> None:
+        """Ask one speech (the commonest decision: its choices are made here at once)."""
         if self.is_alive[seat] or kind == P.LAST_WORDS:
-            self._ask("_resolve_speech", [(seat, kind)])
+            self._asks = {seat: kind}
+            self._pending = [_decision(seat, kind)]
+            self._legal = {seat: _speech_choice(kind, self.config.speech_max_chars)}
+            self._resolver = "_resolve_speech"
 
     def _resolve_speech(self, answers: dict[int, Action]) -> None:
         ((seat, action),) = answers.items()
         assert isinstance(action, Say)
-        visibility = WOLF_CHANNEL if action.kind == P.WOLF_CHAT else PUBLIC
-        self._emit("speech", visibility, action.kind, seat=seat, text=action.text)
+        kind = action.kind
+        self.events.append(
+            Event(
+                "speech",
+                {"seat": seat, "text": action.text, "sub_phase": kind},
+                WOLF_CHANNEL if kind == P.WOLF_CHAT else PUBLIC,
+                self.day,
+                self.phase,
+            )
+        )
 
     def _resolve_hunter(self, answers: dict[int, Action]) -> None:
         ((seat, action),) = answers.items()
@@ -543,10 +563,12 @@ class WerewolfState:
     def _count_votes(self, answers: dict[int, Action], kind: str, weight: Any) -> int | None:
         """Reveal the votes and tally them; a unique top seat is chosen, a tie chooses no one."""
         tally: dict[int, float] = {}
+        events, day, phase = self.events, self.day, self.phase
         for seat in sorted(answers):
             target = _target(answers[seat])
             w = weight(seat)
-            self._emit("vote", PUBLIC, kind, seat=seat, target=target, weight=w)
+            payload = {"seat": seat, "target": target, "weight": w, "sub_phase": kind}
+            events.append(Event("vote", payload, PUBLIC, day, phase))
             if target is not None:
                 tally[target] = tally.get(target, 0.0) + w
         top = max(tally.values(), default=0.0)
