@@ -119,13 +119,11 @@ class TargetChoice:
         return self._pass() if self.pass_type else self._choose(rng.choice(self.targets))
 
     def sample(self, rng: random.Random) -> Choose:
-        options: list[int | None] = list(self.targets)
-        if self.pass_type:
-            options.append(None)
-        target = rng.choice(options)
-        if target is None:
+        targets = self.targets  # one draw among the targets and, if passable, a pass
+        i = rng.randrange(len(targets) + 1 if self.pass_type else len(targets))
+        if i == len(targets):
             return self._pass()
-        return _chosen(self.action_type, target)
+        return _chosen(self.action_type, targets[i])
 
     def to_wire(self) -> dict[str, Any]:
         """``type`` and ``target`` as the action spells them (a passable choice lists the

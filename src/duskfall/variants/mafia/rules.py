@@ -125,6 +125,7 @@ class MafiaState:
         # Current phase.
         self.steps: list[Step] = []
         self._views: dict[int, LegalView] = {}  # see legal()
+        self._say_views: dict[str, tuple[tuple[int, ...], SayChoice]] = {}  # see _legal_view
         self._reset_night()
         self.spoken: Counter[int] = Counter()
         self._opening: list[Event] = self._deal_events() + self._begin_night()
@@ -175,7 +176,7 @@ class MafiaState:
                 self._event(
                     "role",
                     {"seat": seat, "roles": list(roles), "team": self.teams[seat]},
-                    seats_visibility([seat]),
+                    _private(seat),
                 )
             )
         for channel, members in self._members.items():
@@ -198,6 +199,9 @@ class MafiaState:
         if self._outcome is not None or not self.steps:
             return []
         step = self.steps[0]
+        if not step.simultaneous:  # one seat at a time
+            order, position = step.order, step.position
+            return [_decision(order[position], step.kind)] if position < len(order) else []
         return [_decision(seat, step.kind) for seat in step.waiting()]
 
     def legal(self, seat: int) -> LegalView:
@@ -208,33 +212,50 @@ class MafiaState:
         """
         view = self._views.get(seat)
         if view is None:
-            if self._outcome is not None or not self.steps or seat not in self.steps[0].waiting():
+            if self._outcome is not None or not self.steps or not self._waits(seat):
                 raise IllegalAction(
                     f"{self.names[seat]} has nothing to decide now", "not_your_turn"
                 )
             view = self._views[seat] = self._legal_view(seat, self.steps[0].kind)
         return view
 
+    def _waits(self, seat: int) -> bool:
+        """Whether ``seat`` is waited for in the current step (there is one)."""
+        step = self.steps[0]
+        if step.simultaneous:
+            return seat in step.order and seat not in step.received
+        return step.position < len(step.order) and step.order[step.position] == seat
+
     def _legal_view(self, seat: int, kind: str) -> LegalView:
         if kind in CHAT_KINDS or kind == DAY_DISCUSSION:
-            return SayChoice(kind, self._alive, self.names, self.config.max_message_chars)
+            # every speaker of a step has the same choices while nobody dies: made once
+            alive, view = self._say_views.get(kind, ((), None))
+            if view is None or alive is not self._alive:
+                view = SayChoice(kind, self._alive, self.names, self.config.max_message_chars)
+                self._say_views[kind] = (self._alive, view)
+            return view
         action_type, pass_type = ACTION_TYPES[kind]
         return TargetChoice(kind, action_type, self.targets(seat, kind), self.names, pass_type)
 
     def apply(self, seat: int, action: Any) -> list[Event]:
         if self._outcome is not None:
             raise IllegalAction("the game is over", "not_your_turn")
-        if seat not in self._views and (not self.steps or seat not in self.steps[0].waiting()):
-            raise IllegalAction(f"it is not {self.names[seat]}'s turn", "not_your_turn")
+        view = self._views.get(seat)
+        if view is None:
+            if not self.steps or not self._waits(seat):
+                raise IllegalAction(f"it is not {self.names[seat]}'s turn", "not_your_turn")
+            view = self.legal(seat)
         step = self.steps[0]
-        parsed = self.legal(seat).parse(action)
+        parsed = view.parse(action)
         del self._views[seat]
         events = self._on_action(step, seat, parsed)
         if step.simultaneous:
             step.received[seat] = parsed
+            done = len(step.received) == len(step.order)  # the order's seats are distinct
         else:
             step.position += 1
-        if step.closed or not step.waiting():
+            done = step.position >= len(step.order)
+        if done or step.closed:
             events += self._finish_step(step)
         return events
 
@@ -372,7 +393,17 @@ class MafiaState:
         }
 
     def _speech(self, seat: int, action: Say) -> Event:
-        entry = {**self._said("speech", seat, action), "claim": action.claim}
+        target = action.target
+        entry = {  # _said's fields, and the claim
+            "kind": "speech",
+            "day": self.day,
+            "seat": seat,
+            "name": self.names[seat],
+            "says": action.says,
+            "target": target,
+            "target_name": None if target is None else self.names[target],
+            "claim": action.claim,
+        }
         self.public_log.append(entry)
         return self._event("speech", dict(entry))
 
@@ -449,7 +480,7 @@ class MafiaState:
     def _to_seat(self, seat: int, entry: dict[str, Any]) -> Event:
         """Record ``entry`` for ``seat`` alone."""
         self._remember(seat, entry)
-        return self._event(entry["kind"], dict(entry), seats_visibility([seat]))
+        return self._event(entry["kind"], dict(entry), _private(seat))
 
     def _remember(self, seat: int, entry: dict[str, Any]) -> None:
         self.private_logs.setdefault(seat, []).append(entry)
@@ -641,6 +672,12 @@ class MafiaState:
 
     def _event(self, kind: str, payload: dict[str, Any], visibility: str = PUBLIC) -> Event:
         return Event(kind, payload, visibility, self.day, self.phase)
+
+
+@cache
+def _private(seat: int) -> str:
+    """The visibility of an event for ``seat`` alone."""
+    return seats_visibility([seat])
 
 
 @cache
