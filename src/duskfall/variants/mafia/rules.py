@@ -327,9 +327,14 @@ class MafiaState:
 
     def targets(self, seat: int, kind: str) -> tuple[int, ...]:
         """The players ``seat`` may choose in a decision of ``kind`` (it must be pending)."""
-        alive = self.alive()
+        alive = self._alive
         if kind == MAFIA_VOTE:
             return tuple(s for s in alive if self.teams[s] != MAFIA_TEAM)
+        if kind == DAY_VOTE or kind == VIGILANTE_ACTION:
+            if seat not in alive:
+                return alive
+            i = alive.index(seat)
+            return alive[:i] + alive[i + 1 :]
         if kind in (DOCTOR_ACTION, DOCTOR_PROTECTION_VOTE):
             doctors = self.steps[0].order if kind == DOCTOR_PROTECTION_VOTE else [seat]
             banned = {self.protection_banned(d) for d in doctors}
