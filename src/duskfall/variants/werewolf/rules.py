@@ -80,7 +80,9 @@ class WerewolfState:
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
         self._public_rules = config.model_dump(exclude={"preset", "roles", "names", "deal"})
-        self._roles_in_play = dict(Counter(roles))
+        self._roles_in_play: dict[str, int] = {}
+        for role in roles:  # in order of first appearance, as Counter counts them
+            self._roles_in_play[role] = self._roles_in_play.get(role, 0) + 1
         self._derive()
         self._new_night()
         self._night_deaths: list[tuple[int, str]] = []
@@ -307,7 +309,8 @@ class WerewolfState:
         return living[:i] + living[i + 1 :]
 
     def _living_wolves(self) -> list[int]:
-        return [s for s in range(self.num_seats) if self.is_alive[s] and self.is_wolf[s]]
+        is_wolf = self.is_wolf
+        return [s for s in self._living() if is_wolf[s]]
 
     def _living_role(self, role: str) -> int | None:
         seat = self._role_seat.get(role)
