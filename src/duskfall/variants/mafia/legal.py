@@ -50,9 +50,13 @@ def _check_type(data: Mapping[str, Any], allowed: tuple[str, ...]) -> str | None
     return upper
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TargetChoice:
-    """Choose one player (``action_type``), or pass where ``pass_type`` is set."""
+    """Choose one player (``action_type``), or pass where ``pass_type`` is set.
+
+    Read-only once made; not a frozen dataclass, which costs four times as much to build
+    (one is made per seat and decision).
+    """
 
     kind: str
     action_type: str
@@ -165,9 +169,12 @@ class TargetChoice:
         return text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SayChoice:
-    """Write one message (a team chat line or a day speech), optionally about one player."""
+    """Write one message (a team chat line or a day speech), optionally about one player.
+
+    Read-only once made (shared by the speakers of a step; see TargetChoice).
+    """
 
     kind: str
     mentionable: tuple[int, ...]

@@ -122,9 +122,13 @@ def read_seat(value: Any, names: Sequence[str]) -> int | None:
     raise IllegalAction(f"{value!r} is not a seat number or a player's name", "invalid_target")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TargetChoice:
-    """Choose one seat among ``targets`` (or nobody, when ``none_allowed``)."""
+    """Choose one seat among ``targets`` (or nobody, when ``none_allowed``).
+
+    Read-only once made (the wolves share one), but not a frozen dataclass: one is made per
+    seat and vote, and a frozen one costs four times as much to build.
+    """
 
     kind: str
     targets: tuple[int, ...]

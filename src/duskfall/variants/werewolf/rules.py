@@ -297,6 +297,17 @@ class WerewolfState:
         self._pending = [_decision(seat, kind) for seat, kind in asks]
         self._resolver = resolver
 
+    def _ask_all(
+        self, resolver: str, kind: str, seats: Sequence[int], shared: bool = False
+    ) -> None:
+        """Ask ``seats`` the same kind of decision; ``shared``: with the same choices, made
+        here once for all of them."""
+        self._asks = dict.fromkeys(seats, kind)
+        self._pending = [_decision(seat, kind) for seat in seats]
+        self._resolver = resolver
+        if shared and seats:
+            self._legal = dict.fromkeys(seats, self._choice(seats[0], kind))
+
     def _living(self, exclude: int | None = None) -> tuple[int, ...]:
         living = self._living_seats
         if living is None:  # worked out again after a death
@@ -335,19 +346,14 @@ class WerewolfState:
         elif kind == P.GUARD:
             living = self._living()
             targets, none_word = tuple(s for s in living if s != self.last_guarded), "nobody"
-        elif kind == P.SEER:
-            return TargetChoice(kind, self._living(exclude=seat), False, "", names, _Q[kind])
         elif kind == P.BADGE_VOTE:
             targets = tuple(c for c in self._candidates if c in self._remaining)
             none_word = "abstain"
-        elif kind == P.VOTE:
-            targets, none_word = self._living(exclude=seat), "abstain"
-        elif kind == P.HUNTER_SHOT:
-            targets, none_word = self._living(exclude=seat), "hold fire"
-        elif kind == P.BADGE_PASS:
-            targets, none_word = self._living(exclude=seat), "tear up the badge"
-        else:  # pragma: no cover - every kind the rules ask is listed above
-            raise AssertionError(kind)
+        else:  # everyone but the seat itself: a choice of its own
+            targets = self._living(exclude=seat)
+            if kind == P.SEER:
+                return TargetChoice(kind, targets, False, "", names, _Q[kind])
+            return TargetChoice(kind, targets, True, _NONE_WORDS[kind], names, _Q[kind])
         key = (kind, targets)
         choice = self._same_targets.get(key)
         if choice is None:  # the wolves (and the badge voters) share one choice
@@ -376,7 +382,7 @@ class WerewolfState:
 
     def _ask_wolf_kill(self, round_no: int) -> None:
         self._wolf_round_no = round_no
-        self._ask("_resolve_wolf_kill", [(w, P.WOLF_KILL) for w in self._living_wolves()])
+        self._ask_all("_resolve_wolf_kill", P.WOLF_KILL, self._living_wolves(), shared=True)
 
     def _resolve_wolf_kill(self, answers: dict[int, Action]) -> None:
         votes = [(seat, _target(answers[seat])) for seat in sorted(answers)]
@@ -555,7 +561,7 @@ class WerewolfState:
         self._next(*(("_ask_speech", P.SPEECH, s) for s in order))
 
     def _ask_vote(self) -> None:
-        self._ask("_resolve_vote", [(s, P.VOTE) for s in self._living()])
+        self._ask_all("_resolve_vote", P.VOTE, self._living())
 
     def _resolve_vote(self, answers: dict[int, Action]) -> None:
         chosen = self._count_votes(answers, P.VOTE, lambda s: 1.5 if s == self.sheriff else 1.0)
@@ -594,7 +600,7 @@ class WerewolfState:
     # -- sheriff election -----------------------------------------------------------------
 
     def _badge_run(self) -> None:
-        self._ask("_resolve_badge_run", [(s, P.BADGE_RUN) for s in self._living()])
+        self._ask_all("_resolve_badge_run", P.BADGE_RUN, self._living(), shared=True)
 
     def _resolve_badge_run(self, answers: dict[int, Action]) -> None:
         self._candidates = [s for s in sorted(answers) if _yes(answers[s])]
@@ -607,7 +613,9 @@ class WerewolfState:
         self._next(*speeches, ("_badge_withdraw",))
 
     def _badge_withdraw(self) -> None:
-        self._ask("_resolve_badge_withdraw", [(c, P.BADGE_WITHDRAW) for c in self._candidates])
+        self._ask_all(
+            "_resolve_badge_withdraw", P.BADGE_WITHDRAW, self._candidates, shared=True
+        )
 
     def _resolve_badge_withdraw(self, answers: dict[int, Action]) -> None:
         withdrawn = [s for s in sorted(answers) if _yes(answers[s])]
@@ -623,7 +631,7 @@ class WerewolfState:
         if len(self._remaining) < 2 or not voters:
             self._settle_badge()
             return
-        self._ask("_resolve_badge_vote", [(s, P.BADGE_VOTE) for s in voters])
+        self._ask_all("_resolve_badge_vote", P.BADGE_VOTE, voters, shared=True)
 
     def _settle_badge(self) -> None:
         """No vote: a lone candidate is elected; no candidate, or no voter, loses the badge."""
@@ -719,6 +727,7 @@ _YES_NO_QUESTIONS = {
     P.BADGE_RUN: "Do you run for sheriff?",
     P.BADGE_WITHDRAW: "Do you withdraw from the sheriff race?",
 }
+_NONE_WORDS = {P.VOTE: "abstain", P.HUNTER_SHOT: "hold fire", P.BADGE_PASS: "tear up the badge"}
 _Q = {
     P.WOLF_KILL: "Whom do the werewolves kill tonight?",
     P.GUARD: "Whom do you protect tonight (not the same player two nights running)?",
