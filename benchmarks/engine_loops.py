@@ -13,7 +13,7 @@ codes must play the same games.
     python benchmarks/engine_loops.py                       # 2,000 games, 3 rounds, 300 checked
     python benchmarks/engine_loops.py --games 500 --rounds 1 --tables mafia-8
     python benchmarks/engine_loops.py --child werewolf-12 2000   # one measurement, this code
-    python benchmarks/engine_loops.py --fingerprint werewolf-12 300   # the check's digest, this code
+    python benchmarks/engine_loops.py --fingerprint werewolf-12 300   # its digest, this code
 """
 
 from __future__ import annotations
@@ -121,7 +121,9 @@ def main() -> int:
     parser.add_argument("--check", type=int, default=300, help="games fingerprinted per table")
     parser.add_argument("--bot", default="random", help=argparse.SUPPRESS)
     parser.add_argument("--child", nargs=2, metavar=("TABLE", "GAMES"), help=argparse.SUPPRESS)
-    parser.add_argument("--fingerprint", nargs=2, metavar=("TABLE", "GAMES"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--fingerprint", nargs=2, metavar=("TABLE", "GAMES"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.child:
         child(args.child[0], int(args.child[1]))

@@ -330,7 +330,7 @@ class MafiaState:
         alive = self._alive
         if kind == MAFIA_VOTE:
             return tuple(s for s in alive if self.teams[s] != MAFIA_TEAM)
-        if kind == DAY_VOTE or kind == VIGILANTE_ACTION:
+        if kind in (DAY_VOTE, VIGILANTE_ACTION):
             if seat not in alive:
                 return alive
             i = alive.index(seat)

@@ -62,7 +62,7 @@ def _pick(kind: str, target: int | None) -> Pick:
     return Pick(kind, target)
 
 
-_CANNED_SAYS = {kind: tuple(Say(kind, text) for text in _CANNED_SPEECHES) for kind in P.SPEECH_KINDS}
+_CANNED_SAYS = {kind: tuple(Say(kind, t) for t in _CANNED_SPEECHES) for kind in P.SPEECH_KINDS}
 
 
 @cache

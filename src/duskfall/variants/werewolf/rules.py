@@ -89,6 +89,7 @@ class WerewolfState:
         self._candidates: list[int] = []
         self._outcome: Outcome | None = None
         self._queue: deque[Step] = deque([("_night_start", 1)])
+        self._legal: dict[int, Choice] = {}  # see legal()
         self._clear_asks()
         self._deal()
         self._run()
@@ -123,7 +124,7 @@ class WerewolfState:
         self._asks: dict[int, str] = {}
         self._answers: dict[int, Action] = {}
         self._pending: list[Decision] = []
-        self._legal: dict[int, Choice] = {}
+        self._legal.clear()  # already empty once every asked seat has answered
         self._resolver = ""
 
     # -- the State contract ---------------------------------------------------------------
@@ -280,13 +281,14 @@ class WerewolfState:
     # -- the step machine -----------------------------------------------------------------
 
     def _run(self) -> None:
+        queue = self._queue
         while self._outcome is None and not self._pending:
-            if not self._queue:
-                self._queue.append(
+            if not queue:
+                queue.append(
                     ("_day_start",) if self.phase == P.NIGHT else ("_night_start", self.day + 1)
                 )
-            name, *args = self._queue.popleft()
-            getattr(self, name)(*args)
+            step = queue.popleft()
+            getattr(self, step[0])(*step[1:])
 
     def _next(self, *steps: Step) -> None:
         """Run ``steps`` before whatever is queued."""
@@ -613,9 +615,7 @@ class WerewolfState:
         self._next(*speeches, ("_badge_withdraw",))
 
     def _badge_withdraw(self) -> None:
-        self._ask_all(
-            "_resolve_badge_withdraw", P.BADGE_WITHDRAW, self._candidates, shared=True
-        )
+        self._ask_all("_resolve_badge_withdraw", P.BADGE_WITHDRAW, self._candidates, shared=True)
 
     def _resolve_badge_withdraw(self, answers: dict[int, Action]) -> None:
         withdrawn = [s for s in sorted(answers) if _yes(answers[s])]
