@@ -14,6 +14,7 @@ codes must play the same games.
     python benchmarks/engine_loops.py --games 500 --rounds 1 --tables mafia-8
     python benchmarks/engine_loops.py --child werewolf-12 2000   # one measurement, this code
     python benchmarks/engine_loops.py --fingerprint werewolf-12 300   # its digest, this code
+    python benchmarks/engine_loops.py --profile werewolf-12 300   # cProfile of this code's loop
 """
 
 from __future__ import annotations
@@ -100,6 +101,24 @@ def child(table: str, games: int) -> None:
     print(json.dumps({"games": games, "decisions": decisions, "cpu": cpu, "wall": wall}))
 
 
+def profile(table: str, games: int) -> None:
+    """Print the cProfile of ``games`` games of ``table`` on this code (self, then cumulative
+    time: cProfile inflates calls, so read the shares, not the seconds)."""
+    import cProfile
+    import pstats
+
+    variant, config = table_setup(table)
+    play(variant, config, 10**6)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for seed in range(games):
+        play(variant, config, seed)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=sys.stdout).strip_dirs()
+    stats.sort_stats("tottime").print_stats(35)
+    stats.sort_stats("cumulative").print_stats(35)
+
+
 def measure(src: Any, table: str, games: int) -> dict[str, float]:
     from baseline import run_python
 
@@ -124,7 +143,11 @@ def main() -> int:
     parser.add_argument(
         "--fingerprint", nargs=2, metavar=("TABLE", "GAMES"), help=argparse.SUPPRESS
     )
+    parser.add_argument("--profile", nargs=2, metavar=("TABLE", "GAMES"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.profile:
+        profile(args.profile[0], int(args.profile[1]))
+        return 0
     if args.child:
         child(args.child[0], int(args.child[1]))
         return 0

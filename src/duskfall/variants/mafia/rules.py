@@ -357,12 +357,14 @@ class MafiaState:
     # --------------------------------------------------------------- actions
 
     def _on_action(self, step: Step, seat: int, action: Any) -> list[Event]:
-        kind = step.kind
-        if kind in CHAT_KINDS:
-            return [self._chat(CHAT_KINDS[kind], seat, action, step)]
+        kind = step.kind  # the commonest kinds first
         if kind == DAY_DISCUSSION:
             self.spoken[seat] += 1
             return [self._speech(seat, action)]
+        if kind == DAY_VOTE:
+            return []  # secret until everyone has voted
+        if kind in CHAT_KINDS:
+            return [self._chat(CHAT_KINDS[kind], seat, action, step)]
         assert isinstance(action, Choose)
         if kind in TEAM_VOTE_KINDS:
             return [self._team_vote(TEAM_VOTE_KINDS[kind], seat, action)]
@@ -374,7 +376,7 @@ class MafiaState:
             return [self._investigate(seat, action.target)]
         if kind == VIGILANTE_ACTION:
             return [self._vigilante(seat, action, step)]
-        return []  # DAY_VOTE: secret until everyone has voted
+        return []
 
     def _chat(self, channel: str, seat: int, action: Say, step: Step) -> Event:
         per_round = len(set(step.order))
@@ -659,8 +661,9 @@ class MafiaState:
         return self._begin_night()
 
     def _check_winner(self) -> list[Event]:
-        mafia = sum(1 for s in self.alive() if self.teams[s] == MAFIA_TEAM)
-        town = len(self.alive()) - mafia
+        teams = self.teams
+        mafia = sum(1 for s in self._alive if teams[s] == MAFIA_TEAM)
+        town = len(self._alive) - mafia
         if mafia == 0:
             self._outcome = Outcome(TOWN, Termination.WIN, "no mafia remains")
         elif mafia >= town:

@@ -14,7 +14,7 @@ is built.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -396,7 +396,9 @@ class WerewolfState:
             )
             self._next(("_wolf_round", self._wolf_round_no + 1))
             return
-        counts = Counter(t for _, t in votes)
+        counts: dict[int | None, int] = {}
+        for _, t in votes:
+            counts[t] = counts.get(t, 0) + 1
         top = max(counts.values())
         self._attacked = next(t for _, t in votes if counts[t] == top)
         self._emit("werewolf_kill", WOLF_CHANNEL, P.WOLF_KILL, target=self._attacked, votes=casts)
