@@ -90,6 +90,9 @@ class WerewolfState:
         self._outcome: Outcome | None = None
         self._queue: deque[Step] = deque([("_night_start", 1)])
         self._legal: dict[int, Choice] = {}  # see legal()
+        self._speech_choices = {
+            kind: _speech_choice(kind, config.speech_max_chars) for kind in P.SPEECH_KINDS
+        }
         self._clear_asks()
         self._deal()
         self._run()
@@ -529,7 +532,7 @@ class WerewolfState:
         if self.is_alive[seat] or kind == P.LAST_WORDS:
             self._asks = {seat: kind}
             self._pending = [_decision(seat, kind)]
-            self._legal = {seat: _speech_choice(kind, self.config.speech_max_chars)}
+            self._legal = {seat: self._speech_choices[kind]}
             self._resolver = "_resolve_speech"
 
     def _resolve_speech(self, answers: dict[int, Action]) -> None:
