@@ -105,8 +105,12 @@ class MafiaState:
             derive_rng(seed, "deal").shuffle(deal)
         self.seat_roles: list[RoleSet] = deal
         self.teams: list[str] = [team_of_roles(r) for r in deal]
-        dealt = Counter(role for roles in deal for role in roles)
-        self.setup: dict[str, int] = {r: dealt[r] for r in ROLES if dealt[r]}
+        dealt: dict[str, int] = {}
+        for roles in deal:
+            for role in roles:
+                dealt[role] = dealt.get(role, 0) + 1
+        self.setup: dict[str, int] = {r: dealt[r] for r in ROLES if r in dealt}
+        self._index_roles()
         self.living: list[bool] = [True] * self.num_seats
         self._alive: tuple[int, ...] = tuple(range(self.num_seats))
         self._rng: random.Random | None = None  # see rng
@@ -294,12 +298,19 @@ class MafiaState:
         """Seats on a private channel (dead ones included)."""
         return self._members.get(channel, ())
 
+    def _index_roles(self) -> None:
+        """``_holding``: each role's seats, dead or alive (again after roles are re-dealt)."""
+        self._holding: dict[str, list[int]] = {}
+        for seat, roles in enumerate(self.seat_roles):
+            for role in set(roles):
+                self._holding.setdefault(role, []).append(seat)
+
     def holders(self, role: str, alive_only: bool = True) -> list[int]:
-        return [
-            s
-            for s, roles in enumerate(self.seat_roles)
-            if role in roles and (self.living[s] or not alive_only)
-        ]
+        seats = self._holding.get(role, [])
+        if not alive_only:
+            return list(seats)
+        living = self.living
+        return [s for s in seats if living[s]]
 
     def shares_results(self, sheriff: int) -> bool:
         return "sheriffs" in self._channels[sheriff]
