@@ -167,8 +167,9 @@ def main() -> int:
             prints = {name: check(src, table, args.check) for name, src in codes.items()}
             same = same and prints["today"] == prints["baseline"]
             print(
-                f"{table:12} same games as the baseline ({args.check} seeds, every action, "
-                f"event and outcome): {'yes' if prints['today'] == prints['baseline'] else 'NO'}"
+                f"{table:12} same games as the baseline ({args.check} seeds: every observation, "
+                f"action, event and outcome): "
+                f"{'yes' if prints['today'] == prints['baseline'] else 'NO'}"
                 f" ({prints['today']} vs {prints['baseline']})",
                 flush=True,
             )
@@ -189,6 +190,8 @@ def main() -> int:
         ratio = best["baseline"]["cpu"] / best["today"]["cpu"]
         print(f"{table:12} ratio today/baseline: {ratio:.2f}x", flush=True)
     print(load_average())
+    if not same:
+        print("the games differ from the baseline's (see the check lines above)", file=sys.stderr)
     return 0 if same else 1
 
 
