@@ -129,18 +129,18 @@ class WireObserver:
     def _send_state_update(self, index: int, seat: RemoteSeat, shared: SharedFields) -> None:
         """The seat's state update: its whole observation, or the fields that changed."""
         observation = plain_observation(self.state.observe(index))
-        fields = self.frames.fields(observation, shared)
-        message = action_request(index, self.state.phase, {}, observation, game_id=self.game_id)
-        shown = seat.shown
-        if seat.state_updates == "changes" and shown is not None and fields is not None:
+        frames, phase = self.frames, self.state.phase
+        fields = frames.fields(observation, shared)
+        shown, seat.shown = seat.shown, fields
+        if fields is None:  # not a plain mapping of names: encoded whole
+            message = action_request(index, phase, {}, observation, game_id=self.game_id)
+            seat.send(frames.frame(message))
+        elif seat.state_updates == "changes" and shown is not None:
             changed = changed_fields(shown, fields)
-            seat.shown = fields
             if changed:
-                message["partial"] = True
-                seat.send(self.frames.frame(message, changed))
-            return
-        seat.shown = fields
-        seat.send(self.frames.frame(message, fields))
+                seat.send(frames.state_update(index, phase, changed, self.game_id, partial=True))
+        else:
+            seat.send(frames.state_update(index, phase, fields, self.game_id))
 
 
 def changed_fields(shown: Mapping[str, Field], fields: Mapping[str, Field]) -> dict[str, Field]:
