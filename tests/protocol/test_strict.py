@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from duskfall.protocol import ErrorCode, ProtocolError, decode_json_object
-from duskfall.protocol.strict import _action_types, _compiled, _error, wire_form_error
+from duskfall.protocol.strict import wire_form_error
 from duskfall.variants.mafia.legal import SayChoice
 from duskfall.variants.mafia.legal import TargetChoice as MafiaTarget
 from duskfall.variants.sports_mafia.legal import (
@@ -89,97 +85,3 @@ def test_non_finite_numbers_are_refused_at_decode_time(text: str) -> None:
         decode_json_object(text.encode())
     assert caught.value.code is ErrorCode.BAD_FORMAT
     assert "finite" in caught.value.detail
-
-
-ROW = [0] * 10
-# (schema, an action in its form): the property test changes one part of the action
-CASES: list[tuple[dict[str, Any], dict[str, Any]]] = [
-    (VOTE.schema(), {"type": "VOTE", "target": 3}),
-    (EliminateAllChoice().schema(), {"type": "ELIMINATE_ALL_VOTE", "vote": True}),
-    (
-        DeclarationChoice((1, 2)).schema(),
-        {
-            "type": "DECLARATION",
-            "declaration": ROW,
-            "sheriff_claims": [ROW] * 10,
-            "nomination": 1,
-            "nomination_policy": {"1": 0.5, "-1": 1},
-        },
-    ),
-    (
-        WitchChoice(2, True, (1, 3), NAMES).schema(),
-        {"type": "WITCH", "potion": "POISON", "target": 3},
-    ),
-    (YesNoChoice("BADGE_RUN", "Run?").schema(), {"type": "BADGE_RUN", "run": False}),
-    (SpeechChoice("BADGE_SPEECH", 50, "Speak.").schema(), {"type": "BADGE_SPEECH", "says": "hi"}),
-    (
-        MafiaTarget("MAFIA_VOTE", "KILL", (1, 2), NAMES, "PASS").schema(),
-        {"type": "KILL", "target": "Bram"},
-    ),
-    (
-        SayChoice("DAY_DISCUSSION", (1, 2), NAMES, 100).schema(),
-        {"type": "SAY", "says": "x", "target": None, "claim": "DOCTOR"},
-    ),
-]
-_VALUES = st.recursive(
-    st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(-4, 12),
-        st.floats(-4, 4, allow_nan=False),
-        st.sampled_from(["3", "PASS", "POISON", "KILL", "Bram", "DOCTOR", "yes", ""]),
-    ),
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=11), st.dictionaries(st.sampled_from(["1", "-1", "x"]), inner)
-    ),
-    max_leaves=12,
-)
-
-
-def _change(value: Any, path: list[Any], new: Any) -> Any:
-    """``value`` with the part at ``path`` replaced by ``new`` (a copy)."""
-    if not path:
-        return new
-    copy = list(value) if isinstance(value, list) else dict(value)
-    head = path[0] % len(copy) if isinstance(copy, list) else path[0]
-    copy[head] = _change(copy[head], path[1:], new)
-    return copy
-
-
-@st.composite
-def _actions(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
-    schema, action = draw(st.sampled_from(CASES))
-    name = draw(st.sampled_from([*action, "note"]))
-    if draw(st.booleans()) and name in action:
-        if draw(st.booleans()):
-            return schema, {k: v for k, v in action.items() if k != name}
-        part = action[name]
-        path = [name]
-        while isinstance(part, list | dict) and part and draw(st.booleans()):
-            key = (
-                draw(st.integers(0, 9))
-                if isinstance(part, list)
-                else draw(st.sampled_from(list(part)))
-            )
-            path.append(key)
-            part = part[key % len(part)] if isinstance(part, list) else part[key]
-        return schema, _change(action, path, draw(_VALUES))
-    return schema, {**action, name: draw(_VALUES)}
-
-
-@settings(max_examples=300, deadline=None)
-@given(_actions())
-def test_a_compiled_schema_accepts_exactly_what_the_walk_finds_nothing_in(
-    case: tuple[dict[str, Any], dict[str, Any]],
-) -> None:
-    schema, action = case
-    compiled = _compiled(schema)
-    assert compiled is not None
-    assert compiled.types == _action_types(schema)
-    assert compiled.accepts(action) == (_error(action, schema, "action") is None)
-
-
-def test_a_compiled_schema_is_kept_by_its_exact_form() -> None:
-    assert _compiled(VOTE.schema()) is _compiled(VOTE.schema())
-    assert _compiled({"type": "integer", "enum": [1]}) is not _compiled({"enum": [True]})
-    assert _compiled({"type": "object", "properties": {"x": object()}}) is None

@@ -6,19 +6,13 @@ player's name); a program speaking the protocol is held to the documented form i
 booleans as ``true``/``false``, words from their list. :func:`wire_form_error` checks shapes
 and JSON types only; whether a target is legal is left to the rules, so an illegal target is
 still ``invalid_target`` and a wrong action type still ``invalid_action``.
-
-The walk that finds the reason is only needed for a refusal: a decision's schema is compiled
-once (:func:`_compiled`, kept by its exact snapshot) into a predicate that says whether an
-action is in the form, exactly when the walk would find nothing, so that an action in the form
-(nearly all of them) costs a few checks.
 """
 
 from __future__ import annotations
 
 import json
-import marshal
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, cast
+from collections.abc import Mapping
+from typing import Any
 
 from duskfall.core.json_types import is_json_type
 
@@ -27,132 +21,14 @@ def wire_form_error(action: Any, schema: Mapping[str, Any]) -> str | None:
     """Why ``action`` is not in the wire form of ``schema`` (a one-line reason), or None."""
     if not isinstance(action, dict):
         return f"an action is a JSON object, not {_show(action)}"
-    compiled = _compiled(schema)
-    types = compiled.types if compiled is not None else _action_types(schema)
+    types = _action_types(schema)
     if "type" not in action:
         shown = ", ".join(json.dumps(t) for t in types)
         return f'the action needs its "type" ({shown})'
     given = action["type"]
     if isinstance(given, str) and types and given.strip().upper() not in types:
         return None  # another action altogether: the rules refuse it as invalid_action
-    if compiled is not None and compiled.accepts(action):
-        return None
     return _error(action, schema, "action")
-
-
-Check = Callable[[Any], bool]
-
-
-class Compiled(NamedTuple):
-    """A schema made ready: the action types it allows, and whether a value is in its form
-    (``accepts(value)`` exactly when ``_error(value, schema, path)`` is None)."""
-
-    types: list[str]
-    accepts: Check
-
-
-_COMPILED: dict[bytes, Compiled | None] = {}
-COMPILED_KEPT = 512  # schemas kept at most (a game has a few dozen), then forgotten at once
-
-
-def _compiled(schema: Mapping[str, Any]) -> Compiled | None:
-    """``schema`` compiled, or None when it is not plain data or has a form not compiled
-    (the walk alone then decides)."""
-    try:
-        key = marshal.dumps(cast(Any, schema), 2)  # exact: equal keys, equal schemas and types
-    except ValueError:
-        return None
-    if key in _COMPILED:
-        return _COMPILED[key]
-    if len(_COMPILED) >= COMPILED_KEPT:
-        _COMPILED.clear()
-    try:
-        compiled: Compiled | None = Compiled(_action_types(schema), _check(schema))
-    except (_NotCompiled, TypeError, AttributeError):  # what the walk alone may still handle
-        compiled = None
-    _COMPILED[key] = compiled
-    return compiled
-
-
-class _NotCompiled(Exception):
-    """A schema form the compiler leaves to the walk."""
-
-
-def _check(schema: Any) -> Check:
-    """The predicate of :func:`_error` for ``schema``, built from the same rules."""
-    if not isinstance(schema, Mapping):
-        raise _NotCompiled
-    branches = schema.get("anyOf") or schema.get("oneOf")
-    if branches:
-        checks = [_check(branch) for branch in branches]
-        return lambda value: any(check(value) for check in checks)
-    allowed = _enumerated(schema)
-    if allowed is not None:
-        return _enum_check(allowed)
-    kind = schema.get("type")
-    kinds = None if kind is None else [kind] if isinstance(kind, str) else list(kind)
-    if kinds is not None and not all(isinstance(k, str) for k in kinds):
-        raise _NotCompiled
-    items = schema.get("items")
-    item_check = _check(items) if isinstance(items, Mapping) else None
-    object_check = _object_check(schema)
-
-    def check(value: Any) -> bool:
-        if kinds is not None and not any(_is(value, k) for k in kinds):
-            return False
-        if isinstance(value, dict):
-            return object_check(value)
-        if item_check is not None and isinstance(value, list):
-            return all(map(item_check, value))
-        return True
-
-    return check
-
-
-def _object_check(schema: Mapping[str, Any]) -> Callable[[dict[str, Any]], bool]:
-    properties = schema.get("properties", {})
-    required = list(schema.get("required", ()))
-    extra = schema.get("additionalProperties")
-    if not isinstance(properties, Mapping):
-        raise _NotCompiled
-    checks = {name: _check(sub) for name, sub in properties.items()}
-    extra_check = _check(extra) if isinstance(extra, Mapping) else None
-
-    def check(value: dict[str, Any]) -> bool:
-        for name in required:
-            if name not in value:
-                return False
-        for name, item in value.items():
-            sub = checks.get(name, extra_check)
-            if sub is not None and not sub(item):
-                return False
-        return True
-
-    return check
-
-
-def _enum_check(allowed: list[Any]) -> Check:
-    """:func:`_enum_error` finds nothing, with what it asks of ``allowed`` worked out once."""
-    none_ok = None in allowed
-    bool_ok = any(isinstance(a, bool) for a in allowed)
-    int_ok = any(_is(a, "integer") for a in allowed)
-    float_ok = any(isinstance(a, float) for a in allowed)
-    words = [a for a in allowed if isinstance(a, str)]
-
-    def check(value: Any) -> bool:
-        if value is None and none_ok:
-            return True
-        if isinstance(value, bool):
-            return bool_ok
-        if isinstance(value, int):
-            return int_ok
-        if isinstance(value, float):
-            return float_ok
-        if isinstance(value, str):
-            return value in words
-        return False
-
-    return check
 
 
 def _error(value: Any, schema: Mapping[str, Any], path: str) -> str | None:
