@@ -70,7 +70,7 @@ signal.setitimer(signal.ITIMER_PROF, 0, 0)
 with open(out, "w") as handle:
     total = max(samples[0], 1)
     handle.write(f"{samples[0]} samples (1 ms of CPU each)\\n\\n## inclusive\\n")
-    for name, count in inclusive.most_common(45):
+    for name, count in inclusive.most_common(80):
         handle.write(f"{100 * count / total:5.1f}%  {name}\\n")
     areas = collections.Counter()
     for name, count in own.items():

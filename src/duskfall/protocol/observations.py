@@ -16,18 +16,17 @@ the client's HELLO).
 
 from __future__ import annotations
 
-import json
 import marshal
 from collections.abc import Mapping
 from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import Any
 
-from duskfall.protocol.framing import encode_frame
+from duskfall.protocol.framing import encode_frame, encode_json
 from duskfall.protocol.messages import action_request
 
 # The JSON of encode_message (compact, UTF-8, no NaN), so that the frames are the same bytes.
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+_encode = encode_json
 
 
 def _scalar(value: Any) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core import event_kinds as kinds
-from duskfall.core.events import Event, visible_to
+from duskfall.core.events import PUBLIC, Event, visible_to
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
 from duskfall.protocol.framing import encode_message
@@ -101,16 +101,19 @@ class WireObserver:
 
     def _forward(self, event: Event) -> None:
         frame: bytes | None = None  # encoded once, for every seat that may see it
+        everyone = event.visibility == PUBLIC
         by_team = event.visibility.startswith("team:")  # only then do the seat's channels matter
         for index, seat in self.seats.items():
-            if seat.link is None:
+            link = seat.link
+            if link is None:
                 continue
-            channels = self.state.channels(index) if by_team else ()
-            if not visible_to(event, index, channels):
-                continue
+            if not everyone:
+                channels = self.state.channels(index) if by_team else ()
+                if not visible_to(event, index, channels):
+                    continue
             if frame is None:
                 frame = encode_message(game_event_message(event.kind, event.payload, self.game_id))
-            seat.send(frame)
+            link.send(frame)
 
     def _send_state_updates(self) -> None:
         self._update = None
