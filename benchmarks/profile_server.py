@@ -8,8 +8,10 @@ calls: read the shares, not the absolute times.
 
     python benchmarks/profile_server.py --games 20                 # self time by area, top calls
     python benchmarks/profile_server.py --games 20 --gc            # GC time and cyclic garbage
+    python benchmarks/profile_server.py --games 60 --sample        # sampled: true shares
     python benchmarks/profile_server.py --state-updates changes
     python benchmarks/profile_server.py --src ../main/src       # another checkout's server
+    python benchmarks/profile_server.py --save server.prof      # keep the raw stats too
 """
 
 from __future__ import annotations
@@ -39,6 +41,48 @@ except SystemExit:
 finally:
     profile.disable()
     profile.dump_stats(out)
+"""
+
+_SAMPLED = """
+import collections, signal, sys
+from duskfall.cli import main
+out = sys.argv.pop(1)
+inclusive, own = collections.Counter(), collections.Counter()
+samples = [0]
+def where(frame):
+    return frame.f_code.co_filename.split("site-packages/")[-1].split("python3.11/")[-1].split(
+        "src/")[-1] + ":" + frame.f_code.co_name
+def sample(signum, frame):
+    samples[0] += 1
+    own[where(frame)] += 1
+    seen = set()
+    while frame is not None:
+        seen.add(where(frame))
+        frame = frame.f_back
+    inclusive.update(seen)
+signal.signal(signal.SIGPROF, sample)
+signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001)
+try:
+    main()
+except SystemExit:
+    pass
+signal.setitimer(signal.ITIMER_PROF, 0, 0)
+with open(out, "w") as handle:
+    total = max(samples[0], 1)
+    handle.write(f"{samples[0]} samples (1 ms of CPU each)\\n\\n## inclusive\\n")
+    for name, count in inclusive.most_common(80):
+        handle.write(f"{100 * count / total:5.1f}%  {name}\\n")
+    areas = collections.Counter()
+    for name, count in own.items():
+        path = name.split(":")[0]
+        parts = path.split("/")
+        areas["/".join(parts[:2]) if parts[0] == "duskfall" else parts[0]] += count
+    handle.write("\\n## self by area\\n")
+    for name, count in areas.most_common(15):
+        handle.write(f"{100 * count / total:5.1f}%  {name}\\n")
+    handle.write("\\n## self\\n")
+    for name, count in own.most_common(45):
+        handle.write(f"{100 * count / total:5.1f}%  {name}\\n")
 """
 
 _COLLECTED = """
@@ -108,22 +152,29 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--state-updates", choices=("full", "changes", "off"), default=None)
     parser.add_argument("--gc", action="store_true", help="GC time and cyclic garbage instead")
+    parser.add_argument(
+        "--sample", action="store_true", help="CPU-time sampling (no cProfile inflation) instead"
+    )
     parser.add_argument("--top", type=int, default=30, help="functions listed")
+    parser.add_argument("--save", type=Path, help="also keep the raw cProfile stats there")
     parser.add_argument(
         "--src", type=Path, default=current_src(), help="the duskfall source to serve from"
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "server.out"
-        asyncio.run(serve_and_play(_COLLECTED if args.gc else _PROFILED, out, args))
+        code = _COLLECTED if args.gc else _SAMPLED if args.sample else _PROFILED
+        asyncio.run(serve_and_play(code, out, args))
         print(
             f"# duskfall serve --no-log ({args.src}), {args.games} games of 10 raw random "
             f"clients, state updates {args.state_updates or 'full'}; {load_average()}"
         )
-        if args.gc:
+        if args.gc or args.sample:
             print(out.read_text(), end="")
             return
         stats = pstats.Stats(str(out))
+        if args.save is not None:
+            stats.dump_stats(str(args.save))
         total = sum(row[2] for row in stats.stats.values())  # type: ignore[attr-defined]
         print(f"# CPU-time cProfile, start-up included; self time {total:.2f} s\n")
         for area, seconds in by_area(stats):

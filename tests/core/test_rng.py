@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from duskfall.core.errors import ConfigError
@@ -36,3 +38,9 @@ def test_parse_seed_reads_decimal_text() -> None:
     for bad in ("", "-1", "0x10", "1e3", "١٢", str(MAX_SEED + 1)):
         with pytest.raises(ConfigError):
             parse_seed(bad)
+
+
+def test_a_stream_is_random_seeded_with_its_text() -> None:
+    for seed, stream in ((0, "deal"), (7, "agent:3"), (2**128 - 1, "rules é")):
+        ours, theirs = derive_rng(seed, stream), random.Random(f"duskfall:{seed}:{stream}")
+        assert [ours.random() for _ in range(3)] == [theirs.random() for _ in range(3)]

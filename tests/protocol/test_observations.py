@@ -102,3 +102,30 @@ def test_values_are_reused_by_identity_only_until_the_state_changes() -> None:
     frames.state_changed()
     fields = frames.fields({"table": table}, frames.unchanged)
     assert fields is not None and fields["table"].text == '"table":[1,2,3]'
+
+
+def test_state_update_frames_are_the_messages_bytes() -> None:
+    frames = ObservationFrames()
+    for steps in (0, 12, 25, 40):
+        state = played_state(steps)
+        shared: SharedFields = {}
+        for seat in range(10):
+            observation = dict(state.observe(seat))
+            fields = frames.fields(observation, shared)
+            assert fields is not None
+            for game_id, partial in (("g", False), ('é"1', True), (None, False), (None, True)):
+                message = action_request(
+                    seat, state.phase, {}, observation, game_id=game_id, partial=partial or None
+                )
+                assert frames.state_update(
+                    seat, state.phase, fields, game_id, partial=partial
+                ) == encode_message(message)
+
+
+def test_a_small_value_seen_again_is_the_same_field_only_if_its_json_is() -> None:
+    frames = ObservationFrames()
+    first = frames.fields({"role": "RED", "flags": [1, 0], "n": 1})
+    again = frames.fields({"role": "RED", "flags": [True, False], "n": True})
+    assert first is not None and again is not None
+    assert again["role"] is first["role"]  # kept: one field for every seat holding it
+    assert again["flags"].text == '"flags":[true,false]' and again["n"].text == '"n":true'

@@ -100,6 +100,19 @@ async def test_cancelling_the_ask_closes_the_request() -> None:
     assert requests.pending is None and len(board.closed) == 1
 
 
+async def test_an_answer_in_time_cancels_its_deadline_timer() -> None:
+    board = Board()
+    requests = awaiting(board)
+    task = asyncio.create_task(requests.ask(lambda rid: {"request_id": rid}, deadline=60))
+    await board.next()
+    scheduled = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]
+    timers = [t for t in scheduled if getattr(t._callback, "__name__", "") == "_expire"]
+    assert len(timers) == 1 and not timers[0].cancelled()
+    requests.answer(1, "in time")
+    assert await task == "in time"
+    assert timers[0].cancelled()  # one timer per decision, gone with it
+
+
 # -- one check per answer ----------------------------------------------------------------------
 
 

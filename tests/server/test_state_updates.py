@@ -12,7 +12,8 @@ from duskfall.core.events import Event
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
-from duskfall.protocol.framing import FrameDecoder
+from duskfall.protocol.framing import FrameDecoder, encode_message
+from duskfall.protocol.messages import action_request
 from duskfall.server.broadcast import WireObserver
 from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.stand_in import FallbackPlayer
@@ -77,6 +78,40 @@ async def test_changes_merge_into_the_full_observation() -> None:
             assert full[-1]["observation"] == state.observe(0) and "partial" not in full[-1]
     assert partial > 0
     assert seats[2][1].sent == []  # off: no state updates at all
+
+
+class RawFrames:
+    """A seat link that keeps the bytes it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def send(self, message: dict[str, Any] | bytes) -> None:
+        self.sent.append(message if isinstance(message, bytes) else encode_message(message))
+
+
+async def test_full_updates_are_the_bytes_of_the_plain_encoding() -> None:
+    state = VARIANT.new_game(parse_config(VARIANT, {}), 9)
+    seats = {i: seat(i)[0] for i in range(10)}
+    links = {i: RawFrames() for i in range(10)}
+    for index, remote in seats.items():
+        remote.attach(links[index])
+    observer = WireObserver(state, seats, "g-é")
+    rng = random.Random(9)
+    checked = 0
+    while state.outcome() is None:
+        decision = state.pending()[0]
+        observer.on_event(Event("action", {"seat": decision.seat}, source="runtime"))
+        state.apply(decision.seat, state.legal(decision.seat).sample(rng))
+        await asyncio.sleep(0)
+        for index, link in links.items():
+            for frame in link.sent:  # each seat's update made from its observation now
+                observation = dict(state.observe(index))
+                message = action_request(index, state.phase, {}, observation, game_id="g-é")
+                assert frame == encode_message(message)
+                checked += 1
+            link.sent.clear()
+    assert checked > 100
 
 
 async def test_hello_options_over_the_wire(tmp_path: Path) -> None:

@@ -36,10 +36,14 @@ def encode_frame(payload: bytes) -> bytes:
     return len(payload).to_bytes(HEADER_SIZE, "big") + payload
 
 
+# Compact JSON, UTF-8 as is, no NaN: one encoder for every frame (json.dumps with options
+# builds one per call).
+encode_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
 def encode_message(message: dict[str, Any]) -> bytes:
     """One frame holding ``message`` as compact UTF-8 JSON."""
-    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return encode_frame(text.encode("utf-8"))
+    return encode_frame(encode_json(message).encode("utf-8"))
 
 
 class FrameDecoder:

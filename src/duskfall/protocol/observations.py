@@ -16,17 +16,17 @@ the client's HELLO).
 
 from __future__ import annotations
 
-import json
 import marshal
 from collections.abc import Mapping
 from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import Any
 
-from duskfall.protocol.framing import encode_frame
+from duskfall.protocol.framing import encode_frame, encode_json
+from duskfall.protocol.messages import action_request
 
 # The JSON of encode_message (compact, UTF-8, no NaN), so that the frames are the same bytes.
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+_encode = encode_json
 
 
 def _scalar(value: Any) -> str:
@@ -69,7 +69,8 @@ class ObservationFrames:
 
     def __init__(self) -> None:
         self._last: dict[str, Field] = {}  # each field's last large value
-        self._small: dict[tuple[str, bytes], str] = {}  # JSON of small values and list items
+        self._small: dict[tuple[str, bytes], Field] = {}  # small values' fields, list items
+        self._heads: dict[tuple[int, str], str] = {}  # a state update's opening, per seat and phase
         # The fields encoded since the game's state last changed, to pass as ``shared`` to
         # :meth:`fields`; None until someone tells these frames of every change
         # (:meth:`follow_state`, then :meth:`state_changed`).
@@ -95,17 +96,22 @@ class ObservationFrames:
         looked at again (the same object in one unchanged state has the same JSON).
         """
         out: dict[str, Field] = {}
+        field_of = self._field
+        if shared is None:
+            for name, value in observation.items():
+                if type(name) is not str:
+                    return None
+                out[name] = field_of(name, value)
+            return out
+        seen_in = shared.get
         for name, value in observation.items():
             if type(name) is not str:
                 return None
-            if shared is None:
-                out[name] = self._field(name, value)
-                continue
-            seen = shared.get((name, id(value)))
+            seen = seen_in((name, id(value)))
             if seen is not None and seen[0] is value:
                 out[name] = seen[1]
             else:
-                field = out[name] = self._field(name, value)
+                field = out[name] = field_of(name, value)
                 shared[name, id(value)] = (value, field)  # the value kept: its id stays its own
         return out
 
@@ -115,7 +121,7 @@ class ObservationFrames:
         except ValueError:  # not plain data (e.g. an object with to_dict): always encoded
             return Field(None, _name(name) + _encode(value))
         if len(snapshot) <= SMALL:
-            return Field(snapshot, _name(name) + self._small_json(name, value, snapshot))
+            return self._small_field(name, value, snapshot)
         cached = self._last.get(name)
         if cached is None or cached.snapshot != snapshot:
             cached = self._last[name] = Field(snapshot, _name(name) + self._json(name, value))
@@ -135,16 +141,19 @@ class ObservationFrames:
             return _encode(item)
         if len(snapshot) > SMALL:
             return _encode(item)
-        return self._small_json(f"{name}[]", item, snapshot)
+        return self._small_field(f"{name}[]", item, snapshot, named=False).text
 
-    def _small_json(self, name: str, value: Any, snapshot: bytes) -> str:
+    def _small_field(self, name: str, value: Any, snapshot: bytes, *, named: bool = True) -> Field:
+        """The field of a small value, kept by its snapshot (``named=False``: a list item,
+        its text the bare JSON). Fields are never changed, so one serves every seat."""
         small = self._small
-        text = small.get((name, snapshot))
-        if text is None:
+        field = small.get((name, snapshot))
+        if field is None:
             if len(small) >= SMALL_KEPT:
                 small.clear()
-            text = small[name, snapshot] = _encode(value)
-        return text
+            text = _name(name) + _encode(value) if named else _encode(value)
+            field = small[name, snapshot] = Field(snapshot, text)
+        return field
 
     def frame(self, message: Mapping[str, Any], fields: Mapping[str, Field] | None = None) -> bytes:
         """The frame of ``message``, an ``ACTION_REQUEST``, its observation encoded field by
@@ -160,6 +169,31 @@ class ObservationFrames:
                 text = _scalar(value)
             parts.append(_name(name) + text)
         return encode_frame(("{" + ",".join(parts) + "}").encode("utf-8"))
+
+    def state_update(
+        self,
+        player_id: int,
+        phase: str,
+        fields: Mapping[str, Field],
+        game_id: str | None = None,
+        *,
+        partial: bool = False,
+    ) -> bytes:
+        """The frame of a state update, ``frame(action_request(player_id, phase, {},
+        observation, game_id=game_id, partial=partial or None), fields)`` without building the
+        message: its opening, the same for a seat all through a phase, is kept."""
+        head = self._heads.get((player_id, phase))
+        if head is None:
+            if len(self._heads) >= SMALL_KEPT:
+                self._heads.clear()
+            message = action_request(player_id, phase, {}, {})
+            del message["observation"]  # the last key: its value follows the opening
+            opening = [_name(name) + _scalar(value) for name, value in message.items()]
+            head = self._heads[player_id, phase] = ",".join([*opening, _name("observation")])
+        tail = "" if game_id is None else f",{_name('game_id')}{_scalar(game_id)}"
+        if partial:
+            tail += f",{_name('partial')}true"
+        return encode_frame(f"{{{head}{_object(fields)}{tail}}}".encode())
 
 
 def _object(fields: Mapping[str, Field]) -> str:

@@ -50,6 +50,12 @@ def _ignore(request: Any) -> None:
     pass
 
 
+def _expire(answer: asyncio.Future[Any]) -> None:
+    """A request's deadline passed: its answer fails with TimeoutError (if none came)."""
+    if not answer.done():
+        answer.set_exception(TimeoutError())
+
+
 class Awaiting(Generic[R]):
     """One seat's requests, one at a time; see the module docstring.
 
@@ -81,12 +87,17 @@ class Awaiting(Generic[R]):
     async def ask(self, build: Callable[[int], R], deadline: float | None = None) -> Any:
         """Publish ``build(request_id)`` and return its answer; TimeoutError past ``deadline``."""
         request_id = next(self._ids)
-        pending = Pending(request_id, build(request_id), asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        pending = Pending(request_id, build(request_id), loop.create_future())
         self.pending = pending
         self._publish(pending.request)
+        # one timer per decision, cancelled with it (cheaper than asyncio.wait_for's wrapping)
+        timer = None if deadline is None else loop.call_later(deadline, _expire, pending.answer)
         try:
-            return await asyncio.wait_for(pending.answer, deadline)
+            return await pending.answer
         finally:
+            if timer is not None:
+                timer.cancel()
             self.pending = None
             self._on_close(pending.request)
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core import event_kinds as kinds
-from duskfall.core.events import Event, visible_to
+from duskfall.core.events import PUBLIC, Event, visible_to
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
 from duskfall.protocol.framing import encode_message
@@ -101,16 +101,19 @@ class WireObserver:
 
     def _forward(self, event: Event) -> None:
         frame: bytes | None = None  # encoded once, for every seat that may see it
+        everyone = event.visibility == PUBLIC
         by_team = event.visibility.startswith("team:")  # only then do the seat's channels matter
         for index, seat in self.seats.items():
-            if seat.link is None:
+            link = seat.link
+            if link is None:
                 continue
-            channels = self.state.channels(index) if by_team else ()
-            if not visible_to(event, index, channels):
-                continue
+            if not everyone:
+                channels = self.state.channels(index) if by_team else ()
+                if not visible_to(event, index, channels):
+                    continue
             if frame is None:
                 frame = encode_message(game_event_message(event.kind, event.payload, self.game_id))
-            seat.send(frame)
+            link.send(frame)
 
     def _send_state_updates(self) -> None:
         self._update = None
@@ -129,18 +132,18 @@ class WireObserver:
     def _send_state_update(self, index: int, seat: RemoteSeat, shared: SharedFields) -> None:
         """The seat's state update: its whole observation, or the fields that changed."""
         observation = plain_observation(self.state.observe(index))
-        fields = self.frames.fields(observation, shared)
-        message = action_request(index, self.state.phase, {}, observation, game_id=self.game_id)
-        shown = seat.shown
-        if seat.state_updates == "changes" and shown is not None and fields is not None:
+        frames, phase = self.frames, self.state.phase
+        fields = frames.fields(observation, shared)
+        shown, seat.shown = seat.shown, fields
+        if fields is None:  # not a plain mapping of names: encoded whole
+            message = action_request(index, phase, {}, observation, game_id=self.game_id)
+            seat.send(frames.frame(message))
+        elif seat.state_updates == "changes" and shown is not None:
             changed = changed_fields(shown, fields)
-            seat.shown = fields
             if changed:
-                message["partial"] = True
-                seat.send(self.frames.frame(message, changed))
-            return
-        seat.shown = fields
-        seat.send(self.frames.frame(message, fields))
+                seat.send(frames.state_update(index, phase, changed, self.game_id, partial=True))
+        else:
+            seat.send(frames.state_update(index, phase, fields, self.game_id))
 
 
 def changed_fields(shown: Mapping[str, Field], fields: Mapping[str, Field]) -> dict[str, Field]:

@@ -50,9 +50,13 @@ def _check_type(data: Mapping[str, Any], allowed: tuple[str, ...]) -> str | None
     return upper
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TargetChoice:
-    """Choose one player (``action_type``), or pass where ``pass_type`` is set."""
+    """Choose one player (``action_type``), or pass where ``pass_type`` is set.
+
+    Read-only once made; not a frozen dataclass, which costs four times as much to build
+    (one is made per seat and decision).
+    """
 
     kind: str
     action_type: str
@@ -119,13 +123,11 @@ class TargetChoice:
         return self._pass() if self.pass_type else self._choose(rng.choice(self.targets))
 
     def sample(self, rng: random.Random) -> Choose:
-        options: list[int | None] = list(self.targets)
-        if self.pass_type:
-            options.append(None)
-        target = rng.choice(options)
-        if target is None:
+        targets = self.targets  # one draw among the targets and, if passable, a pass
+        i = rng.randrange(len(targets) + 1 if self.pass_type else len(targets))
+        if i == len(targets):
             return self._pass()
-        return _chosen(self.action_type, target)
+        return _chosen(self.action_type, targets[i])
 
     def to_wire(self) -> dict[str, Any]:
         """``type`` and ``target`` as the action spells them (a passable choice lists the
@@ -167,9 +169,12 @@ class TargetChoice:
         return text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SayChoice:
-    """Write one message (a team chat line or a day speech), optionally about one player."""
+    """Write one message (a team chat line or a day speech), optionally about one player.
+
+    Read-only once made (shared by the speakers of a step; see TargetChoice).
+    """
 
     kind: str
     mentionable: tuple[int, ...]

@@ -14,6 +14,7 @@ log. ``observe`` (in :mod:`.view`) reads only those, plus the seat's own roles a
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -104,11 +105,15 @@ class MafiaState:
             derive_rng(seed, "deal").shuffle(deal)
         self.seat_roles: list[RoleSet] = deal
         self.teams: list[str] = [team_of_roles(r) for r in deal]
-        dealt = Counter(role for roles in deal for role in roles)
-        self.setup: dict[str, int] = {r: dealt[r] for r in ROLES if dealt[r]}
+        dealt: dict[str, int] = {}
+        for roles in deal:
+            for role in roles:
+                dealt[role] = dealt.get(role, 0) + 1
+        self.setup: dict[str, int] = {r: dealt[r] for r in ROLES if r in dealt}
+        self._index_roles()
         self.living: list[bool] = [True] * self.num_seats
         self._alive: tuple[int, ...] = tuple(range(self.num_seats))
-        self.rng = derive_rng(seed, "rules")
+        self._rng: random.Random | None = None  # see rng
         self.day = 1
         self.phase = NIGHT
         self._outcome: Outcome | None = None
@@ -124,9 +129,21 @@ class MafiaState:
         # Current phase.
         self.steps: list[Step] = []
         self._views: dict[int, LegalView] = {}  # see legal()
+        self._say_views: dict[str, tuple[tuple[int, ...], SayChoice]] = {}  # see _legal_view
         self._reset_night()
         self.spoken: Counter[int] = Counter()
         self._opening: list[Event] = self._deal_events() + self._begin_night()
+
+    @property
+    def rng(self) -> random.Random:
+        """The rules' own draws (tie-breaks), derived from the seed when first needed."""
+        if self._rng is None:
+            self._rng = derive_rng(self.seed, "rules")
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     # ----------------------------------------------------------------- set-up
 
@@ -163,7 +180,7 @@ class MafiaState:
                 self._event(
                     "role",
                     {"seat": seat, "roles": list(roles), "team": self.teams[seat]},
-                    seats_visibility([seat]),
+                    _private(seat),
                 )
             )
         for channel, members in self._members.items():
@@ -186,6 +203,9 @@ class MafiaState:
         if self._outcome is not None or not self.steps:
             return []
         step = self.steps[0]
+        if not step.simultaneous:  # one seat at a time
+            order, position = step.order, step.position
+            return [_decision(order[position], step.kind)] if position < len(order) else []
         return [_decision(seat, step.kind) for seat in step.waiting()]
 
     def legal(self, seat: int) -> LegalView:
@@ -196,33 +216,50 @@ class MafiaState:
         """
         view = self._views.get(seat)
         if view is None:
-            if self._outcome is not None or not self.steps or seat not in self.steps[0].waiting():
+            if self._outcome is not None or not self.steps or not self._waits(seat):
                 raise IllegalAction(
                     f"{self.names[seat]} has nothing to decide now", "not_your_turn"
                 )
             view = self._views[seat] = self._legal_view(seat, self.steps[0].kind)
         return view
 
+    def _waits(self, seat: int) -> bool:
+        """Whether ``seat`` is waited for in the current step (there is one)."""
+        step = self.steps[0]
+        if step.simultaneous:
+            return seat in step.order and seat not in step.received
+        return step.position < len(step.order) and step.order[step.position] == seat
+
     def _legal_view(self, seat: int, kind: str) -> LegalView:
         if kind in CHAT_KINDS or kind == DAY_DISCUSSION:
-            return SayChoice(kind, self._alive, self.names, self.config.max_message_chars)
+            # every speaker of a step has the same choices while nobody dies: made once
+            alive, view = self._say_views.get(kind, ((), None))
+            if view is None or alive is not self._alive:
+                view = SayChoice(kind, self._alive, self.names, self.config.max_message_chars)
+                self._say_views[kind] = (self._alive, view)
+            return view
         action_type, pass_type = ACTION_TYPES[kind]
         return TargetChoice(kind, action_type, self.targets(seat, kind), self.names, pass_type)
 
     def apply(self, seat: int, action: Any) -> list[Event]:
         if self._outcome is not None:
             raise IllegalAction("the game is over", "not_your_turn")
-        if seat not in self._views and (not self.steps or seat not in self.steps[0].waiting()):
-            raise IllegalAction(f"it is not {self.names[seat]}'s turn", "not_your_turn")
+        view = self._views.get(seat)
+        if view is None:
+            if not self.steps or not self._waits(seat):
+                raise IllegalAction(f"it is not {self.names[seat]}'s turn", "not_your_turn")
+            view = self.legal(seat)
         step = self.steps[0]
-        parsed = self.legal(seat).parse(action)
+        parsed = view.parse(action)
         del self._views[seat]
         events = self._on_action(step, seat, parsed)
         if step.simultaneous:
             step.received[seat] = parsed
+            done = len(step.received) == len(step.order)  # the order's seats are distinct
         else:
             step.position += 1
-        if step.closed or not step.waiting():
+            done = step.position >= len(step.order)
+        if done or step.closed:
             events += self._finish_step(step)
         return events
 
@@ -261,12 +298,19 @@ class MafiaState:
         """Seats on a private channel (dead ones included)."""
         return self._members.get(channel, ())
 
+    def _index_roles(self) -> None:
+        """``_holding``: each role's seats, dead or alive (again after roles are re-dealt)."""
+        self._holding: dict[str, list[int]] = {}
+        for seat, roles in enumerate(self.seat_roles):
+            for role in set(roles):
+                self._holding.setdefault(role, []).append(seat)
+
     def holders(self, role: str, alive_only: bool = True) -> list[int]:
-        return [
-            s
-            for s, roles in enumerate(self.seat_roles)
-            if role in roles and (self.living[s] or not alive_only)
-        ]
+        seats = self._holding.get(role, [])
+        if not alive_only:
+            return list(seats)
+        living = self.living
+        return [s for s in seats if living[s]]
 
     def shares_results(self, sheriff: int) -> bool:
         return "sheriffs" in self._channels[sheriff]
@@ -294,9 +338,14 @@ class MafiaState:
 
     def targets(self, seat: int, kind: str) -> tuple[int, ...]:
         """The players ``seat`` may choose in a decision of ``kind`` (it must be pending)."""
-        alive = self.alive()
+        alive = self._alive
         if kind == MAFIA_VOTE:
             return tuple(s for s in alive if self.teams[s] != MAFIA_TEAM)
+        if kind in (DAY_VOTE, VIGILANTE_ACTION):
+            if seat not in alive:
+                return alive
+            i = alive.index(seat)
+            return alive[:i] + alive[i + 1 :]
         if kind in (DOCTOR_ACTION, DOCTOR_PROTECTION_VOTE):
             doctors = self.steps[0].order if kind == DOCTOR_PROTECTION_VOTE else [seat]
             banned = {self.protection_banned(d) for d in doctors}
@@ -319,12 +368,14 @@ class MafiaState:
     # --------------------------------------------------------------- actions
 
     def _on_action(self, step: Step, seat: int, action: Any) -> list[Event]:
-        kind = step.kind
-        if kind in CHAT_KINDS:
-            return [self._chat(CHAT_KINDS[kind], seat, action, step)]
+        kind = step.kind  # the commonest kinds first
         if kind == DAY_DISCUSSION:
             self.spoken[seat] += 1
             return [self._speech(seat, action)]
+        if kind == DAY_VOTE:
+            return []  # secret until everyone has voted
+        if kind in CHAT_KINDS:
+            return [self._chat(CHAT_KINDS[kind], seat, action, step)]
         assert isinstance(action, Choose)
         if kind in TEAM_VOTE_KINDS:
             return [self._team_vote(TEAM_VOTE_KINDS[kind], seat, action)]
@@ -336,7 +387,7 @@ class MafiaState:
             return [self._investigate(seat, action.target)]
         if kind == VIGILANTE_ACTION:
             return [self._vigilante(seat, action, step)]
-        return []  # DAY_VOTE: secret until everyone has voted
+        return []
 
     def _chat(self, channel: str, seat: int, action: Say, step: Step) -> Event:
         per_round = len(set(step.order))
@@ -360,7 +411,17 @@ class MafiaState:
         }
 
     def _speech(self, seat: int, action: Say) -> Event:
-        entry = {**self._said("speech", seat, action), "claim": action.claim}
+        target = action.target
+        entry = {  # _said's fields, and the claim
+            "kind": "speech",
+            "day": self.day,
+            "seat": seat,
+            "name": self.names[seat],
+            "says": action.says,
+            "target": target,
+            "target_name": None if target is None else self.names[target],
+            "claim": action.claim,
+        }
         self.public_log.append(entry)
         return self._event("speech", dict(entry))
 
@@ -437,7 +498,7 @@ class MafiaState:
     def _to_seat(self, seat: int, entry: dict[str, Any]) -> Event:
         """Record ``entry`` for ``seat`` alone."""
         self._remember(seat, entry)
-        return self._event(entry["kind"], dict(entry), seats_visibility([seat]))
+        return self._event(entry["kind"], dict(entry), _private(seat))
 
     def _remember(self, seat: int, entry: dict[str, Any]) -> None:
         self.private_logs.setdefault(seat, []).append(entry)
@@ -611,8 +672,9 @@ class MafiaState:
         return self._begin_night()
 
     def _check_winner(self) -> list[Event]:
-        mafia = sum(1 for s in self.alive() if self.teams[s] == MAFIA_TEAM)
-        town = len(self.alive()) - mafia
+        teams = self.teams
+        mafia = sum(1 for s in self._alive if teams[s] == MAFIA_TEAM)
+        town = len(self._alive) - mafia
         if mafia == 0:
             self._outcome = Outcome(TOWN, Termination.WIN, "no mafia remains")
         elif mafia >= town:
@@ -629,6 +691,12 @@ class MafiaState:
 
     def _event(self, kind: str, payload: dict[str, Any], visibility: str = PUBLIC) -> Event:
         return Event(kind, payload, visibility, self.day, self.phase)
+
+
+@cache
+def _private(seat: int) -> str:
+    """The visibility of an event for ``seat`` alone."""
+    return seats_visibility([seat])
 
 
 @cache

@@ -48,6 +48,7 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> MafiaState:
             if other != seat and isinstance(step.received[other], Choose):
                 target = rng.choice([None, *out.alive()])
                 step.received[other] = Choose(step.received[other].type, target)
+    out._index_roles()
     out.rng = random.Random(rng.random())
     out.seed = rng.randrange(2**31)
     return out

@@ -51,6 +51,7 @@ _CANNED_SPEECHES = (
     "Let us listen carefully before we vote.",
     "I do not trust the quiet ones.",
 )
+_CANNED_SET = frozenset(_CANNED_SPEECHES)  # each already normalised (see SpeechChoice.parse)
 
 
 # Actions are immutable values and a sampled one is one of few: the samplers share one
@@ -61,9 +62,7 @@ def _pick(kind: str, target: int | None) -> Pick:
     return Pick(kind, target)
 
 
-@cache
-def _canned_say(kind: str, text: str) -> Say:
-    return Say(kind, text)
+_CANNED_SAYS = {kind: tuple(Say(kind, t) for t in _CANNED_SPEECHES) for kind in P.SPEECH_KINDS}
 
 
 @cache
@@ -123,9 +122,13 @@ def read_seat(value: Any, names: Sequence[str]) -> int | None:
     raise IllegalAction(f"{value!r} is not a seat number or a player's name", "invalid_target")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TargetChoice:
-    """Choose one seat among ``targets`` (or nobody, when ``none_allowed``)."""
+    """Choose one seat among ``targets`` (or nobody, when ``none_allowed``).
+
+    Read-only once made (the wolves share one), but not a frozen dataclass: one is made per
+    seat and vote, and a frozen one costs four times as much to build.
+    """
 
     kind: str
     targets: tuple[int, ...]
@@ -198,6 +201,13 @@ class SpeechChoice:
     question: str
 
     def parse(self, data: Any) -> Say:
+        if (
+            data.__class__ is Say
+            and data.kind == self.kind
+            and data.text in _CANNED_SET
+            and len(data.text) <= self.max_chars
+        ):
+            return data  # a canned speech is already what the long way below builds
         if isinstance(data, Say):
             if data.kind != self.kind:
                 raise IllegalAction(f"this decision is {self.kind}, not {data.kind}")
@@ -215,7 +225,7 @@ class SpeechChoice:
         return Say(self.kind, "")
 
     def sample(self, rng: random.Random) -> Say:
-        return _canned_say(self.kind, rng.choice(_CANNED_SPEECHES))
+        return rng.choice(_CANNED_SAYS[self.kind])
 
     def schema(self) -> dict[str, Any]:
         return {

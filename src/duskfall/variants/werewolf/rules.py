@@ -14,7 +14,7 @@ is built.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -80,13 +80,19 @@ class WerewolfState:
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
         self._public_rules = config.model_dump(exclude={"preset", "roles", "names", "deal"})
-        self._roles_in_play = dict(Counter(roles))
+        self._roles_in_play: dict[str, int] = {}
+        for role in roles:  # in order of first appearance, as Counter counts them
+            self._roles_in_play[role] = self._roles_in_play.get(role, 0) + 1
         self._derive()
         self._new_night()
         self._night_deaths: list[tuple[int, str]] = []
         self._candidates: list[int] = []
         self._outcome: Outcome | None = None
         self._queue: deque[Step] = deque([("_night_start", 1)])
+        self._legal: dict[int, Choice] = {}  # see legal()
+        self._speech_choices = {
+            kind: _speech_choice(kind, config.speech_max_chars) for kind in P.SPEECH_KINDS
+        }
         self._clear_asks()
         self._deal()
         self._run()
@@ -121,7 +127,7 @@ class WerewolfState:
         self._asks: dict[int, str] = {}
         self._answers: dict[int, Action] = {}
         self._pending: list[Decision] = []
-        self._legal: dict[int, Choice] = {}
+        self._legal.clear()  # already empty once every asked seat has answered
         self._resolver = ""
 
     # -- the State contract ---------------------------------------------------------------
@@ -131,6 +137,8 @@ class WerewolfState:
 
     def pending(self) -> list[Decision]:
         answers = self._answers
+        if not answers:
+            return self._pending[:]
         return [d for d in self._pending if d.seat not in answers]
 
     def legal(self, seat: int) -> Choice:
@@ -147,14 +155,17 @@ class WerewolfState:
         return choice
 
     def apply(self, seat: int, action: Any) -> list[Event]:
-        if self._outcome is not None:
-            raise IllegalAction("the game is over", "not_your_turn")
-        legal = self.legal(seat)
+        legal = self._legal.get(seat)  # none once the game is over (_end clears the asks)
+        if legal is None:
+            if self._outcome is not None:
+                raise IllegalAction("the game is over", "not_your_turn")
+            legal = self.legal(seat)
         start = len(self.events)
-        self._answers[seat] = legal.parse(action)
+        answers = self._answers
+        answers[seat] = legal.parse(action)
         del self._legal[seat]
-        if len(self._answers) == len(self._asks):
-            answers, resolver = self._answers, self._resolver
+        if len(answers) == len(self._asks):
+            resolver = self._resolver
             self._clear_asks()
             getattr(self, resolver)(answers)
             self._run()
@@ -273,13 +284,14 @@ class WerewolfState:
     # -- the step machine -----------------------------------------------------------------
 
     def _run(self) -> None:
+        queue = self._queue
         while self._outcome is None and not self._pending:
-            if not self._queue:
-                self._queue.append(
+            if not queue:
+                queue.append(
                     ("_day_start",) if self.phase == P.NIGHT else ("_night_start", self.day + 1)
                 )
-            name, *args = self._queue.popleft()
-            getattr(self, name)(*args)
+            step = queue.popleft()
+            getattr(self, step[0])(*step[1:])
 
     def _next(self, *steps: Step) -> None:
         """Run ``steps`` before whatever is queued."""
@@ -290,16 +302,31 @@ class WerewolfState:
         self._pending = [_decision(seat, kind) for seat, kind in asks]
         self._resolver = resolver
 
+    def _ask_all(
+        self, resolver: str, kind: str, seats: Sequence[int], shared: bool = False
+    ) -> None:
+        """Ask ``seats`` the same kind of decision; ``shared``: with the same choices, made
+        here once for all of them."""
+        self._asks = dict.fromkeys(seats, kind)
+        self._pending = [_decision(seat, kind) for seat in seats]
+        self._resolver = resolver
+        if shared and seats:
+            self._legal = dict.fromkeys(seats, self._choice(seats[0], kind))
+
     def _living(self, exclude: int | None = None) -> tuple[int, ...]:
         living = self._living_seats
         if living is None:  # worked out again after a death
             living = self._living_seats = tuple(
                 s for s in range(self.num_seats) if self.is_alive[s]
             )
-        return living if exclude is None else tuple(s for s in living if s != exclude)
+        if exclude is None or exclude not in living:
+            return living
+        i = living.index(exclude)
+        return living[:i] + living[i + 1 :]
 
     def _living_wolves(self) -> list[int]:
-        return [s for s in range(self.num_seats) if self.is_alive[s] and self.is_wolf[s]]
+        is_wolf = self.is_wolf
+        return [s for s in self._living() if is_wolf[s]]
 
     def _living_role(self, role: str) -> int | None:
         seat = self._role_seat.get(role)
@@ -324,19 +351,14 @@ class WerewolfState:
         elif kind == P.GUARD:
             living = self._living()
             targets, none_word = tuple(s for s in living if s != self.last_guarded), "nobody"
-        elif kind == P.SEER:
-            return TargetChoice(kind, self._living(exclude=seat), False, "", names, _Q[kind])
         elif kind == P.BADGE_VOTE:
             targets = tuple(c for c in self._candidates if c in self._remaining)
             none_word = "abstain"
-        elif kind == P.VOTE:
-            targets, none_word = self._living(exclude=seat), "abstain"
-        elif kind == P.HUNTER_SHOT:
-            targets, none_word = self._living(exclude=seat), "hold fire"
-        elif kind == P.BADGE_PASS:
-            targets, none_word = self._living(exclude=seat), "tear up the badge"
-        else:  # pragma: no cover - every kind the rules ask is listed above
-            raise AssertionError(kind)
+        else:  # everyone but the seat itself: a choice of its own
+            targets = self._living(exclude=seat)
+            if kind == P.SEER:
+                return TargetChoice(kind, targets, False, "", names, _Q[kind])
+            return TargetChoice(kind, targets, True, _NONE_WORDS[kind], names, _Q[kind])
         key = (kind, targets)
         choice = self._same_targets.get(key)
         if choice is None:  # the wolves (and the badge voters) share one choice
@@ -365,7 +387,7 @@ class WerewolfState:
 
     def _ask_wolf_kill(self, round_no: int) -> None:
         self._wolf_round_no = round_no
-        self._ask("_resolve_wolf_kill", [(w, P.WOLF_KILL) for w in self._living_wolves()])
+        self._ask_all("_resolve_wolf_kill", P.WOLF_KILL, self._living_wolves(), shared=True)
 
     def _resolve_wolf_kill(self, answers: dict[int, Action]) -> None:
         votes = [(seat, _target(answers[seat])) for seat in sorted(answers)]
@@ -377,7 +399,9 @@ class WerewolfState:
             )
             self._next(("_wolf_round", self._wolf_round_no + 1))
             return
-        counts = Counter(t for _, t in votes)
+        counts: dict[int | None, int] = {}
+        for _, t in votes:
+            counts[t] = counts.get(t, 0) + 1
         top = max(counts.values())
         self._attacked = next(t for _, t in votes if counts[t] == top)
         self._emit("werewolf_kill", WOLF_CHANNEL, P.WOLF_KILL, target=self._attacked, votes=casts)
@@ -504,14 +528,26 @@ class WerewolfState:
         self._ask(resolver, [(seat, kind)])
 
     def _ask_speech(self, kind: str, seat: int) -> None:
+        """Ask one speech (the commonest decision: its choices are made here at once)."""
         if self.is_alive[seat] or kind == P.LAST_WORDS:
-            self._ask("_resolve_speech", [(seat, kind)])
+            self._asks = {seat: kind}
+            self._pending = [_decision(seat, kind)]
+            self._legal = {seat: self._speech_choices[kind]}
+            self._resolver = "_resolve_speech"
 
     def _resolve_speech(self, answers: dict[int, Action]) -> None:
         ((seat, action),) = answers.items()
         assert isinstance(action, Say)
-        visibility = WOLF_CHANNEL if action.kind == P.WOLF_CHAT else PUBLIC
-        self._emit("speech", visibility, action.kind, seat=seat, text=action.text)
+        kind = action.kind
+        self.events.append(
+            Event(
+                "speech",
+                {"seat": seat, "text": action.text, "sub_phase": kind},
+                WOLF_CHANNEL if kind == P.WOLF_CHAT else PUBLIC,
+                self.day,
+                self.phase,
+            )
+        )
 
     def _resolve_hunter(self, answers: dict[int, Action]) -> None:
         ((seat, action),) = answers.items()
@@ -532,7 +568,7 @@ class WerewolfState:
         self._next(*(("_ask_speech", P.SPEECH, s) for s in order))
 
     def _ask_vote(self) -> None:
-        self._ask("_resolve_vote", [(s, P.VOTE) for s in self._living()])
+        self._ask_all("_resolve_vote", P.VOTE, self._living())
 
     def _resolve_vote(self, answers: dict[int, Action]) -> None:
         chosen = self._count_votes(answers, P.VOTE, lambda s: 1.5 if s == self.sheriff else 1.0)
@@ -543,10 +579,12 @@ class WerewolfState:
     def _count_votes(self, answers: dict[int, Action], kind: str, weight: Any) -> int | None:
         """Reveal the votes and tally them; a unique top seat is chosen, a tie chooses no one."""
         tally: dict[int, float] = {}
+        events, day, phase = self.events, self.day, self.phase
         for seat in sorted(answers):
             target = _target(answers[seat])
             w = weight(seat)
-            self._emit("vote", PUBLIC, kind, seat=seat, target=target, weight=w)
+            payload = {"seat": seat, "target": target, "weight": w, "sub_phase": kind}
+            events.append(Event("vote", payload, PUBLIC, day, phase))
             if target is not None:
                 tally[target] = tally.get(target, 0.0) + w
         top = max(tally.values(), default=0.0)
@@ -569,7 +607,7 @@ class WerewolfState:
     # -- sheriff election -----------------------------------------------------------------
 
     def _badge_run(self) -> None:
-        self._ask("_resolve_badge_run", [(s, P.BADGE_RUN) for s in self._living()])
+        self._ask_all("_resolve_badge_run", P.BADGE_RUN, self._living(), shared=True)
 
     def _resolve_badge_run(self, answers: dict[int, Action]) -> None:
         self._candidates = [s for s in sorted(answers) if _yes(answers[s])]
@@ -582,7 +620,7 @@ class WerewolfState:
         self._next(*speeches, ("_badge_withdraw",))
 
     def _badge_withdraw(self) -> None:
-        self._ask("_resolve_badge_withdraw", [(c, P.BADGE_WITHDRAW) for c in self._candidates])
+        self._ask_all("_resolve_badge_withdraw", P.BADGE_WITHDRAW, self._candidates, shared=True)
 
     def _resolve_badge_withdraw(self, answers: dict[int, Action]) -> None:
         withdrawn = [s for s in sorted(answers) if _yes(answers[s])]
@@ -598,7 +636,7 @@ class WerewolfState:
         if len(self._remaining) < 2 or not voters:
             self._settle_badge()
             return
-        self._ask("_resolve_badge_vote", [(s, P.BADGE_VOTE) for s in voters])
+        self._ask_all("_resolve_badge_vote", P.BADGE_VOTE, voters, shared=True)
 
     def _settle_badge(self) -> None:
         """No vote: a lone candidate is elected; no candidate, or no voter, loses the badge."""
@@ -694,6 +732,7 @@ _YES_NO_QUESTIONS = {
     P.BADGE_RUN: "Do you run for sheriff?",
     P.BADGE_WITHDRAW: "Do you withdraw from the sheriff race?",
 }
+_NONE_WORDS = {P.VOTE: "abstain", P.HUNTER_SHOT: "hold fire", P.BADGE_PASS: "tear up the badge"}
 _Q = {
     P.WOLF_KILL: "Whom do the werewolves kill tonight?",
     P.GUARD: "Whom do you protect tonight (not the same player two nights running)?",
