@@ -3,11 +3,15 @@ rebuilt on it, whether played on the event loop or in worker processes."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from duskfall.arena.game_job import GameJob, play_job
 from duskfall.arena.simulate import simulate
+from duskfall.store.log import read_log
 
 # recorded with the simulate of before (its own worker loop), seeds 100..159
 RECORDED = [
@@ -45,3 +49,20 @@ def test_simulate_plays_the_recorded_games(
         0,
     )
     assert report.games == 60 and report.terminations.total() == 60
+
+
+@pytest.mark.parametrize("variant", ["sports-mafia", "mafia"])
+async def test_an_unlogged_game_counts_what_its_log_would_hold(
+    variant: str, tmp_path: Path
+) -> None:
+    """Nobody follows an unlogged game of bots, so its events are not even built; its index
+    row and result still count every event, decision and day its log would show."""
+    job = GameJob(variant, 7, {}, "random", (), None, str(tmp_path / "index.db"), {})
+    unlogged = await play_job(job)
+    logged = await play_job(dataclasses.replace(job, log_dir=str(tmp_path), db=None))
+    log = read_log(next(tmp_path.glob("*.jsonl")))
+    assert unlogged.row is not None and unlogged.row.events == len(log.events)
+    assert unlogged.row.days == max(event.day for event in log.events) == logged.days
+    actions = sum(event.kind == "action" for event in log.events)
+    assert unlogged.decisions == logged.decisions == actions > 0
+    assert (unlogged.winner, unlogged.days) == (logged.winner, logged.days)

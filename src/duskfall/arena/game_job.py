@@ -22,6 +22,7 @@ from duskfall.core.bot import Bot
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.usage import Usage, call_usage
+from duskfall.runtime.record import GameRecord
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, new_game_id, prepare_game
 from duskfall.store.index import GameRow, use_db
@@ -90,8 +91,13 @@ class GameResult:
 
 
 class _Tally:
-    """Observer: decisions, fallbacks, days, events and model usage (per seat and in total),
-    folded from the events as they pass, so the game's record need keep none."""
+    """Observer: fallbacks, days and model usage (per seat and in total), folded from the
+    events as they pass, so the game's record need keep none; the decisions and events are
+    the record's own counts (:meth:`close`). It needs only the events recorded anyway (the
+    runtime's: fallbacks, model calls, the end), so a game of bots nobody else follows builds
+    no events for it."""
+
+    needs_every_event = False
 
     def __init__(self) -> None:
         self.game = GameUsage()
@@ -100,17 +106,23 @@ class _Tally:
         self.fallbacks = 0
 
     def on_event(self, event: Event) -> None:
-        self.game.add(event)
+        if event.day > self.game.days:
+            self.game.days = event.day
         kind = event.kind
-        if kind == kinds.ACTION:
-            self.decisions += 1
-        elif kind == kinds.FALLBACK:
+        if kind == kinds.FALLBACK:
             self.fallbacks += 1
         elif kind == kinds.LLM_CALL:
             usage = call_usage(event)
+            assert usage is not None
+            self.game.llm.add(usage)
             seat = event.payload.get("seat")
-            if usage is not None and isinstance(seat, int):
+            if isinstance(seat, int):
                 self.by_seat[seat] += usage
+
+    def close(self, record: GameRecord) -> None:
+        """Take the game's counts of events and decisions from its record."""
+        self.game.events = record.recorded
+        self.decisions = record.actions
 
     def on_phase_end(self) -> None:
         pass
@@ -167,6 +179,7 @@ async def play_job(job: GameJob, settings: RuntimeSettings | None = None) -> Gam
 
 
 def _result(job: GameJob, game: PreparedGame, outcome: Outcome, tally: _Tally) -> GameResult:
+    tally.close(game.record)
     usage: defaultdict[str, Usage] = defaultdict(Usage)
     for seat, spent in tally.by_seat.items():
         usage[job.seats[seat] if job.seats else job.agents] += spent

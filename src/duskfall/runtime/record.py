@@ -11,7 +11,12 @@ from duskfall.core.outcome import Outcome
 
 
 class Observer(Protocol):
-    """Anything that follows a game: the log writer, the web page, the server's seats."""
+    """Anything that follows a game: the log writer, the web page, the server's seats.
+
+    An observer whose class sets ``needs_every_event = False`` (a tally that reads its counts
+    from the record) is given the events that are recorded anyway, but does not by itself make
+    the record build the rules' events and the runtime's action records (:attr:`GameRecord.heard`).
+    """
 
     def on_event(self, event: Event) -> None: ...
 
@@ -37,6 +42,7 @@ class GameRecord:
         self.observers: list[Observer] = list(observers)
         self.keep_events = keep_events
         self._dropped = 0  # events recorded but not kept
+        self.actions = 0  # actions applied through this record (counted even when unheard)
 
     def add(self, event: Event) -> Event:
         event.seq = len(self.events) + self._dropped
@@ -60,9 +66,11 @@ class GameRecord:
 
     @property
     def heard(self) -> bool:
-        """Whether anyone receives the events: kept, or followed by an observer. An unheard
-        record need not be given events at all (:meth:`pass_unheard`)."""
-        return self.keep_events or bool(self.observers)
+        """Whether anyone needs every event: kept, or followed by an observer that does. An
+        unheard record need not be given the rules' and actions' events (:meth:`pass_unheard`)."""
+        return self.keep_events or any(
+            getattr(observer, "needs_every_event", True) for observer in self.observers
+        )
 
     def pass_unheard(self, count: int) -> None:
         """Count ``count`` events that happened but were not built (nobody hears them)."""

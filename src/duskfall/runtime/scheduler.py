@@ -198,6 +198,7 @@ class Scheduler(Pausable):
         heard = record.heard
         for seat in sorted(actions) if len(actions) > 1 else actions:
             action, by = actions[seat]
+            record.actions += 1
             if heard:
                 record.add(action_event(state, seat, action, by))
                 record.extend(state.apply(seat, action))
