@@ -132,7 +132,8 @@ class _SeatAsk:
     async def call(self, attempt: int, hint: str | None) -> Any:
         """The raw answer to one attempt; TimeoutError past the seat's deadline."""
         assert self.participant is not None
-        return await asyncio.wait_for(self._request(self.participant, attempt, hint), self.timeout)
+        async with asyncio.timeout(self.timeout):  # no task of its own, unlike wait_for
+            return await self._request(self.participant, attempt, hint)
 
     def _request(self, participant: Participant, attempt: int, hint: str | None) -> Any:
         """The participant's ``decide`` call for this attempt, prompts and extras built."""
