@@ -99,6 +99,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="alternating runs per figure")
     parser.add_argument("--baseline", default=SPEED_BASELINE, help="commit to compare with")
     parser.add_argument("--no-baseline", action="store_true", help="today's code only")
+    parser.add_argument(
+        "--memory-today-only",
+        action="store_true",
+        help="the memory runs on today's code only (the baseline's 100,000 games take long)",
+    )
     args = parser.parse_args()
 
     codes = {"current": current_src()}
@@ -113,6 +118,8 @@ def main() -> None:
         print(f"-w 2 / -w 1 ({name}): {run.rate / one[name].rate:.2f}x")
     small, large = args.memory
     for name, src in codes.items():
+        if args.memory_today_only and name != "current":
+            continue
         low, high = simulate_once(src, small, 1), simulate_once(src, large, 1)
         print(
             f"memory -w 1 ({name}): {small} games peak {low.peak_mb:.0f} MB, "
