@@ -87,25 +87,43 @@ class Scheduler(Pausable):
     async def step(self) -> bool:
         """Settle one round of pending decisions; False once the game is over (or must stop:
         :attr:`stop_reason`)."""
+        if self._all_bots:
+            return self.step_bots()
+        pending = self._next_round()
+        if pending is None:
+            return False
+        phase_before = self.state.phase
+        groups = _grouped(pending)
+        if self._bots_only(groups):
+            results = [self._settle_bots(decisions) for decisions in groups.values()]
+        else:
+            results = await self._ask(groups)
+        self._apply(results)
+        return self._round_end(phase_before, self.failures.note(results))
+
+    def step_bots(self) -> bool:
+        """:meth:`step` in a game whose every seat is a bot (nothing to wait for, so it runs
+        without a coroutine); bots never fail a decision (a raising bot falls back)."""
+        pending = self._next_round()
+        if pending is None:
+            return False
+        phase_before = self.state.phase
+        self._play_bots(pending)
+        return self._round_end(phase_before, None)
+
+    def _next_round(self) -> Sequence[Decision] | None:
+        """The pending decisions, or None if the game is over or must stop."""
         state = self.state
         if state.outcome() is not None or self.stop_reason is not None:
-            return False
+            return None
         pending = state.pending()
         if not pending:
             raise RuntimeError(f"{self.variant.id}: no pending decision but no outcome")
-        phase_before = state.phase
-        if self._all_bots:
-            # bots never fail a decision (a raising bot falls back), so no streak to note
-            self._play_bots(pending)
-            failing = None
-        else:
-            groups = _grouped(pending)
-            if self._bots_only(groups):
-                results = [self._settle_bots(decisions) for decisions in groups.values()]
-            else:
-                results = await self._ask(groups)
-            self._apply(results)
-            failing = self.failures.note(results)
+        return pending
+
+    def _round_end(self, phase_before: str, failing: str | None) -> bool:
+        """Close a settled round: the phase's end, if it ended; whether to go on."""
+        state = self.state
         outcome = state.outcome()
         if outcome is not None or state.phase != phase_before:
             self.record.phase_end()
@@ -210,9 +228,11 @@ class Scheduler(Pausable):
     async def run(self) -> Outcome:
         """Play to the end and return the outcome (recorded as a ``game_over`` event)."""
         self.start()
+        running, bots = self.running, self._all_bots
         while True:
-            await self.running.wait()
-            if not await self.step():
+            if not running.is_set():
+                await running.wait()
+            if not (self.step_bots() if bots else await self.step()):
                 break
         return self.conclude()
 
