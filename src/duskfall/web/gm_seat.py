@@ -18,8 +18,7 @@ from duskfall.core.errors import DuskfallError
 from duskfall.llm.model import Model
 from duskfall.llm.retry import RetryPolicy
 from duskfall.llm.types import Completion, Message
-from duskfall.runtime.awaiting import Awaiting
-from duskfall.web.human import BROWSER_AGENT, Listener
+from duskfall.web.human import BROWSER_AGENT, PageRequests
 
 MAX_REPLY = 2000  # characters of one reply
 KNOWN_LINES = 12  # the most recent secrets shown on the seat's card
@@ -46,7 +45,7 @@ def asked_now(messages: Sequence[Message]) -> str:
     return prompt.strip().rsplit("\n\n", 1)[-1]
 
 
-class BrowserPlayer:
+class BrowserPlayer(PageRequests):
     """One person's seat (see the module docstring); :meth:`model` is what the game asks."""
 
     name = "human"
@@ -55,27 +54,12 @@ class BrowserPlayer:
     max_concurrency = 1
 
     def __init__(self, seat: int, player: str, timeout: float) -> None:
-        self.seat = seat
+        super().__init__(seat)
         self.player = player
         self.timeout = timeout
         self.endpoint = f"{BROWSER_AGENT}:{id(self)}"
-        self.listeners: list[Listener] = []
         #: what this player alone knows, newest last (its secrets and private answers)
         self.known: Callable[[], Sequence[str]] = tuple
-        self._requests: Awaiting[dict[str, Any]] = Awaiting(
-            self._notify, on_close=self._notify, label=f"seat {seat}"
-        )
-
-    @property
-    def request(self) -> dict[str, Any] | None:
-        """The open turn as published to the page, or None."""
-        pending = self._requests.pending
-        return pending.request if pending is not None else None
-
-    def _notify(self, _: dict[str, Any]) -> None:
-        request = self.request
-        for listener in list(self.listeners):
-            listener(request)
 
     async def ping(self) -> None:
         """Nothing to check: the person answers or is recorded as silent."""

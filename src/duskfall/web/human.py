@@ -23,7 +23,7 @@ BROWSER_AGENT = "human:browser"  # the roster's name of a seat played in the bro
 
 Listener = Callable[[dict[str, Any] | None], None]
 
-__all__ = ["DEFAULT_HUMAN_TIMEOUT", "Listener", "StaleAnswer", "WebHumanSeat"]
+__all__ = ["DEFAULT_HUMAN_TIMEOUT", "Listener", "PageRequests", "StaleAnswer", "WebHumanSeat"]
 
 
 def _jsonable(observation: Any) -> Any:
@@ -45,14 +45,12 @@ def _reader(legal: Any) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
     return read
 
 
-class WebHumanSeat:
-    """The participant of a human seat; see the module docstring."""
+class PageRequests:
+    """A browser seat's open request, told to its page's ``listeners`` as it opens and closes
+    (the request, or None once it is answered or given up)."""
 
-    renders_prompts = False
-
-    def __init__(self, seat: int, timeout: float = DEFAULT_HUMAN_TIMEOUT) -> None:
+    def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.decision_timeout = timeout
         self.listeners: list[Listener] = []
         self._requests: Awaiting[dict[str, Any]] = Awaiting(
             self._notify, on_close=self._notify, label=f"seat {seat}"
@@ -60,18 +58,28 @@ class WebHumanSeat:
 
     @property
     def request(self) -> dict[str, Any] | None:
-        """The open decision as published to the page, or None."""
+        """The open request as published to the page, or None."""
         pending = self._requests.pending
         return pending.request if pending is not None else None
-
-    def describe(self) -> str:
-        """``human:browser``: a resumed game must not hand this seat to the terminal."""
-        return BROWSER_AGENT
 
     def _notify(self, _: dict[str, Any]) -> None:
         request = self.request
         for listener in list(self.listeners):
             listener(request)
+
+
+class WebHumanSeat(PageRequests):
+    """The participant of a human seat; see the module docstring."""
+
+    renders_prompts = False
+
+    def __init__(self, seat: int, timeout: float = DEFAULT_HUMAN_TIMEOUT) -> None:
+        super().__init__(seat)
+        self.decision_timeout = timeout
+
+    def describe(self) -> str:
+        """``human:browser``: a resumed game must not hand this seat to the terminal."""
+        return BROWSER_AGENT
 
     async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
         legal = extra["legal"]
