@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from duskfall.core.registry import get_variant
@@ -68,16 +69,25 @@ def test_the_items_of_a_large_list_are_cached_exactly() -> None:
         assert frames.frame(message) == encode_message(message)
 
 
-def test_a_round_of_seats_sharing_their_table_gives_the_same_frames() -> None:
-    frames = ObservationFrames()
+def rounds_of_fields(
+    frames: ObservationFrames,
+) -> Iterator[tuple[Any, int, dict[str, Any], Any, SharedFields]]:
+    """Every seat's observation at a few points of a game, with its fields encoded as a round
+    of seats does (``shared`` between the seats of one point): (state, seat, observation,
+    fields, shared)."""
     for steps in (0, 12, 25, 40):
         state = played_state(steps)
         shared: SharedFields = {}
         for seat in range(10):
             observation = dict(state.observe(seat))
-            message = action_request(seat, state.phase, {}, observation, game_id="g")
-            fields = frames.fields(observation, shared)
-            assert frames.frame(message, fields) == encode_message(message)
+            yield state, seat, observation, frames.fields(observation, shared), shared
+
+
+def test_a_round_of_seats_sharing_their_table_gives_the_same_frames() -> None:
+    frames = ObservationFrames()
+    for state, seat, observation, fields, shared in rounds_of_fields(frames):
+        message = action_request(seat, state.phase, {}, observation, game_id="g")
+        assert frames.frame(message, fields) == encode_message(message)
         # the public table is one object for the round: encoded once, then found by identity
         assert any(name == "players" for name, _ in shared)
 
@@ -106,20 +116,15 @@ def test_values_are_reused_by_identity_only_until_the_state_changes() -> None:
 
 def test_state_update_frames_are_the_messages_bytes() -> None:
     frames = ObservationFrames()
-    for steps in (0, 12, 25, 40):
-        state = played_state(steps)
-        shared: SharedFields = {}
-        for seat in range(10):
-            observation = dict(state.observe(seat))
-            fields = frames.fields(observation, shared)
-            assert fields is not None
-            for game_id, partial in (("g", False), ('é"1', True), (None, False), (None, True)):
-                message = action_request(
-                    seat, state.phase, {}, observation, game_id=game_id, partial=partial or None
-                )
-                assert frames.state_update(
-                    seat, state.phase, fields, game_id, partial=partial
-                ) == encode_message(message)
+    for state, seat, observation, fields, _ in rounds_of_fields(frames):
+        assert fields is not None
+        for game_id, partial in (("g", False), ('é"1', True), (None, False), (None, True)):
+            message = action_request(
+                seat, state.phase, {}, observation, game_id=game_id, partial=partial or None
+            )
+            assert frames.state_update(
+                seat, state.phase, fields, game_id, partial=partial
+            ) == encode_message(message)
 
 
 def test_a_small_value_seen_again_is_the_same_field_only_if_its_json_is() -> None:

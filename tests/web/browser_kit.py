@@ -89,20 +89,7 @@ def play_by_clicking(page: Any, say: Callable[[int], str] = lambda n: SAY) -> tu
     was shown beside the day's speeches."""
     answered: set[str] = set()
     saw_speeches = False
-    while True:
-        page.wait_for_function(
-            """answered => {
-                const box = document.getElementById('decision');
-                const open = !box.classList.contains('hidden')
-                    && !answered.includes(box.dataset.requestId);
-                return open || document.querySelector('#status .status-finished');
-            }""",
-            arg=sorted(answered),
-        )
-        if page.locator("#status .status-finished").count():
-            return len(answered), saw_speeches
-        box = page.locator("#decision")
-        answered.add(str(box.get_attribute("data-request-id")))
+    while (box := next_decision(page, answered)) is not None:
         labels = box.locator("button.choice").all_inner_texts()
         if "VOTE" in box.locator("h2").inner_text().upper() and box.locator(".today li").count():
             saw_speeches = True
@@ -115,3 +102,23 @@ def play_by_clicking(page: Any, say: Callable[[int], str] = lambda n: SAY) -> tu
         for area in box.locator("textarea").all():
             area.fill(say(len(answered)))
         page.click("#decision-send")
+    return len(answered), saw_speeches
+
+
+def next_decision(page: Any, answered: set[str]) -> Any | None:
+    """Wait for a decision the seat's page has not answered yet, or the game's end: its box
+    (its request id added to ``answered``), or None once the game is finished."""
+    page.wait_for_function(
+        """answered => {
+            const box = document.getElementById('decision');
+            const open = !box.classList.contains('hidden')
+                && !answered.includes(box.dataset.requestId);
+            return open || document.querySelector('#status .status-finished');
+        }""",
+        arg=sorted(answered),
+    )
+    if page.locator("#status .status-finished").count():
+        return None
+    box = page.locator("#decision")
+    answered.add(str(box.get_attribute("data-request-id")))
+    return box

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,26 @@ def client(games_dir: Path, isolated_index: Path) -> Iterator[TestClient]:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def answer_until_finished(
+    ws: Any, first: dict[str, Any], answer: Callable[[dict[str, Any]], None]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """From the reply to a seat's hello (``first``), hand every decision the socket sends to
+    ``answer`` until the game is finished: the events seen, and the finishing status."""
+    events: list[dict[str, Any]] = list(first["events"])
+    request = first["request"]
+    while True:
+        if request is not None:
+            answer(request)
+            request = None
+        message = ws.receive_json()
+        if message["type"] == "event":
+            events.append(message["event"])
+        elif message["type"] == "decision":
+            request = message["request"]
+        elif message["type"] == "status" and message["status"] == "finished":
+            return events, message
 
 
 def answer_for(request: dict[str, Any]) -> dict[str, Any]:

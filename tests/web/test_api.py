@@ -16,7 +16,7 @@ from duskfall.store.replay import replay
 from duskfall.web.app import variant_catalog
 from duskfall.web.gm_live import GM_VARIANT
 
-from .conftest import ADMIN, answer_for, bearer, play_logged
+from .conftest import ADMIN, answer_for, answer_until_finished, bearer, play_logged
 
 
 def _start(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -150,26 +150,16 @@ def _play_to_the_end(
     client: TestClient, game_id: str, seat: int, token: str
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Answer every decision of ``seat`` over the API; return the events seen and the end."""
-    events: list[dict[str, Any]] = []
+    url = f"/api/games/{game_id}/seats/{seat}/action"
+
+    def answer(request: dict[str, Any]) -> None:
+        body = {"request_id": request["request_id"], "action": answer_for(request)}
+        assert client.post(url, json=body, headers=bearer(token)).status_code == 200
+        stale = client.post(url, json=body, headers=bearer(token))
+        assert stale.status_code == 409
+
     with client.websocket_connect(f"/api/games/{game_id}/ws") as ws:
-        message = _hello(ws, seat, token)
-        events.extend(message["events"])
-        request = message["request"]
-        while True:
-            if request is not None:
-                answer = {"request_id": request["request_id"], "action": answer_for(request)}
-                url = f"/api/games/{game_id}/seats/{seat}/action"
-                assert client.post(url, json=answer, headers=bearer(token)).status_code == 200
-                stale = client.post(url, json=answer, headers=bearer(token))
-                assert stale.status_code == 409
-                request = None
-            message = ws.receive_json()
-            if message["type"] == "event":
-                events.append(message["event"])
-            elif message["type"] == "decision":
-                request = message["request"]
-            elif message["type"] == "status" and message["status"] == "finished":
-                return events, message
+        return answer_until_finished(ws, _hello(ws, seat, token), answer)
 
 
 def test_a_human_seat_plays_to_the_end(client: TestClient, games_dir: Path) -> None:

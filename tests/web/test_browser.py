@@ -22,6 +22,7 @@ from duskfall.testing.require import require, require_program
 from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
 
+from .browser_kit import next_decision
 from .conftest import ADMIN, bearer, play_logged
 
 pytestmark = [pytest.mark.browser]
@@ -185,20 +186,7 @@ def test_play_a_seat_to_the_end(server: Server, page: Any) -> None:
     page.wait_for_selector(".player[data-seat='4'].me")
     assert "#token" not in page.url  # the token left the address bar
     answered: set[str] = set()
-    while True:
-        page.wait_for_function(
-            """answered => {
-                const box = document.getElementById('decision');
-                const open = !box.classList.contains('hidden')
-                    && !answered.includes(box.dataset.requestId);
-                return open || document.querySelector('#status .status-finished');
-            }""",
-            arg=sorted(answered),
-        )
-        if page.locator("#status .status-finished").count():
-            break
-        box = page.locator("#decision")
-        answered.add(str(box.get_attribute("data-request-id")))
+    while (box := next_decision(page, answered)) is not None:
         for group in box.locator(".choices").all():
             group.locator("button.choice").last.click()
         page.click("#decision-send")

@@ -13,7 +13,7 @@ from duskfall.store.log import read_log
 from duskfall.testing.gm_games import build_game
 from duskfall.web.gm_seat import BrowserPlayer
 
-from .conftest import ADMIN, bearer
+from .conftest import ADMIN, answer_until_finished, bearer
 
 OPTIONS = {"language": "en", "gm_model": "scripted", "gm_format": "structured", "max_steps": 30}
 
@@ -26,28 +26,23 @@ def _start(client: TestClient, **body: Any) -> Any:
 def _play(client: TestClient, game_id: str, seat: int, token: str) -> list[dict[str, Any]]:
     """Answer every turn of ``seat`` in words; return the events its view was sent."""
     url = f"/api/games/{game_id}/seats/{seat}/action"
+    answered = 0
+
+    def answer(request: dict[str, Any]) -> None:
+        nonlocal answered
+        answered += 1
+        assert request["form"]["fields"][0]["kind"] == "text"
+        assert request["deadline"] > 0 and "turn" in request["describe"]
+        lines = request["knows"]["lines"]
+        assert lines[0].startswith("secret: ") and "role" in lines[0]  # its own role
+        body = {"request_id": request["request_id"], "action": {"text": f"mine {answered}"}}
+        assert client.post(url, json=body, headers=bearer(token)).status_code == 200
+
     with client.websocket_connect(f"/api/games/{game_id}/ws") as ws:
         ws.send_json({"type": "hello", "seat": seat, "token": token})
-        message = ws.receive_json()
-        events, request, answered = list(message["events"]), message["request"], 0
-        while True:
-            if request is not None:
-                answered += 1
-                assert request["form"]["fields"][0]["kind"] == "text"
-                assert request["deadline"] > 0 and "turn" in request["describe"]
-                lines = request["knows"]["lines"]
-                assert lines[0].startswith("secret: ") and "role" in lines[0]  # its own role
-                body = {"request_id": request["request_id"], "action": {"text": f"mine {answered}"}}
-                assert client.post(url, json=body, headers=bearer(token)).status_code == 200
-                request = None
-            message = ws.receive_json()
-            if message["type"] == "event":
-                events.append(message["event"])
-            elif message["type"] == "decision":
-                request = message["request"]
-            elif message["type"] == "status" and message["status"] == "finished":
-                assert answered > 0
-                return events
+        events, _ = answer_until_finished(ws, ws.receive_json(), answer)
+    assert answered > 0
+    return events
 
 
 def test_a_person_plays_a_gm_seat_over_the_api(client: TestClient, games_dir: Path) -> None:
