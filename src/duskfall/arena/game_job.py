@@ -106,17 +106,14 @@ class _Tally:
         self.fallbacks = 0
 
     def on_event(self, event: Event) -> None:
-        if event.day > self.game.days:
-            self.game.days = event.day
+        self.game.add(event)  # its count of events is replaced by the record's (close)
         kind = event.kind
         if kind == kinds.FALLBACK:
             self.fallbacks += 1
         elif kind == kinds.LLM_CALL:
             usage = call_usage(event)
-            assert usage is not None
-            self.game.llm.add(usage)
             seat = event.payload.get("seat")
-            if isinstance(seat, int):
+            if usage is not None and isinstance(seat, int):
                 self.by_seat[seat] += usage
 
     def close(self, record: GameRecord) -> None:

@@ -94,10 +94,10 @@ class Scheduler(Pausable):
             return False
         phase_before = self.state.phase
         groups = _grouped(pending)
-        if self._bots_only(groups):
-            results = [self._settle_bots(decisions) for decisions in groups.values()]
-        else:
-            results = await self._ask(groups)
+        if self._bots_only(groups):  # bots never fail a decision: no streak to note
+            self._play_bots(pending)
+            return self._round_end(phase_before, None)
+        results = await self._ask(groups)
         self._apply(results)
         return self._round_end(phase_before, self.failures.note(results))
 
@@ -154,9 +154,9 @@ class Scheduler(Pausable):
         return all(isinstance(participants[seat], Bot) for seat in _seats(groups))
 
     def _play_bots(self, pending: Sequence[Decision]) -> None:
-        """A round in which every seat is a bot: each asked in turn, in the order
-        :meth:`_settle_bots` would ask them, then the actions applied as :meth:`_apply` does,
-        without a handler result per kind (the fast path of all-bot games)."""
+        """A round in which every pending seat is a bot asked by the default handler: what
+        :class:`AskHandler` does for bots (each asked in turn, kind by kind), then the actions
+        applied as :meth:`_apply` does, without a coroutine, task or handler result."""
         context = self._bots_context
         participants = self.participants
         log: list[Event] = []
@@ -170,22 +170,6 @@ class Scheduler(Pausable):
         if log:
             self.record.extend(log)
         self._apply_actions(actions)
-
-    def _settle_bots(self, decisions: list[Decision]) -> HandlerResult:
-        """The fast path: what :class:`AskHandler` does for bots (each asked in turn), without
-        a coroutine or task per decision."""
-        context = self._context(decisions)
-        log: list[Event] = []
-        result = HandlerResult({}, log)
-        for decision in decisions:
-            seat = decision.seat
-            bot = self.participants[seat]
-            assert isinstance(bot, Bot)
-            answer = settle_bot(context, seat, bot, log, decision.kind)
-            result.actions[seat] = answer.action
-            if answer.fallback:
-                result.fallbacks.add(seat)
-        return result
 
     async def _ask(self, groups: dict[str, list[Decision]]) -> list[HandlerResult]:
         """Each group's answers from its handler; the groups are asked concurrently."""

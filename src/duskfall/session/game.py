@@ -118,8 +118,13 @@ def assemble(plan: GamePlan) -> PreparedGame:
     New and resumed games both come through here, so they are put together the same way.
     """
     setup, state, header = plan.setup, plan.state, plan.header
-    record = open_record(header, plan.log_path, events=plan.events, observers=setup.observers)
-    record.keep_events = setup.keep_events
+    record = open_record(
+        header,
+        plan.log_path,
+        events=plan.events,
+        observers=setup.observers,
+        keep_events=setup.keep_events,
+    )
     attach_seat_feeds(record, plan.participants, state, plan.log_path)
     scheduler = Scheduler(
         plan.variant, state, plan.participants, record, seed=header.seed, settings=setup.settings

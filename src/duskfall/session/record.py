@@ -66,6 +66,7 @@ def open_record(
     events: Sequence[Event] | None = None,
     observers: Iterable[Observer] = (),
     index: bool = True,
+    keep_events: bool = True,
 ) -> GameRecord:
     """The record of a game, new (``events`` None) or continued (the events already logged).
 
@@ -73,6 +74,7 @@ def open_record(
     its index row catches up on the events so far. Without a ``log_path`` the game is neither
     logged nor indexed (simulations index a summary row themselves). A log that cannot be
     written raises :class:`LogWriteError` (at once, or from the event that cannot be written).
+    ``keep_events`` is :class:`GameRecord`'s (False: new events are not kept in ``events``).
     """
     attached: list[Observer] = []
     if log_path is not None:
@@ -84,6 +86,6 @@ def open_record(
                 index_row.catch_up(events)
             attached.append(index_row)
     attached.extend(observers)
-    record = GameRecord(header.game_id, attached)
+    record = GameRecord(header.game_id, attached, keep_events=keep_events)
     record.events = list(events or ())
     return record
