@@ -80,6 +80,12 @@ class Step:
             return [s for s in self.order if s not in self.received]
         return [self.order[self.position]] if self.position < len(self.order) else []
 
+    def waits(self, seat: int) -> bool:
+        """``seat in self.waiting()``, without building the list."""
+        if self.simultaneous:
+            return seat in self.order and seat not in self.received
+        return self.position < len(self.order) and self.order[self.position] == seat
+
 
 @dataclass(frozen=True, slots=True)
 class Investigation:
@@ -216,19 +222,12 @@ class MafiaState:
         """
         view = self._views.get(seat)
         if view is None:
-            if self._outcome is not None or not self.steps or not self._waits(seat):
+            if self._outcome is not None or not self.steps or not self.steps[0].waits(seat):
                 raise IllegalAction(
                     f"{self.names[seat]} has nothing to decide now", "not_your_turn"
                 )
             view = self._views[seat] = self._legal_view(seat, self.steps[0].kind)
         return view
-
-    def _waits(self, seat: int) -> bool:
-        """Whether ``seat`` is waited for in the current step (there is one)."""
-        step = self.steps[0]
-        if step.simultaneous:
-            return seat in step.order and seat not in step.received
-        return step.position < len(step.order) and step.order[step.position] == seat
 
     def _legal_view(self, seat: int, kind: str) -> LegalView:
         if kind in CHAT_KINDS or kind == DAY_DISCUSSION:
@@ -246,7 +245,7 @@ class MafiaState:
             raise IllegalAction("the game is over", "not_your_turn")
         view = self._views.get(seat)
         if view is None:
-            if not self.steps or not self._waits(seat):
+            if not self.steps or not self.steps[0].waits(seat):
                 raise IllegalAction(f"it is not {self.names[seat]}'s turn", "not_your_turn")
             view = self.legal(seat)
         step = self.steps[0]
