@@ -307,9 +307,7 @@ class WerewolfState:
     ) -> None:
         """Ask ``seats`` the same kind of decision; ``shared``: with the same choices, made
         here once for all of them."""
-        self._asks = dict.fromkeys(seats, kind)
-        self._pending = [_decision(seat, kind) for seat in seats]
-        self._resolver = resolver
+        self._ask(resolver, [(seat, kind) for seat in seats])
         if shared and seats:
             self._legal = dict.fromkeys(seats, self._choice(seats[0], kind))
 
