@@ -37,7 +37,11 @@ class Die:
     def on_game_end(self, outcome):
         pass
 
-game = prepare_game(GameSetup("mafia", agents="random", log_path=log_path, observers=[Die()]))
+# seed 2's game ends after its 7th phase: "middle" dies well before game_over (an unseeded
+# game ends before its 3rd phase about once in 40)
+game = prepare_game(
+    GameSetup("mafia", seed=2, agents="random", log_path=log_path, observers=[Die()])
+)
 print("ready", flush=True)
 sys.stdin.readline()  # all children have opened the index (and so repaired it) before any dies
 if mode == "start":
