@@ -119,10 +119,14 @@ class RunSummary:
 
 
 def config_fingerprint(config: TournamentConfig) -> str:
-    """A hash of what defines the schedule and its games (not concurrency nor budgets)."""
+    """A hash of what defines the schedule and its games (not concurrency, budgets nor how the
+    board is fitted)."""
     defining = config.model_dump(
-        mode="json", exclude={"parallel_games", "workers", "budget", "log_dir"}
+        mode="json", exclude={"parallel_games", "workers", "budget", "log_dir", "board"}
     )
+    if config.stop == "all":  # as configs without a stopping rule were: the same hash
+        defining.pop("stop")
+        defining.pop("looks")
     return hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()[:16]
 
 
