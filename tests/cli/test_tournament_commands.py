@@ -47,19 +47,21 @@ def test_run_status_report_and_resume(bots: Path, tmp_path: Path, cli: CliRun) -
     assert "4 game(s) played" in out
     code, out, _ = cli("tournament", "status", str(bots), "--db", db)
     assert "4/4 finished, 0 interrupted, 0 running, 0 to play" in out
-    csv, html = tmp_path / "board.csv", tmp_path / "board.html"
+    csv, pairs, html = (tmp_path / f"board.{ext}" for ext in ("csv", "pairs.csv", "html"))
     code, out, err = cli(
         "tournament", "report", str(bots), "--db", db, "--json", "--csv", str(csv),
-        "--html", str(html), "--bootstrap", "10",
+        "--pairs-csv", str(pairs), "--html", str(html), "--bootstrap", "10",
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(out)
-    assert [e["name"] for e in data["leaderboard"]] == ["smart", "naive"]
-    assert data["head_to_head"]["smart"]["naive"]["games"] == 4
-    assert csv.read_text().startswith("rank,entrant,agent,mu")
+    board = data["board"]
+    assert [e["name"] for e in board["entrants"]] == ["smart", "naive"]
+    assert board["pairs"][0]["record"]["games"] == 4
+    assert csv.read_text().startswith("rank,entrant,agent,games,overall,overall_low")
+    assert pairs.read_text().startswith("a,b,difference,") and "smart,naive" in pairs.read_text()
     assert html.read_text().count("data:image/png;base64,") >= 3
     code, out, _ = cli("tournament", "report", str(bots), "--db", db, "--bootstrap", "10")
-    assert code == 0 and "smart" in out and "head to head" in out
+    assert code == 0 and "smart > naive" in out and "head to head" in out
     code, out, err = cli("tournament", "run", str(bots), "--db", db)
     assert code == 2 and "tournament resume" in err and len(err.strip().splitlines()) == 1
     code, out, _ = cli("tournament", "resume", str(bots), "--db", db)
@@ -148,7 +150,9 @@ preset = "werewolf-6"
     assert code == 0, err
     data = json.loads(out)
     assert data["games_played"] == 2 and data["total_cost_usd"] > 0
-    for entrant in data["leaderboard"]:
+    for entrant in data["board"]["entrants"]:
+        assert entrant["cost_usd"] > 0 and entrant["cost_per_game"] > 0
+    for entrant in data["behaviour"]:
         metrics = entrant["metrics"]
         assert metrics["cost_usd"] > 0 and metrics["llm_calls"] > 0
         assert metrics["cached_tokens"] > 0 and metrics["uncached_tokens"] > 0

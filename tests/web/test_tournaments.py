@@ -24,9 +24,34 @@ def test_tournament_pages_show_the_leaderboard_and_link_every_game(
     report = client.get("/tournaments/bots-sides")
     assert report.status_code == 200 and "data:image/png;base64," in report.text
     data = client.get("/api/tournaments/bots-sides").json()
-    assert [e["name"] for e in data["leaderboard"]] == ["smart", "naive"]
+    assert [e["name"] for e in data["board"]["entrants"]] == ["smart", "naive"]
     for game in data["games"]:
         assert f'href="/games/{game["id"]}"' in report.text
         assert "log" not in game  # no server paths
     assert str(tmp_path) not in report.text
     assert client.get("/tournaments/nope").status_code == 404
+
+
+def test_the_page_of_a_small_sides_tournament_answers_and_every_interval_holds_its_point(
+    client: TestClient, isolated_index: Path, tmp_path: Path
+) -> None:
+    """A 20-game werewolf-6 sides tournament once answered 500: a rating outside its own
+    bootstrap interval made matplotlib refuse a negative error bar."""
+    config = bot_config(
+        "sides", games=20, name="small", variants=[{"variant": "werewolf", "preset": "werewolf-6"}]
+    )
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
+    assert client.get("/tournaments/small").status_code == 200
+    board = client.get("/api/tournaments/small").json()["board"]
+    estimates = [
+        value
+        for entrant in board["entrants"]
+        for key in ("overall", "deception", "detection", "elo", "openskill")
+        if (value := entrant[key]) is not None
+    ] + [pair[key] for pair in board["pairs"] for key in ("overall", "elo", "a_beats_b")]
+    measured = [v for v in estimates if v.get("point", v.get("mu")) is not None]
+    assert len(measured) >= 2 * 3 + 3
+    for value in measured:
+        point = value.get("point", value.get("mu"))
+        assert value["low"] <= point <= value["high"], value

@@ -17,7 +17,9 @@ def drive(
     on_failure: Callable[[BaseException], None],
 ) -> None:
     """Start batches from ``next_batch`` while ``runner`` has room, until it returns None (no
-    more: the games left, a budget, a failure); then wait for the batches in flight.
+    more: the games left, a budget, a failure); then wait for the batches in flight. An empty
+    batch means "nothing to start until a batch in flight ends" (a tournament's planned look
+    waits for the games before it).
 
     ``on_results`` gets every finished batch's games; ``on_failure`` every failed batch's
     exception (it may raise it, which stops the run at once).
@@ -29,6 +31,8 @@ def drive(
             batch = next_batch()
             if batch is None:
                 starting = False
+                break
+            if not batch:
                 break
             runner.start(batch)
             in_flight += 1

@@ -118,6 +118,16 @@ class RunSummary:
     spending: Spending = field(default_factory=Spending)
 
 
+@dataclass
+class Looks:
+    """Planned looks (``stop = "separated"``): once the schedule's first ``at[k]`` slots are
+    finished, and before any later slot starts, ``check(at[k])`` is called; a reason it
+    returns stops the tournament there."""
+
+    at: Sequence[int]
+    check: Callable[[int], str | None]
+
+
 def config_fingerprint(config: TournamentConfig) -> str:
     """A hash of what defines the schedule and its games (not concurrency, budgets nor how the
     board is fitted)."""
@@ -234,12 +244,19 @@ def run_tournament(
     address: str | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     backend_factory: Callable[[], Backend] | None = None,
+    looks: Looks | None = None,
 ) -> RunSummary:
     """Play every missing or interrupted game of ``config``'s tournament.
 
     Games are logged in ``config.games_dir(base_dir)`` and indexed in ``db``. Raises
-    :class:`TournamentBusy` when another live process is playing this tournament.
+    :class:`TournamentBusy` when another live process is playing this tournament. With
+    ``stop = "separated"`` the run pauses at the planned looks (``looks``, by default the
+    rule's own: :func:`duskfall.arena.stopping.separation_looks`).
     """
+    if looks is None and config.stop == "separated":
+        from duskfall.arena.stopping import separation_looks
+
+        looks = separation_looks(config, db)
     games_dir = config.games_dir(base_dir)
     try:
         games_dir.mkdir(parents=True, exist_ok=True)
@@ -273,7 +290,8 @@ def run_tournament(
     )
     runner = make()
     try:
-        _drive(config, runner, _jobs(config, missing, games_dir, db), summary, done, progress)
+        jobs = _jobs(config, missing, games_dir, db)
+        _drive(config, runner, jobs, summary, done, progress, looks)
     finally:
         runner.close()
     summary.seconds = time.perf_counter() - start
@@ -315,10 +333,24 @@ def _drive(
     summary: RunSummary,
     done: int,
     progress: Callable[[RunEvent], None] | None,
+    looks: Looks | None = None,
 ) -> None:
-    """Play ``pending`` one game a batch, checking the budgets before each new game."""
+    """Play ``pending`` one game a batch, checking the budgets before each new game (and
+    pausing at each planned look until the games before it are done)."""
     queue = list(pending)
     finished = [done]
+    in_flight: set[int] = set()
+    points = sorted(looks.at) if looks is not None else []
+
+    def look_stops(job: GameJob) -> bool | None:
+        """Take the looks ``job`` comes after: True to stop, None to wait, False to go on."""
+        while points and job.slot >= points[0] and looks is not None:
+            if any(slot < points[0] for slot in in_flight):
+                return None
+            summary.stopped_by = looks.check(points.pop(0))
+            if summary.stopped_by is not None:
+                return True
+        return False
 
     def next_batch() -> list[GameJob] | None:
         if not queue or summary.stopped_by is not None:
@@ -331,11 +363,18 @@ def _drive(
         if job is None:
             summary.stopped_by = "per-entrant budget reached by " + ", ".join(sorted(exhausted))
             return None
+        stop = look_stops(job)
+        if stop is None:
+            return []
+        if stop:
+            return None
         queue.remove(job)
+        in_flight.add(job.slot)
         return [job]
 
     def on_results(results: list[GameResult]) -> None:
         for result in results:
+            in_flight.discard(result.slot)
             finished[0] += 1
             summary.played += 1
             summary.spending.add(result.usage)
