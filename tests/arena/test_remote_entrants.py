@@ -108,13 +108,13 @@ def test_no_frame_to_a_remote_entrant_carries_its_deals_seed(tmp_path: Path) -> 
     frames = tmp_path / "frames"
     frames.mkdir()
     record = (
-        "import os, sys, uuid; sys.path.insert(0, {src!r}); "
+        f"import os, sys, uuid; sys.path.insert(0, {SRC!r}); "
         "from duskfall.client import session; receive = session.ClientSession.receive; "
-        "path = os.path.join({frames!r}, uuid.uuid4().hex); "
+        f"path = os.path.join({str(frames)!r}, uuid.uuid4().hex); "
         "session.ClientSession.receive = lambda self, data: "
         "(open(path, 'ab').write(data), receive(self, data))[1]; "
         "from duskfall.cli import main; main()"
-    ).format(src=SRC, frames=str(frames))
+    )
     command = [sys.executable, "-c", record, *_client_command()[3:]]
     config = _config(command)
     summary = run(config, tmp_path)
