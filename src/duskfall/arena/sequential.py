@@ -15,8 +15,10 @@ over the information fraction ``t`` = games played / the cap):
   come from the joint normal law of the looks, by numerical integration); as at a fixed size,
   the boundary's nominal level is read on Student's t with deals - 1 degrees of freedom;
 * a separated pair stays separated; a pair *cannot be separated within the cap* when the
-  chance of crossing the last boundary, were its current estimate the truth, is under 5%
-  (conditional power; stopping for this never raises the false-separation rate);
+  chance of crossing the last boundary is under 5% even were its true difference at the
+  optimistic end of its current estimate (the upper bound of a one-sided 90% interval:
+  conditional power under an optimistic drift, so that a real but still uncertain gap is
+  not given up early); stopping for this never raises the false-separation rate;
 * the tournament stops at the first look where every pair is one or the other.
 
 Why this and not a confidence sequence: a confidence sequence allows a look after every game,
@@ -40,7 +42,8 @@ import numpy as np
 from scipy import optimize, stats
 
 ALPHA = 0.05
-FUTILITY = 0.05  # conditional power under the current estimate below which a pair is given up
+FUTILITY = 0.05  # conditional power below which a pair is given up
+OPTIMISM = 1.2816  # the drift is the estimate plus this many standard errors (one-sided 90%)
 GRID = 601
 CAP = 40.0  # a boundary no z reaches (a look that spends nothing)
 RULE = "group-sequential, Lan-DeMets O'Brien-Fleming alpha spending"
@@ -125,13 +128,17 @@ def t_boundary(boundary: float, deals: int) -> float:
     return float(stats.t.isf(nominal_level(boundary) / 2, deals - 1))
 
 
-def conditional_power(z: float, t: float, final_boundary: float) -> float:
-    """The chance that a pair at ``z`` at fraction ``t`` ends beyond the last boundary, were
-    its current estimate the truth (Brownian motion in information time)."""
+def conditional_power(
+    z: float, t: float, final_boundary: float, optimism: float = OPTIMISM
+) -> float:
+    """The chance that a pair at ``z`` at fraction ``t`` ends beyond the last boundary, were its
+    true difference its current estimate plus ``optimism`` standard errors (Brownian motion in
+    information time, total information 1: the estimate is ``z / sqrt(t)`` with se
+    ``1 / sqrt(t)``)."""
     if t >= 1:
         return float(abs(z) >= final_boundary)
     s = z * math.sqrt(t)
-    drift = s / t
+    drift = math.copysign((abs(z) + optimism) / math.sqrt(t), z if z else 1.0)
     mean, sd = s + drift * (1 - t), math.sqrt(1 - t)
     up = stats.norm.sf((final_boundary - mean) / sd)
     down = stats.norm.cdf((-final_boundary - mean) / sd)
