@@ -3,9 +3,9 @@ looks, stops once the pairs are told apart, and the report says why and what it 
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
+
+import pytest
 
 from arena.tournament_kit import bot_config, report, run
 from duskfall.arena.plan import make_plan

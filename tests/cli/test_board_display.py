@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 import io
 import re
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from arena.tournament_kit import bot_config, report, run
