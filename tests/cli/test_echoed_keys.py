@@ -46,6 +46,7 @@ def stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
     in_background(server.close())
 
 
+@pytest.mark.slow
 def test_keys_echoed_by_models_are_masked_everywhere(
     stub: StubServer,
     cli: CliRun,

@@ -118,7 +118,7 @@ def forged_reply(draw: st.DrawFn) -> str:
     return "".join(draw(st.lists(pieces, max_size=14)))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(forged_reply(), st.booleans())
 def test_no_player_text_reads_as_a_marker_however_quoted(reply: str, own_turn: bool) -> None:
     text = sanitise_player_reply("AI-Alpha", reply)

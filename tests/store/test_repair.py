@@ -180,15 +180,16 @@ def test_repair_aborts_the_games_of_a_killed_server_and_says_why(
     """``kill -9`` of ``serve`` mid-game: its remote seats died with it, so the game can never
     be resumed; the repair closes the row as aborted and says so, rather than leaving it
     ``running`` for ever."""
+    import json
     import re
     import signal
     import socket
 
     logs = tmp_path / "logs"
     cli = [sys.executable, "-c", "from duskfall.cli import main; main()"]
+    argv = ["serve", "--port", "0", "--variant", "werewolf", "--fill-bots-after", "0"]
     server = subprocess.Popen(
-        [*cli, "serve", "--port", "0", "--variant", "werewolf", "--fill-bots-after", "0",
-         "--log-dir", str(logs), "--seed", "4"],  # fmt: skip
+        [*cli, *argv, "--log-dir", str(logs), "--seed", "4"],
         env={**os.environ, "DUSKFALL_DB": str(private_index)},
         stdout=subprocess.PIPE,
         text=True,
@@ -198,27 +199,22 @@ def test_repair_aborts_the_games_of_a_killed_server_and_says_why(
         banner = server.stdout.readline()
         port = re.search(r":(\d+) ", banner)
         assert port, banner
-        # a client that takes its seat and then never answers: the game waits for it
-        with socket.create_connection(("127.0.0.1", int(port.group(1))), timeout=30) as client:
-            client.recv(4096)  # its HELLO: the game has started
-            log_path = None
-            for _ in range(3000):  # until the log holds events (bounded; no sleep needed)
-                found = list(logs.glob("*.jsonl"))
-                if found and found[0].read_text().count("\n") > 3:
-                    log_path = found[0]
+        # a client that takes its seat and never answers: once it is asked, the game has
+        # logged its first events and waits for it
+        with socket.create_connection(("127.0.0.1", int(port.group(1))), timeout=60) as client:
+            reader = client.makefile("rb")
+            while True:
+                size = int.from_bytes(reader.read(8), "big")
+                message = json.loads(reader.read(size))
+                if message["type"] == "ACTION_REQUEST" and message["valid_actions"]:
                     break
-                client.settimeout(0.01)
-                try:
-                    client.recv(65536)
-                except TimeoutError:
-                    pass
-            assert log_path is not None
             server.send_signal(signal.SIGKILL)
             server.wait(timeout=30)
     finally:
         if server.poll() is None:
             server.kill()
             server.wait()
+    (log_path,) = logs.glob("*.jsonl")
     game_id = log_path.stem
     assert status(private_index, game_id).status == "running"
     result = CliRunner().invoke(store_commands.app, ["games", "--repair"])

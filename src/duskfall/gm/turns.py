@@ -136,7 +136,7 @@ def turn_schema(choices: TurnChoices) -> dict[str, Any]:
 def plain(text: str) -> str:
     """``text`` made inert in a rendered turn: one line, nothing the marker parser could read
     (:func:`~duskfall.gm.markers.inert`)."""
-    return inert(_SPACES.sub(" ", text).strip())
+    return _SPACES.sub(" ", inert(text)).strip()
 
 
 def read_turn(text: str, schema: dict[str, Any] | None = None) -> Turn:
