@@ -172,3 +172,26 @@ def test_looks_fall_at_the_ends_of_deals_and_conditional_power_behaves() -> None
     assert conditional_power(0.0, 0.125, 2.1) > 0.5  # too early to give up
     assert conditional_power(0.0, 0.5, 2.1, optimism=0.0) < 0.05  # the current trend alone
     assert conditional_power(3.0, 0.5, 2.1) > 0.9
+
+
+def test_role_effects_are_reported_and_shrunk_towards_the_side_skill() -> None:
+    games = planted(deals=150, seed=9)
+    plain = build_board(games, {n: n for n in NAMES}, bootstrap=20, holdout=False)
+    roles = build_board(
+        games, {n: n for n in NAMES}, role_effects=True, bootstrap=20, holdout=False
+    )
+    a = roles.entrant("a")
+    assert set(a.roles) == {
+        "ww:Werewolf",
+        "ww:Seer",
+        "ww:Villager",
+        "sm:Werewolf",
+        "sm:Seer",
+        "sm:Villager",
+    }
+    assert all(abs(e.point) < 0.5 and e.known for e in a.roles.values())  # none planted
+    for name in NAMES:
+        assert roles.entrant(name).overall.point == pytest.approx(
+            plain.entrant(name).overall.point, abs=0.15
+        )
+    assert not plain.entrant("a").roles
