@@ -17,6 +17,7 @@ and the interval is ``mu`` plus or minus the t quantile times the spread of the 
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,13 +51,13 @@ class Rating:
         """A conservative estimate: ``mu - 3 sigma``."""
         return self.mu - 3 * self.sigma
 
-    def to_dict(self) -> dict[str, float | int]:
+    def to_dict(self) -> dict[str, float | int | None]:
         return {
             "mu": round(self.mu, 4),
             "sigma": round(self.sigma, 4),
             "ordinal": round(self.ordinal, 4),
-            "low": round(self.low, 4),
-            "high": round(self.high, 4),
+            "low": None if math.isnan(self.low) else round(self.low, 4),
+            "high": None if math.isnan(self.high) else round(self.high, 4),
             "games": self.games,
         }
 

@@ -26,6 +26,7 @@ from duskfall.arena.tournament import stored_config, tournament_progress
 from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex, default_db_path
 
+
 def _db(db: Path | None) -> Path:
     path = db or default_db_path()
     if path is None or not path.exists():

@@ -81,7 +81,9 @@ class WerewolfState:
         self.events: list[Event] = []
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
-        self._public_rules = config.model_dump(exclude={"preset", "roles", "names", "deal"})
+        self._public_rules = config.model_dump(
+            exclude={"preset", "roles", "names", "deal", "seat_order"}
+        )
         self._roles_in_play: dict[str, int] = {}
         for role in roles:  # in order of first appearance, as Counter counts them
             self._roles_in_play[role] = self._roles_in_play.get(role, 0) + 1
