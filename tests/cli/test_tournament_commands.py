@@ -159,3 +159,42 @@ preset = "werewolf-6"
         assert metrics["mean_latency_s"] is not None
     assert set(data["calibration"]) == {"mini", "big"}
     assert stub.stats["500"] > 0  # faults were survived
+
+
+STOPPING = """
+name = "cli-stop"
+games = 300
+seed = 4
+schedule = "sides"
+stop = "separated"
+
+[entrants]
+smart = "heuristic"
+naive = "random"
+
+[[variants]]
+variant = "werewolf"
+preset = "werewolf-9"
+"""
+
+
+@pytest.mark.slow
+def test_plan_run_status_and_report_of_a_tournament_that_stops_when_separated(
+    tmp_path: Path, cli: CliRun
+) -> None:
+    config = tmp_path / "stop.toml"
+    config.write_text(STOPPING)
+    db = str(tmp_path / "index.db")
+    code, out, err = cli("tournament", "plan", str(config), "--db", db, "--proxy-games", "40")
+    assert code == 0, err
+    assert "games needed" in out and "duplicate" in out and "mixed" in out
+    code, out, err = cli("tournament", "run", str(config), "--db", db)
+    assert code == 0, err
+    assert "stopped scheduling: every pair separated" in out
+    code, out, _ = cli("tournament", "status", str(config), "--db", db)
+    assert 'stopped by its rule (stop = "separated"): every pair separated' in out
+    code, out, _ = cli("tournament", "report", str(config), "--db", db, "--bootstrap", "50")
+    assert code == 0 and "Stopping rule (separated)" in out and "games saved" in out
+    code, out, _ = cli("tournament", "plan", str(config), "--db", db, "--json")
+    plan = json.loads(out)
+    assert plan["pilot"]["games"] > 0 and "pairing_variance_reduction" in plan["pilot"]

@@ -127,13 +127,22 @@ def resume(
 def status(config: ConfigArg, db: DbOpt = None) -> None:
     """How many games are finished, interrupted, running and missing; spending so far."""
     loaded = load_tournament(config)
-    state = _progress(loaded, _db(db))
+    path = _db(db)
+    state = _progress(loaded, path)
     spent = state.spent().total
     console.print(
         f"{loaded.name}: {len(state.done)}/{len(state.schedule)} finished, "
         f"{len(state.interrupted)} interrupted, {len(state.running)} running, "
         f"{len(state.missing)} to play; {spent.total_tokens:,} tokens, ${spent.cost_usd:.4f}"
     )
+    if loaded.stop == "separated":
+        from duskfall.arena.stopping import separation_looks
+
+        reason = separation_looks(loaded, path).check(len(state.schedule))
+        if reason is not None:
+            console.print(
+                f'stopped by its rule (stop = "separated"): {reason}; nothing more to play'
+            )
 
 
 @tournament_app.command()
