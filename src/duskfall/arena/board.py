@@ -71,6 +71,14 @@ class Estimate:
             abs(factor) * self.se,
         )
 
+    def format(self, spec: str = "+.2f") -> str:
+        """``point [low, high]`` with this format spec (``-``: not measured)."""
+        if math.isnan(self.point):
+            return "-"
+        if not self.known:
+            return format(self.point, spec)
+        return f"{self.point:{spec}} [{self.low:{spec}}, {self.high:{spec}}]"
+
     def to_dict(self) -> dict[str, float | None]:
         return {k: _json_float(v) for k, v in asdict(self).items()}
 

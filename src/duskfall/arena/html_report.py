@@ -204,21 +204,13 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
-def _iv(e: Estimate, fmt: str = "+.2f") -> str:
-    if e.point != e.point:  # NaN: not measured by these games
-        return "-"
-    if not e.known:
-        return format(e.point, fmt)
-    return f"{e.point:{fmt}} [{e.low:{fmt}}, {e.high:{fmt}}]"
-
-
 def _board_table(board: Board) -> str:
     def row(rank: int, e: EntrantBoard) -> list[Any]:
         os = e.openskill
         return [
-            rank, e.name, e.agent, _iv(e.elo, ".0f"), _iv(e.overall), _iv(e.deception),
-            _iv(e.detection),
-            "-" if os is None else _iv(Estimate(os.mu, os.low, os.high), ".1f"),
+            rank, e.name, e.agent, e.elo.format(".0f"), e.overall.format(), e.deception.format(),
+            e.detection.format(),
+            "-" if os is None else Estimate(os.mu, os.low, os.high).format(".1f"),
             e.games, f"${e.cost_per_game:.4f}", "yes" if e.frontier else "",
         ]  # fmt: skip
 
@@ -235,8 +227,8 @@ def _pairs_table(board: Board) -> str:
          "P(first wins)", "record", "verdict"],
         [
             [
-                f"{p.a} > {p.b}", _iv(p.overall), _iv(p.elo, "+.0f"), _iv(p.deception),
-                _iv(p.detection), _iv(p.a_beats_b, ".0%"),
+                f"{p.a} > {p.b}", p.overall.format(), p.elo.format("+.0f"), p.deception.format(),
+                p.detection.format(), p.a_beats_b.format(".0%"),
                 f"{p.record[0]:g}/{p.record[1]}" if p.record[1] else "-",
                 p.verdict + (f" (look {p.separated_at})" if p.separated_at else ""),
             ]
@@ -327,7 +319,7 @@ def html_report(
     )
     sides = _table(
         ["block", "side advantage (evil, logits)"],
-        [[b, _iv(e)] for b, e in board.side_advantage.items()],
+        [[b, e.format()] for b, e in board.side_advantage.items()],
     )
     games = _table(
         ["slot", "game", "variant", "winner"] + ([] if game_href else ["log"]),

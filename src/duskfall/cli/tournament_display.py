@@ -22,33 +22,6 @@ def _table(title: str, *columns: str, caption: str | None = None) -> Table:
     return table
 
 
-def _logit(e: Estimate, digits: int = 2) -> str:
-    if e.point != e.point:  # NaN: not measured by these games
-        return "-"
-    if not e.known:
-        return f"{e.point:+.{digits}f}"
-    return f"{e.point:+.{digits}f} [{e.low:+.{digits}f}, {e.high:+.{digits}f}]"
-
-
-def _plain(e: Estimate) -> str:
-    if not e.known:
-        return f"{e.point:.1f}"
-    return f"{e.point:.1f} [{e.low:.1f}, {e.high:.1f}]"
-
-
-def _elo(e: Estimate, signed: bool = False) -> str:
-    sign = "+" if signed else ""
-    if not e.known:
-        return f"{e.point:{sign}.0f}"
-    return f"{e.point:{sign}.0f} [{e.low:{sign}.0f}, {e.high:{sign}.0f}]"
-
-
-def _share(e: Estimate) -> str:
-    if not e.known:
-        return f"{e.point:.0%}"
-    return f"{e.point:.0%} [{e.low:.0%}, {e.high:.0%}]"
-
-
 def _percent(e: Estimate) -> str:
     """A chance in percent, compactly: ``63 [44-79]``."""
     if not e.known:
@@ -90,9 +63,9 @@ def _board(board: Board) -> Table:
         table.add_row(
             str(rank),
             e.name,
-            _elo(e.elo),
+            e.elo.format(".0f"),
             f"{e.overall.point:+.2f}",
-            "-" if os is None else _plain(Estimate(os.mu, os.low, os.high)),
+            "-" if os is None else Estimate(os.mu, os.low, os.high).format(".1f"),
             str(e.games),
         )
     return table
@@ -109,7 +82,7 @@ def _skills(board: Board) -> Table:
     for e in board.entrants:
         rates = [e.win_rates.get(side) for side in ("evil", "village")]
         won = " / ".join(f"{r.wins / r.games:.0%}" if r and r.games else "-" for r in rates)
-        table.add_row(e.name, _logit(e.deception), _logit(e.detection), won)
+        table.add_row(e.name, e.deception.format(), e.detection.format(), won)
     return table
 
 
@@ -122,7 +95,7 @@ def _pairs(board: Board) -> Table:
     )  # fmt: skip
     for p in board.pairs:
         verdict = p.verdict if p.separated_at is None else f"{p.verdict} (look {p.separated_at})"
-        table.add_row(f"{p.a} > {p.b}", _elo(p.elo, signed=True), _share(p.a_beats_b), verdict)
+        table.add_row(f"{p.a} > {p.b}", p.elo.format("+.0f"), p.a_beats_b.format(".0%"), verdict)
     return table
 
 
@@ -168,7 +141,7 @@ def _holdout(board: Board) -> Table | None:
 def _sides(board: Board) -> Table:
     table = _table("side advantage (evil, logits, between equal players)", "block", "[95%]")
     for block, e in board.side_advantage.items():
-        table.add_row(block, _logit(e))
+        table.add_row(block, e.format())
     return table
 
 
