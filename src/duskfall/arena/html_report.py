@@ -68,7 +68,9 @@ def _ratings_plot(board: Board) -> str:
     return _png(figure)
 
 
-def _skills_plot(board: Board) -> str:
+def _skills_plot(board: Board) -> str | None:
+    if not any(e.sides_identified for e in board.entrants):
+        return None  # two entrants that only met each other: only overall is measured
     plt = _pyplot()
     figure, axis = plt.subplots(figsize=(6, 5))
     for i, e in enumerate(board.entrants):
@@ -306,8 +308,9 @@ def html_report(
                 for n, s in report.calibration.overall.items()
             ],
         )
-    plots = [_ratings_plot(board), _skills_plot(board), _matrix_plot(board)]
-    plots += [p for p in (_cost_plot(board), _roles_plot(board), _calibration_plot(report)) if p]
+    optional = (_skills_plot(board), _cost_plot(board), _roles_plot(board))
+    plots = [_ratings_plot(board), _matrix_plot(board)]
+    plots += [p for p in (*optional, _calibration_plot(report)) if p]
     images = "".join(
         f'<figure><img class="plot" alt="plot" src="data:image/png;base64,{png}"></figure>'
         for png in plots
