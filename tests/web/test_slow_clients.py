@@ -104,7 +104,7 @@ async def test_slow_clients_are_cut_and_honest_ones_served(web: tuple[int, str])
         idle = asyncio.create_task(_cut_after(port, b""))
         body = (
             f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ADMIN}\r\n"
-            "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"variant\": "
+            'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"variant": '
         ).encode()
         slow_body = asyncio.create_task(_cut_after(port, body))
         await asyncio.sleep(0)  # let the attack connect first
