@@ -87,10 +87,14 @@ class RandomRecorder:
         legal = legal_from_wire(
             self.variant, request["phase"], request["valid_actions"], request.get("legal_state")
         )
-        task = asyncio.ensure_future(self._answer(writer, request, legal.sample(self.rng).to_dict()))
+        task = asyncio.ensure_future(
+            self._answer(writer, request, legal.sample(self.rng).to_dict())
+        )
         task.add_done_callback(lambda t: t.exception())
 
-    async def _answer(self, writer: asyncio.StreamWriter, request: Message, action: Message) -> None:
+    async def _answer(
+        self, writer: asyncio.StreamWriter, request: Message, action: Message
+    ) -> None:
         response = {
             "type": "ACTION_RESPONSE",
             "player_id": request["player_id"],
@@ -136,7 +140,9 @@ async def record_games(
             clients = []
             for seat in range(seats):
                 mood = MOODS[seat] if seat < len(MOODS) else "plain"
-                clients.append(RandomRecorder(variant, server.port, random.Random(rng.random()), mood))
+                clients.append(
+                    RandomRecorder(variant, server.port, random.Random(rng.random()), mood)
+                )
             tasks = []
             for client in clients:  # connected in order: seats in order
                 tasks.append(asyncio.create_task(client.play()))

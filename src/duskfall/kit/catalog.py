@@ -40,16 +40,25 @@ class Decision:
 
     schema: dict[str, Any] | None = None  # generalised and merged legal.schema()
     valid_actions: Shape = field(default_factory=Shape)
-    examples: list[dict[str, Any]] = field(default_factory=list)  # to_wire(), largest first
+    # the largest to_wire() met, per action types the view allows (a vote, an eliminate-all)
+    examples: dict[tuple[str, ...], dict[str, Any]] = field(default_factory=dict)
 
     def add(self, legal: LegalActions) -> None:
-        general = generalize(legal.schema())
+        schema = legal.schema()
+        general = generalize(schema)
         self.schema = general if self.schema is None else merge(self.schema, general)
         wire = legal.to_wire()
         self.valid_actions.add(wire)
-        if not self.examples or len(repr(wire)) > len(repr(self.examples[0])):
-            self.examples.insert(0, wire)
-            del self.examples[1:]
+        types = action_types(schema)
+        if types not in self.examples or len(repr(wire)) > len(repr(self.examples[types])):
+            self.examples[types] = wire
+
+    def example(self, action_type: str | None = None) -> dict[str, Any]:
+        """The largest ``valid_actions`` met for decisions allowing ``action_type``."""
+        for types, wire in self.examples.items():
+            if action_type is None or action_type in types:
+                return wire
+        return next(iter(self.examples.values()))
 
     @property
     def action(self) -> dict[str, Any]:
@@ -79,6 +88,16 @@ class Catalog:
             frame["seq"] = 1
             self.events.setdefault(event.kind, Shape()).add(frame)
             self.visibility.setdefault(event.kind, set()).add(_audience(event.visibility))
+
+
+def action_types(schema: Mapping[str, Any]) -> tuple[str, ...]:
+    """The ``type`` values a decision's schema allows (over its branches)."""
+    found: list[str] = []
+    for branch in schema.get("anyOf") or schema.get("oneOf") or [schema]:
+        prop = branch.get("properties", {}).get("type", {})
+        values = [prop["const"]] if "const" in prop else prop.get("enum", [])
+        found += [str(v) for v in values if str(v) not in found]
+    return tuple(found)
 
 
 def _audience(visibility: str) -> str:
