@@ -22,7 +22,7 @@ import duskfall
 SRC = Path(duskfall.__file__).parent
 ROOT = SRC.parent
 
-ENTRY_POINTS = {"cli", "web", "server", "arena", "learn", "gm", "client", "testing"}
+ENTRY_POINTS = {"cli", "web", "server", "arena", "learn", "gm", "client", "lab", "testing"}
 ALL = {path.name for path in SRC.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
 
 # package -> the packages of duskfall it may NOT import (None: it may import only itself+core).
