@@ -111,9 +111,7 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
     parent = read_parent(source)
     header = parent.header
     rounds = rounds_of(parent)
-    replacement = (
-        None if request.replace is None else parse_replacement(request.replace, parent)
-    )
+    replacement = None if request.replace is None else parse_replacement(request.replace, parent)
     moment, cut = _cut(parent, rounds, request.at, replacement)
     variant, dealt = new_state_for(parent)
     seed = header.seats_seed if request.seed is None else check_seed(request.seed, "--seed")

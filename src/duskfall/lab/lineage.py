@@ -38,8 +38,7 @@ class ForkVerdict:
         return (
             f"{where}; link verified: the parent's first {origin.event} events replay "
             f"({self.parent_actions} actions) and {self.link.compared} of them are the fork's "
-            f"prefix unchanged"
-            + (f", {self.link.replaced} replaced" if self.link.replaced else "")
+            f"prefix unchanged" + (f", {self.link.replaced} replaced" if self.link.replaced else "")
         )
 
 

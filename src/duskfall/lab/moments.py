@@ -1,4 +1,4 @@
-"""Naming a moment of a logged game: ``--at SEQ``, ``--at day:2``, ``--at night:1``, ``--at VOTE:2``.
+"""Naming a moment of a logged game: ``--at SEQ``, ``day:2``, ``night:1``, ``VOTE:2``.
 
 A moment is always the start of a round (:mod:`duskfall.lab.rounds`): a fork there asks that
 round's seats again and plays on.
@@ -65,8 +65,6 @@ def _round_of_event(rounds: Sequence[Round], seq: int) -> Round:
 
 def _summary(rounds: Sequence[Round]) -> str:
     """``night:1, day:1, night:2`` ... of a game's phases, and its decisions."""
-    phases = [
-        f"{'night' if is_night(r.phase) else 'day'}:{r.day}" for r in rounds if r.opens_phase
-    ]
+    phases = [f"{'night' if is_night(r.phase) else 'day'}:{r.day}" for r in rounds if r.opens_phase]
     kinds = sorted({kind for r in rounds for kind in r.kinds})
     return f"{', '.join(dict.fromkeys(phases))} (decisions: {', '.join(kinds)})"

@@ -12,6 +12,7 @@ round's seats again, which is what a fork does.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from duskfall.core import event_kinds as kinds
@@ -86,7 +87,7 @@ def rounds_of(log: GameLog) -> list[Round]:
         replayer.take(event)
         if event.source == "rules" or event.kind == kinds.ACTION:
             settled = index + 1
-    for current, following in zip(rounds, rounds[1:], strict=False):
+    for current, following in itertools.pairwise(rounds):
         current.stop = following.start
     if rounds:
         rounds[-1].stop = settled

@@ -129,7 +129,7 @@ def assemble(plan: GamePlan) -> PreparedGame:
         keep_events=setup.keep_events,
         inherited=plan.inherited,
     )
-    history = plan.events if plan.inherited else ()
+    history = plan.events if plan.inherited and plan.events else ()
     attach_seat_feeds(record, plan.participants, state, plan.log_path, history)
     scheduler = Scheduler(
         plan.variant,

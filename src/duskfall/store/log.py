@@ -2,9 +2,10 @@
 
 The header holds what is needed to replay the game: variant, config, roster, versions, and in
 its ``admin`` part the seed (a decimal string: seeds have 128 bits, more than many JSON readers
-keep) and, for a fork whose seats play with another seed than the deal, ``agent_seed``. Events are flushed as they are written (a killed process loses nothing it wrote)
-and fsynced at every phase end (in a worker thread when an event loop is running), so power
-loss costs at most about one phase.
+keep) and, for a fork whose seats play with another seed than the deal, ``agent_seed``.
+Events are flushed as they are written (a killed process loses nothing it wrote) and fsynced
+at every phase end (in a worker thread when an event loop is running), so power loss costs at
+most about one phase.
 
 Every line ends with ``"h"``: the SHA-256 (hex) of the previous line's ``h`` followed by the
 exact bytes of this line without its ``h`` (the header starts the chain from the empty

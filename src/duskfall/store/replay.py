@@ -103,7 +103,9 @@ class Replayer:
         try:
             produced = self.state.apply(seat, action)
         except IllegalAction as exc:
-            raise ReplayMismatch(f"{describe_event(event)} is refused by the rules: {exc}") from None
+            raise ReplayMismatch(
+                f"{describe_event(event)} is refused by the rules: {exc}"
+            ) from None
         self.actions += 1
         return produced
 
