@@ -1,28 +1,39 @@
-"""``fork`` (play a logged game on from a moment, with other agents or one decision changed)."""
+"""``fork`` (play a logged game on from a moment, with other agents or one decision changed) and
+``analyse`` (its win-probability line and the moments that swung it)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
+from rich import box
+from rich.markup import escape
+from rich.table import Table
 
 from duskfall.cli import app
 from duskfall.cli.common import OnSeatFailureOpt, parse_config_options
 from duskfall.cli.console import announcer, safe_console
 from duskfall.cli.display import ConsoleView, resume_hint, show_end
 from duskfall.cli.game_commands import AgentOptionOpt, AgentsOpt, DbOpt
+from duskfall.cli.progress import progress_bar
+from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
-from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork
+from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
+from duskfall.lab.rollouts import DEFAULT_POLICY
+from duskfall.lab.winline import DEFAULT_ROLLOUTS, WinLine, win_line
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import PreparedGame
 from duskfall.store.index import use_db
 from duskfall.store.resume import log_path_for
 
 console = safe_console(soft_wrap=True)
+
+BAR = 12  # characters of a point's bar
 
 LogArg = Annotated[str, typer.Argument(help="a game log (.jsonl) or a game id in the index")]
 
@@ -117,3 +128,77 @@ async def _play(
     if view is not None:
         game.record.observers.append(view)
     return view, await game.run()
+
+
+@app.command()
+def analyse(
+    log: LogArg,
+    policy: Annotated[
+        str,
+        typer.Option(
+            "--policy", help="the bots that play the rollouts (an agent spec of bots only)"
+        ),
+    ] = DEFAULT_POLICY,
+    rollouts: Annotated[
+        int, typer.Option("--rollouts", "-n", min=1, max=100_000, help="rollouts per point")
+    ] = DEFAULT_ROLLOUTS,
+    seed: Annotated[int, typer.Option(help="the rollouts' seed")] = 0,
+    every: Annotated[
+        str, typer.Option("--every", help="a point at every 'phase' boundary or every 'round'")
+    ] = "phase",
+    top: Annotated[int, typer.Option("--top", min=0, help="swings to list")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="print the line as JSON")] = False,
+    db: DbOpt = None,
+) -> None:
+    """The village's chance of winning from each moment of a logged game, estimated by seeded
+    Monte Carlo rollouts of bots, and the moments that swung it most.
+
+    The line is an estimate under the chosen bot policy (what those bots would make of each
+    position), not a statement about the game's own players.
+    """
+    if db is not None:
+        use_db(db)
+    if every not in ("phase", "round"):
+        raise ConfigError(f"--every {every!r}: give 'phase' or 'round'")
+    chosen: Literal["phase", "round"] = "round" if every == "round" else "phase"
+    game_log = read_parent(log_path_for(log))
+    with progress_bar(console, f"{rollouts} rollouts a point", 1) as bar:
+
+        def advance(done: int, total: int) -> None:
+            bar.update(completed=done / total, note=f"{done}/{total} points")
+
+        line = win_line(
+            game_log, policy=policy, rollouts=rollouts, seed=seed, every=chosen, progress=advance
+        )
+    if as_json:
+        print(json.dumps(line.to_dict(), ensure_ascii=False))
+        return
+    show_line(line, top)
+
+
+def show_line(line: WinLine, top: int) -> None:
+    """The line as a table with a bar per point, then its largest swings and what it is."""
+    table = Table(title=f"{line.side}'s chance of winning, game {line.game_id}", box=box.SIMPLE)
+    table.add_column("moment", overflow="fold")
+    table.add_column("event", justify="right", no_wrap=True)
+    table.add_column("chance", justify="right", no_wrap=True)
+    table.add_column("95% interval", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    for point in line.points:
+        low, high = point.interval()
+        rate = point.chance.rate
+        filled = round(rate * BAR)
+        table.add_row(
+            escape(point.label),
+            str(point.event),
+            f"{rate:.0%}",
+            "exact" if point.exact else f"{low:.0%}-{high:.0%}",
+            "#" * filled + "." * (BAR - filled),
+        )
+    console.print(table)
+    swings = line.swings(top)
+    if swings:
+        console.print("[bold]largest swings[/]")
+        for swing in swings:
+            console.print(f"  {escape(swing.describe(line.side))}", highlight=False)
+    console.print(f"[dim]{escape(line.note)}[/]", highlight=False)
