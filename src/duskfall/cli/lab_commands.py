@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 from rich import box
@@ -22,13 +23,16 @@ from duskfall.cli.game_commands import AgentOptionOpt, AgentsOpt, DbOpt
 from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
-from duskfall.core.redaction import redact
+from duskfall.core.redaction import redact, redact_value
 from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
+from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
 from duskfall.lab.winline import DEFAULT_ROLLOUTS, WinLine, win_line
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import PreparedGame
 from duskfall.store.index import use_db
+from duskfall.store.lineage import ForkOrigin
+from duskfall.store.log import GameLog
 from duskfall.store.resume import log_path_for
 
 console = safe_console(soft_wrap=True)
@@ -151,7 +155,8 @@ def analyse(
     db: DbOpt = None,
 ) -> None:
     """The village's chance of winning from each moment of a logged game, estimated by seeded
-    Monte Carlo rollouts of bots, and the moments that swung it most.
+    Monte Carlo rollouts of bots, the moments that swung it most, and what seats gave away in
+    public (self-exposure, leaks of private text, a seer's false claims).
 
     The line is an estimate under the chosen bot policy (what those bots would make of each
     position), not a statement about the game's own players.
@@ -170,10 +175,41 @@ def analyse(
         line = win_line(
             game_log, policy=policy, rollouts=rollouts, seed=seed, every=chosen, progress=advance
         )
+    leaks = leak_report(game_log, since=_own_part(game_log))
     if as_json:
-        print(json.dumps(line.to_dict(), ensure_ascii=False))
+        data = {**line.to_dict(), "leaks": _leaks_dict(leaks)}
+        print(json.dumps(redact_value(data), ensure_ascii=False))
         return
     show_line(line, top)
+    show_leaks(leaks)
+
+
+def _own_part(log: GameLog) -> int:
+    """Where a game's own events start: after a fork's prefix (its parent's), else 0."""
+    origin = ForkOrigin.of(log.header)
+    return 0 if origin is None else origin.prefix
+
+
+def _leaks_dict(report: LeakReport) -> dict[str, Any]:
+    return {
+        "seats": {str(seat): m.summary() for seat, m in sorted(report.seats.items())},
+        "findings": [asdict(finding) for finding in report.findings],
+    }
+
+
+def show_leaks(report: LeakReport) -> None:
+    """What seats gave away in public (self-exposure, leaks, a seer's false claims)."""
+    if not report.findings:
+        console.print("no self-exposure, leak or false seer claim found")
+        return
+    console.print(f"[bold]{len(report.findings)} tell(s)[/]")
+    for finding in report.findings:
+        shown = finding.evidence if len(finding.evidence) <= 90 else finding.evidence[:87] + "..."
+        console.print(
+            f"  event {finding.event}, seat {finding.seat}: "
+            f"{finding.kind.replace('_', ' ')}: {escape(redact(shown))!r}",
+            highlight=False,
+        )
 
 
 def show_line(line: WinLine, top: int) -> None:
