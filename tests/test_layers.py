@@ -40,6 +40,7 @@ FORBIDDEN: dict[str, set[str] | None] = {
     "session": {"server", "web", "cli", "arena", "learn", "client", "testing"},
     "client": {"session", "server", "web", "cli", "arena", "learn", "gm", "testing"},
 }
+FORBIDDEN["lab"] = ENTRY_POINTS - {"lab"}  # the lab is used by arena and web, not the reverse
 for _entry in ENTRY_POINTS - {"testing", "client"}:
     FORBIDDEN.setdefault(_entry, {"testing"})
 

@@ -56,3 +56,26 @@ def test_fork_errors_are_one_line(
     lines = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 2 and len(lines) == 1 and needle in lines[0], err
     assert "Traceback" not in out + err
+
+
+def test_replay_numbers_events_and_games_lists_a_games_forks(
+    parent: Path, tmp_path: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "160")
+    code, out, _ = cli("replay", str(parent), "--numbers")
+    speech = next(
+        e for e in read_log(parent).events if e.kind == "speech" and e.visibility == "public"
+    )
+    line = next(line for line in out.splitlines() if line.startswith(f"{speech.seq:>5} "))
+    assert code == 0 and speech.payload["text"] in line
+    assert cli("fork", str(parent), "--at", "day:2", "-q", "--log", "a.jsonl")[0] == 0
+    assert cli("fork", "a.jsonl", "--at", "day:3", "-q", "--log", "b.jsonl")[0] == 0
+    parent_id = read_log(parent).header.game_id
+    a_id = read_log(tmp_path / "a.jsonl").header.game_id
+    code, out, _ = cli("games", "--forks-of", str(parent))
+    assert code == 0 and a_id in out and "1 of 1 games" in out
+    code, out, _ = cli("games", "--forks-of", a_id[:14])
+    assert code == 0 and read_log(tmp_path / "b.jsonl").header.game_id in out
+    code, out, _ = cli("games")
+    assert f"{parent_id} @" in out

@@ -33,9 +33,9 @@ def test_the_line_has_a_point_per_phase_and_ends_exactly(parent: Path) -> None:
 
 def test_the_same_seed_gives_the_same_line_and_another_seed_another(parent: Path) -> None:
     log = read_log(parent)
-    first = win_line(log, rollouts=12, seed=5).to_dict()
-    assert win_line(log, rollouts=12, seed=5).to_dict() == first
-    others = [win_line(log, rollouts=12, seed=seed).to_dict() for seed in (6, 7)]
+    first = win_line(log, rollouts=6, seed=5).to_dict()
+    assert win_line(log, rollouts=6, seed=5).to_dict() == first
+    others = [win_line(log, rollouts=6, seed=seed).to_dict() for seed in (6, 7)]
     assert any(o["points"] != first["points"] for o in others)
 
 
@@ -79,13 +79,13 @@ def test_a_policy_that_is_not_bots_is_refused(parent: Path) -> None:
 
 
 def test_analyse_prints_the_line_its_swings_and_what_it_is(parent: Path, cli: CliRun) -> None:
-    code, out, err = cli("analyse", str(parent), "-n", "20")
+    code, out, err = cli("analyse", str(parent), "-n", "6")
     assert code == 0, err
     text = " ".join(out.split())
     assert "village's chance of winning" in text and "the end" in text and "exact" in text
     assert "largest swings" in text and "out: village" in text
-    assert "an estimate under the 'heuristic' bot policy: 20 seeded rollouts per point" in text
-    code, out, err = cli("analyse", str(parent), "-n", "5", "--json", "--every", "round")
+    assert "an estimate under the 'heuristic' bot policy: 6 seeded rollouts per point" in text
+    code, out, err = cli("analyse", str(parent), "-n", "1", "--json", "--every", "round")
     assert code == 0, err
     data = json.loads(out.strip().splitlines()[-1])
     assert data["every"] == "round" and data["points"][-1]["exact"] and data["note"]
@@ -102,6 +102,6 @@ def test_analyse_prints_the_line_its_swings_and_what_it_is(parent: Path, cli: Cl
 def test_analyse_errors_are_one_line(
     parent: Path, cli: CliRun, args: tuple[str, ...], needle: str
 ) -> None:
-    code, out, err = cli("analyse", str(parent), "-n", "2", *args)
+    code, _out, err = cli("analyse", str(parent), "-n", "2", *args)
     lines = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 2 and len(lines) == 1 and needle in lines[0], err

@@ -226,6 +226,10 @@ def replay(
         Path | None,
         typer.Option("--parent", help="a fork's parent log (default: beside it, or the index)"),
     ] = None,
+    numbers: Annotated[
+        bool,
+        typer.Option("--numbers", help="show each event's number (for fork --at/--replace)"),
+    ] = False,
 ) -> None:
     """Re-apply a log's actions, check every event is reproduced exactly, and show the game.
 
@@ -260,7 +264,7 @@ def replay(
             "use 'duskfall games' or the web page to view it"
         ) from None
     if not quiet:
-        view = ConsoleView(result.variant, console)
+        view = ConsoleView(result.variant, console, numbered=numbers)
         console.print(f"[bold]{result.variant.name}[/]  seed {header.seed}  game {header.game_id}")
         for event in game_log.events:
             view.on_event(event)

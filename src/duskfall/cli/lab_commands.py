@@ -150,6 +150,10 @@ def analyse(
     every: Annotated[
         str, typer.Option("--every", help="a point at every 'phase' boundary or every 'round'")
     ] = "phase",
+    at: Annotated[
+        str | None,
+        typer.Option("--at", help="only this moment (as fork --at names it), and the end"),
+    ] = None,
     top: Annotated[int, typer.Option("--top", min=0, help="swings to list")] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="print the line as JSON")] = False,
     db: DbOpt = None,
@@ -173,7 +177,13 @@ def analyse(
             bar.update(completed=done / total, note=f"{done}/{total} points")
 
         line = win_line(
-            game_log, policy=policy, rollouts=rollouts, seed=seed, every=chosen, progress=advance
+            game_log,
+            policy=policy,
+            rollouts=rollouts,
+            seed=seed,
+            every=chosen,
+            at=at,
+            progress=advance,
         )
     leaks = leak_report(game_log, since=_own_part(game_log))
     if as_json:

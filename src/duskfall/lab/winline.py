@@ -22,6 +22,7 @@ from duskfall.core.events import Event
 from duskfall.core.rng import check_seed, derive_rng
 from duskfall.core.stats import Proportion
 from duskfall.core.variant import State
+from duskfall.lab.moments import find_round
 from duskfall.lab.rebuild import rebuild
 from duskfall.lab.rollouts import DEFAULT_POLICY, Policy, Snapshot, village_wins, village_won
 from duskfall.lab.rounds import Round, rounds_of
@@ -179,15 +180,20 @@ def win_line(
     rollouts: int = DEFAULT_ROLLOUTS,
     seed: int = 0,
     every: Every = "phase",
+    at: str | None = None,
     progress: Progress | None = None,
 ) -> WinLine:
-    """The win-probability line of ``log`` (see the module docstring)."""
+    """The win-probability line of ``log`` (see the module docstring); with ``at`` (a moment
+    as ``duskfall fork --at`` names it), only that moment's point and the end."""
     if rollouts < 1:
         raise ValueError("at least one rollout per point")
     check_seed(seed, "--seed")
     rounds = rounds_of(log)
     variant, dealt = new_state_for(log)
-    chosen = {r.number for r in rounds if every == "round" or r.opens_phase}
+    if at is not None:
+        chosen = {find_round(rounds, at).number}
+    else:
+        chosen = {r.number for r in rounds if every == "round" or r.opens_phase}
     bots = Policy(variant, policy, dealt).bots(seed)
     warm = BotWarmUp(variant, bots, derive_rng(seed, "fallback"), RuntimeSettings(), "line")
     snapshots: list[tuple[Round, Snapshot]] = []
