@@ -88,7 +88,7 @@ COLUMNS = (
     Column("winner", lambda r: escape(r.winner or ("draw" if r.status == "finished" else "-")), 7),
     Column("days", lambda r: str(r.days), 5, "right"),
     Column("seats", lambda r: escape(seats_summary(r)), 6),
-    Column("fork of", lambda r: f"{r.parent} @{r.parent_event}" if r.parent else "", 4),
+    Column("fork of", lambda r: f"{r.parent} @{r.parent_event}" if r.parent else "", 2),
     Column("tokens", lambda r: f"{r.tokens:,}", 4, "right"),
     Column("cached", lambda r: f"{r.cached_tokens:,}", 2, "right"),
     Column("cost $", lambda r: f"{r.cost_usd:.4f}", 2, "right"),
@@ -102,7 +102,8 @@ def fitting_columns(cells: list[list[str]], width: int) -> list[int]:
         max([len(Text.from_markup(row[i]).plain) for row in cells] + [len(c.title)]) + 3
         for i, c in enumerate(COLUMNS)
     ]
-    shown = list(range(len(COLUMNS)))
+    # a column no listed game fills (no fork among them) is left out
+    shown = [i for i in range(len(COLUMNS)) if any(row[i] for row in cells) or not cells]
     for i in sorted(shown, key=lambda i: COLUMNS[i].keep):
         if sum(widths[j] for j in shown) <= width or len(shown) == 1:
             break
