@@ -36,6 +36,7 @@ COMMAND_MODULES = [
     "duskfall.cli.learn_commands",
     "duskfall.cli.tournament_commands",
     "duskfall.cli.lab_commands",
+    "duskfall.cli.kit_commands",
 ]
 
 
