@@ -103,13 +103,15 @@ async def test_a_websocket_client_reconnects_with_its_tcp_token(tmp_path: Path) 
 
 
 async def test_websocket_errors_and_limits_are_the_servers(tmp_path: Path) -> None:
-    async with serving(tmp_path, games=1, ws_port=0, max_frame=4096) as server:
-        async with connect(f"ws://127.0.0.1:{server.ws_port}/", max_size=None) as ws:
-            client = WsClient(ws)
-            await client.next("HELLO")
-            await ws.send("not json")
-            error = await client.next("ERROR")
-            assert error["code"] == "bad_json"
-            await ws.send("x" * 5000)  # over --max-frame: closed with 1009
-            assert await client.recv() is None
-            assert ws.close_code == 1009
+    async with (
+        serving(tmp_path, games=1, ws_port=0, max_frame=4096) as server,
+        connect(f"ws://127.0.0.1:{server.ws_port}/", max_size=None) as ws,
+    ):
+        client = WsClient(ws)
+        await client.next("HELLO")
+        await ws.send("not json")
+        error = await client.next("ERROR")
+        assert error["code"] == "bad_json"
+        await ws.send("x" * 5000)  # over --max-frame: closed with 1009
+        assert await client.recv() is None
+        assert ws.close_code == 1009
