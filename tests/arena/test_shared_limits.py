@@ -22,7 +22,7 @@ from duskfall.testing.stub_server import StubServer
 async def test_a_pool_slot_is_held_once_and_given_back_by_a_cancelled_wait() -> None:
     service = LimitsService(multiprocessing.get_context("spawn"))
     try:
-        limits = PoolLimits(service.address, service.authkey)
+        limits = PoolLimits(*service.connection)
         entered = asyncio.Event()
         leave = asyncio.Event()
 
