@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import secrets as random_tokens
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from duskfall.arena.game_job import GameJob, Played, play_batch_blocking
@@ -30,6 +30,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.llm.loops import share_limits
 
 Finished = list[Played] | TaskLost
+log = logging.getLogger(__name__)
 
 # Ray's exceptions for a task that came back without its result, in words
 _LOST = {
@@ -105,6 +106,7 @@ class RayBackend:
                 raise ConfigError(
                     f"cannot start or reach Ray at {where}: {first[0] if first else exc}"
                 ) from None
+        self._quiet = _cluster_messages_to_log(ray)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.capacity = max(capacity, 2 * cpus)
         self._remote = ray.remote(max_retries=0, scheduling_strategy="SPREAD")(play_on_ray)
@@ -154,3 +156,23 @@ class RayBackend:
             self._ray.kill(self._keeper)
         if self._owns_ray:
             self._ray.shutdown()
+        self._quiet()
+
+
+def _cluster_messages_to_log(ray: Any) -> Callable[[], None]:
+    """Ray prints the cluster's error messages (a node marked dead, with pages of its raylet's
+    log) on the driver's standard output, through the progress bar and the summary: send
+    their first line to this module's log instead. Returns what puts Ray's printing back."""
+    module = getattr(getattr(ray, "_private", None), "worker", None)
+    printing = getattr(module, "print_to_stdstream", None)
+    if module is None or printing is None:
+        return lambda: None
+
+    def to_log(data: dict[str, Any], ignore_prefix: bool) -> None:
+        lines = [str(line) for line in data.get("lines") or ()]
+        first = lines[0].strip().splitlines()[0] if lines and lines[0].strip() else ""
+        if first:
+            log.info("ray: %s", first)
+
+    module.print_to_stdstream = to_log
+    return lambda: setattr(module, "print_to_stdstream", printing)

@@ -282,13 +282,13 @@ def run_tournament(
     salt = _check_same_config(config, games_dir)
     variables = worker_env([*config.execution.env, *env])
     with DriverLock(games_dir, config.name) as lock, GameIndex(db) as index, SlotTable(db) as slots:
-        lost = slots.take_over(config.name)  # we hold the lock: their driver is gone
+        slots.take_over(config.name)  # we hold the lock: their driver is gone
         state = tournament_progress(config, index)
         for row in [*state.interrupted, *state.running]:  # rows of drivers before this design
             index.abandon(row.id, ABANDONED)
         missing = state.missing
         preflight(config, missing)
-        summary = RunSummary(spending=state.spent(), lost_before=len(lost))
+        summary = RunSummary(spending=state.spent(), lost_before=len(state.lost))
         start = time.perf_counter()
         models = uses_models(config.entrants.values())
         runner = (backend_factory or _backend_maker(config, backend, address, models, variables))()

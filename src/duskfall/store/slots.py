@@ -10,9 +10,10 @@ has touched in ``tournament_slots``:
   ``interrupted``, from any host, at once (no waiting for a timeout, no process to ask);
 * ``played``: its game is in the index (``game_id``, the ``node`` that played it, how many of
   its decisions were ``fallbacks``);
-* ``failed``: every try failed; ``reason`` says why the last did (``resume`` tries again).
+* ``failed``: every try failed (``resume`` tries again).
 
-``attempts`` counts the failed tries, and ``spent_*`` what they cost (a game thrown away
+``attempts`` counts the failed tries, ``reason`` says why the last one failed (also once the
+slot is played), and ``spent_*`` what they cost (a game thrown away
 because its model endpoint could not be reached was still paid for). Only the driver writes
 this table, in the same SQLite file as the index, on its own disk.
 """
@@ -143,7 +144,7 @@ class SlotTable:
                 "(tournament, slot, state, game_id, node, fallbacks, reason, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, NULL, ?) ON CONFLICT (tournament, slot) DO UPDATE "
                 "SET state = excluded.state, game_id = excluded.game_id, "
-                "node = excluded.node, fallbacks = excluded.fallbacks, reason = NULL, "
+                "node = excluded.node, fallbacks = excluded.fallbacks, "
                 "updated_at = excluded.updated_at",
                 [(tournament, slot, PLAYED, gid, node, fb, now) for slot, gid, node, fb in games],
             )

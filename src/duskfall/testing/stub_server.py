@@ -14,7 +14,10 @@ reply. ``response_formats`` limits the structured-output forms it accepts (other
 HTTP 400, as from a server that does not know them). With ``echo_auth``, every error body
 quotes the request's credentials back (``you sent Authorization: Bearer sk-...``), as some
 careless servers do: a test that the client redacts what it records and shows. ``stats``
-counts what happened; ``max_in_flight`` shows how many calls overlapped.
+counts what happened; ``max_in_flight`` shows how many calls overlapped; ``credentials``
+counts the ``Authorization`` values clients sent. ``on_call``, if given, is awaited inside
+every call (counted in flight) with the client's address: a test can hold a call there and
+find the process that made it.
 
     async with StubServer(latency=0.1) as server:
         model = get_model(f"openai:stub@{server.url}")
@@ -28,7 +31,7 @@ import hashlib
 import json
 import random
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +94,7 @@ class StubServer:
         response_formats: tuple[str, ...] = ("text", "json_schema", "json_object"),
         echo_auth: bool = False,
         prompt_cache: bool = False,
+        on_call: Callable[[tuple[str, int]], Awaitable[None]] | None = None,
     ) -> None:
         self.latency = latency
         self.prompt_cache = prompt_cache
@@ -102,6 +106,8 @@ class StubServer:
         self.answer = answer
         self.echo_auth = echo_auth
         self.stats: Counter[str] = Counter()
+        self.credentials: Counter[str] = Counter()
+        self.on_call = on_call
         self.in_flight = 0
         self.max_in_flight = 0
         self._server: asyncio.Server | None = None
@@ -154,7 +160,10 @@ class StubServer:
                     break
                 method, path, headers, body = request
                 echo = _credentials(headers) if self.echo_auth else ""
-                if not await self._respond(method, path, body, _Out(writer, echo)):
+                if "authorization" in headers:
+                    self.credentials[headers["authorization"]] += 1
+                peer = writer.get_extra_info("peername")
+                if not await self._respond(method, path, body, _Out(writer, echo, peer)):
                     break
         except (ConnectionError, asyncio.IncompleteReadError, ValueError):
             pass
@@ -188,6 +197,8 @@ class StubServer:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
+            if self.on_call is not None:
+                await self.on_call(out.peer)
             if self.latency:
                 await asyncio.sleep(self.latency)
             fault = self.faults.draw()
@@ -241,6 +252,7 @@ class _Out:
 
     writer: asyncio.StreamWriter
     echo: str = ""
+    peer: tuple[str, int] = ("", 0)
 
 
 def _credentials(headers: Mapping[str, str]) -> str:
