@@ -16,8 +16,10 @@ class Provider(Protocol):
     ``endpoint`` identifies where calls go (models sharing an endpoint share its
     concurrency limit, ``max_concurrency``); ``supports_schema`` says whether
     :meth:`complete` can constrain its output to a JSON schema. A provider may also have
-    ``context_tokens`` (its context window, or None if unknown) and ``count_tokens(text)`` (a
-    text's length in its own tokens); the model reads them if present.
+    ``context_tokens`` (its context window, or None if unknown), ``count_tokens(text)`` (a
+    text's length in its own tokens), ``takes_seed`` (True if a ``seed`` option reaches the
+    backend; the model sends none otherwise) and ``async concurrency_hint()`` (how many calls
+    the endpoint serves at once, or None); the model reads them if present.
 
     :meth:`complete` raises :class:`~duskfall.llm.errors.TransientError` (or
     :class:`~duskfall.llm.errors.RateLimited`) for failures worth retrying and another

@@ -13,11 +13,24 @@ a hang (no answer until the client gives up), garbage (a body that is not JSON) 
 reply. ``response_formats`` limits the structured-output forms it accepts (others get
 HTTP 400, as from a server that does not know them). With ``echo_auth``, every error body
 quotes the request's credentials back (``you sent Authorization: Bearer sk-...``), as some
-careless servers do: a test that the client redacts what it records and shows. ``stats``
+careless servers do: a test that the client redacts what it records and shows. With
+``echo_auth_in_replies``, successful replies carry them too, as a model that repeats its
+request would: every free-text field of a JSON answer (a string without ``enum``/``const``:
+reasoning, speech...) and every plain-text answer says ``my header is Authorization: Bearer
+sk-...``, ``Bearer sk-...`` or the bare key, in turn (:data:`ECHO_FORMS`). ``stats``
 counts what happened; ``max_in_flight`` shows how many calls overlapped; ``credentials``
 counts the ``Authorization`` values clients sent. ``on_call``, if given, is awaited inside
 every call (counted in flight) with the client's address: a test can hold a call there and
 find the process that made it.
+
+To stand in for a local server: ``serial`` answers one request at a time (the rest wait in its
+queue, as in llama-cpp-python's server, which also drops a queued request whose client has
+gone); ``owned_by`` is what ``/v1/models`` says of the model (llama-cpp-python's server says
+``"me"``) and ``slots``, if set, is served as llama.cpp's ``/props`` ``total_slots``;
+``cache_form`` reports cached prompt tokens as ``openai`` (``prompt_tokens_details``),
+``deepseek`` (``prompt_cache_hit_tokens``), ``llama.cpp`` (``timings.cache_n``) or
+``llama.cpp-old`` (``tokens_cached``); ``refuse_seed`` answers a request with a ``seed`` with
+HTTP 400 naming the field.
 
     async with StubServer(latency=0.1) as server:
         model = get_model(f"openai:stub@{server.url}")
@@ -46,6 +59,9 @@ from duskfall.testing.stub_cache import (
 
 FAULTS = ("500", "429", "hang", "garbage", "empty")
 MAX_BODY = 8 * 1024 * 1024
+#: How ``echo_auth_in_replies`` words the credentials ({header}: the header line, {key}: its
+#: token); a reply uses one form, the next reply the next one.
+ECHO_FORMS = ("my header is {header}", "my header is Bearer {key}", "the key is {key}")
 
 
 @dataclass
@@ -93,11 +109,22 @@ class StubServer:
         answer: Callable[[Mapping[str, Any]], str] = schema_answer,
         response_formats: tuple[str, ...] = ("text", "json_schema", "json_object"),
         echo_auth: bool = False,
+        echo_auth_in_replies: bool = False,
         prompt_cache: bool = False,
+        serial: bool = False,
+        owned_by: str = "stub",
+        slots: int | None = None,
+        cache_form: str = "openai",
+        refuse_seed: bool = False,
         on_call: Callable[[tuple[str, int]], Awaitable[None]] | None = None,
     ) -> None:
         self.latency = latency
-        self.prompt_cache = prompt_cache
+        self.prompt_cache = prompt_cache or cache_form != "openai"
+        self.serial = asyncio.Lock() if serial else None
+        self.owned_by = owned_by
+        self.slots = slots
+        self.cache_form = cache_form
+        self.refuse_seed = refuse_seed
         self.automatic_cache = AutomaticCache()
         self.breakpoint_cache = BreakpointCache()
         self.requests: deque[dict[str, Any]] = deque(maxlen=1000)
@@ -105,6 +132,7 @@ class StubServer:
         self.faults = faults or FaultPlan()
         self.answer = answer
         self.echo_auth = echo_auth
+        self.echo_auth_in_replies = echo_auth_in_replies
         self.stats: Counter[str] = Counter()
         self.credentials: Counter[str] = Counter()
         self.on_call = on_call
@@ -159,11 +187,12 @@ class StubServer:
                 if request is None:
                     break
                 method, path, headers, body = request
-                echo = _credentials(headers) if self.echo_auth else ""
+                quoting = self.echo_auth or self.echo_auth_in_replies
+                echo = _credentials(headers) if quoting else ""
                 if "authorization" in headers:
                     self.credentials[headers["authorization"]] += 1
                 peer = writer.get_extra_info("peername")
-                if not await self._respond(method, path, body, _Out(writer, echo, peer)):
+                if not await self._respond(method, path, body, _Out(writer, echo, reader, peer)):
                     break
         except (ConnectionError, asyncio.IncompleteReadError, ValueError):
             pass
@@ -177,7 +206,11 @@ class StubServer:
     async def _respond(self, method: str, path: str, body: bytes, out: _Out) -> bool:
         """Answer one request; False to drop the connection."""
         if method == "GET" and path.rstrip("/").endswith("/models"):
-            _write(out, 200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+            model = {"id": "stub", "object": "model", "owned_by": self.owned_by}
+            _write(out, 200, {"object": "list", "data": [model]})
+            return True
+        if method == "GET" and path.rstrip("/") == "/props" and self.slots is not None:
+            _write(out, 200, {"total_slots": self.slots})
             return True
         route = path.rstrip("/").rsplit("/", 1)[-1]
         if method != "POST" or route not in ("completions", "messages"):
@@ -192,20 +225,27 @@ class StubServer:
         if form not in self.response_formats:  # like a server that knows fewer forms
             _write(out, 400, {"error": {"message": f"response_format {form} unsupported"}})
             return True
+        if self.refuse_seed and "seed" in request:
+            _write(out, 400, {"error": {"message": "unknown field: seed"}})
+            return True
         anthropic = route == "messages"
         self.requests.append(request)
-        self.in_flight += 1
-        self.max_in_flight = max(self.max_in_flight, self.in_flight)
-        try:
-            if self.on_call is not None:
-                await self.on_call(out.peer)
-            if self.latency:
-                await asyncio.sleep(self.latency)
-            fault = self.faults.draw()
-            self.stats[fault or "ok"] += 1
-            return await self._answer(request, anthropic, fault, out)
-        finally:
-            self.in_flight -= 1
+        async with self.serial or contextlib.nullcontext():
+            if out.reader is not None and out.reader.at_eof():
+                self.stats["dropped"] += 1  # its client gave up while it was queued
+                return False
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            try:
+                if self.on_call is not None:
+                    await self.on_call(out.peer)
+                if self.latency:
+                    await asyncio.sleep(self.latency)
+                fault = self.faults.draw()
+                self.stats[fault or "ok"] += 1
+                return await self._answer(request, anthropic, fault, out)
+            finally:
+                self.in_flight -= 1
 
     async def _answer(
         self, request: dict[str, Any], anthropic: bool, fault: str | None, out: _Out
@@ -222,6 +262,10 @@ class StubServer:
             _write_raw(out.writer, 200, b"<html>\x00\xffnot json at all", "application/json")
         else:
             text = "" if fault == "empty" else self.answer(request)
+            if self.echo_auth_in_replies and text and out.echo:
+                form = ECHO_FORMS[self.stats["echoed"] % len(ECHO_FORMS)]
+                self.stats["echoed"] += 1
+                text = _echoed(text, request, form, out.echo)
             try:
                 reply = self._reply(request, anthropic, text)
             except TooManyBreakpoints as exc:
@@ -242,7 +286,14 @@ class StubServer:
         reply = _completion(request, text)
         if self.prompt_cache:
             cached = self.automatic_cache.read(request.get("messages") or [])
-            reply["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
+            if self.cache_form == "deepseek":
+                reply["usage"]["prompt_cache_hit_tokens"] = cached
+            elif self.cache_form == "llama.cpp":
+                reply["timings"] = {"cache_n": cached, "prompt_n": 0}
+            elif self.cache_form == "llama.cpp-old":
+                reply["tokens_cached"] = cached
+            else:
+                reply["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
         return reply
 
 
@@ -252,12 +303,57 @@ class _Out:
 
     writer: asyncio.StreamWriter
     echo: str = ""
+    reader: asyncio.StreamReader | None = None
     peer: tuple[str, int] = ("", 0)
 
 
 def _credentials(headers: Mapping[str, str]) -> str:
     sent = [f"{k}: {v}" for k, v in headers.items() if k in ("authorization", "x-api-key")]
     return "; ".join(sent) or "no credentials"
+
+
+def _echoed(text: str, request: Mapping[str, Any], form: str, credentials: str) -> str:
+    """``text`` with its free-text fields (or itself, if it is no JSON) saying ``form``."""
+    header = credentials.split("; ")[0]
+    key = header.partition(": ")[2].removeprefix("Bearer ").strip()
+    said = form.format(header=header, key=key)
+    fmt = request.get("response_format") or {}
+    schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema")
+    tools = request.get("tools") or []
+    if schema is None and tools:
+        schema = tools[0].get("input_schema")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return f"{text} ({said})"
+    return json.dumps(_say_in(value, schema or {}, said))
+
+
+def _say_in(value: Any, schema: Mapping[str, Any], said: str) -> Any:
+    """``value`` with every string its ``schema`` leaves free replaced by ``said``."""
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if branches:
+        schema = next((b for b in branches if _fits(value, b)), {"enum": []})
+    if isinstance(value, dict):
+        properties = schema.get("properties") or {}
+        return {k: _say_in(v, properties.get(k) or {}, said) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_say_in(v, schema.get("items") or {}, said) for v in value]
+    if isinstance(value, str) and "enum" not in schema and "const" not in schema:
+        return said
+    return value
+
+
+def _fits(value: Any, branch: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is of ``branch`` as far as its constants tell (the action's type)."""
+    if "const" in branch:
+        return bool(value == branch["const"])
+    if "enum" in branch:
+        return value in branch["enum"]
+    if isinstance(value, dict):
+        properties = branch.get("properties") or {}
+        return all(_fits(value.get(k), properties[k]) for k in properties if k in value)
+    return branch.get("type") != "object"
 
 
 def _completion(request: Mapping[str, Any], text: str) -> dict[str, Any]:

@@ -35,6 +35,7 @@ class ScriptedProvider:
 
     name = "scripted"
     max_concurrency = 64
+    takes_seed = True  # recorded in the request, so tests can see the seed sent
 
     def __init__(
         self,
