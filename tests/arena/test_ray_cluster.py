@@ -17,7 +17,6 @@ import contextlib
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -36,6 +35,7 @@ from duskfall.testing.ray_cluster import (
     FAST_FAILURE_DETECTION,
     LocalRayCluster,
     Node,
+    index_rows,
     namespaces_available,
 )
 from duskfall.testing.require import require
@@ -116,19 +116,6 @@ def _quoted(part: str) -> str:
     return shlex.quote(part)
 
 
-def _rows(db: Path) -> list[tuple[int, str, str]]:
-    """(slot, status, host) of every game row, read-only (the driver owns the file)."""
-    if not db.exists():
-        return []
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as raw:
-            return raw.execute(
-                "SELECT tournament_slot, status, host FROM games ORDER BY tournament_slot"
-            ).fetchall()
-    except sqlite3.OperationalError:  # the driver is creating it
-        return []
-
-
 def _wait_for(what: str, check: Callable[[], bool], timeout: float, driver: Any) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -168,7 +155,7 @@ def _config_file(where: Path, data: dict[str, Any]) -> Path:
 
 
 def _each_slot_once(db: Path, games: int) -> None:
-    rows = _rows(db)
+    rows = index_rows(db)
     assert sorted(slot for slot, _, _ in rows) == list(range(games))
     assert {status for _, status, _ in rows} == {"finished"}
 
@@ -198,14 +185,14 @@ def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
     _wait_for(
         "node-b to play 12 games",
         lambda: (
-            sum(host == "node-b" for _, _, host in _rows(db)) >= 12
-            or (not namespaces_available() and len(_rows(db)) >= 60)
+            sum(host == "node-b" for _, _, host in index_rows(db)) >= 12
+            or (not namespaces_available() and len(index_rows(db)) >= 60)
         ),
         180,
         driver,
     )
     killed_at = time.time()
-    rows = _rows(db)
+    rows = index_rows(db)
     two_nodes.kill(NODE_B.name)
     on_b = sum(host == "node-b" for _, _, host in rows)
     say(f"killed node-b (all its processes) after {len(rows)} games, {on_b} of them its own")
@@ -214,7 +201,7 @@ def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
     _each_slot_once(db, BOTS["games"])
     records = slot_records(db, BOTS["name"])
     retried = {slot: r for slot, r in records.items() if r.attempts}
-    nodes = sorted({host for _, _, host in _rows(db)})
+    nodes = sorted({host for _, _, host in index_rows(db)})
     say(
         f"all {BOTS['games']} games recorded once, {after:.1f}s after the kill; played on "
         f"{', '.join(nodes)}; {len(retried)} game(s) lost with node-b and played again"
@@ -281,10 +268,10 @@ def test_a_killed_driver_resumes_from_another_host_to_the_same_results(
     args += ["--address", two_nodes.address, "--env", SECRET_NAME]
     say("the same on the cluster; its key only in the driver's shell (--env OPENAI_API_KEY)")
     driver = _duskfall(args, where, env)
-    _wait_for("2 games", lambda: len(_rows(db)) >= 2, 240, driver)
+    _wait_for("2 games", lambda: len(index_rows(db)) >= 2, 240, driver)
     driver.send_signal(signal.SIGKILL)
     driver.wait(30)
-    played = len(_rows(db))
+    played = len(index_rows(db))
     say(f"kill -9 of the driver after {played} games; resuming from host 'elsewhere'")
     args[1] = "resume"
     out = _finish(_duskfall(args, where, env, host="elsewhere"))
@@ -294,10 +281,11 @@ def test_a_killed_driver_resumes_from_another_host_to_the_same_results(
     assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
     assert stub.credentials[f"Bearer {secret}"] > 0  # the workers had the key
     assert all(key == f"Bearer {secret}" for key in stub.credentials)
-    leaks = _files_holding(two_nodes.root, secret) + _files_holding(where, secret)
+    folders = [two_nodes.root, *two_nodes.ray_dirs, where]
+    leaks = [path for folder in folders for path in _files_holding(folder, secret)]
+    files = sum(1 for folder in folders for path in folder.rglob("*") if path.is_file())
     say(
-        f"the key is in none of the {sum(1 for _ in two_nodes.root.rglob('*'))} files of "
-        "the cluster's folders nor the tournament's"
+        f"the key is in none of the {files} files of the nodes' and the tournament's folders"
         if not leaks
         else f"leaked: {leaks}"
     )

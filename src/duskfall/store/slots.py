@@ -20,6 +20,7 @@ this table, in the same SQLite file as the index, on its own disk.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -201,8 +202,21 @@ class SlotTable:
 
 
 def slot_records(db: str | Path, tournament: str) -> dict[int, SlotRecord]:
-    """Slot -> record of ``tournament`` in the index at ``db`` (empty if it has none)."""
-    if not Path(db).is_file():
+    """Slot -> record of ``tournament`` in the index at ``db``, read-only (empty if the index
+    has none: a tournament of before this table, or no tournament at all)."""
+    path = Path(db)
+    if not path.is_file():
         return {}
-    with SlotTable(db) as table:
-        return {record.slot: record for record in table.records(tournament)}
+    try:
+        with contextlib.closing(
+            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
+        ) as raw:
+            rows = raw.execute(
+                f"SELECT {_COLUMNS} FROM tournament_slots WHERE tournament = ? ORDER BY slot",
+                (tournament,),
+            ).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            return {}
+        raise GameIndexError(f"cannot read game index {path}: {exc}") from None
+    return {row[0]: SlotRecord(*row) for row in rows}

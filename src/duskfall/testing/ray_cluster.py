@@ -24,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -92,6 +93,7 @@ class LocalRayCluster:
         self.say = say
         self.isolated = namespaces_available()
         self.ray = str(Path(sys.executable).with_name("ray"))
+        self.ray_dirs: list[Path] = []  # Ray's own folders (short paths: its sockets live there)
         self._processes: dict[str, subprocess.Popen[bytes]] = {}
         self._outputs: dict[str, IO[bytes]] = {}
         self.address = ""
@@ -123,6 +125,9 @@ class LocalRayCluster:
     def _start_node(self, node: Node, role: list[str]) -> None:
         folder = self.root / node.name
         folder.mkdir(parents=True, exist_ok=True)
+        # a Unix socket's path has at most 107 bytes: Ray's folder gets a short one
+        ray_dir = Path(tempfile.mkdtemp(prefix=f"ray-{node.name[:8]}-"))
+        self.ray_dirs.append(ray_dir)
         ports = free_ports(6)
         low = self._worker_ports
         self._worker_ports += 500
@@ -131,7 +136,7 @@ class LocalRayCluster:
             "start",
             *role,
             "--block",
-            f"--temp-dir={folder / 'ray'}",
+            f"--temp-dir={ray_dir}",
             f"--num-cpus={node.cpus}",
             f"--node-manager-port={ports[0]}",
             f"--object-manager-port={ports[1]}",
@@ -192,12 +197,30 @@ class LocalRayCluster:
         return [name for name, process in self._processes.items() if process.poll() is None]
 
     def close(self) -> None:
-        """Kill every node (the head last)."""
+        """Kill every node (the head last) and remove Ray's folders."""
         for name in reversed(list(self._processes)):
             self.kill(name)
+        for folder in self.ray_dirs:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _quote(part: str) -> str:
     import shlex
 
     return shlex.quote(part)
+
+
+def index_rows(db: Path) -> list[tuple[int, str, str]]:
+    """(tournament slot, status, host) of every game in the index at ``db``, read-only: a
+    driver owns the file; a test or benchmark only looks."""
+    import sqlite3
+
+    if not db.exists():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as raw:
+            return raw.execute(
+                "SELECT tournament_slot, status, host FROM games ORDER BY tournament_slot"
+            ).fetchall()
+    except sqlite3.OperationalError:  # the driver is creating it
+        return []
