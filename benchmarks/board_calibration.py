@@ -36,7 +36,6 @@ Part 2, honesty over ``--honesty-reps`` (at least 50) repeated tournaments per s
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib.util
 import math
 import os
@@ -49,9 +48,8 @@ from typing import Any
 
 from baseline import baseline_src
 from duskfall.arena.board import fit_games, pair_differences
-from duskfall.arena.game_job import GameJob, play_batch
 from duskfall.arena.intervals import critical
-from duskfall.arena.rated import block_labels, rated_game
+from duskfall.arena.quick_games import play_schedule
 from duskfall.arena.schedule import build_schedule
 from duskfall.arena.skill_model import EVIL, RatedGame
 from duskfall.arena.stopping import analyse, pair_verdicts, schedule_looks
@@ -64,7 +62,6 @@ VARIANTS = {
 }
 STRENGTHS = (0.0, 0.25, 0.5, 0.75, 1.0)
 POWER = 0.8
-SETTINGS = {"retries": 2, "decision_timeout": 60.0, "on_seat_failure": "fallback"}
 
 
 def rung(p: float) -> str:
@@ -101,29 +98,7 @@ def config_of(
 
 def play(config: TournamentConfig) -> list[RatedGame]:
     """Every game of the schedule, unlogged, in this process (the arena's own game jobs)."""
-    slots = build_schedule(config)
-    agents = config.seat_agents()
-    jobs = [
-        GameJob(
-            variant=s.variant,
-            seed=s.seed,
-            config=s.config,
-            agents=s.agents(agents),
-            seats=s.seats,
-            log_dir=None,
-            db=None,
-            settings=SETTINGS,
-        )
-        for s in slots
-    ]
-    results = asyncio.run(play_batch(jobs))
-    labels = block_labels(config)
-    out = []
-    for slot, result in zip(slots, results, strict=True):
-        game = rated_game(slot, labels, result.winner, result.termination)
-        if game is not None:
-            out.append(game)
-    return out
+    return play_schedule(config)
 
 
 GAMES_PLAYED = [0]

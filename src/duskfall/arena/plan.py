@@ -22,7 +22,6 @@ needs fewer (the pilot's measured reduction says how many fewer).
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,10 +32,13 @@ from scipy import stats
 
 from duskfall.arena.board import fit_games, pair_differences
 from duskfall.arena.intervals import DealResampler, standard_error
+from duskfall.arena.quick_games import job, play
 from duskfall.arena.rated import block_labels, rated_game
 from duskfall.arena.schedule import build_schedule, deal_size
 from duskfall.arena.skill_model import ELO_PER_LOGIT, Design, RatedGame, sigmoid
 from duskfall.arena.tournament_config import TournamentConfig
+from duskfall.core.registry import get_variant
+from duskfall.core.sides import EVIL, side_of
 
 SCHEDULES = ("duplicate", "sides", "mixed")
 POWER = 0.80
@@ -177,32 +179,14 @@ def model_variance(
 
 def proxy_side_logits(config: TournamentConfig, games: int = PROXY_GAMES) -> dict[str, float]:
     """Each block's evil log-odds measured on ``games`` heuristic self-play games."""
-    from duskfall.arena.game_job import GameJob, play_batch
-
     labels = block_labels(config)
     out = {}
     for label, block in zip(labels, config.variants, strict=True):
-        jobs = [
-            GameJob(
-                variant=block.variant,
-                seed=seed,
-                config=block.game_config(),
-                agents="heuristic",
-                seats=(),
-                log_dir=None,
-                db=None,
-                settings={"retries": 2, "decision_timeout": 60.0, "on_seat_failure": "fallback"},
-            )
-            for seed in range(games)
-        ]
-        results = asyncio.run(play_batch(jobs))
-        from duskfall.arena.schedule import side_of
-        from duskfall.core.registry import get_variant
-
         variant = get_variant(block.variant)
+        jobs = [job(block.variant, seed, block.game_config(), "heuristic") for seed in range(games)]
         evil = [
-            0.5 if r.winner is None else float(side_of(variant, r.winner) == "evil")
-            for r in results
+            0.5 if r.winner is None else float(side_of(variant, r.winner) == EVIL)
+            for r in play(jobs)
             if r.termination != "aborted"
         ]
         share = (sum(evil) + 1) / (len(evil) + 2)

@@ -45,10 +45,11 @@ from duskfall.arena.tournament_config import TournamentConfig, VariantBlock
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.seating import SEAT_ORDER
+from duskfall.core.sides import EVIL, VILLAGE, side_of
 from duskfall.core.variant import State, Variant, parse_config
 
-EVIL, VILLAGE = "evil", "village"
-SIDES = (EVIL, VILLAGE)
+__all__ = ["EVIL", "VILLAGE", "Slot", "build_schedule", "deal_size", "side_of"]
+
 ATTEMPTS = 50  # draws of a game's seating before one that repeats an earlier game is kept
 
 
@@ -73,11 +74,6 @@ class Slot:
     def agents(self, entrants: dict[str, str]) -> str:
         """The per-seat agent list of this game (``heuristic,random,...``)."""
         return ",".join(entrants[name] for name in self.seats)
-
-
-def side_of(variant: Variant, team: str) -> str:
-    """``evil`` for the variant's last team, ``village`` for the others."""
-    return EVIL if team == variant.teams[-1] else VILLAGE
 
 
 def deal_size(config: TournamentConfig) -> int:

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-EVIL = "evil"
+from duskfall.core.sides import EVIL
+
 SKILL_PRIOR_SD = 2.5
 SIDE_PRIOR_SD = 4.0
 ROLE_PRIOR_SD = 0.5

@@ -132,7 +132,7 @@ def separation_looks(config: TournamentConfig, db: Path) -> Looks:
     labels = block_labels(config)
     by_index = {slot.index: slot for slot in schedule}
 
-    def check(prefix: int) -> str | None:
+    def decide(prefix: int) -> str | None:
         with GameIndex(db) as index:
             done = tournament_progress(config, index).done
         rated: dict[int, RatedGame | None] = {
@@ -156,4 +156,4 @@ def separation_looks(config: TournamentConfig, db: Path) -> Looks:
         )
         return analysis.stop_reason if analysis.stopped else None
 
-    return Looks(plan.games[:-1], check)
+    return Looks(plan.games[:-1], decide)
