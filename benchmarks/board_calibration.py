@@ -287,14 +287,8 @@ def false_separation(
 # -- the run -------------------------------------------------------------------------------
 
 
-def part_one(variant: str, args: argparse.Namespace, today: Any) -> None:
-    reps, boot = args.reps, args.bootstrap
-    print(f"\n== {variant}: games needed to order every adjacent pair (80% of {reps} runs) ==")
-    print("  (for each board, the share of runs ordering every pair at its last sizes tried)")
-    started = time.perf_counter()
-    new = new_ordered(boot)
-    old = today_ordered(today, args.today_bootstrap)
-    size = len(LADDER)
+def _ladder(variant: str, args: argparse.Namespace, new: Ordered, old: Ordered) -> None:
+    reps, size = args.reps, len(LADDER)
     dup_runs = Runs(LADDER, "duplicate", args.ladder_new_max, reps, variant, 1000)
     dup = games_needed(dup_runs, grid(50, args.ladder_new_max, size), new, ADJACENT)
     print(f"  new board, duplicate: {dup.text()} games  (share ordered by size: {_shares(dup)})")
@@ -302,7 +296,18 @@ def part_one(variant: str, args: argparse.Namespace, today: Any) -> None:
     mix = games_needed(mixed_runs, grid(250, args.ladder_old_max, 1, step=2), old, ADJACENT)
     print(f"  today's board, mixed: {mix.text()} games  (share ordered by size: {_shares(mix)})")
     _ratio("ladder", dup, mix)
-    for stronger, weaker in ADJACENT:
+
+
+def part_one(variant: str, args: argparse.Namespace, today: Any) -> None:
+    reps, boot = args.reps, args.bootstrap
+    print(f"\n== {variant}: games needed to order every adjacent pair (80% of {reps} runs) ==")
+    print("  (for each board, the share of runs ordering every pair at its last sizes tried)")
+    started = time.perf_counter()
+    new = new_ordered(boot)
+    old = today_ordered(today, args.today_bootstrap)
+    if not args.skip_ladder:
+        _ladder(variant, args, new, old)
+    for stronger, weaker in ADJACENT if not args.skip_pairs else []:
         pair = {weaker: LADDER[weaker], stronger: LADDER[stronger]}
         sides_runs = Runs(pair, "sides", args.pair_new_max, reps, variant, 3000)
         sides = games_needed(sides_runs, grid(20, args.pair_new_max, 2), new, [(stronger, weaker)])
@@ -393,6 +398,8 @@ def main() -> None:
     parser.add_argument("--copies-ladder-games", type=int, default=300)
     parser.add_argument("--skip-needed", action="store_true", help="only the honesty figures")
     parser.add_argument("--skip-honesty", action="store_true", help="only the games needed")
+    parser.add_argument("--skip-ladder", action="store_true", help="games needed: pairs only")
+    parser.add_argument("--skip-pairs", action="store_true", help="games needed: ladder only")
     parser.add_argument("--quick", action="store_true", help="a smoke run: few, small runs")
     args = parser.parse_args()
     if args.quick:
