@@ -218,8 +218,10 @@ def _power_roles(roles: dict[int, str], sides: dict[int, str]) -> set[str]:
     return {role for role in village if role != plain}
 
 
-def seat_metrics(log: GameLog) -> dict[int, SeatMetrics]:
-    """One :class:`SeatMetrics` per seat of the game in ``log``."""
+def seat_metrics(log: GameLog, since: int = 0) -> dict[int, SeatMetrics]:
+    """One :class:`SeatMetrics` per seat of the game in ``log``; votes, kills, claims and
+    decisions are counted from event ``since`` on (a fork's own part: its prefix is its
+    parent's), survival and wins at the end."""
     variant, state = new_state_for(log)
     roles = state.roles()
     sides = {seat: side_of(variant, state.team_of(seat)) for seat in roles}
@@ -239,15 +241,16 @@ def seat_metrics(log: GameLog) -> dict[int, SeatMetrics]:
     }
     facts = _Facts()
     extract = _VARIANT_FACTS.get(variant.id)
+    own = log.events[since:] if since else log.events
     if extract is not None:
-        extract(log.events, facts)
+        extract(own, facts)
     _count_votes(facts, sides, out)
     _count_kills(facts, roles, sides, out)
     for seat, role in facts.claims:
         if seat in out:
             out[seat].claims += 1
             out[seat].true_claims += int(role in roles[seat].upper())
-    _count_runtime(log.events, out)
+    _count_runtime(own, out)
     return out
 
 
