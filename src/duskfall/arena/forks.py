@@ -99,7 +99,7 @@ def fork_slots(
     block: ForksBlock, entrants: Sequence[str], seed: int, base: Path, first: int = 0
 ) -> list[ForkSlot]:
     """Every fork of ``block``, numbered from ``first``; a source repeat's forks share a seed."""
-    slots = []
+    slots: list[ForkSlot] = []
     for deal, source in enumerate(block.sources(base)):
         for repeat in range(block.repeats):
             fork_seed = derive_rng(seed, f"forks:{block.label}:{deal}:{repeat}").getrandbits(128)

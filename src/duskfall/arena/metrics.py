@@ -33,11 +33,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.arena.schedule import EVIL, side_of
 from duskfall.core import event_kinds as kinds
+from duskfall.core.counts import Summable
 from duskfall.core.events import Event
 from duskfall.core.usage import Usage
 from duskfall.store.log import GameLog
@@ -48,7 +49,7 @@ from duskfall.variants.werewolf.roles import SEER
 
 
 @dataclass
-class SeatMetrics:
+class SeatMetrics(Summable):
     """Counts for one seat of one game (or sums over many: ``a + b``)."""
 
     seats: int = 0
@@ -72,11 +73,6 @@ class SeatMetrics:
     completion_tokens: int = 0
     cost_usd: float = 0.0
     latency_s: float = 0.0
-
-    def __add__(self, other: SeatMetrics) -> SeatMetrics:
-        return SeatMetrics(
-            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
-        )
 
     @staticmethod
     def _rate(part: float, whole: float) -> float | None:
