@@ -32,6 +32,14 @@ def serve(
     variant: Annotated[str, typer.Option("--variant", "-v", help="game to serve")] = "sports-mafia",
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port (0: any free port)")] = 8765,
+    ws: Annotated[
+        int | None,
+        typer.Option(
+            "--ws",
+            help="also serve the same messages over WebSocket on this port (one message per "
+            "frame; needs duskfall[web])",
+        ),
+    ] = None,
     games: Annotated[int | None, typer.Option(help="stop after this many games")] = None,
     fill_bots_after: Annotated[
         float | None,
@@ -91,11 +99,13 @@ def serve(
     config_file: Annotated[str | None, typer.Option(help="JSON config file")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", help="log connections and errors")] = False,
 ) -> None:
-    """Serve games over TCP (8-byte big-endian length + UTF-8 JSON frames, seed 001 protocol)."""
+    """Serve games over TCP (8-byte big-endian length + UTF-8 JSON frames, seed 001 protocol),
+    and with --ws over WebSocket."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING)
     settings = ServerSettings(
         host=host,
         port=port,
+        ws_port=ws,
         variant=variant,
         config=with_preset(
             parse_config_options(set_, config_file), preset, resolve_variant(variant)
@@ -141,8 +151,9 @@ async def _serve(settings: ServerSettings) -> None:
     # full collections (triggered by each game's garbage) no longer scan it again and again
     gc.freeze()
     limit = f", stops after {settings.games} game(s)" if settings.games else ""
+    websocket = f", WebSocket on ws://{settings.host}:{server.ws_port}/" if server.ws_port else ""
     console.print(
-        f"serving {server.variant.id} on {settings.host}:{server.port}"
+        f"serving {server.variant.id} on {settings.host}:{server.port}{websocket}"
         f" ({server.lobby.num_seats} seats per game{limit})",
         highlight=False,
         soft_wrap=True,

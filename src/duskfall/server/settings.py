@@ -19,6 +19,9 @@ class ServerSettings(BaseModel):
 
     host: str = "127.0.0.1"
     port: int = Field(8765, ge=0, le=65535)
+    ws_port: int | None = Field(
+        None, ge=0, le=65535, description="also serve WebSocket clients on this port"
+    )
     variant: str = "sports-mafia"
     config: dict[str, Any] = Field(default_factory=dict, description="variant options")
     seed: int | None = Field(
