@@ -308,3 +308,23 @@ def test_a_deliberating_seat_in_a_fork_has_the_prefix_in_its_records(
     assert [line["kind"] for line in lines] == [e.kind for e in seen]
     assert any(line["visibility"].startswith("team:") for line in lines)  # the wolves' chat
     assert not any(line["visibility"] == ADMIN for line in lines)
+
+
+async def test_a_game_that_has_not_ended_is_forked_only_when_asked(
+    parent: Path, tmp_path: Path
+) -> None:
+    """A fork plays its parent's deal: forking a game still going on would put its hidden roles
+    on the fork's pages."""
+    going = tmp_path / "going.jsonl"
+    planned = plan_fork(ForkRequest(parent, at="night:1", agents="random", log_path=going))
+    game = planned.start()
+    while game.state.day < 2:  # into day 2, then the process "dies"
+        assert await game.scheduler.step()
+    game.record.phase_end()
+    with pytest.raises(ConfigError, match="has not ended"):
+        plan_fork(ForkRequest(going, at="day:1", log_path=tmp_path / "x.jsonl"))
+    allowed = plan_fork(
+        ForkRequest(going, at="day:1", log_path=tmp_path / "y.jsonl", unfinished=True)
+    )
+    await allowed.start().run()
+    assert read_log(tmp_path / "y.jsonl").finished
