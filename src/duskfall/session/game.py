@@ -51,7 +51,9 @@ class GameSetup:
     ``header_extra`` goes in the log header's ``extra`` (a tournament's tag, for instance).
     ``keep_events`` False leaves ``record.events`` empty: the log and observers still get every
     event, and a game nobody follows (no log, no observer, every seat a bot) does not build
-    the runtime's own records of its actions at all.
+    the runtime's own records of its actions at all. ``side_dir``: where a game that writes no
+    log of its own (one a worker plays for a tournament's driver) keeps the files it leaves
+    beside a log (a cognitive seat's record folder), as if its log were there.
     """
 
     variant: str
@@ -67,6 +69,7 @@ class GameSetup:
     observers: Sequence[Observer] = ()
     header_extra: Mapping[str, Any] = field(default_factory=dict)
     keep_events: bool = True
+    side_dir: Path | None = None
 
 
 @dataclass
@@ -125,7 +128,10 @@ def assemble(plan: GamePlan) -> PreparedGame:
         observers=setup.observers,
         keep_events=setup.keep_events,
     )
-    attach_seat_feeds(record, plan.participants, state, plan.log_path)
+    beside = plan.log_path
+    if beside is None and setup.side_dir is not None:
+        beside = setup.side_dir / f"{header.game_id}.jsonl"
+    attach_seat_feeds(record, plan.participants, state, beside)
     scheduler = Scheduler(
         plan.variant, state, plan.participants, record, seed=header.seed, settings=setup.settings
     )
