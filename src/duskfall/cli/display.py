@@ -37,10 +37,17 @@ class ConsoleView:
     ``winner``) was printed, so that the result is not printed a second time.
     """
 
-    def __init__(self, variant: Variant, console: Console, show_runtime: bool = True) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        console: Console,
+        show_runtime: bool = True,
+        numbered: bool = False,
+    ) -> None:
         self.variant = variant
         self.console = console
         self.show_runtime = show_runtime
+        self.numbered = numbered  # each line after its event number (for fork --at/--replace)
         self.showed_end = False
 
     def on_event(self, event: Event) -> None:
@@ -51,7 +58,8 @@ class ConsoleView:
         else:
             line = None
         if line:
-            self.console.print(line, highlight=False)
+            shown = f"[dim]{event.seq:>5}[/] {line}" if self.numbered else line
+            self.console.print(shown, highlight=False)
             self.showed_end |= event.source == "rules" and "winner" in event.payload
 
     def on_phase_end(self) -> None:

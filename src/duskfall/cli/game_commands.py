@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from duskfall.arena.simulate import simulate as run_simulation
@@ -28,6 +29,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
 from duskfall.core.rng import check_seed
+from duskfall.lab.lineage import verify_fork
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GamePlan, GameSetup, PreparedGame, assemble, plan_game
 from duskfall.store.anchor import check_not_cut
@@ -220,12 +222,21 @@ def _check_unattended(plan: GamePlan) -> None:
 def replay(
     log: Annotated[Path, typer.Argument(help="a game log (.jsonl)")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
+    parent: Annotated[
+        Path | None,
+        typer.Option("--parent", help="a fork's parent log (default: beside it, or the index)"),
+    ] = None,
+    numbers: Annotated[
+        bool,
+        typer.Option("--numbers", help="show each event's number (for fork --at/--replace)"),
+    ] = False,
 ) -> None:
     """Re-apply a log's actions, check every event is reproduced exactly, and show the game.
 
     Any damage to the log (a changed, removed or moved line breaks its hash chain; lines cut off
     its end fall short of its index row) is an error; only a torn last line (a process killed
-    mid-write) is cut with a warning.
+    mid-write) is cut with a warning. A fork is also checked against its parent: the parent's
+    events up to the fork replay, and the fork's copy of them is unchanged.
     """
     game_log = read_log(log, strict=False)
     if game_log.corrupt is not None and not isinstance(game_log.corrupt, TornLine):
@@ -253,7 +264,7 @@ def replay(
             "use 'duskfall games' or the web page to view it"
         ) from None
     if not quiet:
-        view = ConsoleView(result.variant, console)
+        view = ConsoleView(result.variant, console, numbered=numbers)
         console.print(f"[bold]{result.variant.name}[/]  seed {header.seed}  game {header.game_id}")
         for event in game_log.events:
             view.on_event(event)
@@ -266,6 +277,10 @@ def replay(
         f"[green]replay verified:[/] {result.actions} actions re-applied, "
         f"{result.rules_events} rules events reproduced exactly"
     )
+    verdict = verify_fork(game_log, log, parent)
+    if verdict is not None:
+        colour = "green" if verdict.link is not None else "yellow"
+        console.print(f"[{colour}]fork:[/] {escape(verdict.describe())}", highlight=False)
 
 
 def _show_gm_log(game_log: GameLog, quiet: bool) -> None:

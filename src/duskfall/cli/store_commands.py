@@ -34,6 +34,7 @@ from duskfall.store.index import (
     default_db_path,
     use_db,
 )
+from duskfall.store.log import read_log
 from duskfall.store.resume import log_path_for
 
 console = safe_console()
@@ -87,6 +88,7 @@ COLUMNS = (
     Column("winner", lambda r: escape(r.winner or ("draw" if r.status == "finished" else "-")), 7),
     Column("days", lambda r: str(r.days), 5, "right"),
     Column("seats", lambda r: escape(seats_summary(r)), 6),
+    Column("fork of", lambda r: f"{r.parent} @{r.parent_event}" if r.parent else "", 2),
     Column("tokens", lambda r: f"{r.tokens:,}", 4, "right"),
     Column("cached", lambda r: f"{r.cached_tokens:,}", 2, "right"),
     Column("cost $", lambda r: f"{r.cost_usd:.4f}", 2, "right"),
@@ -100,7 +102,8 @@ def fitting_columns(cells: list[list[str]], width: int) -> list[int]:
         max([len(Text.from_markup(row[i]).plain) for row in cells] + [len(c.title)]) + 3
         for i, c in enumerate(COLUMNS)
     ]
-    shown = list(range(len(COLUMNS)))
+    # a column no listed game fills (no fork among them) is left out
+    shown = [i for i in range(len(COLUMNS)) if any(row[i] for row in cells) or not cells]
     for i in sorted(shown, key=lambda i: COLUMNS[i].keep):
         if sum(widths[j] for j in shown) <= width or len(shown) == 1:
             break
@@ -131,6 +134,10 @@ def games(
             "--repair", help="only close rows left running by a dead process, and say which"
         ),
     ] = False,
+    forks_of: Annotated[
+        str | None,
+        typer.Option("--forks-of", help="only the forks of this game (id, prefix or log)"),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """List indexed games, newest first (a local admin tool: ``--json`` shows seeds).
@@ -155,10 +162,15 @@ def games(
             return
         for change in repairs:
             err_console.print(f"repaired {change}", highlight=False, markup=False)
-        rows = index.list_games(
-            variant=variant, status=status, agent=agent, limit=limit, offset=offset
-        )
-        total = index.count_games(variant=variant, status=status, agent=agent)
+        if forks_of is not None:
+            rows = index.children(_game_id(forks_of, index))
+            total = len(rows)
+            rows = rows[offset : offset + limit]
+        else:
+            rows = index.list_games(
+                variant=variant, status=status, agent=agent, limit=limit, offset=offset
+            )
+            total = index.count_games(variant=variant, status=status, agent=agent)
     if as_json:
         for row in rows:
             print(redact(json.dumps(asdict(row), ensure_ascii=False)))
@@ -172,6 +184,14 @@ def games(
     for values in cells:
         table.add_row(*(values[i] for i in shown))
     console.print(table)
+
+
+def _game_id(given: str, index: GameIndex) -> str:
+    """The id of a game given by id, unique id prefix, or log path."""
+    path = Path(given)
+    if path.suffix == ".jsonl" or path.is_file():
+        return read_log(path, strict=False).header.game_id
+    return index.get(given).id
 
 
 @app.command()

@@ -24,8 +24,14 @@ def derive_rng(seed: int, stream: str) -> random.Random:
     done here and the generator given the resulting number: the same stream as
     ``random.Random(text)``, without its slower seeding path (a game derives one per seat).
     """
+    return random.Random(stream_seed(seed, stream))
+
+
+def stream_seed(seed: int, stream: str) -> int:
+    """The number :func:`derive_rng` seeds its generator with (``rng.seed(stream_seed(...))``
+    re-seeds an existing generator in place, for everything holding it)."""
     text = f"duskfall:{seed}:{stream}".encode()
-    return random.Random(int.from_bytes(text + sha512(text).digest()))
+    return int.from_bytes(text + sha512(text).digest())
 
 
 def new_seed() -> int:
