@@ -41,7 +41,7 @@ async def test_a_local_model_seat_plays_a_fork_on_with_the_whole_prefix(
     game = await run_fork(request)
     forked = read_log(out)
     assert forked.finished and replay(forked).actions > 0
-    verdict = verify_fork(forked, out)
+    verdict = verify_fork(forked, out, parent)
     assert verdict is not None and verdict.link is not None
     calls = [e for e in forked.events if e.kind == "llm_call" and e.payload["seat"] == villager]
     assert calls, "the model seat was never asked"
