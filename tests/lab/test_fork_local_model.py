@@ -13,8 +13,8 @@ from duskfall.lab.fork import ForkRequest, run_fork
 from duskfall.lab.lineage import verify_fork
 from duskfall.store.log import read_log
 from duskfall.store.replay import new_state_for, replay
-from duskfall.testing.require import require
 from duskfall.testing.forks import play_logged
+from duskfall.testing.require import require
 
 pytestmark = [pytest.mark.llm, pytest.mark.timeout(1800)]
 
