@@ -15,6 +15,9 @@ from duskfall.arena.simulate import simulate as run_simulation
 from duskfall.cli import app
 from duskfall.cli.common import (
     OnSeatFailureOpt,
+    QuietOpt,
+    RetriesOpt,
+    TimeoutOpt,
     default_agents,
     parse_config_options,
     pick_seed,
@@ -82,10 +85,10 @@ def play(
     ] = None,
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
-    retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
-    timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    retries: RetriesOpt = 2,
+    timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    quiet: QuietOpt = False,
     agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:

@@ -16,9 +16,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from duskfall.cli import app
-from duskfall.cli.common import OnSeatFailureOpt, parse_config_options
+from duskfall.cli.common import (
+    OnSeatFailureOpt,
+    QuietOpt,
+    RetriesOpt,
+    TimeoutOpt,
+    parse_config_options,
+)
 from duskfall.cli.console import announcer, safe_console
-from duskfall.cli.display import ConsoleView, resume_hint, show_end
+from duskfall.cli.display import ConsoleView, follow, resume_hint, show_end
 from duskfall.cli.game_commands import AgentOptionOpt, AgentsOpt, DbOpt
 from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
@@ -71,10 +77,10 @@ def fork(
         Path | None,
         typer.Option("--log", help="the fork's log (default: beside the parent's log)"),
     ] = None,
-    retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
-    timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    retries: RetriesOpt = 2,
+    timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    quiet: QuietOpt = False,
     agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -128,11 +134,7 @@ async def _play(
         f"seats: {', '.join(f'{s}:{redact(a)}' for s, a in enumerate(game.agents))}",
         highlight=False,
     )
-    human = "human" in game.agents
-    view = None if quiet or human else ConsoleView(game.variant, console)
-    if view is not None:
-        game.record.observers.append(view)
-    return view, await game.run()
+    return follow(game, console, quiet), await game.run()
 
 
 @app.command()
