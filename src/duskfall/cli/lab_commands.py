@@ -77,6 +77,13 @@ def fork(
         Path | None,
         typer.Option("--log", help="the fork's log (default: beside the parent's log)"),
     ] = None,
+    unfinished: Annotated[
+        bool,
+        typer.Option(
+            "--unfinished",
+            help="fork a game that has not ended (its fork would show the roles it hides)",
+        ),
+    ] = False,
     retries: RetriesOpt = 2,
     timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
@@ -104,6 +111,7 @@ def fork(
             retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
         ),
         agent_options=parse_config_options(agent_option, None, "--agent-option"),
+        unfinished=unfinished,
     )
     planned = plan_fork(request)
     started: list[PreparedGame] = []
