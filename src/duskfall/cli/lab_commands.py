@@ -30,6 +30,7 @@ from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact, redact_value
+from duskfall.core.terminal import printable_json
 from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
@@ -198,7 +199,7 @@ def analyse(
     leaks = leak_report(game_log, since=_own_part(game_log))
     if as_json:
         data = {**line.to_dict(), "leaks": _leaks_dict(leaks)}
-        print(json.dumps(redact_value(data), ensure_ascii=False))
+        print(printable_json(json.dumps(redact_value(data), ensure_ascii=False)))
         return
     show_line(line, top)
     show_leaks(leaks)
