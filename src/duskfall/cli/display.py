@@ -12,6 +12,7 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.variant import State, Variant
+from duskfall.session import PreparedGame
 
 
 def runtime_line(event: Event) -> str | None:
@@ -67,6 +68,16 @@ class ConsoleView:
 
     def on_game_end(self, outcome: Outcome | None) -> None:
         pass
+
+
+def follow(game: PreparedGame, console: Console, quiet: bool) -> ConsoleView | None:
+    """The god view of ``game`` printed as it plays on, unless ``quiet`` or a person plays a
+    seat (a person's seat is shown its own view only)."""
+    if quiet or "human" in game.agents:
+        return None
+    view = ConsoleView(game.variant, console)
+    game.record.observers.append(view)
+    return view
 
 
 def outcome_line(outcome: Outcome) -> str:

@@ -15,6 +15,9 @@ from duskfall.arena.simulate import simulate as run_simulation
 from duskfall.cli import app
 from duskfall.cli.common import (
     OnSeatFailureOpt,
+    QuietOpt,
+    RetriesOpt,
+    TimeoutOpt,
     default_agents,
     parse_config_options,
     pick_seed,
@@ -28,7 +31,7 @@ from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
-from duskfall.core.rng import check_seed
+from duskfall.core.rng import check_seed, game_seed
 from duskfall.lab.lineage import verify_fork
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GamePlan, GameSetup, PreparedGame, assemble, plan_game
@@ -82,10 +85,10 @@ def play(
     ] = None,
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
-    retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
-    timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    retries: RetriesOpt = 2,
+    timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    quiet: QuietOpt = False,
     agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -146,7 +149,9 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="number of games")] = 1000,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="processes")] = 1,
     agents: AgentsOpt = None,
-    seed: Annotated[int, typer.Option(help="seed of the first game (then +1 per game)")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="master seed: each game's seed is derived from it by a keyed hash")
+    ] = 0,
     preset: PresetOpt = None,
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
@@ -164,12 +169,12 @@ def simulate(
         use_db(db)
     chosen = resolve_variant(variant)
     check_seed(seed, "--seed")
-    check_seed(seed + games - 1, "--seed + --games - 1")
     config = with_preset(parse_config_options(set_, config_file), preset, chosen)
     spec = agents or default_agents(chosen)
     agent_options = parse_config_options(agent_option, None, "--agent-option")
     settings = runtime_settings(on_seat_failure=on_seat_failure)
-    probe = GameSetup(chosen.id, seed, spec, config, write_log=False, agent_options=agent_options)
+    first = game_seed(seed, "simulate", 0)
+    probe = GameSetup(chosen.id, first, spec, config, write_log=False, agent_options=agent_options)
     _check_unattended(plan_game(probe))
     # redrawn as results arrive (one batch per chunk of games), not by a refresh thread: with
     # no other thread running, the workers can be forked (see arena.workers)

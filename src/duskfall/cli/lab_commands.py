@@ -16,14 +16,21 @@ from rich.markup import escape
 from rich.table import Table
 
 from duskfall.cli import app
-from duskfall.cli.common import OnSeatFailureOpt, parse_config_options
+from duskfall.cli.common import (
+    OnSeatFailureOpt,
+    QuietOpt,
+    RetriesOpt,
+    TimeoutOpt,
+    parse_config_options,
+)
 from duskfall.cli.console import announcer, safe_console
-from duskfall.cli.display import ConsoleView, resume_hint, show_end
+from duskfall.cli.display import ConsoleView, follow, resume_hint, show_end
 from duskfall.cli.game_commands import AgentOptionOpt, AgentsOpt, DbOpt
 from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact, redact_value
+from duskfall.core.terminal import printable_json
 from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
@@ -70,10 +77,17 @@ def fork(
         Path | None,
         typer.Option("--log", help="the fork's log (default: beside the parent's log)"),
     ] = None,
-    retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
-    timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    unfinished: Annotated[
+        bool,
+        typer.Option(
+            "--unfinished",
+            help="fork a game that has not ended (its fork would show the roles it hides)",
+        ),
+    ] = False,
+    retries: RetriesOpt = 2,
+    timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    quiet: QuietOpt = False,
     agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -97,6 +111,7 @@ def fork(
             retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
         ),
         agent_options=parse_config_options(agent_option, None, "--agent-option"),
+        unfinished=unfinished,
     )
     planned = plan_fork(request)
     started: list[PreparedGame] = []
@@ -127,11 +142,7 @@ async def _play(
         f"seats: {', '.join(f'{s}:{redact(a)}' for s, a in enumerate(game.agents))}",
         highlight=False,
     )
-    human = "human" in game.agents
-    view = None if quiet or human else ConsoleView(game.variant, console)
-    if view is not None:
-        game.record.observers.append(view)
-    return view, await game.run()
+    return follow(game, console, quiet), await game.run()
 
 
 @app.command()
@@ -188,7 +199,7 @@ def analyse(
     leaks = leak_report(game_log, since=_own_part(game_log))
     if as_json:
         data = {**line.to_dict(), "leaks": _leaks_dict(leaks)}
-        print(json.dumps(redact_value(data), ensure_ascii=False))
+        print(printable_json(json.dumps(redact_value(data), ensure_ascii=False)))
         return
     show_line(line, top)
     show_leaks(leaks)

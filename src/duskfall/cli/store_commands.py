@@ -18,11 +18,12 @@ from rich.table import Table
 from rich.text import Text
 
 from duskfall.cli import app
-from duskfall.cli.common import OnSeatFailureOpt
+from duskfall.cli.common import OnSeatFailureOpt, QuietOpt, RetriesOpt, TimeoutOpt
 from duskfall.cli.console import announcer, safe_console
-from duskfall.cli.display import ConsoleView, resume_hint, roles_line, show_end
+from duskfall.cli.display import ConsoleView, follow, resume_hint, roles_line, show_end
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
+from duskfall.core.terminal import printable_json
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import ResumedGame, ResumePlan, plan_resume
 from duskfall.store.index import (
@@ -173,7 +174,7 @@ def games(
             total = index.count_games(variant=variant, status=status, agent=agent)
     if as_json:
         for row in rows:
-            print(redact(json.dumps(asdict(row), ensure_ascii=False)))
+            print(printable_json(redact(json.dumps(asdict(row), ensure_ascii=False))))
         return
     table = Table(title=f"{len(rows)} of {total} games in {index.path}", box=box.SIMPLE_HEAD)
     cells = [[cell(row) for cell in (c.cell for c in COLUMNS)] for row in rows]
@@ -198,13 +199,13 @@ def _game_id(given: str, index: GameIndex) -> str:
 def resume(
     game: Annotated[str, typer.Argument(help="a game id (or unique prefix) or a log path")],
     db: DbOpt = None,
-    retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
-    timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    retries: RetriesOpt = 2,
+    timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
     force: Annotated[
         bool, typer.Option("--force", help="resume even if the index says it is running")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Continue an interrupted game from its log, appending to the same log (its model-backed
     seats are checked first, as for a new game)."""
@@ -242,9 +243,4 @@ async def _resume(
         f"{state.phase}; waiting for seat(s) {waiting}",
         highlight=False,
     )
-    human = "human" in prepared.agents
-    # a human seat is shown its own view only
-    view = None if quiet or human else ConsoleView(prepared.variant, console)
-    if view is not None:
-        prepared.record.observers.append(view)
-    return view, await resumed.run(), resumed
+    return follow(prepared, console, quiet), await resumed.run(), resumed

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from duskfall.core.counts import Summable
 from duskfall.core.variant import Variant
 from duskfall.lab.texts import Check, Said, Vocabulary, reference_pattern, referred_seat, texts_of
 from duskfall.store.log import GameLog
@@ -41,7 +42,7 @@ _PARTNER = r"(?:partner|partners|teammate|teammates|ally|allies|fellow|accomplic
 
 
 @dataclass
-class LeakMetrics:
+class LeakMetrics(Summable):
     """Counts for one seat of one game (or sums over many: ``a + b``)."""
 
     speeches: int = 0
@@ -55,11 +56,6 @@ class LeakMetrics:
     true_claims: int = 0
     false_claims: int = 0
     unfounded_claims: int = 0
-
-    def __add__(self, other: LeakMetrics) -> LeakMetrics:
-        return LeakMetrics(
-            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
-        )
 
     @property
     def exposure_rate(self) -> float | None:
