@@ -22,7 +22,6 @@ _PROVIDERS: dict[str, str | ProviderFactory] = {
     "openai": "duskfall.llm.providers.openai_compat:from_spec",
     "anthropic": "duskfall.llm.providers.anthropic_api:from_spec",
     "scripted": "duskfall.llm.providers.scripted:from_spec",
-    "inspect": "duskfall.inspect.provider:from_spec",  # inspect_ai's model API
 }
 _EXAMPLES = "local, local:/path/model.gguf, openai:gpt-4o-mini, openai:MODEL@URL, anthropic:MODEL"
 
