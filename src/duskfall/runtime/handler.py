@@ -11,6 +11,11 @@ has to read that back from the events.
 
 Programmatic bots (:class:`duskfall.core.bot.Bot`) are called directly through ``act``: no
 task, no timer, no prompts.
+
+A participant's answer is untrusted text (a model may echo the key it was sent, a client may
+send anything): its thought and the text in its action are redacted
+(:func:`~duskfall.core.redaction.redact_value`) before the action reaches the rules, so no
+secret enters the state, the events derived from it, or another seat's prompt.
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.llm_form import llm_schema
+from duskfall.core.redaction import redact, redact_value
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import Decision, LegalActions, State, Variant
+from duskfall.runtime.awaiting import DeadlinePassed
 from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of
 from duskfall.runtime.participant import LazyObservation, Participant
 from duskfall.runtime.seen import SeenEvents
@@ -172,13 +179,18 @@ class _SeatAsk:
     def decode(self, raw: Any) -> Any:
         """The legal action in ``raw`` (its thought recorded); IllegalAction if there is none."""
         reply = check_answer(raw, self.legal)
+        action = reply.action
+        if self.participant is not None:  # untrusted: secrets out before the rules see it
+            action = _redacted_action(action, self.legal)
         if reply.think:
-            self._record(kinds.THOUGHT, {"seat": self.seat, "text": reply.think})
-        return reply.action
+            self._record(kinds.THOUGHT, {"seat": self.seat, "text": redact(reply.think)})
+        return action
 
-    def timed_out(self) -> str:
-        self._record(kinds.DECISION_TIMEOUT, {"seat": self.seat, "timeout": self.timeout})
-        return f"no answer within {self.timeout:g}s"
+    def timed_out(self, error: TimeoutError | None = None) -> str:
+        """Record the timeout; the deadline quoted is the one the seat was told, if it says."""
+        timeout = error.deadline if isinstance(error, DeadlinePassed) else self.timeout
+        self._record(kinds.DECISION_TIMEOUT, {"seat": self.seat, "timeout": timeout})
+        return f"no answer within {timeout:g}s"
 
     def failed(self, attempt: int, exc: Exception) -> str:
         reason = f"participant error: {type(exc).__name__}: {exc}"
@@ -228,8 +240,8 @@ async def ask_seat(
     for attempt in range(context.settings.retries + 1):
         try:
             raw = await asking.call(attempt, hint)
-        except TimeoutError:
-            reason, failed = asking.timed_out(), False
+        except TimeoutError as exc:
+            reason, failed = asking.timed_out(exc), False
             break
         except asyncio.CancelledError:
             raise
@@ -324,6 +336,13 @@ class _LazySchema:
         if self._value is None:
             self._value = self._build()
         return self._value
+
+
+def _redacted_action(action: Any, legal: LegalActions) -> Any:
+    """``action`` with every secret in its text masked (parsed again only if one was)."""
+    as_dict = action.to_dict()
+    redacted = redact_value(as_dict)
+    return action if redacted is as_dict else legal.parse(redacted)
 
 
 def _loggable(answer: Any) -> Any:
