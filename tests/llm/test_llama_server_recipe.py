@@ -30,26 +30,26 @@ async def test_the_bundled_model_served_by_llama_cpp_server_answers_cleanly() ->
     forget_endpoints()
     variant = get_variant("werewolf")
     state = variant.new_game(parse_config(variant, {"preset": "werewolf-6"}), 1)
-    decisions = list(state.pending())[:2]
+    seat = state.pending()[0].seat
     print("starting python -m llama_cpp.server with the bundled model (the docs' recipe)")
-    with LlamaServer() as server:
+    with LlamaServer(threads=1) as server:  # one thread: robust on a shared, busy machine
         model = get_model(server.agent_spec.removeprefix("llm:"), fold_system=True, timeout=300)
         events: list[Event] = []
 
-        async def ask(seat: int) -> str:
+        async def ask(seed: int) -> str:
             legal = state.legal(seat)
             system, user = variant.render_prompts(state.observe(seat), legal, None)
             messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
             schema = envelope_schema(legal.schema(), AGENT_OPTIONS["reasoning_chars"])
-            options = CallOptions(max_tokens=AGENT_OPTIONS["max_tokens"], seed=seat + 1)
+            options = CallOptions(max_tokens=AGENT_OPTIONS["max_tokens"], seed=seed)
             reply = await model.complete(
                 messages, schema, options=options, record=CallRecord(events.append, seat=seat)
             )
             legal.parse(decode_reply(reply.text).action)  # a legal action, or IllegalAction
             return reply.text
 
-        print(f"asking seats {[d.seat for d in decisions]} at once")
-        replies = await asyncio.gather(*(ask(d.seat) for d in decisions))
+        print(f"asking seat {seat} twice at once (seeds 1 and 2)")
+        replies = await asyncio.gather(ask(1), ask(2))
     assert all(json.loads(r)["action"] for r in replies)
     assert not [r for r in replies if any(d in r for d in DEBRIS)]
     assert endpoint_state(model.provider.endpoint).limit(16) == 1  # it serves one at a time
