@@ -107,6 +107,10 @@ def test_a_replaced_vote_is_played_and_the_round_goes_on(parent: Path, tmp_path:
         "action": {"type": "VOTE", "target": target},
         "by": "intervention",
     }
+    origin = ForkOrigin.of(forked.header)
+    assert origin is not None and origin.prefix == vote + 1  # a vote before the last: no event
+    before = [e.to_dict() | {"game_id": ""} for e in original.events[:vote]]
+    assert [e.to_dict() | {"game_id": ""} for e in forked.events[:vote]] == before
     cast = next(
         e for e in forked.events if e.kind == "vote" and e.day == 2 and e.payload["seat"] == seat
     )
