@@ -93,8 +93,8 @@ class LogFollower:
         except (LogCorrupt, UnicodeDecodeError) as exc:
             self._stop(str(exc))
             return False
-        assert event is not None
-        self.feed.push(event)
+        if event is not None:  # None: the log's end record, after its game_over
+            self.feed.push(event)
         return True
 
     def _stop(self, problem: str) -> None:
