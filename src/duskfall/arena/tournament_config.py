@@ -53,6 +53,7 @@ from duskfall.arena.worker_env import ENV_NAME
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
 from duskfall.core.validation import describe_errors
+from duskfall.store.files import read_user_text
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 ENTRANT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
@@ -232,14 +233,17 @@ def _check_blocks(config: TournamentConfig) -> None:
 def load_tournament(path: str | Path) -> TournamentConfig:
     """Read and check a TOML tournament config (one ConfigError for any problem)."""
     path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"no tournament config {path}")
+    if path.is_dir():
+        raise ConfigError(f"{path} is a directory, not a tournament config")
+    text = read_user_text(path, "tournament config")  # no FIFO, no /dev/zero, no huge file
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"no tournament config {path}") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path} is a directory, not a tournament config") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deep") from None
+    except ValueError as exc:  # a number too long to convert
+        raise ConfigError(f"{path}: not valid TOML: {str(exc)[:200]}") from None
     return parse_tournament(data)

@@ -78,6 +78,9 @@ def play(
     ] = None,
     agents: AgentsOpt = None,
     log: Annotated[Path | None, typer.Option("--log", help="where to write the game log")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="overwrite the --log file even if it holds a game")
+    ] = False,
     preset: PresetOpt = None,
     human: Annotated[
         list[int] | None,
@@ -106,9 +109,10 @@ def play(
     setup = GameSetup(
         variant=chosen.id,
         seed=seed,
-        agents=with_humans(agents or default_agents(chosen), humans),
+        agents=with_humans(default_agents(chosen) if agents is None else agents, humans),
         config=config,
         log_path=log,
+        overwrite=force,
         settings=runtime_settings(
             retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
         ),
@@ -170,7 +174,7 @@ def simulate(
     chosen = resolve_variant(variant)
     check_seed(seed, "--seed")
     config = with_preset(parse_config_options(set_, config_file), preset, chosen)
-    spec = agents or default_agents(chosen)
+    spec = default_agents(chosen) if agents is None else agents
     agent_options = parse_config_options(agent_option, None, "--agent-option")
     settings = runtime_settings(on_seat_failure=on_seat_failure)
     first = game_seed(seed, "simulate", 0)
@@ -241,8 +245,9 @@ def replay(
     Any damage to the log (a changed, removed or moved line breaks its hash chain; a finished
     game without its end record, or lines cut off its end short of its index row) is an error;
     only a torn last line (a process killed mid-write) is cut with a warning, and a log without
-    an end that no index row vouches for is said to be unfinished or cut. A fork is also checked against its parent: the parent's
-    events up to the fork replay, and the fork's copy of them is unchanged.
+    an end that no index row vouches for is said to be unfinished or cut. A fork is also checked
+    against its parent: the parent's events up to the fork replay, and the fork's copy of them
+    is unchanged.
     """
     game_log = read_log(log, strict=False)
     if game_log.corrupt is not None and not isinstance(game_log.corrupt, TornLine):

@@ -45,6 +45,7 @@ from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.rng import parse_seed
+from duskfall.store.files import NotARegularFile, check_writable_file, open_regular
 
 FORMAT_VERSION = 3
 UNCHAINED_FORMAT = 1
@@ -344,6 +345,7 @@ class LogWriter:
 
     def __init__(self, path: str | Path, header: LogHeader | None = None, *, append: bool = False):
         self.path = Path(path)
+        check_writable_file(self.path, "the game log")  # a FIFO would block the open for ever
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._head: str | None = ""
         self._events = 0
@@ -442,9 +444,26 @@ class GameLog:
         return None
 
 
-def _lines(path: Path) -> Iterator[str]:
-    with path.open("r", encoding="utf-8", errors="strict", newline="") as handle:
-        yield from handle
+MAX_LINE_CHARS = 64 * 1024 * 1024  # far above any event's line; a longer one is no log's
+
+
+class LineTooLong(LogCorrupt):
+    """A line longer than :data:`MAX_LINE_CHARS` (read no further: no log has one)."""
+
+
+def log_lines(path: str | Path) -> Iterator[str]:
+    """The lines of the log file ``path``, each with its newline (the last may lack it);
+    :class:`LogCorrupt` if ``path`` is no regular file (a FIFO would never end) or a line is
+    longer than :data:`MAX_LINE_CHARS`."""
+    try:
+        handle = open_regular(path, "log")
+    except NotARegularFile as exc:
+        raise LogCorrupt(str(exc), 0) from None
+    with handle:
+        while line := handle.readline(MAX_LINE_CHARS + 1):
+            if len(line) > MAX_LINE_CHARS:
+                raise LineTooLong(f"{path}: a line longer than {MAX_LINE_CHARS} characters", 0)
+            yield line
 
 
 def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
@@ -459,7 +478,7 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
     reader = LineReader(str(path))
     problem: LogCorrupt | None = None
     try:
-        for line in _lines(path):
+        for line in log_lines(path):
             if not line.endswith("\n"):
                 problem = TornLine(
                     f"{path}:{reader.number + 1}: the log ends mid-line "
@@ -468,6 +487,8 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
                 )
                 break
             reader.take(line[:-1])
+    except LineTooLong as exc:
+        problem = LineTooLong(str(exc), len(reader.events))
     except LogCorrupt as exc:
         problem = exc
     except UnicodeDecodeError:
