@@ -97,7 +97,7 @@ def test_the_forks_of_one_source_differ_by_the_entrant_alone(sources: Path, tmp_
 @pytest.mark.parametrize(
     ("block", "needle"),
     [
-        (ForksBlock(source="nowhere/*.jsonl"), "no game logs"),
+        (ForksBlock(source="nowhere/*.jsonl"), "no finished game logs"),
         (ForksBlock(source="sources/*.jsonl", seats=[42]), "seats are 0-8"),
         (ForksBlock(source="sources/*.jsonl", seats="dragon"), "names no seat"),
         (ForksBlock(source="sources/*.jsonl", at="day:30"), "no such moment"),

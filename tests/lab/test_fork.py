@@ -107,6 +107,10 @@ def test_a_replaced_vote_is_played_and_the_round_goes_on(parent: Path, tmp_path:
         "action": {"type": "VOTE", "target": target},
         "by": "intervention",
     }
+    origin = ForkOrigin.of(forked.header)
+    assert origin is not None and origin.prefix == vote + 1  # a vote before the last: no event
+    before = [e.to_dict() | {"game_id": ""} for e in original.events[:vote]]
+    assert [e.to_dict() | {"game_id": ""} for e in forked.events[:vote]] == before
     cast = next(
         e for e in forked.events if e.kind == "vote" and e.day == 2 and e.payload["seat"] == seat
     )
@@ -328,3 +332,24 @@ async def test_a_game_that_has_not_ended_is_forked_only_when_asked(
     )
     await allowed.start().run()
     assert read_log(tmp_path / "y.jsonl").finished
+
+
+def test_a_forks_row_counts_its_own_model_usage_not_its_parents(
+    index: Path, tmp_path: Path
+) -> None:
+    parent = tmp_path / "scripted.jsonl"
+    setup = GameSetup(
+        "werewolf", seed=6, agents="llm:scripted", config={"preset": "werewolf-6"}, log_path=parent
+    )
+    asyncio.run(run_game(setup))
+    bots = fork(parent, tmp_path, "bots", at="day:2", agents="heuristic")
+    models = fork(parent, tmp_path, "models", at="day:2")
+    with GameIndex(index) as games:
+        spent = games.get(read_log(parent).header.game_id).tokens
+        assert spent > 0 and games.get(bots.header.game_id).tokens == 0
+        own = games.get(models.header.game_id).tokens
+    origin = ForkOrigin.of(models.header)
+    assert origin is not None
+    calls = [e for e in models.events[origin.prefix :] if e.kind == "llm_call"]
+    expected = sum(e.payload["prompt_tokens"] + e.payload["completion_tokens"] for e in calls)
+    assert 0 < own == expected

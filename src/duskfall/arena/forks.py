@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from duskfall.agents.specs import seats_of_key
 from duskfall.arena.metrics import SeatMetrics, seat_metrics
-from duskfall.core.errors import ConfigError
+from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.rng import derive_rng
 from duskfall.core.sides import side_of
 from duskfall.lab.fork import ForkRequest, read_parent, run_fork
@@ -62,16 +62,24 @@ class ForksBlock(BaseModel):
         return f"forks:{self.at}:{seats}"
 
     def sources(self, base: Path) -> list[Path]:
-        """The source games' logs, in a stable order (at most ``games`` of them)."""
+        """The source games' logs, in a stable order: finished games only (a fork of a game
+        that has not ended would show what it hides), at most ``games`` of them."""
         if self.source.startswith(TOURNAMENT_SOURCE):
             found = _tournament_logs(self.source[len(TOURNAMENT_SOURCE) :])
         else:
             pattern = self.source if Path(self.source).is_absolute() else str(base / self.source)
             found = sorted(Path(p) for p in glob.glob(pattern, recursive=True))
-        found = [path for path in found if path.suffix == ".jsonl"]
+        found = [path for path in found if path.suffix == ".jsonl" and _finished(path)]
         if not found:
-            raise ConfigError(f"[[forks]] source {self.source!r}: no game logs found")
+            raise ConfigError(f"[[forks]] source {self.source!r}: no finished game logs found")
         return found[: self.games] if self.games else found
+
+
+def _finished(path: Path) -> bool:
+    try:
+        return read_log(path, strict=False).finished
+    except DuskfallError:
+        return False
 
 
 def _tournament_logs(name: str) -> list[Path]:
