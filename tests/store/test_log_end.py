@@ -62,7 +62,7 @@ def test_an_old_log_without_end_records_is_read_and_said_so(
     path.write_bytes(rechain(items))
     log = read_log(path)
     assert log.finished and log.end is None and not log.has_end_records
-    code, out, err = cli("replay", "-q", str(path))
+    code, out, _err = cli("replay", "-q", str(path))
     assert code == 0 and "replay verified" in out
     assert "format 2 log has no end record" in out
 
