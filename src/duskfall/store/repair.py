@@ -81,10 +81,11 @@ def last_event_outcome(path: Path) -> dict[str, Any] | None:
     return None
 
 
-def check_new_log(path: Path, *, force: bool = False) -> None:
+def check_new_log(path: str | os.PathLike[str], *, force: bool = False) -> None:
     """Refuse to start a new game log at ``path`` over one that holds a game, finished or
     not (or over any other file), unless ``force``; a FIFO, a device or a folder is refused
     even then (one ConfigError saying what is there and what to do)."""
+    path = Path(path)
     check_writable_file(path, "the game log")
     if force or not path.exists() or path.stat().st_size == 0:
         return
