@@ -15,18 +15,19 @@ from typing import Any, TextIO
 from duskfall.agents.human_input import LineReader, reader_for
 from duskfall.llm.errors import LLMError
 from duskfall.llm.model import Model
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.retry import RetryPolicy
 from duskfall.llm.types import Completion, Message
 
 SPEC = "human"
 
 
-class HumanChatProvider:
+class HumanChatProvider(Provider):
     """A person at a terminal; see the module docstring."""
 
     name = SPEC
+    capabilities = Capabilities(ping=True)
     model = SPEC
-    supports_schema = False
     max_concurrency = 1
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:

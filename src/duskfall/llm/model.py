@@ -69,9 +69,11 @@ class Model:
         self.retry = retry or RetryPolicy()
         self.timeout = timeout
         self.concurrency = concurrency or provider.max_concurrency
-        self.context_tokens: int | None = getattr(provider, "context_tokens", None)
-        self._counter: Callable[[str], int] | None = getattr(provider, "count_tokens", None)
-        self.exact_counts = self._counter is not None
+        self.context_tokens = provider.context_tokens
+        self.exact_counts = provider.capabilities.token_count
+        self._counter: Callable[[str], int] = (
+            provider.count_tokens if self.exact_counts else approx_tokens
+        )
         self.tally = Tally()
 
     def __repr__(self) -> str:
@@ -79,7 +81,7 @@ class Model:
 
     def count_tokens(self, messages: Sequence[Message]) -> int:
         """The tokens ``messages`` take in the prompt, chat-template markers included."""
-        count = self._counter or approx_tokens
+        count = self._counter
         return sum(count(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
 
     async def complete(
@@ -128,7 +130,7 @@ class Model:
     ) -> Completion:
         """The call with its retries and format re-asks."""
         sent = _checked_messages(messages)
-        if schema is not None and not self.provider.supports_schema:
+        if schema is not None and not self.provider.capabilities.schema:
             sent = _with_schema_instruction(sent, schema)
         sampling = options.to_dict() if options is not None else {}
         usage, errors = Usage(), []

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.agents.specs import AgentContext, check_agent_options, make_participant
+from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.redaction import redact
 from duskfall.core.variant import State, Variant
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import Player
 from duskfall.runtime.record import GameRecord, SeatFeed
 
 
@@ -42,19 +43,13 @@ class SeatAgentError(ConfigError):
         self.reason = str(error)
 
 
-def describe_participant(participant: Participant, fallback: str) -> str:
-    """How a participant given from outside is named in the roster."""
-    describe = getattr(participant, "describe", None)
-    return str(describe()) if callable(describe) else fallback
-
-
 def build_participants(
     variant: Variant,
     agents: Sequence[str],
     seed: int,
-    given: Mapping[int, Participant],
+    given: Mapping[int, Player],
     options: Mapping[str, Any],
-) -> dict[int, Participant]:
+) -> dict[int, Player]:
     """One participant per seat: ``given`` ones as they are, the others made from ``agents``.
 
     Raises :class:`SeatAgentError` when an agent cannot be made here (an unknown option
@@ -62,7 +57,7 @@ def build_participants(
     bad option value.
     """
     check_agent_options(options)
-    participants: dict[int, Participant] = {}
+    participants: dict[int, Player] = {}
     for seat, agent in enumerate(agents):
         if seat in given:
             participants[seat] = given[seat]
@@ -78,15 +73,16 @@ def build_participants(
 
 def attach_seat_feeds(
     record: GameRecord,
-    participants: Mapping[int, Participant],
+    participants: Mapping[int, Player],
     state: State,
     log_path: Path | None,
 ) -> None:
     """Feed participants that follow the game (``watch_game(game_id, log_path)`` returns an
     observer) the events their seat may see, from now on."""
     for seat, participant in participants.items():
-        watch = getattr(participant, "watch_game", None)
-        observer = watch(record.game_id, log_path) if callable(watch) else None
+        if isinstance(participant, Bot):
+            continue  # a bot keeps no records of its own
+        observer = participant.watch_game(record.game_id, log_path)
         if observer is not None:
             channels = functools.partial(state.channels, seat)
             feed = SeatFeed(seat, channels, observer, functools.partial(state.observe, seat))
