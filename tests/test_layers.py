@@ -1,7 +1,7 @@
 """The import graph of src/duskfall: every arrow points down a layer, and packages form no cycle.
 
 Layers (docs/contributing.md): core <- variants, store, protocol <- runtime <- llm <- agents <-
-session <- entry points (cli, web, server, arena, learn, gm, client); the test kit
+session <- entry points (cli, web, server, arena, learn, gm, client, export, inspect); the test kit
 (``duskfall.testing``) sits on top. Every ``import`` counts, at module level or inside a
 function (lazy), under ``TYPE_CHECKING`` too, as does ``importlib.import_module("literal")``.
 """
@@ -22,7 +22,9 @@ import duskfall
 SRC = Path(duskfall.__file__).parent
 ROOT = SRC.parent
 
-ENTRY_POINTS = {"cli", "web", "server", "arena", "learn", "gm", "client", "testing"}
+ENTRY_POINTS = {
+    "cli", "web", "server", "arena", "learn", "gm", "client", "export", "inspect", "testing"
+}  # fmt: skip
 ALL = {path.name for path in SRC.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
 
 # package -> the packages of duskfall it may NOT import (None: it may import only itself+core).

@@ -83,6 +83,38 @@ def test_a_program_that_exits_fails_the_game_in_one_line(tmp_path: Path) -> None
     assert errors and "no model" in errors[0].read_text()
 
 
+SILENT = (
+    "import socket, sys, time; s = socket.create_connection(('127.0.0.1', int(sys.argv[1]))); "
+    "time.sleep(30)"
+)
+NO_TOKEN = (
+    "import json, socket, sys; s = socket.create_connection(('127.0.0.1', int(sys.argv[1]))); "
+    "d = json.dumps({'type': 'HELLO'}).encode(); s.sendall(len(d).to_bytes(8, 'big') + d); "
+    "s.recv(1 << 16)"
+)
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    ("program", "why"),
+    [
+        (SILENT, "it connected but sent no HELLO with its seat's token within 1s"),
+        (NO_TOKEN, "a connection came but sent a HELLO without its seat's token"),
+    ],
+)
+def test_a_program_that_connects_without_its_hello_is_told_apart(
+    tmp_path: Path, program: str, why: str
+) -> None:
+    script = tmp_path / "entrant.py"
+    script.write_text(program)
+    command = [sys.executable, str(script), "{port}"]
+    remote = {"visitor": {"command": command, "connect_timeout": 1}}
+    config = _config(command, games=2, parallel_games=1, remote=remote)
+    summary = run(config, tmp_path)
+    assert summary.played == 0 and summary.failed
+    assert why in summary.failed[0] and "did not connect" not in summary.failed[0]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -50,6 +50,7 @@ async def test_a_reply_is_recorded_with_its_labels_after_the_standard_fields() -
         "latency_s",
         "retries",
         "retry_reasons",
+        "queue_s",
         "decision",
         "attempt",
     ]

@@ -40,7 +40,34 @@ def test_values_and_other_action_types_are_left_to_the_rules() -> None:
     assert wire_form_error({"type": "VOTE", "target": 3}, VOTE.schema()) is None
     assert wire_form_error({"type": "VOTE", "target": 99}, VOTE.schema()) is None  # invalid_target
     assert wire_form_error({"type": "KILL", "target": 3}, VOTE.schema()) is None  # invalid_action
-    assert wire_form_error({"type": "VOTE", "target": 3, "note": "x"}, VOTE.schema()) is None
+
+
+def test_unknown_fields_are_refused_by_name() -> None:
+    error = wire_form_error({"type": "VOTE", "target": 3, "note": "x"}, VOTE.schema())
+    assert error == "action has an unknown field 'note' (its fields: 'type', 'target')"
+    declaration = DeclarationChoice((1, 2)).schema()
+    misspelt = {"type": "DECLARATION", "declaration": [0] * 10, "nomination_polcy": {"1": 1}}
+    error = wire_form_error(misspelt, declaration)
+    assert error is not None and "unknown field 'nomination_polcy'" in error
+    assert "'nomination_policy'" in error  # the right spelling is listed
+
+
+def test_reasons_name_the_branch_the_action_chose() -> None:
+    witch = WitchChoice(2, True, (1, 3), NAMES).schema()
+    assert wire_form_error({"type": "WITCH", "potion": "POISON"}, witch) == (
+        "action needs its 'target' field"
+    )
+    assert wire_form_error({"type": "WITCH", "potion": "ANTIDOTE"}, witch) == (
+        "action needs its 'target' field"
+    )
+    error = wire_form_error({"type": "WITCH", "potion": "save"}, witch)
+    assert error is not None and error.startswith('potion must be one of "PASS", "ANTIDOTE"')
+    say = SayChoice("DAY_DISCUSSION", (1, 2), NAMES, 100).schema()
+    error = wire_form_error({"type": "SAY", "says": "x", "claim": "villager"}, say)
+    assert error == (
+        'claim must be one of "MAFIA", "DOCTOR", "SHERIFF", "VIGILANTE", "VILLAGER" or null; '
+        'got "villager"'
+    )
 
 
 def test_booleans_and_declarations() -> None:

@@ -83,7 +83,7 @@ async def test_a_refused_answer_is_checked_once_and_told_once(monkeypatch: Any) 
     context = table()
     seat = remote_seat()
     bad = {"type": "VOTE", "target": 1}
-    link = Link(seat, [bad, {**DECLARATION, "think": "all in"}])
+    link = Link(seat, [bad, DECLARATION])
     seat.attach(link)
     parsed = counting_parse(monkeypatch, context.state.legal(0))
     log: list[Event] = []
@@ -95,7 +95,7 @@ async def test_a_refused_answer_is_checked_once_and_told_once(monkeypatch: Any) 
     assert error["request_id"] == first["request_id"] and error["code"] == "invalid_action"
     assert error["message"] == "Invalid action" and "DECLARATION" in error["detail"]
     assert again["request_id"] == first["request_id"] + 1
-    assert [e.kind for e in log] == ["invalid_action", "thought"]
+    assert [e.kind for e in log] == ["invalid_action"]
     assert log[0].payload["raw"] == repr(bad) and log[0].payload["error"] == error["detail"]
     assert not seat.waiting
 

@@ -6,7 +6,10 @@ knows, and nothing more) with a closing question asking for P(evil) of every oth
 player, answered as JSON under a schema. The answer is recorded as an admin ``beliefs`` event
 (``{"seat": s, "day": d, "beliefs": {"3": 0.7, ...}}``) that tournaments score for calibration
 (:mod:`duskfall.arena.calibration`). The question stays out of the seat's conversation, and a
-failed or unreadable answer only means no beliefs that day: the decision goes on.
+failed or unreadable answer only means no beliefs that day: the decision goes on. An answer
+that arrives but cannot be scored (unreadable, a player missing, a probability outside [0, 1])
+is still recorded, as a ``beliefs`` event with ``refused`` (why) and ``stated`` (the reply's
+values) instead of ``beliefs``, so reports count it (:func:`duskfall.llm.calls.call_report`).
 """
 
 from __future__ import annotations
@@ -78,13 +81,33 @@ def beliefs_question(players: Sequence[tuple[int, str]]) -> str:
 
 def read_beliefs(text: str, players: Sequence[tuple[int, str]]) -> dict[str, float] | None:
     """The probabilities in a reply, keyed by player number; None if unreadable."""
+    beliefs, _why = checked_beliefs(text, players)
+    return beliefs
+
+
+def checked_beliefs(
+    text: str, players: Sequence[tuple[int, str]]
+) -> tuple[dict[str, float] | None, str]:
+    """The probabilities in a reply keyed by player number, or None and why they are refused."""
     try:
         data = json.loads(text)
         stated = data["beliefs"]
         out = {str(seat): float(stated[str(seat)]) for seat, _ in players}
-    except (ValueError, KeyError, TypeError):
-        return None
-    return out if all(0.0 <= p <= 1.0 for p in out.values()) else None
+    except (ValueError, KeyError, TypeError) as exc:
+        return None, f"unreadable ({type(exc).__name__})"
+    outside = sorted(key for key, p in out.items() if not 0.0 <= p <= 1.0)
+    if outside:
+        return None, "outside [0, 1] for player " + ", ".join(outside)
+    return out, ""
+
+
+def _stated(text: str) -> Any:
+    """The reply's ``beliefs`` as it was stated (for the record of a refused answer)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text[:400]
+    return data.get("beliefs", data) if isinstance(data, dict) else data
 
 
 async def ask_beliefs(
@@ -116,8 +139,11 @@ async def ask_beliefs(
         )
     except LLMError:
         return None
-    beliefs = read_beliefs(completion.text, players)
-    if beliefs is not None:
-        payload = {"seat": seat, "day": day, "beliefs": beliefs}
-        emit(Event(kinds.BELIEFS, payload, ADMIN, day, phase, source="agent"))
+    beliefs, why = checked_beliefs(completion.text, players)
+    payload: dict[str, Any] = {"seat": seat, "day": day}
+    if beliefs is None:
+        payload.update(refused=why, stated=_stated(completion.text))
+    else:
+        payload["beliefs"] = beliefs
+    emit(Event(kinds.BELIEFS, payload, ADMIN, day, phase, source="agent"))
     return beliefs

@@ -37,8 +37,14 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
 * ``llm_config``: path of an LLM config file (keys, prices; see :mod:`duskfall.llm.config`);
+* ``fold_system``: send the system prompt inside the first user turn (servers whose chat
+  template has no system role);
 * ``beliefs``: ``off`` (default) or ``daily``: once a day, before its first decision, the seat
   states P(evil) of every other living player (:mod:`duskfall.agents.beliefs`).
+
+Every call carries a sampling seed derived from the game's secret seed, the seat and the
+prompt (:func:`call_seed`), so a game replayed with the same seed sends the same seeds to an
+endpoint that takes one, whatever order the calls finish in.
 
 They are read into :class:`LLMAgentOptions` (a bad value is one clear ConfigError; the retired
 ``history``, ``think_chars`` and ``says_chars`` say what replaced them).
@@ -46,6 +52,9 @@ They are read into :class:`LLMAgentOptions` (a bad value is one clear ConfigErro
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -130,8 +139,10 @@ class LLMAgent(BaseParticipant):
         temperature: float | None = None,
         decision_timeout: float | None = None,
         beliefs: Literal["off", "daily"] = "off",
+        game_seed: int | None = None,
     ) -> None:
         self.model = model
+        self.game_seed = game_seed
         self.beliefs = DailyBeliefs(beliefs)
         self.seat = seat
         self.persona = persona.strip() if persona else None
@@ -237,7 +248,7 @@ class LLMAgent(BaseParticipant):
             completion = await self.model.complete(
                 messages,
                 schema,
-                options=self.options,
+                options=self._options_for(messages),
                 deadline=self.decision_timeout * 0.9,
                 record=record,
             )
@@ -263,9 +274,16 @@ class LLMAgent(BaseParticipant):
             day=where["day"],
             phase=where["phase"],
             emit=request.emit,
-            options=self.options,
+            options=self._options_for(messages, "beliefs"),
             deadline=self.decision_timeout * 0.4,
         )
+
+    def _options_for(self, messages: Sequence[Message], purpose: str = "") -> CallOptions:
+        """The sampling options of one call: the seat's, with a seed from the game's."""
+        if self.game_seed is None:
+            return self.options
+        seed = call_seed(self.game_seed, self.seat, messages, purpose)
+        return dataclasses.replace(self.options, seed=seed)
 
     def _remember(self, reply: str, decision: Decision, where: Mapping[str, Any]) -> None:
         if self.conversation is not None or self.notes.budget_chars <= 0:
@@ -279,6 +297,16 @@ class LLMAgent(BaseParticipant):
             parts.append(f"thought {clip(decoded.think, 90)!r};")
         parts.append(f"chose {_compact(decoded.action)}")
         self.notes.note(str(self._decisions), " ".join(parts))
+
+
+def call_seed(
+    game_seed: int, seat: int | None, messages: Sequence[Message], purpose: str = ""
+) -> int:
+    """A call's sampling seed: a hash of the game's secret seed, the seat, the prompt and
+    the call's purpose (31 bits: every server takes it). It gives nothing of the game's
+    seed away, and the same game asks the same seeds in any call order."""
+    text = json.dumps([str(game_seed), seat, purpose, list(messages)], sort_keys=True)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> 1
 
 
 def _where(obs: Mapping[str, Any], decision: Decision) -> dict[str, Any]:
@@ -327,4 +355,5 @@ def make_llm_agent(ctx: AgentContext) -> LLMAgent:
         temperature=options.temperature,
         decision_timeout=options.decision_timeout,
         beliefs=options.beliefs,
+        game_seed=ctx.seed,
     )

@@ -15,7 +15,9 @@ Beliefs the seat was asked for outrank its suspicion read the same day.
 Each belief about another player is scored against that player's true side: the Brier score
 (mean squared error, lower is better; 0.25 is a coin's) and the log loss (probabilities are
 clipped to [0.01, 0.99]), per entrant and per day, with a reliability table (ten bins of
-stated probability: mean stated vs. share actually evil).
+stated probability: mean stated vs. share actually evil). Answers to the beliefs question that
+could not be scored (unreadable, or a probability outside [0, 1]) are counted per entrant as
+``refused``.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class Calibration:
     overall: dict[str, Score] = field(default_factory=dict)
     by_day: dict[str, dict[int, Score]] = field(default_factory=dict)
     bins: dict[str, list[list[float]]] = field(default_factory=dict)  # [sum p, evil, n]
+    refused: dict[str, int] = field(default_factory=dict)
 
     def add(self, entrant: str, day: int, p: float, evil: bool) -> None:
         self.overall.setdefault(entrant, Score()).add(p, evil)
@@ -89,6 +92,7 @@ class Calibration:
         return {
             name: {
                 **score.to_dict(),
+                "refused": self.refused.get(name, 0),
                 "by_day": {str(d): s.to_dict() for d, s in sorted(self.by_day[name].items())},
                 "reliability": self.reliability(name),
             }
@@ -134,6 +138,12 @@ def calibration_of(rows: Iterable[GameRow], entrants: Mapping[str, str]) -> Cali
         for event in log.events:
             if event.kind == kinds.ACTION:
                 state.apply(event.payload["seat"], event.payload["action"])
+                continue
+            if event.kind == BELIEFS and "refused" in event.payload:
+                holder = event.payload.get("seat")
+                if isinstance(holder, int) and holder < len(seats):
+                    name = seats[holder]
+                    calibration.refused[name] = calibration.refused.get(name, 0) + 1
                 continue
             stated = _stated(event.kind, event.payload)
             if stated is not None and stated[0] < len(seats):

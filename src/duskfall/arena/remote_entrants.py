@@ -116,6 +116,8 @@ class RemoteSeats:
             self._seats[seat.token] = _Seat(entrant, spec, seat)
         self._server: asyncio.base_events.Server | None = None
         self._connections: set[Connection] = set()
+        self._refused: list[str] = []  # why connections were not given a seat, in order
+        self._before_hello = 0  # connections open whose first frame has not come yet
 
     @property
     def participants(self) -> dict[int, RemoteSeat]:
@@ -189,11 +191,17 @@ class RemoteSeats:
                 connected.cancel()
             if not entry.connected.is_set():
                 status = process.returncode
-                why = (
-                    f"its program exited with status {status}"
-                    if status is not None
-                    else f"it did not connect within {entry.spec.connect_timeout:g}s"
-                )
+                if self._before_hello:  # connected, and silent ever since
+                    why = (
+                        f"it connected but sent no HELLO with its seat's token within "
+                        f"{entry.spec.connect_timeout:g}s"
+                    )
+                elif self._refused:  # it connected, but never said who it is
+                    why = "a connection came but " + "; another ".join(self._refused)
+                elif status is not None:
+                    why = f"its program exited with status {status} without connecting"
+                else:
+                    why = f"it did not connect within {entry.spec.connect_timeout:g}s"
                 raise RemoteEntrantError(
                     f"remote entrant {entry.entrant!r} (seat {entry.seat.seat}) could not "
                     f"take its seat: {why} (its errors: {entry.errors})"
@@ -241,14 +249,33 @@ class RemoteSeats:
     async def _seat_of(self, connection: Connection, frames: AsyncIterator[bytes]) -> _Seat | None:
         """The seat whose token the connection's first frame, a HELLO, gives; None (and the
         connection told why) otherwise."""
+        wait = self.settings.read_timeout
+        refusal: str | None = None
+        self._before_hello += 1
         try:
-            first = await asyncio.wait_for(anext(frames), self.settings.read_timeout)
-            message = parse_client_message(first)
-        except (TimeoutError, StopAsyncIteration, ProtocolError):
-            message = None
+            first = await asyncio.wait_for(anext(frames), wait)
+            message: Any = parse_client_message(first)
+        except TimeoutError:
+            message, refusal = None, f"sent no HELLO within {wait:g}s (nothing at all)"
+        except StopAsyncIteration:
+            message, refusal = None, "closed without sending its HELLO"
+        except ProtocolError as exc:
+            message, refusal = None, f"sent no HELLO: its first frame was refused ({exc.detail})"
+        finally:
+            self._before_hello -= 1
         hello = message if isinstance(message, ClientHello) else None
         entry = self._seats.get(hello.token or "" if hello else "")
-        if entry is None or entry.connected.is_set():
+        if refusal is None:
+            if hello is None:
+                refusal = f"sent no HELLO: its first frame was a {message.type}"
+            elif not hello.token:
+                refusal = "sent a HELLO without its seat's token"
+            elif entry is None:
+                refusal = "sent a HELLO with a token that is not its seat's"
+            elif entry.connected.is_set():
+                refusal = f"sent the token of seat {entry.seat.seat}, already taken"
+        if refusal is not None or entry is None:
+            self._refused.append(refusal or "was refused")
             await connection.close_with(
                 error_message(
                     ErrorCode.BAD_TOKEN,

@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "duskfall.cli.server_commands",
     "duskfall.cli.gm_commands",
     "duskfall.cli.store_commands",
+    "duskfall.cli.export_commands",
     "duskfall.cli.web_commands",
     "duskfall.cli.learn_commands",
     "duskfall.cli.tournament_commands",

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from duskfall.protocol.errors import ProtocolError
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME, FrameDecoder, FrameError, encode_message
 from duskfall.protocol.messages import (
+    ActionPlayed,
     ActionRequest,
     AnyServerMessage,
     ErrorMessage,
@@ -48,6 +49,8 @@ class ClientSession:
         self.last_error: ErrorMessage | None = None
         self.messages_in = 0
         self.observation: dict[str, Any] = {}  # the latest, with partial updates merged in
+        self.last_seq: int | None = None  # the number of the last GAME_EVENT received
+        self.played: list[ActionPlayed] = []  # requests settled without our answer
 
     @property
     def finished(self) -> bool:
@@ -83,8 +86,12 @@ class ClientSession:
             self._observe(message)
         elif isinstance(message, ErrorMessage):
             self.last_error = message
-        elif message.event == "GAME_OVER":
-            self.game_over = message
+        elif isinstance(message, ActionPlayed):
+            self.played.append(message)
+        else:
+            self.last_seq = message.seq if message.seq is not None else self.last_seq
+            if message.event == "GAME_OVER":
+                self.game_over = message
 
     def _observe(self, request: ActionRequest) -> None:
         if not request.partial:
@@ -114,9 +121,13 @@ class ClientSession:
         name: str | None = None,
         state_updates: StateUpdates | None = None,
     ) -> bytes:
+        """A ``HELLO``; with a token (a reconnect), the last event number received, so that
+        the server sends again exactly the events after it."""
         message: dict[str, Any] = {"type": "HELLO"}
         if token:
             message["token"] = token
+            if self.last_seq is not None:
+                message["last_seq"] = self.last_seq
         if name:
             message["name"] = name
         if state_updates:
@@ -156,6 +167,17 @@ class Callbacks:
         if self._on_hello is not None:
             self._on_hello(hello)
 
+    def on_played(self, played: ActionPlayed) -> None:
+        """A ``TIMEOUT`` or ``FALLBACK``: a request was settled without our answer."""
+        log.info(
+            "request %d (%s): %s; %s played %s",
+            played.request_id,
+            played.phase,
+            "no answer in time" if played.type == "TIMEOUT" else "answers refused",
+            played.by,
+            played.action,
+        )
+
     def notify(self, message: AnyServerMessage) -> ActionRequest | None:
         """Run the callback for ``message``; return it if it is a request that needs an answer."""
         if isinstance(message, ActionRequest):
@@ -164,6 +186,8 @@ class Callbacks:
             self.on_event(message)
         elif isinstance(message, ErrorMessage):
             self.on_error(message)
+        elif isinstance(message, ActionPlayed):
+            self.on_played(message)
         else:
             self.on_hello(message)
         return None

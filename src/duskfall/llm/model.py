@@ -11,8 +11,10 @@ from typing import Any
 from duskfall.core.redaction import redact
 from duskfall.core.usage import Tally
 from duskfall.llm.calls import CallRecord
+from duskfall.llm.endpoints import EndpointState, QueuedTimeout, endpoint_state
 from duskfall.llm.errors import CallTimeout, LLMError, TransientError
 from duskfall.llm.loops import concurrency_limit
+from duskfall.llm.messages import fold_system
 from duskfall.llm.prices import priced
 from duskfall.llm.provider import Provider
 from duskfall.llm.retry import RetryPolicy
@@ -37,12 +39,18 @@ class Model:
     * failures worth retrying (429, 5xx, timeouts, dropped connections, garbage and empty
       replies) are re-sent with exponential backoff (``retry``), honouring Retry-After;
     * every attempt has a ``timeout`` (seconds); ``deadline`` bounds a whole call;
-    * calls to one endpoint run at most ``concurrency`` at a time (default: the provider's);
+    * calls to one endpoint run at most ``concurrency`` at a time (default: the provider's),
+      fewer where the endpoint says or shows that it serves fewer (:mod:`.endpoints`): a call
+      waits for its turn in duskfall's queue, where no timeout runs, and an attempt that
+      timed out while others were in flight is re-sent without counting as a failure;
+    * ``fold_system`` moves the system prompt into the first user turn, for servers whose
+      chat template has no system role;
     * with a ``schema``, the reply is constrained where the provider can, else the schema is
       put in the prompt; either way it is parsed leniently and validated, and an invalid
       reply is re-asked once with the validation errors as a hint;
     * given a :class:`~duskfall.llm.calls.CallRecord`, each call is recorded as an ``llm_call``
-      event (prompt, reply, tokens, cost, retries), replied or failed;
+      event (prompt, reply, tokens, cost, retries, time queued, the structured-output form
+      the provider used), replied, failed or cancelled by its caller;
     * ``usage`` and ``calls`` total everything this model has spent;
     * ``context_tokens`` is the model's context window in tokens, if known (the local model's
       ``n_ctx``; for an API, ``context_tokens`` in its config section), so that callers can keep
@@ -58,6 +66,7 @@ class Model:
         retry: RetryPolicy | None = None,
         timeout: float = 60.0,
         concurrency: int | None = None,
+        fold_system: bool = False,
     ) -> None:
         if timeout <= 0:
             raise ValueError("timeout must be positive")
@@ -69,6 +78,8 @@ class Model:
         self.retry = retry or RetryPolicy()
         self.timeout = timeout
         self.concurrency = concurrency or provider.max_concurrency
+        self.fold_system = fold_system
+        self.endpoint: EndpointState = endpoint_state(provider.endpoint)
         self.context_tokens = provider.context_tokens
         self.exact_counts = provider.capabilities.token_count
         self._counter: Callable[[str], int] = (
@@ -114,10 +125,17 @@ class Model:
                     raise CallTimeout(f"no reply within {limit:g}s") from None
         except LLMError as exc:
             if record is not None:
-                record.failed(self.spec, messages, exc, time.monotonic() - started)
+                record.failed(self.spec, messages, exc, time.monotonic() - started, options)
+            raise
+        except asyncio.CancelledError:
+            # the caller gave up (a decision's deadline): the call is still recorded
+            if record is not None:
+                elapsed = time.monotonic() - started
+                cancelled = CallTimeout(f"cancelled by the caller after {elapsed:.1f}s")
+                record.failed(self.spec, messages, cancelled, elapsed, options)
             raise
         if record is not None:
-            record.replied(self.spec, messages, completion)
+            record.replied(self.spec, messages, completion, options)
         return completion
 
     async def _complete(
@@ -130,21 +148,30 @@ class Model:
     ) -> Completion:
         """The call with its retries and format re-asks."""
         sent = _checked_messages(messages)
+        if self.fold_system:
+            sent = fold_system(sent)
         if schema is not None and not self.provider.capabilities.schema:
             sent = _with_schema_instruction(sent, schema)
         sampling = options.to_dict() if options is not None else {}
-        usage, errors = Usage(), []
-        format_left, failures = self.retry.format_retries, 0
+        if not self.provider.takes_seed:
+            sampling.pop("seed", None)
+        usage, errors, queued = Usage(), [], [0.0]
+        format_left, failures, requeued = self.retry.format_retries, 0, 0
+        await self._ask_endpoint()
         while True:
             try:
-                reply = await self._attempt(sent, schema, sampling)
+                reply = await self._attempt(sent, schema, sampling, queued)
             except LLMError as exc:
                 if not exc.retryable:
                     raise
                 usage += exc.usage
                 errors.append(str(exc))
-                delay = self.retry.delay(failures, getattr(exc, "retry_after", None))
-                failures += 1
+                if isinstance(exc, QueuedTimeout) and requeued < self.retry.retries:
+                    requeued += 1  # the server's queue, not a failure: wait in ours instead
+                    delay = 0.0
+                else:
+                    delay = self.retry.delay(failures, getattr(exc, "retry_after", None))
+                    failures += 1
                 late = deadline is not None and time.monotonic() - started + delay > deadline
                 if failures > self.retry.retries or late:
                     self._account(usage)
@@ -172,18 +199,57 @@ class Model:
                 errors=tuple(errors),
                 latency_s=time.monotonic() - started,
                 model=self.spec,
+                output_form=reply.output_form,
+                queue_s=queued[0],
             )
 
+    async def _ask_endpoint(self) -> None:
+        """Ask the endpoint how many calls it serves at once (once per endpoint), where the
+        provider can ask (``concurrency_hint``)."""
+        state = self.endpoint
+        if state.asked:
+            return
+        async with state.lock():
+            if not state.asked:
+                try:
+                    learnt = await self.provider.concurrency_hint()
+                finally:
+                    state.asked = True
+                if learnt is not None and (state.learnt is None or learnt < state.learnt):
+                    state.learnt = max(1, int(learnt))
+
     async def _attempt(
-        self, messages: list[Message], schema: Mapping[str, Any] | None, options: dict[str, Any]
+        self,
+        messages: list[Message],
+        schema: Mapping[str, Any] | None,
+        options: dict[str, Any],
+        queued: list[float],
     ) -> Completion:
-        provider = self.provider
+        """One attempt: wait for a slot of the endpoint (``queued[0]`` adds up the wait),
+        then send, with the timeout running from the send."""
+        provider, state = self.provider, self.endpoint
+        waited = time.monotonic()
+        others = 0
         try:
-            async with concurrency_limit(provider.endpoint, self.concurrency):
-                async with asyncio.timeout(self.timeout):
-                    reply = await provider.complete(messages, schema, **options)
+            async with concurrency_limit(provider.endpoint, state.limit(self.concurrency)):
+                queued[0] += time.monotonic() - waited
+                others = state.in_flight
+                state.in_flight += 1
+                try:
+                    async with asyncio.timeout(self.timeout):
+                        reply = await provider.complete(messages, schema, **options)
+                finally:
+                    state.in_flight -= 1
         except TimeoutError:
-            raise TransientError(f"no reply within {self.timeout:g}s") from None
+            message = f"no reply within {self.timeout:g}s"
+            if others:
+                limit = state.lower(others, self.concurrency)
+                raise QueuedTimeout(
+                    f"queued: {message} with {others} other calls in flight; now {limit} at a time",
+                    others,
+                    limit,
+                ) from None
+            raise TransientError(message) from None
         except LLMError:
             raise
         except Exception as exc:  # a provider bug or an unmapped SDK error
@@ -191,7 +257,7 @@ class Model:
         usage = priced(reply.usage, provider.name, provider.model)
         if not reply.text.strip():
             raise TransientError("empty reply", usage=usage)
-        return Completion(reply.text, usage)
+        return Completion(reply.text, usage, output_form=reply.output_form)
 
     def _account(self, usage: Usage) -> None:
         self.tally.add(usage)

@@ -29,7 +29,9 @@ class ModelOptions(BaseModel):
     ``retries``: re-sends after failures; ``retry_delay``: seconds before the first re-send
     (doubling after that); ``concurrency``: calls at a time to the model's endpoint;
     ``temperature``: sampling temperature; ``decision_timeout``: seconds for one decision,
-    retries included; ``llm_config``: path of an LLM config file (keys, prices).
+    retries included; ``llm_config``: path of an LLM config file (keys, prices);
+    ``fold_system``: send the system prompt inside the first user turn (for a server whose
+    chat template has no system role, such as llama.cpp's ``gemma`` format).
     """
 
     model_config = ConfigDict(extra="ignore", frozen=True)
@@ -41,6 +43,7 @@ class ModelOptions(BaseModel):
     temperature: float | None = Field(default=None, ge=0)
     decision_timeout: float | None = Field(default=None, gt=0)
     llm_config: str | None = None
+    fold_system: bool = False
 
     def retry_policy(self, *, format_retries: int | None = None) -> RetryPolicy | None:
         """The retry policy these options ask for; None for the model's default."""
@@ -61,6 +64,7 @@ class ModelOptions(BaseModel):
             timeout=self.timeout or None,
             retry=self.retry_policy(format_retries=format_retries),
             concurrency=self.concurrency,
+            fold_system=self.fold_system,
         )
 
 

@@ -13,7 +13,8 @@ A provider declares what it is as data, on its class (nobody probes it with geta
 
 An instance has ``model`` (the model it serves), ``endpoint`` (where calls go: models
 sharing an endpoint share its concurrency limit, ``max_concurrency``) and ``context_tokens``
-(its context window, or None if unknown). :meth:`Provider.from_spec` builds one from the part
+(its context window, or None if unknown). :meth:`Provider.concurrency_hint` may ask the
+endpoint how many calls it serves at once. :meth:`Provider.from_spec` builds one from the part
 of a model spec after ``NAME:``; providers are found by that name through
 :mod:`duskfall.llm.registry` (built-in ones, :func:`~duskfall.llm.registry.register_provider`,
 and the ``duskfall.providers`` entry-point group).
@@ -44,7 +45,8 @@ class Capabilities:
 
     * ``schema``: :meth:`Provider.complete` can constrain its output to a JSON schema (else
       the model asks for the shape in words and checks the reply);
-    * ``seed``: it honours a per-call ``seed`` option (a repeated game gets the same replies);
+    * ``seed``: it honours a per-call ``seed`` option (a repeated game gets the same replies;
+      the model sends a seed only while :attr:`Provider.takes_seed`);
     * ``token_count``: :meth:`Provider.count_tokens` gives a text's length in its own tokens
       (else the model estimates about four characters a token);
     * ``ping``: :meth:`Provider.ping` is its own pre-flight check (else a tiny request is).
@@ -93,4 +95,14 @@ class Provider(ABC):
 
     def loading_note(self) -> str | None:
         """What a slow pre-flight check is doing (loading a model), or None."""
+        return None
+
+    @property
+    def takes_seed(self) -> bool:
+        """Whether a ``seed`` option is sent now: ``capabilities.seed``, until an endpoint
+        refuses one."""
+        return self.capabilities.seed
+
+    async def concurrency_hint(self) -> int | None:
+        """How many calls the endpoint serves at once, if it can say (None: unknown)."""
         return None

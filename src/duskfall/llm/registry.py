@@ -106,8 +106,13 @@ def get_model(
     retry: RetryPolicy | None = None,
     timeout: float | None = None,
     concurrency: int | None = None,
+    fold_system: bool = False,
 ) -> Model:
-    """Build the :class:`Model` named by ``spec``; a bad spec raises one clear ModelSpecError."""
+    """Build the :class:`Model` named by ``spec``; a bad spec raises one clear ModelSpecError.
+
+    ``fold_system`` sends the system prompt as part of the first user turn (for servers whose
+    chat template has no system role).
+    """
     spec = spec.strip()
     kind, _, arg = spec.partition(":")
     provider = _build(kind, arg.strip(), load_config(config_path))
@@ -117,6 +122,7 @@ def get_model(
         retry=retry,
         timeout=timeout or provider.default_timeout,
         concurrency=concurrency,
+        fold_system=fold_system,
     )
 
 

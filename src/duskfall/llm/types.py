@@ -26,7 +26,11 @@ class Completion:
 
     ``text`` is the reply (for schema-constrained calls: the JSON text of the answer);
     ``usage`` sums every attempt of the call; ``retries`` counts the re-sends, and
-    ``errors`` says why each one happened; ``latency_s`` is the wall time of the whole call.
+    ``errors`` says why each one happened; ``latency_s`` is the wall time of the whole call,
+    ``queue_s`` the part of it spent waiting for a turn at the endpoint (in duskfall's queue,
+    where no timeout runs). ``output_form`` is how the provider constrained the reply
+    (``json_schema``, ``json_object``, ``prompt``, ``grammar``, ``tool``; empty when the call
+    had no schema).
     """
 
     text: str
@@ -35,6 +39,8 @@ class Completion:
     errors: tuple[str, ...] = ()
     latency_s: float = 0.0
     model: str = ""
+    output_form: str = ""
+    queue_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,10 @@
 """The messages of the wire protocol (seed 001, extended compatibly) as pydantic models.
 
-Server to client: ``ACTION_REQUEST``, ``GAME_EVENT``, ``ERROR`` (the seed's) and ``HELLO`` (an
-extension: the seat, game and reconnect token, sent when a seat is assigned). Client to server:
-``ACTION_RESPONSE`` (the seed's) and an optional ``HELLO`` (reconnect with a token, or a name).
+Server to client: ``ACTION_REQUEST``, ``GAME_EVENT``, ``ERROR`` (the seed's), ``HELLO`` (an
+extension: the seat, game and reconnect token, sent when a seat is assigned) and ``TIMEOUT`` /
+``FALLBACK`` (extensions: a request was settled without the client's answer, and what was
+played for it). Client to server: ``ACTION_RESPONSE`` (the seed's) and an optional ``HELLO``
+(reconnect with a token and the last event number seen, a name, the state updates wanted).
 
 Extension fields are optional and additive, so clients written from the seed document alone
 ignore them. :func:`parse_client_message` is the one gate every client frame passes.
@@ -84,11 +86,13 @@ _REQUEST_EXTENSIONS = ("request_id", "deadline_ms", "game_id", "legal_state", "p
 
 
 class GameEvent(_Message):
-    """Something happened: ``event`` is its name, the other fields its payload."""
+    """Something happened: ``event`` is its name, the other fields its payload; ``seq``
+    numbers the events this seat was sent, 1, 2, 3... (only the events it may see)."""
 
     type: Literal["GAME_EVENT"] = "GAME_EVENT"
     event: str
     game_id: str | None = None
+    seq: int | None = None
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -121,7 +125,21 @@ class ServerHello(_Message):
     reconnected: bool = False
 
 
-AnyServerMessage = ActionRequest | GameEvent | ErrorMessage | ServerHello
+class ActionPlayed(_Message):
+    """Extension: request ``request_id`` was settled without the client's answer (``TIMEOUT``:
+    its deadline passed; ``FALLBACK``: its answers were refused until the retries ran out) and
+    ``action`` was played for the seat, by ``by`` (``fallback``, or the stand-in bot)."""
+
+    type: Literal["TIMEOUT", "FALLBACK"]
+    request_id: int
+    phase: str
+    action: dict[str, Any]
+    by: str
+    deadline_ms: int | None = None
+    game_id: str | None = None
+
+
+AnyServerMessage = ActionRequest | GameEvent | ErrorMessage | ServerHello | ActionPlayed
 _SERVER_ADAPTER: TypeAdapter[AnyServerMessage] = TypeAdapter(
     Annotated[AnyServerMessage, Field(discriminator="type")]
 )
@@ -155,15 +173,17 @@ StateUpdates = Literal["full", "changes", "off"]
 
 
 class ClientHello(_ClientMessage):
-    """Optional first message: ``token`` reclaims a seat after a dropped connection;
-    ``state_updates`` chooses the state updates this connection gets (``full``: the whole
-    observation after every action, the default; ``changes``: only the fields that changed;
-    ``off``: none)."""
+    """Optional first message: ``token`` reclaims a seat after a dropped connection, and
+    ``last_seq`` is the last ``GAME_EVENT`` ``seq`` the client holds (the events after it are
+    sent again; without it, those sent while it was away); ``state_updates`` chooses the state
+    updates this connection gets (``full``: the whole observation after every action, the
+    default; ``changes``: only the fields that changed; ``off``: none)."""
 
     type: Literal["HELLO"] = "HELLO"
     token: Annotated[str, Field(max_length=MAX_TOKEN_LENGTH)] | None = None
     name: Annotated[str, Field(max_length=MAX_NAME_LENGTH)] | None = None
     state_updates: StateUpdates | None = None
+    last_seq: Annotated[StrictInt, Field(ge=0)] | None = None
 
 
 AnyClientMessage = ActionResponse | ClientHello
@@ -233,6 +253,28 @@ def parse_client_message(payload: bytes) -> ActionResponse | ClientHello:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}: {where}: {first['msg']}") from None
+
+
+def action_played(
+    kind: Literal["TIMEOUT", "FALLBACK"],
+    request_id: int,
+    phase: str,
+    action: dict[str, Any],
+    *,
+    by: str,
+    deadline_ms: int | None = None,
+    game_id: str | None = None,
+) -> dict[str, Any]:
+    """A ``TIMEOUT`` or ``FALLBACK`` frame's object (see :class:`ActionPlayed`)."""
+    return ActionPlayed(
+        type=kind,
+        request_id=request_id,
+        phase=phase,
+        action=action,
+        by=by,
+        deadline_ms=deadline_ms,
+        game_id=game_id,
+    ).to_wire()
 
 
 def error_message(

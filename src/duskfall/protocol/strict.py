@@ -3,9 +3,14 @@
 The rules' own parsers are lenient on purpose (LLMs and people write ``"vote"``, ``"3"`` or a
 player's name); a program speaking the protocol is held to the documented form instead:
 ``type`` present and spelled exactly, integers as JSON integers (not ``"3"`` nor ``3.0``),
-booleans as ``true``/``false``, words from their list. :func:`wire_form_error` checks shapes
-and JSON types only; whether a target is legal is left to the rules, so an illegal target is
-still ``invalid_target`` and a wrong action type still ``invalid_action``.
+booleans as ``true``/``false``, words from their list, and no field the action does not have
+(a misspelt ``nomination_polcy`` is refused by name, not ignored). :func:`wire_form_error`
+checks shapes and JSON types only; whether a target is legal is left to the rules, so an
+illegal target is still ``invalid_target`` and a wrong action type still ``invalid_action``.
+
+:func:`closed_schema` is the schema this check holds an action to, as JSON Schema: the view's
+``schema()`` with every object closed (``additionalProperties: false`` unless it says
+otherwise). The published schema files (:mod:`duskfall.protocol.schemas`) are built from it.
 """
 
 from __future__ import annotations
@@ -31,13 +36,28 @@ def wire_form_error(action: Any, schema: Mapping[str, Any]) -> str | None:
     return _error(action, schema, "action")
 
 
+def closed_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` with every object schema that lists ``properties`` closed to other fields
+    (``additionalProperties: false`` where it says nothing), as :func:`wire_form_error` reads it."""
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("properties", "$defs") and isinstance(value, Mapping):
+            out[key] = {name: closed_schema(sub) for name, sub in value.items()}
+        elif key in ("anyOf", "oneOf", "allOf", "prefixItems") and isinstance(value, list):
+            out[key] = [closed_schema(sub) for sub in value]
+        elif key in ("items", "additionalProperties") and isinstance(value, Mapping):
+            out[key] = closed_schema(value)
+        else:
+            out[key] = value
+    if "properties" in schema and "additionalProperties" not in schema:
+        out["additionalProperties"] = False
+    return out
+
+
 def _error(value: Any, schema: Mapping[str, Any], path: str) -> str | None:
     branches = schema.get("anyOf") or schema.get("oneOf")
     if branches:
-        errors = [_error(value, branch, path) for branch in branches]
-        if all(errors):
-            return min((e for e in errors if e), key=len)
-        return None
+        return _branches_error(value, branches, path)
     allowed = _enumerated(schema)
     if allowed is not None:
         return _enum_error(value, allowed, path)
@@ -88,16 +108,90 @@ def _all_of_leaf_type(values: list[Any], schema: Mapping[str, Any]) -> bool:
     return exact.issuperset(map(type, values))  # every value's exact type allowed (in C)
 
 
+def _branches_error(value: Any, branches: list[Any], path: str) -> str | None:
+    """Why ``value`` matches none of ``branches`` (None if one matches).
+
+    Objects are judged by the branches their ``const`` fields select (the witch's ``potion``),
+    so the reason is the chosen branch's; plain values by every branch at once ("one of ...
+    or null"), never by whichever reason happens to be shortest.
+    """
+    errors = [_error(value, branch, path) for branch in branches]
+    if not all(errors):
+        return None
+    if isinstance(value, dict):
+        chosen = [e for b, e in zip(branches, errors, strict=True) if _selects(b, value)]
+        if chosen:
+            return min((e for e in chosen if e), key=len)
+        unselected = _discriminator_error(value, branches, path)
+        if unselected is not None:
+            return unselected
+        return min((e for e in errors if e), key=len)
+    simple = [b for b in branches if isinstance(b, Mapping) and _CHECKED_NESTED.isdisjoint(b)]
+    if len(simple) == len(branches):
+        return f"{path} must be {' or '.join(_expected(b) for b in simple)}; got {_show(value)}"
+    return min((e for e in errors if e), key=len)
+
+
+_CHECKED_NESTED = frozenset(("anyOf", "oneOf", "properties", "items"))
+
+
+def _selects(branch: Any, value: Mapping[str, Any]) -> bool:
+    """Whether every ``const`` field of an object ``branch`` has its value in ``value``."""
+    consts = _consts(branch)
+    return bool(consts) and all(value.get(name) == const for name, const in consts.items())
+
+
+def _consts(branch: Any) -> dict[str, Any]:
+    """The ``const`` fields (besides ``type``) of an object branch: what selects it."""
+    if not isinstance(branch, Mapping):
+        return {}
+    return {
+        name: sub["const"]
+        for name, sub in branch.get("properties", {}).items()
+        if isinstance(sub, Mapping) and "const" in sub and name != "type"
+    }
+
+
+def _discriminator_error(value: Mapping[str, Any], branches: list[Any], path: str) -> str | None:
+    """``potion must be one of ...`` when a field every branch fixes selects none of them."""
+    consts = [_consts(b) for b in branches]
+    shared = set.intersection(*(set(c) for c in consts)) if consts else set()
+    for name in sorted(shared):
+        allowed = [c[name] for c in consts]
+        if value.get(name) not in allowed:
+            where = f"{path}.{name}" if path != "action" else name
+            return _enum_error(value.get(name), allowed, where) or f"{where} is wrong"
+    return None
+
+
+def _expected(schema: Mapping[str, Any]) -> str:
+    """What a plain schema asks for, in words: ``one of "A", "B"``, ``null``, ``integer``."""
+    allowed = _enumerated(schema)
+    if allowed is not None:
+        if len(allowed) == 1:
+            return _show(allowed[0])
+        shown = ", ".join(json.dumps(a) for a in allowed[:12])
+        return f"one of {shown}{', ...' if len(allowed) > 12 else ''}"
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    return str(kind) if kind else "any value"
+
+
 def _object_error(value: dict[str, Any], schema: Mapping[str, Any], path: str) -> str | None:
     properties: Mapping[str, Any] = schema.get("properties", {})
     for name in schema.get("required", ()):
         if name not in value:
             return f"{path} needs its {name!r} field"
     extra = schema.get("additionalProperties")
+    closed = extra is False or (extra is None and "properties" in schema)
     for name, item in value.items():
         sub = properties.get(name, extra if isinstance(extra, Mapping) else None)
         if sub is None:
-            continue  # unknown fields are ignored, as everywhere in the protocol
+            if closed:
+                known = ", ".join(repr(n) for n in properties)
+                return f"{path} has an unknown field {name!r} (its fields: {known})"
+            continue
         error = _error(item, sub, f"{path}.{name}" if path != "action" else name)
         if error:
             return error
@@ -151,3 +245,15 @@ def _show(value: Any) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def wire_action_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of the actions :func:`wire_form_error` accepts for a view's
+    ``schema()``: every object closed (:func:`closed_schema`) and ``type`` required."""
+    closed = closed_schema(schema)
+    for branch in [closed, *(closed.get("anyOf") or closed.get("oneOf") or ())]:
+        if "properties" in branch and "type" in branch["properties"]:
+            required = list(branch.get("required", ()))
+            if "type" not in required:
+                branch["required"] = ["type", *required]
+    return closed

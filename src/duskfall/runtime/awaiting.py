@@ -20,6 +20,15 @@ from duskfall.core.errors import DuskfallError
 R = TypeVar("R")
 
 
+class DeadlinePassed(TimeoutError):
+    """A participant's own deadline passed without an answer; ``deadline`` (seconds) is the
+    one its player was told (e.g. a request's ``deadline_ms``), which the log then quotes."""
+
+    def __init__(self, deadline: float) -> None:
+        super().__init__(f"no answer within {deadline:g}s")
+        self.deadline = deadline
+
+
 class StaleAnswer(DuskfallError):
     """An answer to a request that is not the open one (answered, timed out, or superseded).
 

@@ -28,6 +28,7 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import Decision, LegalActions, State, Variant
+from duskfall.runtime.awaiting import DeadlinePassed
 from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of
 from duskfall.runtime.participant import DecisionRequest, LazyObservation, Participant, Player
 from duskfall.runtime.seen import SeenEvents
@@ -170,9 +171,11 @@ class _SeatAsk:
             self._record(kinds.THOUGHT, {"seat": self.seat, "text": reply.think})
         return reply.action
 
-    def timed_out(self) -> str:
-        self._record(kinds.DECISION_TIMEOUT, {"seat": self.seat, "timeout": self.timeout})
-        return f"no answer within {self.timeout:g}s"
+    def timed_out(self, error: TimeoutError | None = None) -> str:
+        """Record the timeout; the deadline quoted is the one the seat was told, if it says."""
+        timeout = error.deadline if isinstance(error, DeadlinePassed) else self.timeout
+        self._record(kinds.DECISION_TIMEOUT, {"seat": self.seat, "timeout": timeout})
+        return f"no answer within {timeout:g}s"
 
     def failed(self, attempt: int, exc: Exception) -> str:
         reason = f"participant error: {type(exc).__name__}: {exc}"
@@ -222,8 +225,8 @@ async def ask_seat(
     for attempt in range(context.settings.retries + 1):
         try:
             raw = await asking.call(attempt, hint)
-        except TimeoutError:
-            reason, failed = asking.timed_out(), False
+        except TimeoutError as exc:
+            reason, failed = asking.timed_out(exc), False
             break
         except asyncio.CancelledError:
             raise

@@ -227,7 +227,7 @@ class GameServer:
     ) -> None:
         placement = current[0]
         if message.token:
-            moved = self.lobby.reclaim(message.token, connection, placement)
+            moved = self.lobby.reclaim(message.token, connection, placement, message.last_seq)
             if moved is not None:
                 current[0] = placement = moved
             else:

@@ -24,12 +24,12 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.events import PUBLIC, Event, visible_to
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
-from duskfall.protocol.framing import encode_message
+from duskfall.protocol.framing import encode_json
 from duskfall.protocol.messages import action_request
 from duskfall.protocol.observations import Field, ObservationFrames, SharedFields
 from duskfall.server.remote_seat import RemoteSeat, plain_observation
 
-_RESERVED = ("type", "event", "game_id")
+_RESERVED = ("type", "event", "game_id", "seq")
 
 
 def game_event_message(kind: str, payload: Mapping[str, Any], game_id: str) -> dict[str, Any]:
@@ -81,17 +81,22 @@ class WireObserver:
         self.frames.state_changed()
         if event.source == "rules":
             self._forward(event)
-        elif event.kind == kinds.ACTION and self.state_updates:
-            self._acted.add(int(event.payload["seat"]))
-            if self._update is None:
-                self._update = asyncio.get_running_loop().call_soon(self._send_state_updates)
+        elif event.kind == kinds.ACTION:
+            seat_index = int(event.payload["seat"])
+            played, action = self.seats.get(seat_index), event.payload.get("action")
+            if played is not None and isinstance(action, dict):
+                played.action_played(action, event.payload.get("by", "agent"))
+            if self.state_updates:
+                self._acted.add(seat_index)
+                if self._update is None:
+                    self._update = asyncio.get_running_loop().call_soon(self._send_state_updates)
         elif event.kind == kinds.GAME_OVER:
             if self._update is not None:
                 self._update.cancel()
                 self._update = None
-            frame = encode_message(game_over_message(event.payload, self.game_id))
+            text = encode_json(game_over_message(event.payload, self.game_id))
             for seat in self.seats.values():
-                seat.send(frame)
+                seat.send_event(text)
 
     def on_phase_end(self) -> None:
         pass
@@ -100,20 +105,19 @@ class WireObserver:
         pass
 
     def _forward(self, event: Event) -> None:
-        frame: bytes | None = None  # encoded once, for every seat that may see it
+        """Send the event to every seat that may see it, numbered per seat; a seat without a
+        connection keeps it for its reconnect."""
+        text: str | None = None  # encoded once, for every seat that may see it
         everyone = event.visibility == PUBLIC
         by_team = event.visibility.startswith("team:")  # only then do the seat's channels matter
         for index, seat in self.seats.items():
-            link = seat.link
-            if link is None:
-                continue
             if not everyone:
                 channels = self.state.channels(index) if by_team else ()
                 if not visible_to(event, index, channels):
                     continue
-            if frame is None:
-                frame = encode_message(game_event_message(event.kind, event.payload, self.game_id))
-            link.send(frame)
+            if text is None:
+                text = encode_json(game_event_message(event.kind, event.payload, self.game_id))
+            seat.send_event(text)
 
     def _send_state_updates(self) -> None:
         self._update = None

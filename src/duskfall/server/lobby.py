@@ -97,9 +97,14 @@ class Lobby:
         return room
 
     def reclaim(
-        self, token: str, connection: Connection, current: Placement | None
+        self,
+        token: str,
+        connection: Connection,
+        current: Placement | None,
+        last_seq: int | None = None,
     ) -> Placement | None:
-        """Move ``connection`` (from its fresh seat, if any) to the seat of ``token``.
+        """Move ``connection`` (from its fresh seat, if any) to the seat of ``token``; it is
+        sent the events after ``last_seq`` (None: those it missed while away).
 
         None if the token is unknown or its seat can no longer be reclaimed.
         """
@@ -108,7 +113,7 @@ class Lobby:
             return None
         if current is not None and current[1].token == token:
             return current
-        seat = room.reclaim(token, connection)
+        seat = room.reclaim(token, connection, last_seq)
         if seat is None:
             return None
         if current is not None:

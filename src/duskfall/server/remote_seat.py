@@ -39,12 +39,13 @@ from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
 from duskfall.protocol.messages import (
     ActionResponse,
     StateUpdates,
+    action_played,
     action_request,
     error_message,
 )
 from duskfall.protocol.observations import Field, ObservationFrames
 from duskfall.protocol.strict import wire_form_error
-from duskfall.runtime.awaiting import Awaiting, StaleAnswer
+from duskfall.runtime.awaiting import Awaiting, DeadlinePassed, StaleAnswer
 from duskfall.runtime.checking import CheckedAnswer
 from duskfall.runtime.participant import (
     BaseParticipant,
@@ -52,6 +53,7 @@ from duskfall.runtime.participant import (
     Participant,
     describe_player,
 )
+from duskfall.server.seat_events import SeatEvents
 from duskfall.server.stand_in import Policy
 
 DEADLINE_MARGIN = 2.0  # seconds the runtime waits beyond the seat's own deadline
@@ -64,7 +66,7 @@ class SeatLink(Protocol):
         """Queue a message, or a frame already encoded (shared by several seats)."""
 
 
-class SeatTimeout(TimeoutError):
+class SeatTimeout(DeadlinePassed):
     """The client did not answer within its deadline (the runtime applies the fallback)."""
 
 
@@ -152,6 +154,11 @@ class RemoteSeat(BaseParticipant):
         self._requests: Awaiting[_Request] = Awaiting(
             _publisher(self), request_ids=request_ids, label=f"seat {seat}"
         )
+        self.events = SeatEvents()  # its GAME_EVENTs, numbered (seq), kept for a reconnect
+        # The request of the decision being settled (id, kind) and whether its deadline passed:
+        # when the action played for it is not the client's, the client is told which it was.
+        self._asked: tuple[int, str] | None = None
+        self._missed_deadline = False
 
     # -- connection side -----------------------------------------------------------------
 
@@ -178,13 +185,16 @@ class RemoteSeat(BaseParticipant):
         """The client left for good; a stand-in plays this seat."""
         return self._gone
 
-    def attach(self, link: SeatLink) -> None:
-        """Route the seat to ``link``; an open request is sent again (a reconnect). The new
-        connection gets full state updates until its HELLO asks otherwise."""
+    def attach(self, link: SeatLink, last_seq: int | None = None) -> None:
+        """Route the seat to ``link``; on a reconnect the events it missed (after ``last_seq``,
+        or since it left) and the open request are sent again. The new connection gets full
+        state updates until its HELLO asks otherwise."""
         self._link = link
         self.heard_from()
         self.state_updates = "full"
         self.shown = None
+        for frame in self.events.missed(last_seq):
+            link.send(frame)
         pending = self._requests.pending
         if pending is not None:
             self._publish(pending.request)
@@ -206,6 +216,34 @@ class RemoteSeat(BaseParticipant):
     def send(self, message: dict[str, Any] | bytes) -> None:
         if self._link is not None:
             self._link.send(message)
+
+    def send_event(self, text: str) -> None:
+        """Number a ``GAME_EVENT`` (its JSON object, ``text``) and send it if connected; it is
+        kept either way, for a reconnect."""
+        frame = self.events.add(text, connected=self._link is not None)
+        if self._link is not None:
+            self._link.send(frame)
+
+    def action_played(self, action: dict[str, Any], by: str) -> None:
+        """The seat's decision was applied (``by``: ``agent`` or ``fallback``): if it was not
+        the client's answer, tell the client which request that settled and what was played."""
+        asked, missed = self._asked, self._missed_deadline
+        self._asked, self._missed_deadline = None, False
+        if asked is None or not (missed or by == "fallback"):
+            return
+        request_id, kind = asked
+        player = "fallback" if by == "fallback" else describe_player(self._stand_in or self)
+        self.send(
+            action_played(
+                "TIMEOUT" if missed else "FALLBACK",
+                request_id,
+                kind,
+                action,
+                by=player,
+                deadline_ms=int(self.deadline * 1000) if missed else None,
+                game_id=self.game_id,
+            )
+        )
 
     def _publish(self, request: _Request) -> None:
         if self._link is not None:
@@ -265,6 +303,7 @@ class RemoteSeat(BaseParticipant):
 
     async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
         """The client's checked answer (a refusal was already told to it), or a stand-in's."""
+        self._asked, self._missed_deadline = None, False
         if self._gone:
             return await self._play_stand_in(system_prompt, user_prompt, request, "disconnected")
         if self.benched:
@@ -272,6 +311,7 @@ class RemoteSeat(BaseParticipant):
         legal, decision, observation = request.legal, request.decision, request.observation
 
         def framed(request_id: int) -> _Request:
+            self._asked = (request_id, decision.kind)
             seen = plain_observation(observation)
             message = action_request(
                 self.seat,
@@ -290,9 +330,10 @@ class RemoteSeat(BaseParticipant):
             answer = await self._requests.ask(framed, self.deadline)
         except TimeoutError:
             self._timed_out()
+            self._missed_deadline = True
             if self.timeout_policy is Policy.BOT:
                 return await self._play_stand_in(system_prompt, user_prompt, request, "timeout")
-            raise SeatTimeout(f"no answer within {self.deadline:g}s") from None
+            raise SeatTimeout(self.deadline) from None
         if isinstance(answer, _Gone):
             return await self._play_stand_in(system_prompt, user_prompt, request, "disconnected")
         return answer

@@ -127,8 +127,11 @@ class Room:
             ).to_wire()
         )
 
-    def reclaim(self, token: str, connection: Connection) -> RemoteSeat | None:
-        """Give the seat of ``token`` to ``connection`` if it may still be reclaimed."""
+    def reclaim(
+        self, token: str, connection: Connection, last_seq: int | None = None
+    ) -> RemoteSeat | None:
+        """Give the seat of ``token`` to ``connection`` if it may still be reclaimed (with the
+        events after ``last_seq``, or those it missed)."""
         seat = self.tokens.get(token)
         if seat is None or seat.gone or self.finished.is_set():
             return None
@@ -136,7 +139,7 @@ class Room:
         if timer is not None:
             timer.cancel()
         self._hello(seat, connection, reconnected=True)
-        seat.attach(connection)
+        seat.attach(connection, last_seq)
         return seat
 
     def leave(self, seat: RemoteSeat, connection: Connection) -> None:

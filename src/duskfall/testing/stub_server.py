@@ -16,6 +16,15 @@ quotes the request's credentials back (``you sent Authorization: Bearer sk-...``
 careless servers do: a test that the client redacts what it records and shows. ``stats``
 counts what happened; ``max_in_flight`` shows how many calls overlapped.
 
+To stand in for a local server: ``serial`` answers one request at a time (the rest wait in its
+queue, as in llama-cpp-python's server, which also drops a queued request whose client has
+gone); ``owned_by`` is what ``/v1/models`` says of the model (llama-cpp-python's server says
+``"me"``) and ``slots``, if set, is served as llama.cpp's ``/props`` ``total_slots``;
+``cache_form`` reports cached prompt tokens as ``openai`` (``prompt_tokens_details``),
+``deepseek`` (``prompt_cache_hit_tokens``), ``llama.cpp`` (``timings.cache_n``) or
+``llama.cpp-old`` (``tokens_cached``); ``refuse_seed`` answers a request with a ``seed`` with
+HTTP 400 naming the field.
+
     async with StubServer(latency=0.1) as server:
         model = get_model(f"openai:stub@{server.url}")
 """
@@ -91,9 +100,19 @@ class StubServer:
         response_formats: tuple[str, ...] = ("text", "json_schema", "json_object"),
         echo_auth: bool = False,
         prompt_cache: bool = False,
+        serial: bool = False,
+        owned_by: str = "stub",
+        slots: int | None = None,
+        cache_form: str = "openai",
+        refuse_seed: bool = False,
     ) -> None:
         self.latency = latency
-        self.prompt_cache = prompt_cache
+        self.prompt_cache = prompt_cache or cache_form != "openai"
+        self.serial = asyncio.Lock() if serial else None
+        self.owned_by = owned_by
+        self.slots = slots
+        self.cache_form = cache_form
+        self.refuse_seed = refuse_seed
         self.automatic_cache = AutomaticCache()
         self.breakpoint_cache = BreakpointCache()
         self.requests: deque[dict[str, Any]] = deque(maxlen=1000)
@@ -154,7 +173,7 @@ class StubServer:
                     break
                 method, path, headers, body = request
                 echo = _credentials(headers) if self.echo_auth else ""
-                if not await self._respond(method, path, body, _Out(writer, echo)):
+                if not await self._respond(method, path, body, _Out(writer, echo, reader)):
                     break
         except (ConnectionError, asyncio.IncompleteReadError, ValueError):
             pass
@@ -168,7 +187,11 @@ class StubServer:
     async def _respond(self, method: str, path: str, body: bytes, out: _Out) -> bool:
         """Answer one request; False to drop the connection."""
         if method == "GET" and path.rstrip("/").endswith("/models"):
-            _write(out, 200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+            model = {"id": "stub", "object": "model", "owned_by": self.owned_by}
+            _write(out, 200, {"object": "list", "data": [model]})
+            return True
+        if method == "GET" and path.rstrip("/") == "/props" and self.slots is not None:
+            _write(out, 200, {"total_slots": self.slots})
             return True
         route = path.rstrip("/").rsplit("/", 1)[-1]
         if method != "POST" or route not in ("completions", "messages"):
@@ -183,18 +206,25 @@ class StubServer:
         if form not in self.response_formats:  # like a server that knows fewer forms
             _write(out, 400, {"error": {"message": f"response_format {form} unsupported"}})
             return True
+        if self.refuse_seed and "seed" in request:
+            _write(out, 400, {"error": {"message": "unknown field: seed"}})
+            return True
         anthropic = route == "messages"
         self.requests.append(request)
-        self.in_flight += 1
-        self.max_in_flight = max(self.max_in_flight, self.in_flight)
-        try:
-            if self.latency:
-                await asyncio.sleep(self.latency)
-            fault = self.faults.draw()
-            self.stats[fault or "ok"] += 1
-            return await self._answer(request, anthropic, fault, out)
-        finally:
-            self.in_flight -= 1
+        async with self.serial or contextlib.nullcontext():
+            if out.reader is not None and out.reader.at_eof():
+                self.stats["dropped"] += 1  # its client gave up while it was queued
+                return False
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            try:
+                if self.latency:
+                    await asyncio.sleep(self.latency)
+                fault = self.faults.draw()
+                self.stats[fault or "ok"] += 1
+                return await self._answer(request, anthropic, fault, out)
+            finally:
+                self.in_flight -= 1
 
     async def _answer(
         self, request: dict[str, Any], anthropic: bool, fault: str | None, out: _Out
@@ -231,7 +261,14 @@ class StubServer:
         reply = _completion(request, text)
         if self.prompt_cache:
             cached = self.automatic_cache.read(request.get("messages") or [])
-            reply["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
+            if self.cache_form == "deepseek":
+                reply["usage"]["prompt_cache_hit_tokens"] = cached
+            elif self.cache_form == "llama.cpp":
+                reply["timings"] = {"cache_n": cached, "prompt_n": 0}
+            elif self.cache_form == "llama.cpp-old":
+                reply["tokens_cached"] = cached
+            else:
+                reply["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
         return reply
 
 
@@ -241,6 +278,7 @@ class _Out:
 
     writer: asyncio.StreamWriter
     echo: str = ""
+    reader: asyncio.StreamReader | None = None
 
 
 def _credentials(headers: Mapping[str, str]) -> str:

@@ -35,6 +35,7 @@ from typing import Any
 from duskfall.core.errors import MissingDependency
 from duskfall.llm.config import LLMConfig
 from duskfall.llm.errors import LLMError, ModelSpecError
+from duskfall.llm.messages import fold_system
 from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.types import Completion, Message, Usage
 
@@ -277,19 +278,8 @@ class LocalProvider(Provider):
         return Completion(
             text,
             Usage(prompt, int(usage.get("completion_tokens", 0)), cached_tokens=max(0, reused)),
+            output_form="grammar" if schema is not None else "",
         )
-
-
-def fold_system(messages: list[Message]) -> list[Message]:
-    """Move system text into the first user turn, for chat formats without a system role."""
-    system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
-    rest = [m for m in messages if m["role"] != "system"]
-    if not system:
-        return rest
-    if rest and rest[0]["role"] == "user":
-        first: Message = {"role": "user", "content": f"{system}\n\n{rest[0]['content']}"}
-        return [first, *rest[1:]]
-    return [{"role": "user", "content": system}, *rest]
 
 
 def request_seed(messages: Sequence[Message]) -> int:

@@ -8,10 +8,22 @@ server that refuses that form is asked with llama-cpp-python's ``json_object`` +
 and one that refuses both gets the schema in the prompt. The form that worked is remembered
 per endpoint.
 
+per endpoint; the form used is recorded with each call (``Completion.output_form``).
+
 Servers cache prompt prefixes on their own (OpenAI above 1024 tokens, vLLM, llama.cpp's
-server): the prompt tokens they report in ``prompt_tokens_details.cached_tokens`` are recorded
-as ``Usage.cached_tokens``. ``context_tokens`` (the model's context window) is None unless
-the config file gives it (``[openai] context_tokens = ...``).
+server): the prompt tokens they report are recorded as ``Usage.cached_tokens``, in whichever
+common form the server reports them (:func:`cached_tokens`): OpenAI's and vLLM's
+``usage.prompt_tokens_details.cached_tokens``, DeepSeek's ``usage.prompt_cache_hit_tokens``,
+llama.cpp's server's ``timings.cache_n`` or ``tokens_cached``. (llama-cpp-python's
+``llama_cpp.server`` reports none: its reuse is not seen.) ``context_tokens`` (the model's
+context window) is None unless the config file gives it (``[openai] context_tokens = ...``).
+
+A ``seed`` among the options is sent (OpenAI, vLLM, llama.cpp and Ollama take one); a server
+that refuses it is asked again without it, and no longer sent one.
+
+:meth:`OpenAIProvider.concurrency_hint` asks the server how many requests it serves at once:
+a llama.cpp server's ``/props`` gives ``total_slots``; llama-cpp-python's server (its
+``/v1/models`` entries are ``owned_by: "me"``) serves one at a time.
 """
 
 from __future__ import annotations
@@ -38,6 +50,9 @@ from duskfall.llm.types import Completion, Message, Usage, approx_tokens
 OPENAI_URL = "https://api.openai.com/v1"
 SCHEMA_FORMS = ("json_schema", "json_object", "prompt")
 _schema_form: dict[str, int] = {}  # endpoint -> index into SCHEMA_FORMS that the server takes
+_no_seed: set[str] = set()  # endpoints that refused a seed
+PROBE_TIMEOUT = 5.0
+SERIAL_OWNERS = frozenset({"me"})  # llama-cpp-python's server names itself so in /v1/models
 
 
 class _Refused(Exception):
@@ -88,6 +103,7 @@ class OpenAIProvider(Provider):
             )
         self.endpoint = f"openai@{self.base_url}"
         key = api_key.reveal() if api_key else "not-needed"
+        self._headers = {"Authorization": f"Bearer {key}"} if api_key else {}
         base = self.base_url
         self._clients: PerLoop[Any] = shared_per_loop(
             ("openai", base, key_digest(key)),
@@ -119,13 +135,39 @@ class OpenAIProvider(Provider):
     ) -> Completion:
         while True:
             form = SCHEMA_FORMS[_schema_form.get(self.endpoint, 0)] if schema else None
-            request = self._request(messages, schema, form, options)
+            sent = {k: v for k, v in options.items() if k != "seed" or self.takes_seed}
+            request = self._request(messages, schema, form, sent)
             try:
-                return await self._send(request, messages)
+                completion = await self._send(request, messages)
             except _Refused as exc:
+                if "seed" in request and "seed" in str(exc).lower():
+                    _no_seed.add(self.endpoint)  # ask again without it
+                    continue
                 if form is None or form == SCHEMA_FORMS[-1]:
                     raise LLMError(f"{self.model} refused the request: {exc}") from None
                 _schema_form[self.endpoint] = SCHEMA_FORMS.index(form) + 1
+                continue
+            return Completion(completion.text, completion.usage, output_form=form or "")
+
+    @property
+    def takes_seed(self) -> bool:
+        """Whether a seed is sent (until the server refuses one)."""
+        return self.capabilities.seed and self.endpoint not in _no_seed
+
+    async def concurrency_hint(self) -> int | None:
+        """How many requests the server serves at once, if it says (None: unknown)."""
+        import httpx  # the openai SDK's own HTTP client
+
+        root = self.base_url.removesuffix("/v1")
+        async with httpx.AsyncClient(timeout=PROBE_TIMEOUT, headers=self._headers) as client:
+            props = await _get_json(client, f"{root}/props")
+            slots = props.get("total_slots") if isinstance(props, dict) else None
+            if isinstance(slots, int) and slots > 0:
+                return slots
+            models = await _get_json(client, f"{self.base_url}/models")
+        entries = models.get("data") if isinstance(models, dict) else None
+        owners = {str(m.get("owned_by")) for m in entries or [] if isinstance(m, dict)}
+        return 1 if owners and owners <= SERIAL_OWNERS else None
 
     def _request(
         self,
@@ -194,6 +236,44 @@ class OpenAIProvider(Provider):
         return _completion(response, messages)
 
 
+async def _get_json(client: Any, url: str) -> Any:
+    """The JSON at ``url`` (``client``: an ``httpx.AsyncClient``), or None (not found, not
+    JSON, no answer in time)."""
+    import httpx
+
+    try:
+        response = await client.get(url)
+        return response.json() if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError):
+        return None
+
+
+def _field(value: Any, name: str) -> Any:
+    """``value.name`` or ``value[name]`` (SDK objects keep unknown fields as extras)."""
+    if isinstance(value, Mapping):
+        return value.get(name)
+    found = getattr(value, name, None)
+    if found is None:
+        extra = getattr(value, "model_extra", None)
+        found = extra.get(name) if isinstance(extra, dict) else None
+    return found
+
+
+def cached_tokens(response: Any) -> int:
+    """Prompt tokens the server reused, in any common form it reports them (0 if none)."""
+    usage = _field(response, "usage")
+    forms = (
+        _field(_field(usage, "prompt_tokens_details"), "cached_tokens"),  # OpenAI, vLLM
+        _field(usage, "prompt_cache_hit_tokens"),  # DeepSeek
+        _field(_field(response, "timings"), "cache_n"),  # llama.cpp's server
+        _field(response, "tokens_cached"),  # llama.cpp's server, older
+    )
+    for value in forms:
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+            return int(value)
+    return 0
+
+
 def _completion(response: Any, messages: Sequence[Message]) -> Completion:
     choices = getattr(response, "choices", None)
     if not choices:
@@ -201,11 +281,9 @@ def _completion(response: Any, messages: Sequence[Message]) -> Completion:
     text = getattr(choices[0].message, "content", None) or ""
     usage = getattr(response, "usage", None)
     if usage is not None and getattr(usage, "prompt_tokens", None) is not None:
-        details = getattr(usage, "prompt_tokens_details", None)
-        cached = getattr(details, "cached_tokens", None) or 0
-        counted = Usage(
-            usage.prompt_tokens or 0, usage.completion_tokens or 0, cached_tokens=int(cached)
-        )
+        prompt = usage.prompt_tokens or 0
+        cached = min(cached_tokens(response), prompt)
+        counted = Usage(prompt, usage.completion_tokens or 0, cached_tokens=cached)
     else:  # some servers omit usage; estimate so that accounting never reads zero
         prompt = sum(approx_tokens(m["content"]) for m in messages)
         counted = Usage(prompt, approx_tokens(text))

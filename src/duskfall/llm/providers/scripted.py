@@ -39,6 +39,7 @@ class ScriptedProvider(Provider):
     name = "scripted"
     capabilities = Capabilities(schema=True, ping=True)
     max_concurrency = 64
+    takes_seed = True  # recorded in the request, so tests can see the seed sent
 
     def __init__(
         self,

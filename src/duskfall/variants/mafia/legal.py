@@ -155,6 +155,7 @@ class TargetChoice:
                 "type": {"enum": list(self._types())},
                 "target": {"anyOf": target},
                 "reasoning": {"type": "string"},
+                "says": {"type": "string"},
             },
             "required": ["target"],
         }
