@@ -47,6 +47,7 @@ VOLATILE = {
     "ended_at",
     "latency_s",
     "mean_latency_s",
+    "queue_s",
     "elapsed_s",
     "time",
     "ts",
