@@ -221,11 +221,13 @@ def knowledge_cards(seeds: int) -> Iterator[Any]:
 
 
 def _card_function() -> Callable[[Any, Any], Any]:
-    from duskfall.web import knowledge
+    try:  # the variant's own seat card (VariantInfo.spectator)
+        from duskfall.core.spectator import Spectator  # noqa: F401
+    except ImportError:  # before it: the web's reading of every variant's keys
+        from duskfall.web import knowledge
 
-    if hasattr(knowledge, "seat_card"):
-        return knowledge.seat_card  # type: ignore[no-any-return]
-    return lambda variant, obs: knowledge.knowledge(obs)
+        return lambda variant, obs: knowledge.knowledge(obs)
+    return lambda variant, obs: variant.info.spectator.seat_card(obs).to_dict()
 
 
 # ---------------------------------------------------------------- learn

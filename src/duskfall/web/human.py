@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from duskfall.core.spectator import observed_names
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 from duskfall.web.forms import decision_form
-from duskfall.web.knowledge import knowledge, observed_names
+from duskfall.web.present import spectator_of
 
 DEFAULT_HUMAN_TIMEOUT = 300.0
 MAX_HUMAN_TIMEOUT = 3600.0
@@ -88,6 +89,7 @@ class WebHumanSeat(PageRequests, BaseParticipant):
         observation = _jsonable(request.observation)
         describe = legal.describe()
         form = decision_form(legal.schema(), _reader(legal), observed_names(observation), describe)
+        card = spectator_of(request.variant).seat_card(observation).to_dict()
 
         def published(request_id: int) -> dict[str, Any]:
             return {
@@ -98,7 +100,7 @@ class WebHumanSeat(PageRequests, BaseParticipant):
                 "valid_actions": legal.to_wire(),
                 "schema": legal.schema(),
                 "form": form,
-                "knows": knowledge(observation),
+                "knows": card,
                 "observation": observation,
                 "hint": request.hint,
                 "attempt": request.attempt,

@@ -119,6 +119,7 @@ class CognitiveAgent(BaseParticipant):
             request.variant or self.variant.id,
             request.kind,
             observation,
+            self.variant.info.facts,
             records.root,
         )
         emit = request.emit
@@ -149,7 +150,9 @@ class CognitiveAgent(BaseParticipant):
     def _refresh_beliefs(self, context: SessionContext, records: SeatRecords) -> Knowledge:
         """Add new players; pin what the seat's own records prove (team mates, checks)."""
         self.suspicion.add_players(context.players or context.alive)
-        known = Knowledge.from_history(self.seat, records.read_lines(HISTORY))
+        known = Knowledge.from_history(
+            self.seat, records.read_lines(HISTORY), self.variant.info.facts
+        )
         for ally in known.allies:
             self.suspicion.pin(ally, evil=False, reason="team mate")
         for player, evil in known.checks.items():

@@ -19,8 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from duskfall.learn.encoders.base import Features, index_of, none_only, target_mask
-from duskfall.learn.menu import Menu
+from duskfall.core.encoding import Features, Menu, index_of, none_only, target_mask
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
