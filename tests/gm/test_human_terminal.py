@@ -66,5 +66,5 @@ async def test_a_person_answers_in_private_and_in_public() -> None:
     [private] = of_kind(events, "private_reply")
     assert private.payload["text"] == "I check Bob" and private.visibility == "seats:0"
     assert "🎮 Ann: Bob is a wolf (GAME OVER)" not in chat_lines(events)  # stored without prefix
-    assert "Bob is a wolf (GAME OVER)" in chat_lines(events)
+    assert "Bob is a wolf (GAME·OVER)" in chat_lines(events)  # inert: a quote ends nothing
     assert not of_kind(events, "player_silent")

@@ -1,4 +1,4 @@
-"""The wire tables in docs/werewolf.md and docs/mafia.md are the ones the rules generate."""
+"""The tables of docs/protocol.md, werewolf.md and mafia.md are the ones the schemas generate."""
 
 from __future__ import annotations
 
@@ -24,20 +24,34 @@ KINDS = {
 }  # fmt: skip
 
 
+PAGES = {"sports-mafia": "protocol.md", "werewolf": "werewolf.md", "mafia": "mafia.md"}
+KINDS["sports-mafia"] = {"DECLARATION", "VOTING", "NIGHT_KILL", "NIGHT_DON", "NIGHT_SHERIFF"}
+
+
 @pytest.mark.parametrize("variant", sorted(KINDS))
-def test_the_docs_hold_the_generated_table(variant: str) -> None:
-    page = DOCS / f"{variant}.md"
+def test_the_docs_hold_the_generated_tables(variant: str) -> None:
+    page = DOCS / PAGES[variant]
     assert wire_tables.main(["check", str(page)]) == 0, "run the write command it printed"
-    table = wire_tables.read_table(page.read_text(encoding="utf-8"), variant)
+    text = page.read_text(encoding="utf-8")
+    for name in ("wire", "event", "observation"):
+        assert f"<!-- {name}-table {variant} -->" in text
+    table = wire_tables.read_table(text, variant)
     assert set(table) == KINDS[variant]
-    for kind, fields in table.items():
-        assert "type" in fields, f"{kind} has no type"
+    for kind, rows in table.items():
+        assert all("type" in row for row in rows), f"{kind} has no type"
 
 
 def test_werewolf_types_are_the_decision_kinds() -> None:
     table = wire_tables.read_table((DOCS / "werewolf.md").read_text(encoding="utf-8"), "werewolf")
     for kind in ("BADGE_SPEECH", "LAST_WORDS", "BADGE_VOTE", "BADGE_PASS"):
-        assert table[kind]["type"] == kind
+        assert table[kind][0]["type"] == kind
+
+
+def test_the_witch_rows_say_which_potions_need_a_target() -> None:
+    table = wire_tables.read_table((DOCS / "werewolf.md").read_text(encoding="utf-8"), "werewolf")
+    rows = {row["potion"]: row for row in table["WITCH"]}
+    assert rows["ANTIDOTE"]["target"] == "integer" and rows["POISON"]["target"] == "integer"
+    assert "target?" in rows["PASS"]
 
 
 @pytest.mark.slow

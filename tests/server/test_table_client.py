@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +23,19 @@ SEATS = {"werewolf": 12, "mafia": 8}
 
 
 def table_action(
-    table: dict[str, dict[str, str]], request: dict[str, Any], rng: random.Random
+    table: dict[str, list[dict[str, str]]], request: dict[str, Any], rng: random.Random
 ) -> dict[str, Any]:
-    """An action for ``request`` built from the table row of its phase and its valid_actions."""
+    """An action for ``request`` from a table row of its phase (a case the request offers, e.g.
+    a potion it lists) and its valid_actions."""
     valid = request["valid_actions"]
+    rows = [row for row in table[request["phase"]] if _offered(row, valid)]
     action: dict[str, Any] = {}
-    for key, spec in table[request["phase"]].items():
+    for key, spec in rng.choice(rows).items():
         name, optional = key.rstrip("?"), key.endswith("?")
         options = valid.get(name)
+        if _WORD.match(spec) and name != "type":
+            action[name] = spec  # this case's fixed value
+            continue
         if isinstance(options, dict):  # options per value of a field chosen before
             options = next(
                 options[v] for v in action.values() if isinstance(v, str) and v in options
@@ -42,6 +48,24 @@ def table_action(
         elif isinstance(options, str):
             action[name] = options
     return action
+
+
+_WORD = re.compile(r"^[A-Z][A-Z_]*$")
+
+
+def _offered(row: dict[str, str], valid: dict[str, Any]) -> bool:
+    """Whether the request offers this row's case (its fixed words are among the options)."""
+    for key, spec in row.items():
+        name = key.rstrip("?")
+        options = valid.get(name)
+        if (
+            name != "type"
+            and _WORD.match(spec)
+            and isinstance(options, list)
+            and spec not in options
+        ):
+            return False
+    return True
 
 
 @pytest.mark.slow

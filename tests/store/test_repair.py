@@ -171,3 +171,57 @@ def test_a_schema_2_index_gains_the_cache_columns_and_keeps_its_rows(tmp_path: P
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     with GameIndex(db) as again:  # opening an upgraded index changes nothing
         assert again.get("ww-9-abc").prompt_tokens == 900
+
+
+@pytest.mark.subprocess
+def test_repair_aborts_the_games_of_a_killed_server_and_says_why(
+    tmp_path: Path, private_index: Path
+) -> None:
+    """``kill -9`` of ``serve`` mid-game: its remote seats died with it, so the game can never
+    be resumed; the repair closes the row as aborted and says so, rather than leaving it
+    ``running`` for ever."""
+    import json
+    import re
+    import signal
+    import socket
+
+    logs = tmp_path / "logs"
+    cli = [sys.executable, "-c", "from duskfall.cli import main; main()"]
+    argv = ["serve", "--port", "0", "--variant", "werewolf", "--fill-bots-after", "0"]
+    server = subprocess.Popen(
+        [*cli, *argv, "--log-dir", str(logs), "--seed", "4"],
+        env={**os.environ, "DUSKFALL_DB": str(private_index)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        banner = server.stdout.readline()
+        port = re.search(r":(\d+) ", banner)
+        assert port, banner
+        # a client that takes its seat and never answers: once it is asked, the game has
+        # logged its first events and waits for it
+        with socket.create_connection(("127.0.0.1", int(port.group(1))), timeout=60) as client:
+            reader = client.makefile("rb")
+            while True:
+                size = int.from_bytes(reader.read(8), "big")
+                message = json.loads(reader.read(size))
+                if message["type"] == "ACTION_REQUEST" and message["valid_actions"]:
+                    break
+            server.send_signal(signal.SIGKILL)
+            server.wait(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    (log_path,) = logs.glob("*.jsonl")
+    game_id = log_path.stem
+    assert status(private_index, game_id).status == "running"
+    result = CliRunner().invoke(store_commands.app, ["games", "--repair"])
+    assert result.exit_code == 0, result.output
+    assert f"repaired {game_id}: running -> aborted" in result.output
+    assert "remote seat(s) 0 cannot be re-created" in result.output
+    row = status(private_index, game_id)
+    assert row.status == "aborted" and row.termination == "aborted" and row.pid is None
+    listed = CliRunner().invoke(store_commands.app, ["games", "--status", "running"])
+    assert game_id not in listed.output

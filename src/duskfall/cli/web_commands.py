@@ -62,10 +62,27 @@ def web(
         int | None,
         typer.Option("--max-body", min=1, help="largest request body in bytes (default 1 MiB)"),
     ] = None,
+    header_timeout: Annotated[
+        float,
+        typer.Option(min=0.1, help="seconds a request's headers may take (then 408, closed)"),
+    ] = 10.0,
+    body_timeout: Annotated[
+        float,
+        typer.Option(min=0.1, help="seconds a request's body may take after its headers"),
+    ] = 30.0,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="open connections at most; past it a new one evicts the one waiting longest "
+            "for its request",
+        ),
+    ] = 500,
 ) -> None:
     """Serve the web pages: game list, live games, replays, and seats to play in the browser.
 
-    Prints the admin token at startup ($DUSKFALL_ADMIN_TOKEN chooses it).
+    Prints the admin token at startup ($DUSKFALL_ADMIN_TOKEN chooses it). Slow clients are
+    cut: headers and bodies have deadlines, and connections a cap (docs/web.md).
     """
     check_port(port)
     _require_web_extra()
@@ -75,6 +92,7 @@ def web(
     from duskfall.web.access import Access, new_token
     from duskfall.web.app import WebSettings, create_app
     from duskfall.web.guard import DEFAULT_MAX_BODY
+    from duskfall.web.limits import ConnectionLimits, guarded_http
 
     if db is not None:
         use_db(db)  # games started from the page are indexed there too
@@ -94,4 +112,13 @@ def web(
     console.print(f"duskfall web on http://{shown_host}:{port}/  (games in {games_dir})")
     # the one place the token is meant to be shown: past the console's redaction
     typer.echo(f"admin page: http://{shown_host}:{port}/#admin={token}")
-    uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=settings.max_body)
+    limits = ConnectionLimits(header_timeout, body_timeout, max_connections)
+    uvicorn.run(
+        web_app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=settings.max_body,
+        http=guarded_http(limits),
+        backlog=limits.backlog,
+    )

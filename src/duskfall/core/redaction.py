@@ -99,11 +99,23 @@ def redact(text: str) -> str:
 
 
 def redact_value(value: Any) -> Any:
-    """``value`` (JSON-like data) with :func:`redact` applied to every string in it."""
+    """``value`` (JSON-like data) with :func:`redact` applied to every string in it.
+
+    Data with nothing to mask comes back as the very same object (no copy, types kept); a
+    container holding something masked comes back as a new dict or list.
+    """
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, Mapping):
-        return {redact(k) if isinstance(k, str) else k: redact_value(v) for k, v in value.items()}
+        items = [
+            (redact(k) if isinstance(k, str) else k, redact_value(v)) for k, v in value.items()
+        ]
+        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(items, value.items(), strict=True)):
+            return value
+        return dict(items)
     if isinstance(value, list | tuple):
-        return [redact_value(v) for v in value]
+        values = [redact_value(v) for v in value]
+        if all(v is v0 for v, v0 in zip(values, value, strict=True)):
+            return value
+        return values
     return value

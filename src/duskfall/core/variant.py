@@ -132,8 +132,12 @@ class WireCodec(Protocol):
 
     ``valid_actions`` is the seed's wire form; ``legal_state`` is duskfall's additive extension
     (plain JSON ``{"kind": NAME, "fields": {...}}`` where NAME is one the variant declares; no
-    Python paths cross the wire). It holds only what the seat is being asked.
+    Python paths cross the wire). It holds only what the seat is being asked. ``observation``
+    is the type of a request's observation (the ``TypedDict`` of the variant's ``view.py``),
+    or None if the variant does not declare one.
     """
+
+    observation: type[Any] | None
 
     def legal_state(self, legal: LegalActions) -> dict[str, Any] | None:
         """The JSON extension for ``legal``, or None if this legal view has none."""

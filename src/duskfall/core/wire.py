@@ -35,18 +35,23 @@ def _from_json(value: Any) -> Any:
 
 class DataclassCodec:
     """Encodes the legal views named in ``kinds``; ``read_valid_actions`` (optional) rebuilds a
-    view from the seed's ``valid_actions`` alone, for servers that send no ``legal_state``."""
+    view from the seed's ``valid_actions`` alone, for servers that send no ``legal_state``;
+    ``observation`` is the type of the observation a request carries (the ``TypedDict`` of the
+    variant's ``view.py``), from which its published JSON schema is made."""
 
     def __init__(
         self,
         variant_id: str,
         kinds: Mapping[str, type[Any]],
         read_valid_actions: ValidActionsReader | None = None,
+        *,
+        observation: type[Any] | None = None,
     ) -> None:
         for name, cls in kinds.items():
             if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
                 raise TypeError(f"legal_state kind {name!r}: {cls!r} is not a dataclass")
         self.variant_id = variant_id
+        self.observation = observation
         self.kinds: dict[str, type[Any]] = dict(kinds)
         self._names: dict[type[Any], str] = {cls: name for name, cls in kinds.items()}
         self._read = read_valid_actions

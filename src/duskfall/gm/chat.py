@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from duskfall.gm.markers import neutralise
+from duskfall.core.redaction import redact
+from duskfall.gm.markers import inert, neutralise
 from duskfall.gm.texts import Texts
 
 Role = Literal["gm", "player", "system"]
 PLAYER_PREFIX = "🎮"
 MAX_REPLY_CHARS = 2000
 
-_BRACKETS = str.maketrans({"[": "(", "]": ")", "【": "(", "】": ")"})
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -42,14 +42,15 @@ class ChatMessage:
 def sanitise_player_reply(name: str, reply: str) -> str:
     """A player's raw reply made safe for the chat; empty when nothing usable is left.
 
-    Drops a leading ``NAME:`` the model may have written itself, turns square and lenticular
-    brackets into parentheses (no markers, no fake notices), removes the player-line prefix
-    and puts the reply on one line (no impersonation), and caps the length.
+    Masks secrets (:func:`~duskfall.core.redaction.redact`), drops a leading ``NAME:`` the
+    model may have written itself, makes it inert (:func:`~duskfall.gm.markers.inert`: NFKC,
+    no bracket, pipe, keyword-colon or game-over phrase the marker parser could read, so that
+    a game master quoting it forges nothing, and no fake notice), removes the player-line
+    prefix and puts the reply on one line (no impersonation), and caps the length.
     """
-    text = reply.strip().replace(PLAYER_PREFIX, "")
+    text = redact(reply).strip().replace(PLAYER_PREFIX, "")
     own_prefix = re.compile(rf"^\s*\**\s*{re.escape(name)}\s*\**\s*[:：]\s*", re.IGNORECASE)
-    text = own_prefix.sub("", text, count=1)
-    text = text.translate(_BRACKETS)
+    text = inert(own_prefix.sub("", text, count=1))
     text = _WHITESPACE.sub(" ", text).strip()
     if len(text) > MAX_REPLY_CHARS:
         text = text[:MAX_REPLY_CHARS].rstrip() + "..."

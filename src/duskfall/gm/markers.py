@@ -20,14 +20,23 @@ Square brackets may also be full-width (``［］``).
 A bare game-over phrase counts only when the reply has no turn and no secret marker, and
 never in the opening reply (so that an opening that explains "the game ends when ..." does not
 end it); the bracketed form always counts.
+
+The parser reads every character as its Unicode compatibility form (NFKC, character by
+character): ``﹇SECRET︰Bob︱...﹈`` or full-width ``ＴＵＲＮ`` are markers as their plain forms
+are. Only the game master's own reply is parsed; text that others wrote (a player's chat or
+private answer, a structured turn's narration) is made inert first (:func:`inert`: normalised
+with NFKC, every bracket, pipe, keyword-colon and game-over phrase broken), so that quoting it
+can never forge a marker.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 OPENERS = "【[［"
 CLOSERS = "】]］"
@@ -60,7 +69,7 @@ _KEYWORDS: tuple[tuple[str, MarkerKind], ...] = (
     ("game_over", MarkerKind.GAME_OVER),
 )
 
-_BARE_GAME_OVER = re.compile(r"游戏结束|\bgame\s*over\b", re.IGNORECASE)
+_BARE_GAME_OVER = re.compile(r"游戏结束|\bgame[\s_]*over\b", re.IGNORECASE)
 # A secret written without its brackets would be published: such a reply is refused.
 _BARE_SECRET = re.compile(
     r"(?:secret|秘密)[^\n|｜]{0,60}[|｜]"  # "secret" and then a pipe on the same line
@@ -107,6 +116,20 @@ class ParsedReply:
         return self.turn is not None or bool(self.secrets) or self.game_over
 
 
+@lru_cache(maxsize=4096)
+def _folded_char(char: str) -> str:
+    """``char`` in its compatibility form when that is one character, else itself."""
+    folded = unicodedata.normalize("NFKC", char)
+    return folded if len(folded) == 1 else char
+
+
+def fold(text: str) -> str:
+    """``text`` as the parser reads it: each character's NFKC form (same length, same indexes)."""
+    if text.isascii():
+        return text
+    return "".join(map(_folded_char, text))
+
+
 def _match_keyword(text: str, pos: int) -> tuple[MarkerKind, int] | None:
     """The keyword starting at ``pos`` (after optional spaces) and where it ends."""
     while pos < len(text) and text[pos] in " \t":
@@ -140,36 +163,53 @@ def _closing(text: str, start: int) -> int | None:
     return None
 
 
-def _strip_colon(body: str) -> str:
-    body = body.strip()
-    if body[:1] in COLONS:
-        body = body[1:]
-    return body.strip()
+class _Body:
+    """A marker's body as read (folded) beside its original text: same indexes in both."""
+
+    __slots__ = ("original", "read")
+
+    def __init__(self, original: str, read: str) -> None:
+        self.original, self.read = original, read
+
+    def strip(self, start: int, end: int) -> tuple[int, int]:
+        while start < end and self.read[start].isspace():
+            start += 1
+        while end > start and self.read[end - 1].isspace():
+            end -= 1
+        return start, end
+
+    def after_colon(self, start: int, end: int) -> tuple[int, int]:
+        """The part after a leading colon (if any), stripped."""
+        start, end = self.strip(start, end)
+        if start < end and self.read[start] in COLONS:
+            start += 1
+        return self.strip(start, end)
+
+    def name(self, start: int, end: int) -> str:
+        """The name in a marker's name part: after any label ("INSTRUCTION: Bob" -> "Bob")."""
+        last_colon = max(self.read.rfind(colon, start, end) for colon in COLONS)
+        start, end = self.strip(max(start, last_colon + 1), end)
+        return self.original[start:end]
 
 
-def _name_part(text: str) -> str:
-    """The name in a marker's name part: after any label ("INSTRUCTION: Bob" -> "Bob")."""
-    for colon in COLONS:
-        text = text.rpartition(colon)[2]
-    return text.strip()
-
-
-def _marker(kind: MarkerKind, body: str, start: int, end: int) -> Marker | str:
+def _marker(kind: MarkerKind, body: _Body, start: int, end: int) -> Marker | str:
     """Build a marker from its body, or return the problem with it."""
-    body = _strip_colon(body)
+    first, last = body.after_colon(0, len(body.read))
     if kind is MarkerKind.GAME_OVER:
-        return Marker(kind, "", body, start, end)
+        return Marker(kind, "", body.original[first:last], start, end)
     if kind is MarkerKind.SECRET:
-        cut = min((body.find(p) for p in PIPES if p in body), default=-1)
-        if cut < 0:
+        cuts = [i for i in (body.read.find(p, first, last) for p in PIPES) if i >= 0]
+        if not cuts:
             return "a secret marker has no '|' between the player's name and the message"
-        name, message = _name_part(body[:cut]), body[cut + 1 :].strip()
+        cut = min(cuts)
+        name = body.name(first, cut)
+        message = body.original[slice(*body.strip(cut + 1, last))]
         if not name:
             return "a secret marker has no player name before the '|'"
         if not message:
             return f"the secret marker for {name!r} has an empty message"
         return Marker(kind, name, message, start, end)
-    name = _name_part(body)
+    name = body.name(first, last)
     if not name:
         return "a turn marker has no player name"
     return Marker(kind, name, "", start, end)
@@ -178,28 +218,31 @@ def _marker(kind: MarkerKind, body: str, start: int, end: int) -> Marker | str:
 def find_markers(text: str) -> tuple[list[Marker], list[str], list[tuple[int, int]]]:
     """All well-formed markers, the problems found, and the spans of every marker-shaped text.
 
-    Spans cover malformed-but-closed markers too, so callers can neutralise them.
+    Spans cover malformed-but-closed markers too, so callers can neutralise them. Characters
+    are read in their compatibility form (:func:`fold`); names and texts keep their own.
     """
     markers: list[Marker] = []
     problems: list[str] = []
     spans: list[tuple[int, int]] = []
+    read = fold(text)
     pos = 0
-    while pos < len(text):
-        if text[pos] not in OPENERS:
+    while pos < len(read):
+        if read[pos] not in OPENERS:
             pos += 1
             continue
-        keyword = _match_keyword(text, pos + 1)
+        keyword = _match_keyword(read, pos + 1)
         if keyword is None:
             pos += 1
             continue
         kind, body_start = keyword
-        close = _closing(text, pos)
+        close = _closing(read, pos)
         if close is None:
             label = "secret" if kind is MarkerKind.SECRET else kind.value.replace("_", " ")
             problems.append(f"a {label} marker is never closed with '】' or ']'")
-            spans.append((pos, len(text)))
+            spans.append((pos, len(read)))
             break
-        built = _marker(kind, text[body_start:close], pos, close + 1)
+        body = _Body(text[body_start:close], read[body_start:close])
+        built = _marker(kind, body, pos, close + 1)
         if isinstance(built, Marker):
             markers.append(built)
         else:
@@ -217,7 +260,7 @@ def parse_reply(text: str, *, bare_game_over: bool = True) -> ParsedReply:
     """
     markers, problems, spans = find_markers(text)
     parsed = ParsedReply(text, markers, problems=problems)
-    outside = _remove_spans(text, spans, lambda _span: " ")
+    outside = _remove_spans(fold(text), spans, lambda _span: " ")
     if _BARE_SECRET.search(outside):
         parsed.problems.append("a secret instruction is written without its 【】 or [] brackets")
     if any(m.kind is MarkerKind.GAME_OVER for m in markers):
@@ -255,11 +298,30 @@ def neutralise(text: str) -> str:
     _markers, _problems, spans = find_markers(text)
     if not spans:
         return text
-    chars = list(text)
+    chars, read = list(text), fold(text)
     for start, end in spans:
         for index in range(start, end):
-            if chars[index] in OPENERS:
+            if read[index] in OPENERS:
                 chars[index] = "("
-            elif chars[index] in CLOSERS:
+            elif read[index] in CLOSERS:
                 chars[index] = ")"
     return "".join(chars)
+
+
+_INERT = str.maketrans({**dict.fromkeys(OPENERS, "("), **dict.fromkeys(CLOSERS, ")")})
+_INERT_PIPES = str.maketrans(dict.fromkeys(PIPES, "/"))
+# A keyword and a colon would read as a secret written without its brackets.
+_KEYWORD_COLON = re.compile(
+    r"(秘密指示|秘密|secret(?:\s+(?:instruction|message))?)\s*[:：]", re.IGNORECASE
+)
+_GAME_OVER_WORDS = re.compile(r"(游戏)(结束)|\b(game)[\s_]*(over)\b", re.IGNORECASE)
+
+
+def inert(text: str) -> str:
+    """``text`` that no parse can read a marker in, however it is quoted: normalised (NFKC),
+    every bracket the parser knows turned into a parenthesis, every pipe into ``/``, a
+    keyword's colon into `` -`` and a game-over phrase broken with a middle dot
+    (``game·over``). Used on everything a game master may quote but did not write."""
+    text = unicodedata.normalize("NFKC", text).translate(_INERT).translate(_INERT_PIPES)
+    text = _KEYWORD_COLON.sub(lambda m: f"{m.group(1)} -", text)
+    return _GAME_OVER_WORDS.sub(lambda m: "·".join(g for g in m.groups() if g), text)

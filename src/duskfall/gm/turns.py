@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from duskfall.gm.markers import inert
 from duskfall.gm.texts import Texts
 from duskfall.llm.schema import validate
 
@@ -32,13 +33,6 @@ SECRET_CHARS = 50
 RESULT_CHARS = 40
 MAX_SECRETS = 2
 
-_BRACKETS = str.maketrans({"[": "(", "]": ")", "【": "(", "】": ")", "［": "(", "］": ")"})
-_PIPES = str.maketrans({"|": "/", "｜": "/"})
-# A keyword and a colon would read as a secret written without its brackets.
-_KEYWORD_COLON = re.compile(
-    r"(秘密指示|秘密|secret(?:\s+(?:instruction|message))?)\s*[:：]", re.IGNORECASE
-)
-_BARE_GAME_OVER = re.compile(r"游戏结束|\bgame[\s_]*over\b", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 
 
@@ -140,14 +134,9 @@ def turn_schema(choices: TurnChoices) -> dict[str, Any]:
 
 
 def plain(text: str) -> str:
-    """``text`` made inert in a rendered turn: one line, no brackets, pipes or keyword-colons."""
-    text = _SPACES.sub(" ", text).strip().translate(_BRACKETS).translate(_PIPES)
-    return _KEYWORD_COLON.sub(lambda m: f"{m.group(1)} -", text)
-
-
-def _without_end(text: str) -> str:
-    """Narration that does not end the game must not say so either."""
-    return _BARE_GAME_OVER.sub("…", text)
+    """``text`` made inert in a rendered turn: one line, nothing the marker parser could read
+    (:func:`~duskfall.gm.markers.inert`)."""
+    return _SPACES.sub(" ", inert(text)).strip()
 
 
 def read_turn(text: str, schema: dict[str, Any] | None = None) -> Turn:
@@ -163,11 +152,9 @@ def read_turn(text: str, schema: dict[str, Any] | None = None) -> Turn:
     if problems:
         raise ValueError("the reply does not match the turn schema: " + "; ".join(problems[:3]))
     game_over = value.get("game_over") is True
-    narration = plain(str(value.get("narration") or ""))
-    if not game_over:
-        narration = _without_end(narration)
+    narration = plain(str(value.get("narration") or ""))  # says no "game over" of its own
     secrets = tuple(
-        Secret(str(s.get("to", "")), _without_end(plain(str(s.get("text") or ""))))
+        Secret(str(s.get("to", "")), plain(str(s.get("text") or "")))
         for s in value.get("secrets") or []
         if isinstance(s, dict)
     )

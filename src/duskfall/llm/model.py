@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from duskfall.core.redaction import redact
+from duskfall.core.redaction import redact, redact_value
 from duskfall.core.usage import Tally
 from duskfall.llm.calls import CallRecord
 from duskfall.llm.endpoints import EndpointState, QueuedTimeout, endpoint_state
@@ -51,6 +51,8 @@ class Model:
     * given a :class:`~duskfall.llm.calls.CallRecord`, each call is recorded as an ``llm_call``
       event (prompt, reply, tokens, cost, retries, time queued, the structured-output form
       the provider used), replied, failed or cancelled by its caller;
+    * the reply is redacted (:func:`~duskfall.core.redaction.redact`) before anyone reads it: a
+      server that echoes the key it was sent cannot put it into a game, a log or a prompt;
     * ``usage`` and ``calls`` total everything this model has spent;
     * ``context_tokens`` is the model's context window in tokens, if known (the local model's
       ``n_ctx``; for an API, ``context_tokens`` in its config section), so that callers can keep
@@ -183,9 +185,9 @@ class Model:
                 await asyncio.sleep(delay)
                 continue
             usage += reply.usage
-            text = reply.text
+            text = redact(reply.text)
             if schema is not None:
-                text, problems = _normalised(text, schema)
+                text, problems = _normalised(reply.text, schema)
                 if problems and format_left > 0:
                     format_left -= 1
                     errors.append("invalid reply: " + "; ".join(problems))
@@ -277,9 +279,9 @@ def _checked_messages(messages: Sequence[Message]) -> list[Message]:
 def _normalised(text: str, schema: Mapping[str, Any]) -> tuple[str, list[str]]:
     """The reply's JSON object as compact text, and what is wrong with it (if anything)."""
     try:
-        value = extract_json(text)
+        value = redact_value(extract_json(text))
     except NoJSON:
-        return text, ["the reply contains no JSON object"]
+        return redact(text), ["the reply contains no JSON object"]
     problems = validate(value, schema)
     return json.dumps(value, ensure_ascii=False), problems
 

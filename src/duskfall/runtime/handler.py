@@ -11,6 +11,11 @@ has to read that back from the events.
 
 Programmatic bots (:class:`duskfall.core.bot.Bot`) are called directly through ``act``: no
 task, no timer, no prompts.
+
+A participant's answer is untrusted text (a model may echo the key it was sent, a client may
+send anything): its thought and the text in its action are redacted
+(:func:`~duskfall.core.redaction.redact_value`) before the action reaches the rules, so no
+secret enters the state, the events derived from it, or another seat's prompt.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.redaction import redact, redact_value
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import Decision, LegalActions, State, Variant
 from duskfall.runtime.awaiting import DeadlinePassed
@@ -167,9 +173,12 @@ class _SeatAsk:
     def decode(self, raw: Any) -> Any:
         """The legal action in ``raw`` (its thought recorded); IllegalAction if there is none."""
         reply = check_answer(raw, self.legal)
+        action = reply.action
+        if self.participant is not None:  # untrusted: secrets out before the rules see it
+            action = _redacted_action(action, self.legal)
         if reply.think:
-            self._record(kinds.THOUGHT, {"seat": self.seat, "text": reply.think})
-        return reply.action
+            self._record(kinds.THOUGHT, {"seat": self.seat, "text": redact(reply.think)})
+        return action
 
     def timed_out(self, error: TimeoutError | None = None) -> str:
         """Record the timeout; the deadline quoted is the one the seat was told, if it says."""
@@ -306,6 +315,13 @@ async def ask(
 ) -> Any:
     """The action of :func:`ask_seat` (whether it is the fallback shows in ``log``)."""
     return (await ask_seat(context, seat, participant, log, kind)).action
+
+
+def _redacted_action(action: Any, legal: LegalActions) -> Any:
+    """``action`` with every secret in its text masked (parsed again only if one was)."""
+    as_dict = action.to_dict()
+    redacted = redact_value(as_dict)
+    return action if redacted is as_dict else legal.parse(redacted)
 
 
 def _loggable(answer: Any) -> Any:

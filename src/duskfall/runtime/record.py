@@ -1,4 +1,11 @@
-"""A game's event stream: stamps ``seq``/``game_id`` and notifies observers (log, web, server)."""
+"""A game's event stream: stamps ``seq``/``game_id`` and notifies observers (log, web, server).
+
+It is also where text enters the record: every event not derived by the rules (actions, model
+calls, thoughts, errors, a game master's chat) has its payload passed through
+:func:`~duskfall.core.redaction.redact_value` before anyone sees it, so no registered secret and
+no credential pattern is written, served or shown. (The rules' events are built from actions
+already redacted where the runtime received them: :mod:`duskfall.runtime.handler`.)
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,7 @@ from typing import Any, Protocol
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
+from duskfall.core.redaction import redact_value
 
 
 class Observer(Protocol):
@@ -45,6 +53,8 @@ class GameRecord:
         self.actions = 0  # actions applied through this record (counted even when unheard)
 
     def add(self, event: Event) -> Event:
+        if event.source != "rules":  # untrusted text may be in it: secrets masked first
+            event.payload = redact_value(event.payload)
         event.seq = len(self.events) + self._dropped
         event.game_id = self.game_id
         if self.keep_events:

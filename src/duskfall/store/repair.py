@@ -8,6 +8,10 @@ each whose process is known to be gone (same host, pid not alive):
 * a log that ends with ``game_over`` closes the row (``finished``/``aborted``, winner,
   termination, days, events, tokens and cost from the log);
 * a header-only log, or a missing log, marks the row ``aborted`` (a failed start);
+* a game cut mid-way with seats played over the wire (agent ``remote`` or ``remote:NAME``: a
+  dead ``duskfall serve``) marks the row ``aborted``: its players' connections died with the
+  server and no process can re-create them, so it could never be resumed (a tournament's
+  rows are left to the tournament, which plays their slots again);
 * anything else stays ``running`` (shown as interrupted: ``duskfall resume`` continues it).
 
 It reads two short pieces of each such log (its first lines, its last line), and the whole
@@ -77,6 +81,18 @@ def _header_only(path: Path) -> bool:
         return handle.read(1) == b""
 
 
+REMOTE_AGENT = "remote"  # a seat played over the wire (``remote`` or ``remote:NAME``)
+
+
+def remote_seats(row: GameRow) -> list[int]:
+    """The seats of ``row`` played over the wire: nothing can re-create them on resume."""
+    return [
+        seat.seat
+        for seat in row.seats
+        if seat.agent == REMOTE_AGENT or seat.agent.startswith(REMOTE_AGENT + ":")
+    ]
+
+
 def _stale(row: GameRow) -> bool:
     return row.status == "running" and row.process_alive is False and row.log_path is not None
 
@@ -93,7 +109,7 @@ def repair_row(index: GameIndex, row: GameRow) -> Repair | None:
             index.record_end(row.id, Usage(), None, Termination.ABORTED.value)
             return Repair(row.id, "aborted", "its process is gone and its log has no events")
         if last_event_outcome(path) is None:
-            return None
+            return _unresumable(index, row)
         game_log = read_log(path, strict=False)
     except (OSError, DuskfallError):
         return None
@@ -107,6 +123,21 @@ def repair_row(index: GameIndex, row: GameRow) -> Repair | None:
     status = "aborted" if outcome.termination is Termination.ABORTED else "finished"
     result = outcome.winner or "draw" if status == "finished" else outcome.reason
     return Repair(row.id, status, f"its process is gone and its log ends with game_over: {result}")
+
+
+def _unresumable(index: GameIndex, row: GameRow) -> Repair | None:
+    """Abort a game cut mid-way whose remote seats died with its process (else None)."""
+    remote = remote_seats(row)
+    if not remote or row.tournament is not None:
+        return None
+    index.abandon(row.id, Termination.ABORTED.value)
+    seats = ", ".join(map(str, remote))
+    return Repair(
+        row.id,
+        "aborted",
+        f"its server process is gone and its remote seat(s) {seats} cannot be re-created, "
+        "so it cannot be resumed",
+    )
 
 
 def repair_index(index: GameIndex) -> list[Repair]:

@@ -13,7 +13,11 @@ a hang (no answer until the client gives up), garbage (a body that is not JSON) 
 reply. ``response_formats`` limits the structured-output forms it accepts (others get
 HTTP 400, as from a server that does not know them). With ``echo_auth``, every error body
 quotes the request's credentials back (``you sent Authorization: Bearer sk-...``), as some
-careless servers do: a test that the client redacts what it records and shows. ``stats``
+careless servers do: a test that the client redacts what it records and shows. With
+``echo_auth_in_replies``, successful replies carry them too, as a model that repeats its
+request would: every free-text field of a JSON answer (a string without ``enum``/``const``:
+reasoning, speech...) and every plain-text answer says ``my header is Authorization: Bearer
+sk-...``, ``Bearer sk-...`` or the bare key, in turn (:data:`ECHO_FORMS`). ``stats``
 counts what happened; ``max_in_flight`` shows how many calls overlapped.
 
 To stand in for a local server: ``serial`` answers one request at a time (the rest wait in its
@@ -52,6 +56,9 @@ from duskfall.testing.stub_cache import (
 
 FAULTS = ("500", "429", "hang", "garbage", "empty")
 MAX_BODY = 8 * 1024 * 1024
+#: How ``echo_auth_in_replies`` words the credentials ({header}: the header line, {key}: its
+#: token); a reply uses one form, the next reply the next one.
+ECHO_FORMS = ("my header is {header}", "my header is Bearer {key}", "the key is {key}")
 
 
 @dataclass
@@ -99,6 +106,7 @@ class StubServer:
         answer: Callable[[Mapping[str, Any]], str] = schema_answer,
         response_formats: tuple[str, ...] = ("text", "json_schema", "json_object"),
         echo_auth: bool = False,
+        echo_auth_in_replies: bool = False,
         prompt_cache: bool = False,
         serial: bool = False,
         owned_by: str = "stub",
@@ -120,6 +128,7 @@ class StubServer:
         self.faults = faults or FaultPlan()
         self.answer = answer
         self.echo_auth = echo_auth
+        self.echo_auth_in_replies = echo_auth_in_replies
         self.stats: Counter[str] = Counter()
         self.in_flight = 0
         self.max_in_flight = 0
@@ -172,7 +181,8 @@ class StubServer:
                 if request is None:
                     break
                 method, path, headers, body = request
-                echo = _credentials(headers) if self.echo_auth else ""
+                quoting = self.echo_auth or self.echo_auth_in_replies
+                echo = _credentials(headers) if quoting else ""
                 if not await self._respond(method, path, body, _Out(writer, echo, reader)):
                     break
         except (ConnectionError, asyncio.IncompleteReadError, ValueError):
@@ -241,6 +251,10 @@ class StubServer:
             _write_raw(out.writer, 200, b"<html>\x00\xffnot json at all", "application/json")
         else:
             text = "" if fault == "empty" else self.answer(request)
+            if self.echo_auth_in_replies and text and out.echo:
+                form = ECHO_FORMS[self.stats["echoed"] % len(ECHO_FORMS)]
+                self.stats["echoed"] += 1
+                text = _echoed(text, request, form, out.echo)
             try:
                 reply = self._reply(request, anthropic, text)
             except TooManyBreakpoints as exc:
@@ -284,6 +298,50 @@ class _Out:
 def _credentials(headers: Mapping[str, str]) -> str:
     sent = [f"{k}: {v}" for k, v in headers.items() if k in ("authorization", "x-api-key")]
     return "; ".join(sent) or "no credentials"
+
+
+def _echoed(text: str, request: Mapping[str, Any], form: str, credentials: str) -> str:
+    """``text`` with its free-text fields (or itself, if it is no JSON) saying ``form``."""
+    header = credentials.split("; ")[0]
+    key = header.partition(": ")[2].removeprefix("Bearer ").strip()
+    said = form.format(header=header, key=key)
+    fmt = request.get("response_format") or {}
+    schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema")
+    tools = request.get("tools") or []
+    if schema is None and tools:
+        schema = tools[0].get("input_schema")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return f"{text} ({said})"
+    return json.dumps(_say_in(value, schema or {}, said))
+
+
+def _say_in(value: Any, schema: Mapping[str, Any], said: str) -> Any:
+    """``value`` with every string its ``schema`` leaves free replaced by ``said``."""
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if branches:
+        schema = next((b for b in branches if _fits(value, b)), {"enum": []})
+    if isinstance(value, dict):
+        properties = schema.get("properties") or {}
+        return {k: _say_in(v, properties.get(k) or {}, said) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_say_in(v, schema.get("items") or {}, said) for v in value]
+    if isinstance(value, str) and "enum" not in schema and "const" not in schema:
+        return said
+    return value
+
+
+def _fits(value: Any, branch: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is of ``branch`` as far as its constants tell (the action's type)."""
+    if "const" in branch:
+        return bool(value == branch["const"])
+    if "enum" in branch:
+        return value in branch["enum"]
+    if isinstance(value, dict):
+        properties = branch.get("properties") or {}
+        return all(_fits(value.get(k), properties[k]) for k in properties if k in value)
+    return branch.get("type") != "object"
 
 
 def _completion(request: Mapping[str, Any], text: str) -> dict[str, Any]:

@@ -10,11 +10,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duskfall.testing.require import require, require_program
 from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
+
+if TYPE_CHECKING:
+    from duskfall.web.limits import ConnectionLimits
 
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 START_SECONDS = 10
@@ -28,14 +31,26 @@ class Server:
 
 
 @contextmanager
-def running_server(games_dir: Path, db: Path, admin_token: str) -> Iterator[Server]:
-    """``duskfall web``'s app over ``games_dir`` and the index ``db``, until the block ends."""
+def running_server(
+    games_dir: Path, db: Path, admin_token: str, limits: ConnectionLimits | None = None
+) -> Iterator[Server]:
+    """``duskfall web``'s app over ``games_dir`` and the index ``db``, until the block ends
+    (with ``duskfall web``'s connection limits, or ``limits``)."""
     settings = WebSettings(games_dir=games_dir, db=db, access=Access(admin_token))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     uvicorn = require("uvicorn", "pip install 'duskfall[web]'")
-    config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+    from duskfall.web.limits import ConnectionLimits, guarded_http
+
+    limits = limits or ConnectionLimits()
+    config = uvicorn.Config(
+        create_app(settings),
+        log_level="warning",
+        lifespan="on",
+        http=guarded_http(limits),
+        backlog=limits.backlog,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -1,159 +1,190 @@
-"""Wire tables generated from the variants' own legal views, so docs and code cannot drift.
+"""The docs' wire tables, generated from the published JSON Schemas so docs and code cannot drift.
 
-For every decision kind of a variant, random games (:func:`play_random_game`) collect the legal
-views the rules hand out; a table row shows the kind, an example ``valid_actions``
-(``legal.to_wire()``) and the action's fields with their JSON types, merged over every view
-seen (``legal.schema()``; a field marked ``?`` may be left out). The rows sit in a variant's
-page between ``<!-- wire-table VARIANT -->`` and ``<!-- /wire-table -->``::
+Three kinds of block, each between ``<!-- NAME-table VARIANT -->`` and ``<!-- /NAME-table -->``:
 
-    python -m duskfall.testing.wire_tables write docs/werewolf.md docs/mafia.md
-    python -m duskfall.testing.wire_tables check docs/werewolf.md docs/mafia.md
+* ``wire-table``: one row per decision kind (the request's ``phase``) and per case of it (the
+  witch's potions, sports mafia's vote or eliminate-all round): an example ``valid_actions``
+  and the ``action``'s fields with their JSON types (``?``: may be left out; an UPPER_CASE word:
+  that exact value). From :meth:`duskfall.kit.schemas.VariantSchemas.actions`, the schemas the
+  server's strict check holds answers to.
+* ``event-table``: every ``GAME_EVENT`` a seat may be sent, who receives it, and its fields.
+* ``observation-table``: every field of a request's ``observation`` (from the view's TypedDict).
 
-:func:`read_table` parses a page's table back (``{kind: {field: spec}}``), which is all a
-client needs besides the request (tests/protocol/test_wire_tables.py plays whole games so).
+::
+
+    python -m duskfall.testing.wire_tables write docs/protocol.md docs/werewolf.md docs/mafia.md
+    python -m duskfall.testing.wire_tables check docs/protocol.md docs/werewolf.md docs/mafia.md
+
+:func:`read_table` parses a page's action rows back (``{kind: [{field: spec}, ...]}``), which
+is all a client needs besides the request (tests/server/test_table_client.py plays games so).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from duskfall.core.registry import get_variant
-from duskfall.core.variant import LegalActions, State
-from duskfall.testing.playouts import play_random_game
+from duskfall.kit.schemas import VariantSchemas
 
-# configs whose random games reach every decision kind of each variant
-CONFIGS: dict[str, list[dict[str, Any]]] = {
-    "werewolf": [{}, {"preset": "werewolf-9"}],
-    "mafia": [
-        {},
-        {"roles": ["MAFIA", "MAFIA", "DOCTOR", "DOCTOR", "SHERIFF", "SHERIFF", "VILLAGER"]},
-        {"roles": ["MAFIA", "MAFIA", "VIGILANTE", "VIGILANTE", "VILLAGER", "VILLAGER"]},
-    ],
-}
-SEEDS = range(40)
 _BLOCK = re.compile(
-    r"(<!-- wire-table (?P<variant>[\w-]+) -->\n)(?P<body>.*?)(<!-- /wire-table -->)", re.S
+    r"(<!-- (?P<name>wire|event|observation)-table (?P<variant>[\w-]+) -->\n)(?P<body>.*?)"
+    r"(<!-- /(?P=name)-table -->)",
+    re.S,
 )
-_ROW = re.compile(r"^\| `(?P<kind>[A-Z_]+)` \| `(?P<valid>.*)` \| `(?P<fields>.*)` \|$")
-_WORD = re.compile(r"^[A-Z][A-Z_]*$")
+_ROW = re.compile(r"^\| `(?P<kind>[A-Z_]+)` \| (?P<valid>.*) \| `(?P<fields>.*)` \|$")
+_WORD = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
-@dataclass
-class _Kind:
-    """What the views of one decision kind allow, merged over every view seen."""
+@functools.cache
+def schemas(variant_id: str) -> VariantSchemas:
+    return VariantSchemas(get_variant(variant_id))
 
-    example: dict[str, Any] | None = None
-    fields: dict[str, set[str]] = field(default_factory=dict)
-    required: set[str] | None = None
 
-    def add(self, legal: LegalActions) -> None:
-        wire = legal.to_wire()
-        if self.example is None or len(json.dumps(wire)) > len(json.dumps(self.example)):
-            self.example = wire
-        for branch in _branches(legal.schema()):
-            required = set(branch.get("required", ())) | {"type"}
-            self.required = required if self.required is None else self.required & required
-            for name, sub in branch.get("properties", {}).items():
-                self.fields.setdefault(name, set()).update(_tokens(sub))
+def describe(schema: Mapping[str, Any]) -> str:
+    """A field's schema in a few words: ``integer``, ``ANTIDOTE|PASS``, ``[integer] x10``..."""
+    if "const" in schema:
+        return _value(schema["const"])
+    if "enum" in schema:
+        return "|".join(_value(v) for v in schema["enum"])
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if branches:
+        return "|".join(dict.fromkeys(describe(b) for b in branches))
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return "|".join(kind)
+    if kind == "array":
+        items = schema.get("items")
+        text = f"[{describe(items)}]" if isinstance(items, Mapping) and items else "array"
+        size = schema.get("minItems")
+        return f"{text} x{size}" if size is not None and size == schema.get("maxItems") else text
+    if kind == "object" and isinstance(schema.get("properties"), Mapping) and schema["properties"]:
+        required = set(schema.get("required", ()))
+        fields = (
+            f"{n}{'' if n in required else '?'}: {describe(sub)}"
+            for n, sub in schema["properties"].items()
+        )
+        return "{" + ", ".join(fields) + "}"
+    if kind == "object":
+        value = schema.get("additionalProperties")
+        if not isinstance(value, Mapping) or not value:
+            return "object"
+        key = "seat" if "propertyNames" in schema else "name"
+        return f"{{{key}: {describe(value)}}}"
+    if kind == "integer":
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if low is not None and high is not None:
+            return f"integer {low}..{high}"
+        return "integer" if not low else f"integer >= {low}"
+    return str(kind or "any")
 
-    def spec(self) -> dict[str, str]:
-        """``{field: "integer|null", "optional?": "string", ...}``, ``type`` first."""
-        required = self.required or set()
-        names = sorted(self.fields, key=lambda n: n != "type")
-        return {
-            (n if n in required else f"{n}?"): "|".join(_ordered(self.fields[n])) for n in names
-        }
+
+def _value(value: Any) -> str:
+    if isinstance(value, str) and _WORD.match(value):
+        return value
+    return json.dumps(value)
 
 
 def _branches(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return list(schema.get("anyOf") or schema.get("oneOf") or [schema])
 
 
-def _tokens(schema: Mapping[str, Any]) -> set[str]:
-    """JSON types of a field; a list of UPPER_CASE words is spelled out."""
-    branches = schema.get("anyOf") or schema.get("oneOf")
-    if branches:
-        return set().union(*(_tokens(b) for b in branches))
-    values = [schema["const"]] if "const" in schema else schema.get("enum")
-    if values is not None:
-        found: set[str] = set()
-        for value in values:
-            if value is None:
-                found.add("null")
-            elif isinstance(value, bool):
-                found.add("boolean")
-            elif isinstance(value, int):
-                found.add("integer")
-            elif isinstance(value, str) and _WORD.match(value):
-                found.add(value)
-            else:
-                found.add("string")
-        return found
-    kind = schema.get("type", "object")
-    return {kind} if isinstance(kind, str) else set(kind)
+def _spec(branch: Mapping[str, Any]) -> dict[str, str]:
+    """``{field: "integer|null", "optional?": "string", ...}``, ``type`` first."""
+    required = set(branch.get("required", ()))
+    names = sorted(branch.get("properties", {}), key=lambda n: n != "type")
+    return {(n if n in required else f"{n}?"): describe(branch["properties"][n]) for n in names}
 
 
-def _ordered(tokens: set[str]) -> list[str]:
-    words = sorted(t for t in tokens if _WORD.match(t))
-    order = ["integer", "number", "string", "boolean", "array", "object", "null"]
-    return words + [t for t in order if t in tokens]
-
-
-def collect(
-    variant_id: str, configs: Iterable[Mapping[str, Any]], seeds: Iterable[int]
-) -> dict[str, _Kind]:
-    """Every decision kind met in random games of ``configs`` x ``seeds``, in order met."""
-    variant = get_variant(variant_id)
-    kinds: dict[str, _Kind] = {}
-
-    def note(state: State) -> None:
-        for decision in state.pending():
-            kinds.setdefault(decision.kind, _Kind()).add(state.legal(decision.seat))
-
-    seed_list = list(seeds)
-    for config in configs:
-        for seed in seed_list:
-            play_random_game(variant, config, seed, on_decision=note)
-    return kinds
-
-
-def render(variant_id: str) -> str:
-    """The table of ``variant_id`` (header and one row per decision kind)."""
-    kinds = collect(variant_id, CONFIGS.get(variant_id, [{}]), SEEDS)
+def action_rows(variant_id: str) -> str:
+    """The ``wire-table`` of ``variant_id``: one row per decision kind and case."""
+    found = schemas(variant_id)
     lines = [
         "| `phase` (decision) | `valid_actions` (an example) | `action` fields "
         "(`?`: may be left out) |",
         "| --- | --- | --- |",
     ]
-    for kind in sorted(kinds):
-        entry = kinds[kind]
-        valid = json.dumps(entry.example).replace("|", "\\|")
-        spec = json.dumps(entry.spec()).replace("|", "\\|")
-        lines.append(f"| `{kind}` | `{valid}` | `{spec}` |")
+    for kind in sorted(found.catalog.decisions):
+        decision = found.catalog.decisions[kind]
+        shown = None
+        for branch in _branches(decision.action):
+            example = decision.example(_type_of(branch))
+            valid = "(as above)" if example is shown else _code(json.dumps(example))
+            shown = example
+            spec = json.dumps(_spec(branch)).replace("|", "\\|")
+            lines.append(f"| `{kind}` | {valid} | `{spec}` |")
     return "\n".join(lines) + "\n"
 
 
-def read_table(text: str, variant_id: str) -> dict[str, dict[str, str]]:
-    """The generated table of ``variant_id`` in a page: ``{kind: {field: spec}}``."""
+def _type_of(branch: Mapping[str, Any]) -> str | None:
+    prop = branch.get("properties", {}).get("type", {})
+    return str(prop["const"]) if "const" in prop else None
+
+
+def _code(text: str) -> str:
+    return "`" + text.replace("|", "\\|") + "`"
+
+
+_AUDIENCE = {
+    "public": "everyone",
+    "team": "a team (its channel)",
+    "seats": "the seats concerned",
+}
+
+
+def event_rows(variant_id: str) -> str:
+    """The ``event-table``: every event a seat may be sent, who gets it, its fields."""
+    found = schemas(variant_id)
+    lines = ["| `event` | sent to | fields (`?`: not always there) |", "| --- | --- | --- |"]
+    for kind, schema in sorted(found.events().items()):
+        audience = found.catalog.visibility.get(kind, {"public"})
+        who = ", ".join(_AUDIENCE.get(a, a) for a in sorted(audience))
+        spec = {k: v for k, v in _spec(schema).items() if k.rstrip("?") not in _FRAME_FIELDS}
+        fields = ", ".join(f"`{name}` {text}" for name, text in spec.items()) or "none"
+        lines.append(f"| `{kind}` | {who} | {fields.replace('|', chr(92) + '|')} |")
+    return "\n".join(lines) + "\n"
+
+
+_FRAME_FIELDS = ("type", "event", "game_id", "seq")
+
+
+def observation_rows(variant_id: str) -> str:
+    """The ``observation-table``: every field of the observation."""
+    schema = schemas(variant_id).observation()
+    required = set(schema.get("required", ()))
+    lines = ["| field | type | present |", "| --- | --- | --- |"]
+    for name, sub in schema.get("properties", {}).items():
+        present = "always" if name in required else "when it applies"
+        lines.append(f"| `{name}` | {describe(sub).replace('|', chr(92) + '|')} | {present} |")
+    return "\n".join(lines) + "\n"
+
+
+_RENDER = {"wire": action_rows, "event": event_rows, "observation": observation_rows}
+
+
+def read_table(text: str, variant_id: str) -> dict[str, list[dict[str, str]]]:
+    """The action rows of ``variant_id`` in a page: ``{kind: [{field: spec}, ...]}``."""
     for block in _BLOCK.finditer(text):
-        if block["variant"] == variant_id:
-            rows = (_ROW.match(line) for line in block["body"].splitlines())
-            return {
-                row["kind"]: json.loads(row["fields"].replace("\\|", "|")) for row in rows if row
-            }
+        if block["name"] == "wire" and block["variant"] == variant_id:
+            table: dict[str, list[dict[str, str]]] = {}
+            for line in block["body"].splitlines():
+                row = _ROW.match(line)
+                if row:
+                    spec = json.loads(row["fields"].replace("\\|", "|"))
+                    table.setdefault(row["kind"], []).append(spec)
+            return table
     raise ValueError(f"no wire table for {variant_id} in the page")
 
 
 def update(text: str) -> str:
-    """``text`` with every wire table regenerated."""
-    return _BLOCK.sub(lambda m: m[1] + render(m["variant"]) + m[4], text)
+    """``text`` with every table regenerated."""
+    return _BLOCK.sub(lambda m: m[1] + _RENDER[m["name"]](m["variant"]) + m[5], text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

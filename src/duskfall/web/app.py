@@ -42,7 +42,7 @@ from duskfall.core.variant import parse_config
 from duskfall.gm.config import DEFAULT_CARD
 from duskfall.store.index import UnknownGame
 from duskfall.web.access import Access
-from duskfall.web.catalog import Catalog
+from duskfall.web.catalog import Catalog, shown_id
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
 from duskfall.web.gm_live import DEFAULT_PLAYER_MODEL, GM_VARIANT, GMRequest, card_seats
 from duskfall.web.guard import DEFAULT_MAX_BODY, Guard, HostAllowList
@@ -175,7 +175,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     def live_game(game_id: str) -> HostedGame:
         game = hub.live.get(game_id)
         if game is None:
-            raise HTTPException(404, f"game {game_id} is not running in this server")
+            raise HTTPException(404, f"game {shown_id(game_id)} is not running in this server")
         return game
 
     def seat_tokens(game_id: str) -> dict[int, str]:

@@ -19,6 +19,7 @@ from duskfall.web.feed import ENDED, has_people, public_agents
 from duskfall.web.follow import read_header
 
 SCAN_LIMIT = 500
+MAX_GAME_ID = 200  # longer is no game id (a file name may not be much longer anyway)
 
 Row = dict[str, Any]
 
@@ -27,6 +28,27 @@ def public_seed(seed: int, status: str) -> str | None:
     """The seed as seats and spectators may see it: only once the game has ended (as a
     decimal string: 128-bit seeds do not survive a JavaScript number)."""
     return str(seed) if status in ENDED else None
+
+
+def shown_id(game_id: str) -> str:
+    """``game_id`` in a short form for a message (it may be anything a URL carried)."""
+    shown = game_id if len(game_id) <= 60 else f"{game_id[:60]}… ({len(game_id)} characters)"
+    return repr(shown)
+
+
+def no_game(game_id: str) -> UnknownGame:
+    """The 404 of ``game_id``, named in a short form."""
+    return UnknownGame(f"no game {shown_id(game_id)}")
+
+
+def plausible_game_id(game_id: str) -> bool:
+    """Whether ``game_id`` could name a game: not too long, printable, no path in it."""
+    return (
+        0 < len(game_id) <= MAX_GAME_ID
+        and game_id.isprintable()
+        and not game_id.startswith(".")
+        and not any(c in game_id for c in "/\\")
+    )
 
 
 def indexed_status(row: GameRow) -> str:
@@ -126,6 +148,8 @@ class Catalog:
 
     def locate(self, game_id: str) -> tuple[Path, str | None]:
         """The log of ``game_id`` and the index's status for it; raises UnknownGame."""
+        if not plausible_game_id(game_id):
+            raise no_game(game_id)
         with self._index() as index:
             if index is not None:
                 try:
@@ -134,8 +158,10 @@ class Catalog:
                     row = None
                 if row is not None and row.log_path is not None:
                     return Path(row.log_path), indexed_status(row)
-        if "/" not in game_id and "\\" not in game_id and not game_id.startswith("."):
-            path = self.games_dir / f"{game_id}.jsonl"
+        path = self.games_dir / f"{game_id}.jsonl"
+        try:
             if path.is_file():
                 return path, None
-        raise UnknownGame(f"no game {game_id!r}")
+        except OSError:  # a name the file system refuses (too long for it, say)
+            pass
+        raise no_game(game_id)

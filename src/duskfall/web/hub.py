@@ -10,8 +10,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from duskfall.store.index import UnknownGame
-from duskfall.web.catalog import Catalog, Row, public_seed
+from duskfall.web.catalog import Catalog, Row, no_game, public_seed
 from duskfall.web.feed import GameFeed, public_agents
 from duskfall.web.follow import LogFollower
 from duskfall.web.gm_live import GMRequest, open_gm_game
@@ -67,7 +66,7 @@ class GameHub:
         path, indexed_status = self.catalog.locate(game_id)
         follower = LogFollower(path)
         if follower.game_id != game_id and game_id not in (path.stem, follower.game_id):
-            raise UnknownGame(f"no game {game_id!r}")
+            raise no_game(game_id)
         if not follower.done and indexed_status in ("interrupted", "aborted"):
             follower.feed.status = indexed_status
         self.followers[follower.game_id] = follower

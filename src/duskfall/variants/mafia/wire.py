@@ -9,5 +9,8 @@ from __future__ import annotations
 
 from duskfall.core.wire import DataclassCodec
 from duskfall.variants.mafia.legal import SayChoice, TargetChoice
+from duskfall.variants.mafia.view import MafiaObservation
 
-WIRE = DataclassCodec("mafia", {"target": TargetChoice, "say": SayChoice})
+WIRE = DataclassCodec(
+    "mafia", {"target": TargetChoice, "say": SayChoice}, observation=MafiaObservation
+)

@@ -18,6 +18,7 @@ from duskfall.variants.sports_mafia.legal import (
     EliminateAllChoice,
     TargetChoice,
 )
+from duskfall.variants.sports_mafia.view import SportsMafiaObservation
 
 # valid_actions key -> (action type, whether -1 may skip)
 _TARGET_KEYS = {
@@ -62,4 +63,5 @@ WIRE = DataclassCodec(
         "declaration": DeclarationChoice,
     },
     legal_from_valid_actions,
+    observation=SportsMafiaObservation,
 )

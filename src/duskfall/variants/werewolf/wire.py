@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from duskfall.core.wire import DataclassCodec
 from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, WitchChoice, YesNoChoice
+from duskfall.variants.werewolf.view import WerewolfObservation
 
 WIRE = DataclassCodec(
     "werewolf",
@@ -18,4 +19,5 @@ WIRE = DataclassCodec(
         "witch": WitchChoice,
         "yes_no": YesNoChoice,
     },
+    observation=WerewolfObservation,
 )
