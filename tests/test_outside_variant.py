@@ -640,7 +640,9 @@ def test_the_web_god_view_shows_its_own_lines_ballots_and_marks(
     games = tmp_path / "games"
     games.mkdir()
     game_id = play_logged(games, seed=1)
-    settings = WebSettings(games, db, Access("admin"), allow_hosts=("testserver",))
+    settings = WebSettings(
+        games, db, Access("odd-one-out-admin-token"), allow_hosts=("testserver",)
+    )
     with TestClient(create_app(settings)) as client:
         god = client.get(f"/api/games/{game_id}").json()
         seat = client.get(f"/api/games/{game_id}?seat=0").json()
