@@ -360,6 +360,9 @@ async def _wire_game(variant_id: str, seed: int) -> list[Any]:
 
 
 def child(part: str, seeds: int, dump: Path | None) -> dict[str, str]:
+    import os
+
+    os.environ["DUSKFALL_DB"] = "off"  # no game index: nothing written beside the logs
     if dump is not None:
         dump.mkdir(parents=True, exist_ok=True)
     if part == "engine":
