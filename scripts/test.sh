@@ -49,6 +49,21 @@ else
 fi
 step_done
 
+# The example clients outside Python (examples/) run in the full tier: Node.js 20+ and Perl.
+step "node and perl (examples/)"
+missing=()
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v perl >/dev/null 2>&1 || missing+=(perl)
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "found node $(node --version) and perl"
+elif command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+else
+    echo "missing ${missing[*]} and cannot install (needs root and apt): the example tests will fail"
+fi
+step_done
+
 step "ruff"
 ruff check .
 ruff format --check .

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,13 +18,15 @@ from arena.tournament_kit import run
 from conftest import InBackground
 from duskfall.arena.shared_limits import LimitsService, PoolLimits
 from duskfall.arena.tournament_config import parse_tournament
+from duskfall.store.slots import slot_records
+from duskfall.testing.require import require
 from duskfall.testing.stub_server import StubServer
 
 
 async def test_a_pool_slot_is_held_once_and_given_back_by_a_cancelled_wait() -> None:
     service = LimitsService(multiprocessing.get_context("spawn"))
     try:
-        limits = PoolLimits(service.address, service.authkey)
+        limits = PoolLimits(*service.connection)
         entered = asyncio.Event()
         leave = asyncio.Event()
 
@@ -82,7 +86,7 @@ def test_worker_processes_share_an_endpoint_limit(stub: StubServer, tmp_path: Pa
 
 @pytest.mark.slow
 def test_ray_tasks_share_an_endpoint_limit(stub: StubServer, tmp_path: Path) -> None:
-    ray = pytest.importorskip("ray") if os.environ.get("CI") != "true" else __import__("ray")
+    ray = require("ray", "pip install 'duskfall[ray]'")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         summary = run(_model_tournament(stub, workers=1), tmp_path, backend="ray")
@@ -91,3 +95,41 @@ def test_ray_tasks_share_an_endpoint_limit(stub: StubServer, tmp_path: Path) -> 
     assert summary.played == 4 and not summary.failed
     assert stub.stats["ok"] > 20
     assert stub.max_in_flight == 1
+
+
+@pytest.mark.slow
+def test_a_worker_killed_holding_an_endpoint_slot_gives_it_back_after_its_lease(
+    in_background: InBackground[Any], tmp_path: Path
+) -> None:
+    """The worker making the 10th call is killed while the call is in flight (it holds the
+    endpoint's only slot): the slot comes back when its lease runs out, its game is played
+    again, and the endpoint never sees two calls at once."""
+    psutil = require("psutil")
+    lease = 2.0
+    seen: dict[str, Any] = {"calls": 0, "killed": None, "next_after": None}
+
+    async def on_call(peer: tuple[str, int]) -> None:
+        seen["calls"] += 1
+        if seen["killed"] is not None and seen["next_after"] is None:
+            seen["next_after"] = time.monotonic() - seen["killed"]
+        if seen["calls"] == 10:
+            for connection in psutil.net_connections(kind="tcp"):
+                if connection.laddr and connection.laddr.port == peer[1] and connection.pid:
+                    os.kill(connection.pid, signal.SIGKILL)
+                    seen["killed"] = time.monotonic()
+
+    stub = StubServer(latency=0.02, on_call=on_call)
+    in_background(stub.start())
+    try:
+        config = _model_tournament(stub, execution={"lease_seconds": lease})
+        summary = run(config, tmp_path)
+    finally:
+        in_background(stub.close())
+    assert seen["killed"] is not None
+    assert summary.played == 4 and summary.retried == 1 and not summary.failed
+    assert stub.max_in_flight == 1
+    assert seen["next_after"] is not None and seen["next_after"] < lease + 3
+    records = slot_records(tmp_path / "index.db", "limited")
+    assert [r.reason for r in records.values() if r.attempts] == [
+        "its worker process died (killed by SIGKILL)"
+    ]

@@ -12,8 +12,10 @@ import pytest
 from duskfall.arena.game_job import GameJob, play_job
 from duskfall.arena.simulate import simulate
 from duskfall.store.log import read_log
+from duskfall.store.packed import write_log_file
 
-# recorded with the simulate of before (its own worker loop), seeds 100..159
+# recorded with the simulate of before (its own worker loop), seeds 100..159 (given as they
+# are: ``first_seed`` derives each game's seed by a keyed hash, see test_seeds_are_derived)
 RECORDED = [
     ("sports-mafia", {}, "random", {"BLACK": 52, "RED": 8}, 218, 4363),
     ("sports-mafia", {}, "heuristic", {"BLACK": 37, "RED": 23}, 170, 3119),
@@ -41,7 +43,9 @@ def test_simulate_plays_the_recorded_games(
     decisions: int,
     workers: int,
 ) -> None:
-    report = simulate(variant, 60, agents=agents, config=config, first_seed=100, workers=workers)
+    report = simulate(
+        variant, 60, agents=agents, config=config, seeds=range(100, 160), workers=workers
+    )
     assert dict(report.wins) == wins
     assert (report.total_days, report.total_decisions, report.total_fallbacks) == (
         days,
@@ -57,10 +61,12 @@ async def test_an_unlogged_game_counts_what_its_log_would_hold(
 ) -> None:
     """Nobody follows an unlogged game of bots, so its events are not even built; its index
     row and result still count every event, decision and day its log would show."""
-    job = GameJob(variant, 7, {}, "random", (), None, str(tmp_path / "index.db"), {})
+    job = GameJob(variant, 7, {}, "random", (), {}, keep_row=True)
     unlogged = await play_job(job)
-    logged = await play_job(dataclasses.replace(job, log_dir=str(tmp_path), db=None))
-    log = read_log(next(tmp_path.glob("*.jsonl")))
+    logged = await play_job(dataclasses.replace(job, keep_log=True, keep_row=False))
+    assert unlogged.log is None and logged.log is not None and logged.row is None
+    write_log_file(tmp_path / "game.jsonl", logged.log)
+    log = read_log(tmp_path / "game.jsonl")
     assert unlogged.row is not None and unlogged.row.events == len(log.events)
     assert unlogged.row.days == max(event.day for event in log.events) == logged.days
     actions = sum(event.kind == "action" for event in log.events)

@@ -44,31 +44,39 @@ def test_a_bot_tournament_runs_end_to_end_and_again_to_the_same_results(
     assert [e.rating for e in first.entrants] == [e.rating for e in second.entrants]
 
 
-def test_resume_plays_only_the_missing_and_interrupted_games(tmp_path: Path) -> None:
+def test_resume_plays_only_the_missing_games_from_any_dead_driver(tmp_path: Path) -> None:
+    """Slot 1 was in flight when its driver died on another host (its game never came back);
+    slot 2 has a row left ``running`` by a driver of before the driver owned the record. The
+    lock is free, so both drivers are known to be gone: resume plays both slots again."""
     config = bot_config("sides")
     run(config, tmp_path / "whole")
     where = tmp_path / "cut"
     run(config, where)
     db = where / "index.db"
-    with sqlite3.connect(db) as raw:  # slot 1 never played, slot 2 cut by a dead process
+    with sqlite3.connect(db) as raw:
         raw.execute("PRAGMA foreign_keys = ON")
         raw.execute("DELETE FROM games WHERE tournament_slot = 1")
         raw.execute(
-            "UPDATE games SET status = 'running', winner = NULL, termination = NULL, "
-            "pid = 999999999 WHERE tournament_slot = 2"
+            "UPDATE tournament_slots SET state = 'running', driver = 'elsewhere:4242' "
+            "WHERE slot = 1"
         )
-        (log_path,) = raw.execute("SELECT log_path FROM games WHERE tournament_slot = 2").fetchone()
-    lines = Path(log_path).read_text().splitlines(keepends=True)
-    Path(log_path).write_text("".join(lines[: len(lines) // 2]))  # the game stopped mid-way
+        raw.execute(
+            "UPDATE games SET status = 'running', winner = NULL, termination = NULL, "
+            "host = 'elsewhere', pid = 4242 WHERE tournament_slot = 2"
+        )
     with GameIndex(db) as index:
         state = tournament_progress(config, index)
-    assert [s.index for s in state.missing] == [1, 2] and len(state.interrupted) == 1
+    assert [s.index for s in state.missing] == [1, 2] and len(state.running) == 1
+    assert [r.slot for r in state.in_flight] == [1]
     summary = run(config, where)
-    assert summary.played == 2
+    assert summary.played == 2 and summary.lost_before == 1
     assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "whole"))
     with GameIndex(db) as index:
         again = tournament_progress(config, index)
-    assert not again.missing and [r.termination for r in again.abandoned] == ["abandoned"]
+    assert not again.missing and not again.running and not again.in_flight
+    assert {r.state for r in again.slots.values()} == {"played"}
+    with GameIndex(db) as index:  # one row per slot: a slot's game is written once
+        assert len(index.tournament_games(config.name)) == 8
 
 
 def test_a_changed_config_is_refused_under_the_same_name(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
-"""Full tier: a tournament killed with SIGKILL resumes to the same leaderboard; the Ray
-backend and worker processes give the same results as the local event loop."""
+"""Full tier: a tournament killed with SIGKILL resumes to the same leaderboard; Ctrl-C stops
+a run with the command that resumes it; a second driver is refused while the first lives;
+the Ray backend and worker processes give the same results as the local event loop."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from arena.tournament_kit import bot_config, outcomes, report, run
 from duskfall.store.index import GameIndex
+from duskfall.testing.require import require
 
 CONFIG = """
 name = "killed"
@@ -42,7 +44,22 @@ def _duskfall(*args: str, cwd: Path) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its own group: Ctrl-C (SIGINT) reaches it, and its workers
     )
+
+
+def _finished_games(db: Path) -> int:
+    if not db.exists():
+        return 0
+    with GameIndex(db, repair=False) as index:
+        return sum(r.status == "finished" for r in index.tournament_games("killed"))
+
+
+def _wait_for_games(db: Path, count: int, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _finished_games(db) < count:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
 
 
 def _leaderboard(cwd: Path) -> list[dict[str, object]]:
@@ -91,6 +108,44 @@ def test_resume_after_kill_9_ends_with_the_same_leaderboard(tmp_path: Path) -> N
     assert _leaderboard(killed) == _leaderboard(whole)
 
 
+@pytest.mark.subprocess
+def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text(CONFIG.replace("parallel_games = 2", "workers = 2"))
+    victim = _duskfall("tournament", "run", "t.toml", "--db", "i.db", cwd=tmp_path)
+    _wait_for_games(tmp_path / "i.db", 5, victim)
+    os.killpg(victim.pid, signal.SIGINT)  # what the terminal sends to the whole group
+    out, err = victim.communicate(timeout=60)
+    assert victim.returncode == 130, err
+    hint = f"duskfall tournament resume t.toml --db {tmp_path / 'i.db'}"
+    assert "interrupted" in out and hint in out and "Traceback" not in out + err
+    status = _duskfall("tournament", "status", "t.toml", "--db", "i.db", cwd=tmp_path)
+    shown, _ = status.communicate(timeout=60)
+    assert "no driver running" in shown or "0 in flight" in shown
+    resumed = _duskfall("tournament", "resume", "t.toml", "--db", "i.db", cwd=tmp_path)
+    assert resumed.wait(timeout=300) == 0
+    assert _finished_games(tmp_path / "i.db") == 80
+
+
+@pytest.mark.subprocess
+def test_a_second_driver_is_refused_while_the_first_lives(tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text(CONFIG.replace("games = 80", "games = 2000"))
+    first = _duskfall("tournament", "run", "t.toml", "--db", "i.db", cwd=tmp_path)
+    try:
+        _wait_for_games(tmp_path / "i.db", 1, first)
+        second = _duskfall("tournament", "resume", "t.toml", "--db", "i.db", cwd=tmp_path)
+        _, err = second.communicate(timeout=60)
+        assert second.returncode == 2 and f"being played by process {first.pid}" in err
+        status = _duskfall("tournament", "status", "t.toml", "--db", "i.db", cwd=tmp_path)
+        shown, _ = status.communicate(timeout=60)
+        assert f"driver: process {first.pid}" in shown
+    finally:
+        first.kill()
+        first.wait(30)
+    after = _duskfall("tournament", "status", "t.toml", "--db", "i.db", cwd=tmp_path)
+    shown, _ = after.communicate(timeout=60)
+    assert "no driver running" in shown  # a dead driver is known as dead at once
+
+
 @pytest.mark.slow
 def test_worker_processes_give_the_same_results_as_the_event_loop(tmp_path: Path) -> None:
     config = bot_config("sides")
@@ -103,7 +158,7 @@ def test_worker_processes_give_the_same_results_as_the_event_loop(tmp_path: Path
 
 @pytest.mark.slow
 def test_the_ray_backend_gives_the_same_results_as_local(tmp_path: Path) -> None:
-    ray = pytest.importorskip("ray") if os.environ.get("CI") != "true" else __import__("ray")
+    ray = require("ray", "pip install 'duskfall[ray]'")
     config = bot_config("mixed")
     run(config, tmp_path / "local")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

@@ -46,7 +46,8 @@ def test_run_status_report_and_resume(bots: Path, tmp_path: Path, cli: CliRun) -
     assert code == 0, err
     assert "4 game(s) played" in out
     code, out, _ = cli("tournament", "status", str(bots), "--db", db)
-    assert "4/4 finished, 0 interrupted, 0 running, 0 to play" in out
+    assert "4/4 finished, 0 in flight, 0 failed, 0 to play" in out
+    assert "games per node: " in out
     csv, html = tmp_path / "board.csv", tmp_path / "board.html"
     code, out, err = cli(
         "tournament", "report", str(bots), "--db", db, "--json", "--csv", str(csv),

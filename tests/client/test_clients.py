@@ -178,6 +178,6 @@ async def test_clients_return_none_when_the_server_closes_mid_frame() -> None:
         blocking.connect()
         assert await asyncio.to_thread(blocking.run) is None
         blocking.close()
-        aio = AsyncClient("127.0.0.1", port, on_action_request=lambda r: None)
+        aio = AsyncClient("127.0.0.1", port, on_action_request=lambda r: None, reconnects=0)
         assert await asyncio.wait_for(aio.run(), 30) is None
         await aio.close()

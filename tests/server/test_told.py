@@ -150,3 +150,23 @@ async def test_without_a_number_a_reconnect_gets_what_arrived_while_away(
     assert over is not None and missed > 0
     numbers = event_numbers(back.seen)
     assert numbers == list(range(delivered + 1, delivered + 1 + len(numbers)))
+
+
+async def test_the_asyncio_client_comes_back_by_itself(tmp_path: Path) -> None:
+    from duskfall.client.agent import AgentClient, AgentPlayer
+
+    async with serving(tmp_path, games=1, reconnect_grace=30) as server:
+        ours = AgentClient("127.0.0.1", server.port, AgentPlayer("random", seed=1))
+        await ours.connect()
+        others = await seat_clients(server.port, 9)
+        tasks = autoplay(others, seed=9)
+        playing = asyncio.create_task(ours.run())
+        await until(lambda: ours.session.last_seq is not None and ours.session.last_seq > 5)
+        assert ours.writer is not None
+        ours.writer.transport.abort()  # the network fails
+        over = await asyncio.wait_for(playing, WAIT)
+        await asyncio.gather(*tasks)
+        await ours.close()
+    assert over is not None and over.event == "GAME_OVER"
+    log = game_log(server, ours.session.game_id or "")
+    assert not [e for e in log.events if e.kind in ("fallback", "seat_stand_in")]

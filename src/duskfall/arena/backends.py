@@ -1,50 +1,52 @@
-"""Where tournament games run: this process's event loop, worker processes, or a Ray cluster.
+"""Where games run: this process's event loop, worker processes, or a Ray cluster.
 
-A backend takes batches of :class:`~duskfall.arena.game_job.GameJob` (``start``: a batch is
-played one game after another; a tournament starts batches of one game, ``simulate`` larger
-ones) and hands back finished games (``wait``: blocks until at least one batch is done). The
-driver (:mod:`duskfall.arena.driver`) decides what to start next, so budgets can stop
-scheduling at any point.
+Every backend plays *tasks*: a batch of :class:`~duskfall.arena.game_job.GameJob` played one
+after another, started with an id (``start``), and hands back each finished task's games,
+every one a :class:`~duskfall.arena.game_job.GameResult` or a
+:class:`~duskfall.arena.game_job.SlotFailure`, or a :class:`TaskLost` when the task came back
+without them (its worker or its node died; ``wait``, which returns within its timeout, so the
+driver stays responsive). ``stop`` gives up a task. Nothing a backend runs writes the record:
+results come back to the driver (:mod:`duskfall.arena.driver`), which alone writes logs and
+the index. So the backends differ only in where games run:
 
-* ``local`` with one worker: every game is a task of one event loop, so the per-endpoint
-  limits of the model layer hold across all the games of the tournament.
-* ``local`` with several workers: a process pool (forked where safe) for CPU-bound bot
-  games; with ``shared_limits`` the workers take endpoint slots from a manager process the
-  driver starts (:mod:`duskfall.arena.shared_limits`), so the limits hold across them.
-* ``ray``: each batch is a Ray task on an existing cluster (``ray.init(address=...)``); games
-  write their logs and index rows where the job says, which must be a directory every node
-  shares; with ``shared_limits`` every task takes endpoint slots from one named actor.
+* ``local`` with one worker: every task is a task of one event loop, so the per-endpoint
+  limits of the model layer hold across all the games of the run;
+* ``local`` with several workers: worker processes (:class:`~duskfall.arena.workers.WorkerPool`,
+  forked where safe) for CPU-bound bot games; with ``shared_limits`` they lease endpoint
+  slots from a manager process the driver starts (:mod:`duskfall.arena.shared_limits`);
+* ``ray``: each task is a Ray task on a cluster (:mod:`duskfall.arena.ray_backend`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import os
-import queue
-import secrets
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from duskfall.arena.game_job import GameJob, GameResult, play_batch, play_batch_blocking
-from duskfall.arena.workers import start_method, start_worker
+from duskfall.arena.game_job import GameJob, Played, play_batch, play_batch_blocking
+from duskfall.arena.leases import DEFAULT_TTL
+from duskfall.arena.workers import TaskLost, WorkerPool, start_method
 from duskfall.core.errors import ConfigError
-from duskfall.llm.loops import share_limits
 
 if TYPE_CHECKING:
     from duskfall.arena.shared_limits import LimitsService
+    from duskfall.arena.worker_env import WorkerEnv
 
 BACKENDS = ("local", "ray")
 
-Finished = list[GameResult] | BaseException  # a batch's games, or why it failed
+Finished = list[Played] | TaskLost  # a task's games, or why it has none
 
 
 class Backend(Protocol):
-    capacity: int
+    capacity: int  # tasks it keeps going at once
+    games_per_cpu_task: int  # how many bot games a task may take (1: one game a task)
 
-    def start(self, jobs: Sequence[GameJob]) -> None: ...
+    def start(self, task_id: int, jobs: Sequence[GameJob]) -> None: ...
 
-    def wait(self) -> list[Finished]: ...
+    def wait(self, timeout: float) -> list[tuple[int, Finished]]: ...
+
+    def stop(self, task_id: int) -> None: ...
 
     def close(self) -> None: ...
 
@@ -52,20 +54,35 @@ class Backend(Protocol):
 class LoopBackend:
     """Games as tasks of one event loop in this process."""
 
+    games_per_cpu_task = 1  # one process: batches would only delay the results
+
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._loop = asyncio.new_event_loop()
-        self._tasks: set[asyncio.Task[list[GameResult]]] = set()
+        self._tasks: dict[asyncio.Task[list[Played]], int] = {}
 
-    def start(self, jobs: Sequence[GameJob]) -> None:
-        self._tasks.add(self._loop.create_task(play_batch(jobs)))
+    def start(self, task_id: int, jobs: Sequence[GameJob]) -> None:
+        task = self._loop.create_task(play_batch(jobs, compress=False))
+        self._tasks[task] = task_id
 
-    def wait(self) -> list[Finished]:
+    def wait(self, timeout: float) -> list[tuple[int, Finished]]:
+        if not self._tasks:
+            return []
         done, _ = self._loop.run_until_complete(
-            asyncio.wait(self._tasks, return_when=asyncio.FIRST_COMPLETED)
+            asyncio.wait(self._tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         )
-        self._tasks -= done
-        return [task.exception() or task.result() for task in done]
+        out: list[tuple[int, Finished]] = []
+        for task in done:
+            task_id = self._tasks.pop(task)
+            error = task.exception()
+            out.append((task_id, TaskLost(f"{error}") if error else task.result()))
+        return out
+
+    def stop(self, task_id: int) -> None:
+        for task, started in list(self._tasks.items()):
+            if started == task_id:
+                task.cancel()
+                del self._tasks[task]
 
     def close(self) -> None:
         for task in self._tasks:
@@ -76,96 +93,41 @@ class LoopBackend:
 
 
 class PoolBackend:
-    """Games in worker processes (one batch per task)."""
+    """Games in worker processes (one task per worker at a time; two per worker queued)."""
 
-    def __init__(self, workers: int, capacity: int, *, shared_limits: bool = False) -> None:
-        self.capacity = max(workers, capacity)
+    def __init__(
+        self,
+        workers: int,
+        capacity: int,
+        *,
+        shared_limits: bool = False,
+        lease_seconds: float = DEFAULT_TTL,
+        games_per_task: int = 16,
+    ) -> None:
+        self.capacity = max(2 * workers, capacity)
+        self.games_per_cpu_task = games_per_task
         context = multiprocessing.get_context(start_method())
         self._limits: LimitsService | None = None
-        service = None
         if shared_limits:
             from duskfall.arena.shared_limits import LimitsService
 
-            self._limits = LimitsService(context)
-            service = (self._limits.address, self._limits.authkey)
-        self._pool = context.Pool(workers, start_worker, (os.getpid(), service))
-        self._done: queue.Queue[Finished] = queue.Queue()
+            self._limits = LimitsService(context, lease_seconds)
+        connection = self._limits.connection if self._limits is not None else None
+        self._pool = WorkerPool(workers, play_batch_blocking, context=context, limits=connection)
 
-    def start(self, jobs: Sequence[GameJob]) -> None:
-        self._pool.apply_async(
-            play_batch_blocking, (jobs,), callback=self._done.put, error_callback=self._done.put
-        )
+    def start(self, task_id: int, jobs: Sequence[GameJob]) -> None:
+        self._pool.submit(task_id, list(jobs))
 
-    def wait(self) -> list[Finished]:
-        out = [self._done.get()]
-        while not self._done.empty():
-            out.append(self._done.get_nowait())
-        return out
+    def wait(self, timeout: float) -> list[tuple[int, Finished]]:
+        return self._pool.wait(timeout)
+
+    def stop(self, task_id: int) -> None:
+        self._pool.stop(task_id)
 
     def close(self) -> None:
-        self._pool.terminate()
-        self._pool.join()
+        self._pool.close()
         if self._limits is not None:
             self._limits.close()
-
-
-class RayBackend:
-    """Games as Ray tasks (``pip install 'duskfall[ray]'``)."""
-
-    def __init__(self, address: str | None, capacity: int, *, shared_limits: bool = False) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise ConfigError("the ray backend needs Ray: pip install 'duskfall[ray]'") from None
-        self._ray = ray
-        if not ray.is_initialized():
-            try:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-            except (ConnectionError, ValueError, RuntimeError) as exc:
-                where = address or "a local instance"
-                raise ConfigError(f"cannot start or reach Ray at {where}: {exc}") from None
-        self.capacity = capacity
-        self._remote = ray.remote(max_retries=0)(play_batch_on_ray)
-        self._pending: list[Any] = []
-        self._keeper: Any = None
-        self._keeper_name: str | None = None
-        if shared_limits:
-            from duskfall.arena.shared_limits import start_slot_keeper
-
-            self._keeper_name = f"duskfall-limits-{secrets.token_hex(8)}"
-            self._keeper = start_slot_keeper(ray, self._keeper_name)
-
-    def start(self, jobs: Sequence[GameJob]) -> None:
-        self._pending.append(self._remote.remote(list(jobs), self._keeper_name))
-
-    def wait(self) -> list[Finished]:
-        ready, self._pending = self._ray.wait(self._pending, num_returns=1)
-        out: list[Finished] = []
-        for ref in ready:
-            try:
-                out.append(self._ray.get(ref))
-            except Exception as exc:
-                out.append(exc)
-        return out
-
-    def close(self) -> None:
-        for ref in self._pending:
-            self._ray.cancel(ref, force=True)
-        if self._keeper is not None:
-            self._ray.kill(self._keeper)
-
-
-def play_batch_on_ray(jobs: Sequence[GameJob], keeper: str | None) -> list[GameResult]:
-    """A Ray task: endpoint slots from the run's named actor ``keeper`` (if any), then the
-    batch."""
-    if keeper is not None:
-        from duskfall.arena.shared_limits import RayLimits
-
-        share_limits(RayLimits(keeper))
-    try:
-        return play_batch_blocking(jobs)
-    finally:
-        share_limits(None)  # the worker process may run another run's tasks next
 
 
 def uses_models(specs: Iterable[str]) -> bool:
@@ -175,16 +137,35 @@ def uses_models(specs: Iterable[str]) -> bool:
 
 
 def make_backend(
-    name: str, *, workers: int, parallel: int, address: str | None, shared_limits: bool = False
+    name: str,
+    *,
+    workers: int,
+    parallel: int,
+    address: str | None,
+    shared_limits: bool = False,
+    lease_seconds: float = DEFAULT_TTL,
+    env: WorkerEnv | None = None,
 ) -> Backend:
     """The backend called ``name`` (raises ConfigError for an unknown one); ``shared_limits``
-    holds endpoint limits across its processes (for games that call models)."""
+    holds endpoint limits across its processes (for games that call models), as leases of
+    ``lease_seconds``; ``env`` (declared variables, absolute paths) reaches Ray's workers (a
+    pool's workers inherit this process's environment)."""
     if name == "ray":
-        return RayBackend(address, parallel, shared_limits=shared_limits)
+        from duskfall.arena.ray_backend import RayBackend
+
+        return RayBackend(
+            address,
+            parallel,
+            shared_limits=shared_limits,
+            lease_seconds=lease_seconds,
+            env=env,
+        )
     if name != "local":
         raise ConfigError(f"unknown backend {name!r}; backends: {', '.join(BACKENDS)}")
     if address is not None:
         raise ConfigError("--address is for the ray backend (add --backend ray)")
     if workers > 1:
-        return PoolBackend(workers, parallel, shared_limits=shared_limits)
+        return PoolBackend(
+            workers, parallel, shared_limits=shared_limits, lease_seconds=lease_seconds
+        )
     return LoopBackend(parallel)

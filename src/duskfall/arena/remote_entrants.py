@@ -202,9 +202,10 @@ class RemoteSeats:
                     why = f"its program exited with status {status} without connecting"
                 else:
                     why = f"it did not connect within {entry.spec.connect_timeout:g}s"
+                errors = entry.errors.name if entry.errors is not None else "none"
                 raise RemoteEntrantError(
                     f"remote entrant {entry.entrant!r} (seat {entry.seat.seat}) could not "
-                    f"take its seat: {why} (its errors: {entry.errors})"
+                    f"take its seat: {why} (its errors: {errors} in the games folder)"
                 )
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -1,30 +1,35 @@
 """``duskfall simulate``: many games of one agent spec, played by the tournament machinery.
 
 A simulation is the simplest schedule: one entrant (the agent spec, the same for every game)
-and games with seeds ``first_seed, first_seed + 1, ...``. Its games are
+and games whose seeds are derived from ``first_seed`` by a keyed hash
+(:func:`~duskfall.core.rng.game_seed`, purpose ``simulate``; or given as ``seeds``). Its games are
 :class:`~duskfall.arena.game_job.GameJob` values in batches (chunks of seeds), played by the
 same backends and driver loop as a tournament's (:mod:`duskfall.arena.backends`,
 :mod:`duskfall.arena.driver`): this process's event loop with one worker, a process pool with
-more. Only small per-game results travel back, one batch at a time, and no worker keeps a
-finished game's events, so memory stays flat however many games are played.
+more. Only small per-game results travel back (and, with ``--log-dir``, each game's log,
+compressed, for this process to write), one batch at a time, and no worker keeps a finished
+game's events, so memory stays flat however many games are played.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from duskfall.arena.backends import Backend, LoopBackend, PoolBackend, uses_models
 from duskfall.arena.driver import drive
-from duskfall.arena.game_job import GameJob, GameResult
+from duskfall.arena.game_job import GameJob, GameResult, SlotFailure
+from duskfall.arena.recording import RecordWriter
 from duskfall.arena.stats import Proportion
 from duskfall.arena.workers import max_workers
-from duskfall.core.errors import ConfigError
+from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.core.rng import game_seeds
 from duskfall.runtime.settings import SeatFailurePolicy
 from duskfall.store.index import GameIndex, default_db_path
 
@@ -65,9 +70,9 @@ class SimulationReport:
         return self.games / self.seconds if self.seconds else 0.0
 
 
-def _check_log_dir(log_dir: str) -> None:
-    """Create ``log_dir``, or say in one line why games cannot be logged there."""
-    path = Path(log_dir)
+def _check_log_dir(log_dir: str) -> Path:
+    """Create ``log_dir`` (absolute), or say in one line why games cannot be logged there."""
+    path = Path(log_dir).resolve()
     try:
         path.mkdir(parents=True, exist_ok=True)
         probe = path / f".duskfall-probe-{os.getpid()}"
@@ -75,16 +80,59 @@ def _check_log_dir(log_dir: str) -> None:
         probe.unlink()
     except OSError as exc:
         raise ConfigError(f"cannot write game logs in {log_dir}: {exc.strerror or exc}") from None
+    return path
+
+
+class SimulationFailed(DuskfallError):
+    """A game of the simulation could not be played."""
 
 
 def simulation_batches(
-    template: GameJob, first_seed: int, games: int, size: int
+    template: GameJob, seeds: Iterable[int], games: int, size: int
 ) -> Iterator[list[GameJob]]:
-    """The simulation's schedule: ``template`` with seeds ``first_seed..``, ``size`` a batch."""
-    seeds = range(first_seed, first_seed + games)
+    """The simulation's schedule: ``template`` with each of ``seeds``, ``size`` a batch."""
+    chosen = iter(seeds)
     for start in range(0, games, size):
-        chunk = seeds[start : start + size]
+        chunk = itertools.islice(chosen, min(size, games - start))
         yield [replace(template, seed=seed, slot=slot) for slot, seed in enumerate(chunk, start)]
+
+
+class _Simulation:
+    """The driver's plan (the batches of seeds) and sink (the report, the record)."""
+
+    def __init__(
+        self,
+        batches: Iterator[list[GameJob]],
+        report: SimulationReport,
+        record: RecordWriter,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self._batches = batches
+        self._again: deque[GameJob] = deque()
+        self.report = report
+        self.record = record
+        self.progress = progress
+
+    def take(self, idle: bool) -> list[GameJob] | None:
+        if self._again:
+            return [self._again.popleft()]
+        return next(self._batches, None)
+
+    def again(self, job: GameJob) -> None:
+        self._again.append(job)
+
+    def played(self, results: list[GameResult]) -> None:
+        for result in results:
+            self.report.add(result)
+        self.record.write(results)
+        if self.progress:
+            self.progress(len(results))
+
+    def failed(self, job: GameJob, failure: SlotFailure, final: bool) -> None:
+        if final:
+            raise SimulationFailed(
+                f"the game with seed {job.seed} could not be played: {failure.reason}"
+            )
 
 
 def simulate(
@@ -95,6 +143,7 @@ def simulate(
     config: Mapping[str, Any] | None = None,
     workers: int = 1,
     first_seed: int = 0,
+    seeds: Iterable[int] | None = None,
     log_dir: str | None = None,
     retries: int = 2,
     decision_timeout: float = 120.0,
@@ -103,11 +152,15 @@ def simulate(
     agent_options: Mapping[str, Any] | None = None,
     on_seat_failure: SeatFailurePolicy = "abort",
 ) -> SimulationReport:
-    """Play ``games`` games with seeds ``first_seed..`` and aggregate the results.
+    """Play ``games`` games and aggregate the results. Game ``i``'s seed is
+    :func:`~duskfall.core.rng.game_seed` ``(first_seed, "simulate", i)``, or the ``i``-th of
+    ``seeds`` when they are given.
 
     A seat that keeps failing aborts its game, unless ``on_seat_failure`` is ``"fallback"``
-    (:class:`~duskfall.runtime.settings.RuntimeSettings`). Unlogged games get summary rows
-    in the game index, written in batches; logged ones are indexed as they are played.
+    (:class:`~duskfall.runtime.settings.RuntimeSettings`). Workers send the games back; this
+    process alone writes their logs (with ``log_dir``) and index rows, a batch at a time. A
+    game whose worker died is played again once; a game that cannot be played raises
+    :class:`SimulationFailed`.
 
     Raises ConfigError for more than :func:`max_workers` workers or a ``log_dir`` that
     cannot be written.
@@ -117,8 +170,7 @@ def simulate(
             f"workers must be between 1 and {max_workers()} on this machine "
             f"(4 per CPU, at least 8), not {workers}"
         )
-    if log_dir is not None:
-        _check_log_dir(log_dir)
+    games_dir = _check_log_dir(log_dir) if log_dir is not None else None
     db = default_db_path()
     template = GameJob(
         variant=variant,
@@ -126,38 +178,32 @@ def simulate(
         config=dict(config or {}),
         agents=agents,
         seats=(),
-        log_dir=log_dir,
-        db=None if db is None else str(db),
         settings={
             "retries": retries,
             "decision_timeout": decision_timeout,
             "on_seat_failure": on_seat_failure,
         },
         agent_options=dict(agent_options or {}),
+        keep_log=games_dir is not None,
+        keep_row=db is not None,
     )
     size = chunk_size or max(1, min(200, games // max(1, workers * 8) or 1))
-    batches = simulation_batches(template, first_seed, games, size)
+    chosen = game_seeds(first_seed, "simulate", range(games)) if seeds is None else seeds
     report = SimulationReport(variant, agents)
-    index = GameIndex(db) if db is not None and log_dir is None else None
-
-    def on_results(results: list[GameResult]) -> None:
-        for result in results:
-            report.add(result)
-        if index is not None:
-            index.add_rows([r.row for r in results if r.row is not None])
-        if progress:
-            progress(len(results))
-
-    def on_failure(exc: BaseException) -> None:
-        raise exc
-
+    index = GameIndex(db) if db is not None else None
+    plan = _Simulation(
+        simulation_batches(template, chosen, games, size),
+        report,
+        RecordWriter(games_dir, index),
+        progress,
+    )
     start = time.perf_counter()
     if workers > 1:
         runner: Backend = PoolBackend(workers, 2 * workers, shared_limits=uses_models([agents]))
     else:
         runner = LoopBackend(1)
     try:
-        drive(runner, lambda: next(batches, None), on_results, on_failure)
+        drive(runner, plan, plan, attempts=2)
     finally:
         runner.close()
         if index is not None:

@@ -1,11 +1,16 @@
 """Running a tournament: play the scheduled games that are missing, within the budgets.
 
-The game index is the tournament's memory: every game is tagged with the tournament and its
-slot, so :func:`tournament_progress` knows which slots are finished, which were interrupted
-(their process is gone: a kill -9, a crash) and which were never played. ``run`` and
-``resume`` both play exactly the missing and interrupted slots, each game from its start with
-its scheduled seed, so an interrupted tournament ends with the same games as one that never
-stopped. Only games in flight are lost when the driver dies.
+The driver (this process) owns the record. Wherever games are played (its event loop,
+worker processes, a Ray cluster), workers send each game back and only the driver writes
+logs, the index and the execution record of the slots (:mod:`duskfall.store.slots`), on its
+own disk. It holds the tournament's lock (:mod:`duskfall.arena.driver_lock`) while it runs,
+so a second driver is refused, and a driver that starts after one died knows at once, from
+any host, that the slots left ``running`` were lost: it plays them again. ``run`` and
+``resume`` both play exactly the missing slots, each game from its start with its scheduled
+seed (and the same game id: a slot's game is written once), so an interrupted tournament
+ends with the same games as one that never stopped. Only games in flight are lost when the
+driver dies; a failed game is played again (``[execution] attempts``) and its slot marked
+failed, with the reason, if every try fails.
 """
 
 from __future__ import annotations
@@ -13,47 +18,63 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
+import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.driver import drive
-from duskfall.arena.game_job import GameJob, GameResult
+from duskfall.arena.driver_lock import DriverLock, TournamentBusy
+from duskfall.arena.game_job import GameJob
+from duskfall.arena.recording import RecordWriter
 from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.tournament_config import TournamentConfig
-from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.arena.tournament_run import (
+    Looks,
+    RunEvent,
+    RunSummary,
+    Spending,
+    TournamentRun,
+)
+from duskfall.arena.worker_env import absolute_spec, worker_env
+from duskfall.core.errors import ConfigError
 from duskfall.core.usage import Usage
 from duskfall.session import GameSetup, plan_game
 from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.slots import FAILED, INTERRUPTED, RUNNING, SlotRecord, SlotTable, slot_records
+
+__all__ = [
+    "Looks",
+    "RunEvent",
+    "RunSummary",
+    "Spending",
+    "TournamentBusy",
+    "TournamentInterrupted",
+    "run_tournament",
+    "tournament_progress",
+]
 
 CONFIG_COPY = "tournament.json"
 ABANDONED = "abandoned"  # termination of an interrupted game whose slot is played again
 
 
-class TournamentBusy(DuskfallError):
-    """Another live process is playing games of this tournament."""
+class TournamentInterrupted(Exception):
+    """The driver was stopped (Ctrl-C, SIGTERM): what it did, for the resume hint."""
 
-
-@dataclass
-class Spending:
-    """Model usage so far, in total and per entrant."""
-
-    total: Usage = field(default_factory=Usage)
-    by_entrant: dict[str, Usage] = field(default_factory=dict)
-
-    def add(self, usage_by_entrant: dict[str, Usage]) -> None:
-        for name, usage in usage_by_entrant.items():
-            self.total += usage
-            self.by_entrant[name] = self.by_entrant.get(name, Usage()) + usage
+    def __init__(self, summary: RunSummary) -> None:
+        super().__init__("interrupted")
+        self.summary = summary
 
 
 @dataclass
 class TournamentProgress:
-    """Where a tournament stands, from the index: finished slots, interrupted ones, the rest."""
+    """Where a tournament stands, from the index: finished slots, interrupted ones, the rest,
+    and the execution record of its slots (``slots``: failed tries, nodes, fallbacks)."""
 
     config: TournamentConfig
     schedule: list[Slot]
@@ -61,19 +82,63 @@ class TournamentProgress:
     interrupted: list[GameRow]
     running: list[GameRow]
     abandoned: list[GameRow]
+    slots: dict[int, SlotRecord] = field(default_factory=dict)
 
     @property
     def missing(self) -> list[Slot]:
         return [slot for slot in self.schedule if slot.index not in self.done]
 
+    @property
+    def failed(self) -> list[SlotRecord]:
+        """Slots given up after every try failed (``resume`` tries them again)."""
+        return [r for r in self.slots.values() if r.state == FAILED and r.slot not in self.done]
+
+    @property
+    def in_flight(self) -> list[SlotRecord]:
+        """Slots a driver handed to workers and has not had back (its own, while it lives;
+        a dead driver's are taken over by the next one)."""
+        return [r for r in self.slots.values() if r.state == RUNNING]
+
+    @property
+    def lost(self) -> list[SlotRecord]:
+        """Slots that were in flight when their driver stopped, not played since."""
+        return [
+            r for r in self.slots.values() if r.state == INTERRUPTED and r.slot not in self.done
+        ]
+
+    @property
+    def with_fallbacks(self) -> dict[int, int]:
+        """Finished slot -> decisions its game settled with a fallback (only those with any)."""
+        return {
+            slot: record.fallbacks
+            for slot, record in self.slots.items()
+            if slot in self.done and record.fallbacks
+        }
+
+    def without_fallbacks(self) -> TournamentProgress:
+        """This progress with the games that had fallbacks left out (for a report that
+        excludes them)."""
+        flagged = self.with_fallbacks
+        done = {slot: row for slot, row in self.done.items() if slot not in flagged}
+        return replace(self, done=done)
+
+    def games_per_node(self) -> Counter[str]:
+        """Finished games by the node (host) that played them."""
+        return Counter(row.host or "?" for row in self.done.values())
+
     def spent(self) -> Spending:
         """Model usage of the games played so far (interrupted ones included: they were paid
-        for), per entrant from the logs' ``llm_call`` events."""
+        for, and failed tries too), per entrant from the logs' ``llm_call`` events."""
         from duskfall.arena.results import entrant_usage
 
         spending = Spending()
         for row in [*self.done.values(), *self.interrupted, *self.abandoned]:
             spending.add(entrant_usage(row))
+        for record in self.slots.values():
+            if record.spent_tokens or record.spent_cost_usd:
+                spending.add_unattributed(
+                    Usage(prompt_tokens=record.spent_tokens, cost_usd=record.spent_cost_usd)
+                )
         return spending
 
 
@@ -93,59 +158,51 @@ def tournament_progress(config: TournamentConfig, index: GameIndex) -> Tournamen
             interrupted.append(row)
         else:
             running.append(row)
-    return TournamentProgress(config, schedule, done, interrupted, running, abandoned)
-
-
-@dataclass
-class RunEvent:
-    """Progress of a run, after each finished game."""
-
-    done: int
-    total: int
-    tokens: int
-    cost_usd: float
-    result: GameResult | None = None
-
-
-@dataclass
-class RunSummary:
-    """What one ``run``/``resume`` did."""
-
-    played: int = 0
-    failed: list[str] = field(default_factory=list)
-    stopped_by: str | None = None  # the budget that stopped scheduling, if any
-    seconds: float = 0.0
-    spending: Spending = field(default_factory=Spending)
+    slots = slot_records(index.path, config.name)
+    return TournamentProgress(config, schedule, done, interrupted, running, abandoned, slots)
 
 
 def config_fingerprint(config: TournamentConfig) -> str:
-    """A hash of what defines the schedule and its games (not concurrency nor budgets)."""
+    """A hash of what defines the schedule and its games (not concurrency, budgets nor how
+    games are run)."""
     defining = config.model_dump(
-        mode="json", exclude={"parallel_games", "workers", "budget", "log_dir"}
+        mode="json", exclude={"parallel_games", "workers", "budget", "log_dir", "execution"}
     )
     return hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _check_same_config(config: TournamentConfig, games_dir: Path) -> None:
-    """Keep a copy of the config next to the games; refuse a changed one."""
+def _check_same_config(config: TournamentConfig, games_dir: Path) -> str:
+    """Keep a copy of the config next to the games; refuse a changed one. Returns the
+    tournament's salt (kept in the copy: what its games' ids are drawn from)."""
     copy = games_dir / CONFIG_COPY
     fingerprint = config_fingerprint(config)
+    stored: dict[str, Any] = {}
     if copy.exists():
         try:
-            stored = json.loads(copy.read_text(encoding="utf-8")).get("fingerprint")
+            stored = json.loads(copy.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            stored = None
-        if stored is not None and stored != fingerprint:
+            stored = {}
+        if stored.get("fingerprint") not in (None, fingerprint):
             raise ConfigError(
                 f"tournament {config.name!r} was started with another config (see {copy}); "
                 "give it a new name to play a different tournament"
             )
-    copy.write_text(
-        json.dumps(
-            {"fingerprint": fingerprint, "config": config.model_dump(mode="json")}, indent=2
-        ),
-        encoding="utf-8",
+    salt = stored.get("salt") if isinstance(stored.get("salt"), str) else secrets.token_hex(16)
+    text = json.dumps(
+        {"fingerprint": fingerprint, "salt": salt, "config": config.model_dump(mode="json")},
+        indent=2,
     )
+    partial = copy.with_name(f".{copy.name}.part")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(copy)
+    return str(salt)
+
+
+def slot_game_id(salt: str, config: TournamentConfig, slot: Slot) -> str:
+    """The id of a slot's game: the same for every try at the slot (its game is written
+    once), unguessable without the tournament's salt (it says nothing about the deal)."""
+    digest = hashlib.sha256(f"{salt}:{config.name}:{slot.index}".encode()).hexdigest()
+    return f"{slot.variant}-{digest[:16]}"
 
 
 def stored_config(index: GameIndex, name: str) -> TournamentConfig:
@@ -163,50 +220,25 @@ def stored_config(index: GameIndex, name: str) -> TournamentConfig:
     raise ConfigError(f"no tournament {name!r} with a stored config in {index.path}")
 
 
-def _budget_stop(config: TournamentConfig, spending: Spending) -> str | None:
-    """The budget that is used up (no new game should start), or None."""
-    budget = config.budget
-    total = spending.total
-    if budget.max_cost_usd is not None and total.cost_usd >= budget.max_cost_usd:
-        return f"max_cost_usd {budget.max_cost_usd:g} reached (${total.cost_usd:.4f})"
-    if budget.max_tokens is not None and total.total_tokens >= budget.max_tokens:
-        return f"max_tokens {budget.max_tokens} reached ({total.total_tokens})"
-    return None
-
-
-def _exhausted(config: TournamentConfig, spending: Spending) -> set[str]:
-    """Entrants whose own budget is used up: their games are not started."""
-    budget = config.budget
-    out = set()
-    for name, usage in spending.by_entrant.items():
-        if (
-            budget.per_entrant_max_cost_usd is not None
-            and usage.cost_usd >= budget.per_entrant_max_cost_usd
-        ) or (
-            budget.per_entrant_max_tokens is not None
-            and usage.total_tokens >= budget.per_entrant_max_tokens
-        ):
-            out.add(name)
-    return out
-
-
-def _job(config: TournamentConfig, slot: Slot, games_dir: Path, db: Path | None) -> GameJob:
+def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob:
+    agents = slot.agents(config.seat_agents())
     return GameJob(
         tournament=config.name,
         slot=slot.index,
         variant=slot.variant,
         seed=slot.seed,
         config=slot.config,
-        agents=slot.agents(config.seat_agents()),
+        agents=",".join(absolute_spec(agent, here) for agent in agents.split(",")),
         seats=slot.seats,
-        log_dir=str(games_dir),
-        db=None if db is None else str(db),
         settings={
             "retries": config.retries,
             "decision_timeout": config.decision_timeout,
             "on_seat_failure": config.on_seat_failure,
         },
         agent_options=_agent_options(config),
+        game_id=slot_game_id(salt, config, slot),
+        keep_log=True,
+        keep_row=True,
         remote=dict(config.remote),
     )
 
@@ -230,50 +262,85 @@ def run_tournament(
     address: str | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     backend_factory: Callable[[], Backend] | None = None,
+    env: Sequence[str] = (),
+    looks: Looks | None = None,
 ) -> RunSummary:
-    """Play every missing or interrupted game of ``config``'s tournament.
+    """Play every missing game of ``config``'s tournament (also those of failed slots).
 
-    Games are logged in ``config.games_dir(base_dir)`` and indexed in ``db``. Raises
-    :class:`TournamentBusy` when another live process is playing this tournament.
+    Games are logged in ``config.games_dir(base_dir)`` and indexed in ``db``, by this process
+    alone. ``env`` names variables (secrets) workers get from this shell, besides the
+    config's ``[execution] env``; ``looks`` are a stopping rule's planned looks. Raises
+    :class:`TournamentBusy` when another live process is playing this tournament, and
+    :class:`TournamentInterrupted` (with what was done) on Ctrl-C.
     """
-    games_dir = config.games_dir(base_dir)
+    games_dir = config.games_dir(base_dir).resolve()
+    db = Path(db).resolve()
     try:
         games_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"cannot create {games_dir}: {exc.strerror or exc}") from None
-    _check_same_config(config, games_dir)
-    with GameIndex(db) as index:
+    salt = _check_same_config(config, games_dir)
+    variables = worker_env([*config.execution.env, *env])
+    with DriverLock(games_dir, config.name) as lock, GameIndex(db) as index, SlotTable(db) as slots:
+        slots.take_over(config.name)  # we hold the lock: their driver is gone
         state = tournament_progress(config, index)
-        if state.running:
-            pids = ", ".join(sorted({str(row.pid) for row in state.running}))
-            raise TournamentBusy(
-                f"tournament {config.name!r} is being played by process {pids}; "
-                "wait for it or stop it first"
-            )
-        spending = state.spent()
-        for row in state.interrupted:  # its slot is played again from the start
+        for row in [*state.interrupted, *state.running]:  # rows of drivers before this design
             index.abandon(row.id, ABANDONED)
-        done = len(state.done)
         missing = state.missing
-    preflight(config, missing)
-    summary = RunSummary(spending=spending)
-    start = time.perf_counter()
-    make = backend_factory or (
-        lambda: make_backend(
-            backend,
-            workers=config.workers,
-            parallel=config.parallel_games,
-            address=address,
-            shared_limits=uses_models(config.entrants.values()),
+        preflight(config, missing)
+        summary = RunSummary(spending=state.spent(), lost_before=len(state.lost))
+        start = time.perf_counter()
+        models = uses_models(config.entrants.values())
+        runner = (backend_factory or _backend_maker(config, backend, address, models, variables))()
+        here = Path(os.getcwd())
+        run = TournamentRun(
+            config,
+            [_job(config, slot, salt, here) for slot in missing],
+            record=RecordWriter(games_dir, index),
+            slots=slots,
+            driver=lock.me.name,
+            summary=summary,
+            done=len(state.done),
+            games_per_task=1 if models else _games_per_task(config, runner),
+            progress=progress,
+            looks=looks,
         )
-    )
-    runner = make()
-    try:
-        _drive(config, runner, _jobs(config, missing, games_dir, db), summary, done, progress)
-    finally:
-        runner.close()
-    summary.seconds = time.perf_counter() - start
+        try:
+            drive(
+                runner,
+                run,
+                run,
+                attempts=config.execution.attempts,
+                game_timeout=config.execution.game_timeout,
+                retry_unreached=True,
+            )
+        except KeyboardInterrupt:
+            summary.interrupted = True
+            raise TournamentInterrupted(summary) from None
+        finally:
+            runner.close()
+            slots.stopped(config.name, lock.me.name)
+            summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _backend_maker(
+    config: TournamentConfig, backend: str, address: str | None, models: bool, variables: Any
+) -> Callable[[], Backend]:
+    return lambda: make_backend(
+        backend,
+        workers=config.workers,
+        parallel=config.parallel_games,
+        address=address,
+        shared_limits=models,
+        lease_seconds=config.execution.lease_seconds,
+        env=variables,
+    )
+
+
+def _games_per_task(config: TournamentConfig, runner: Backend) -> int:
+    """Bot games a task takes: the config's, else the backend's (1 on the event loop)."""
+    return config.execution.games_per_task or runner.games_per_cpu_task
 
 
 def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
@@ -296,63 +363,6 @@ def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
         asyncio.run(plan_game(setup).preflight())
         if not unchecked:
             return
-
-
-def _jobs(
-    config: TournamentConfig, slots: Iterable[Slot], games_dir: Path, db: Path
-) -> list[GameJob]:
-    return [_job(config, slot, games_dir, db) for slot in slots]
-
-
-def _drive(
-    config: TournamentConfig,
-    runner: Backend,
-    pending: list[GameJob],
-    summary: RunSummary,
-    done: int,
-    progress: Callable[[RunEvent], None] | None,
-) -> None:
-    """Play ``pending`` one game a batch, checking the budgets before each new game."""
-    queue = list(pending)
-    finished = [done]
-
-    def next_batch() -> list[GameJob] | None:
-        if not queue or summary.stopped_by is not None:
-            return None
-        summary.stopped_by = _budget_stop(config, summary.spending)
-        if summary.stopped_by is not None:
-            return None
-        exhausted = _exhausted(config, summary.spending)
-        job = next((j for j in queue if not exhausted & set(j.seats)), None)
-        if job is None:
-            summary.stopped_by = "per-entrant budget reached by " + ", ".join(sorted(exhausted))
-            return None
-        queue.remove(job)
-        return [job]
-
-    def on_results(results: list[GameResult]) -> None:
-        for result in results:
-            finished[0] += 1
-            summary.played += 1
-            summary.spending.add(result.usage)
-            if progress is not None:
-                spent = summary.spending.total
-                event = RunEvent(
-                    finished[0], config.total_games, spent.total_tokens, spent.cost_usd, result
-                )
-                progress(event)
-
-    def on_failure(exc: BaseException) -> None:
-        summary.failed.append(_one_line(exc))
-        if summary.stopped_by is None:
-            summary.stopped_by = "a game failed: " + summary.failed[0]
-
-    drive(runner, next_batch, on_results, on_failure)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"
 
 
 def seat_counts(slots: Iterable[Slot]) -> Counter[str]:

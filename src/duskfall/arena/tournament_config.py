@@ -26,6 +26,11 @@ Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
     # [remote.mine]
     # command = ["python", "my_agent.py", "--port", "{port}"]  (token: $DUSKFALL_SEAT_TOKEN)
 
+    [execution]             # how games are run (changes no game)
+    attempts = 3            # tries per game before its slot is marked failed
+    lease_seconds = 30      # an endpoint slot held by a dead worker comes back after this
+    env = ["OPENAI_API_KEY"]  # variables workers on other machines get from the driver
+
     [budget]
     max_cost_usd = 5.0
     max_tokens = 2_000_000
@@ -42,7 +47,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from duskfall.arena.leases import DEFAULT_TTL
 from duskfall.arena.remote_spec import PLACEHOLDER_AGENT, REMOTE, RemoteEntrant
+from duskfall.arena.worker_env import ENV_NAME
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
 from duskfall.core.validation import describe_errors
@@ -83,6 +90,30 @@ class Budget(_Strict):
     per_entrant_max_tokens: int | None = Field(None, gt=0)
 
 
+class Execution(_Strict):
+    """How the games are run: none of it changes a game (nor the config's fingerprint)."""
+
+    attempts: int = Field(3, ge=1, le=20, description="tries per game before it is given up")
+    game_timeout: float | None = Field(
+        None, gt=0, description="seconds a game may take before it is played again elsewhere"
+    )
+    lease_seconds: float = Field(
+        DEFAULT_TTL, gt=0, le=3600, description="an endpoint slot's lease (a dead worker's ends)"
+    )
+    env: list[str] = Field(default_factory=list, description="variables workers need")
+    games_per_task: int | None = Field(
+        None, ge=1, le=1000, description="bot games per task on workers (default: automatic)"
+    )
+
+    @field_validator("env")
+    @classmethod
+    def _names(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if not ENV_NAME.match(name):
+                raise ValueError(f"{name!r} is not the name of an environment variable")
+        return value
+
+
 class TournamentConfig(_Strict):
     """Everything that defines a tournament; the schedule derives from it alone."""
 
@@ -101,6 +132,7 @@ class TournamentConfig(_Strict):
     on_seat_failure: Literal["abort", "fallback"] = "fallback"
     agent_options: dict[str, Any] = Field(default_factory=dict)
     budget: Budget = Field(default_factory=Budget)
+    execution: Execution = Field(default_factory=Execution)
     remote: dict[str, RemoteEntrant] = Field(default_factory=dict)
 
     @field_validator("name")

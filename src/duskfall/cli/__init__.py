@@ -35,6 +35,7 @@ COMMAND_MODULES = [
     "duskfall.cli.web_commands",
     "duskfall.cli.learn_commands",
     "duskfall.cli.tournament_commands",
+    "duskfall.cli.lab_commands",
     "duskfall.cli.kit_commands",
 ]
 

@@ -39,3 +39,56 @@ def schema(
         highlight=False,
         markup=False,
     )
+
+
+@app.command(
+    "check-bot",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def check_bot(
+    ctx: typer.Context,
+    variant: Annotated[
+        list[str] | None, typer.Option("--variant", "-v", help="only this variant (repeatable)")
+    ] = None,
+    scenario: Annotated[
+        list[str] | None, typer.Option("--scenario", help="only this scenario (repeatable)")
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="seconds one game may take")] = 120.0,
+) -> None:
+    """Check a program of yours against a local server: every decision kind of every variant
+    (rare ones forced), a reconnect, late answers and stale ids. Give its command after --
+    (``{host}``/``{port}`` are filled in, else host and port are appended). Prints a
+    pass/fail table; the exit status is 1 if a check failed (docs/protocol.md#check-bot)."""
+    import asyncio
+
+    from duskfall.kit.check_bot import FAIL, check, scenarios_for
+
+    command = list(ctx.args)
+    if command and command[0] == "--":
+        command = command[1:]
+    for name in variant or []:
+        resolve_variant(name)
+    chosen = scenarios_for(variant, scenario)
+
+    def progress(line: str) -> None:
+        console.print(line, highlight=False, markup=False)
+
+    rows = asyncio.run(check(command, chosen, timeout=timeout, progress=progress))
+    width = max(len(f"{r.variant} {r.check}") for r in rows)
+    console.print("", highlight=False)
+    for row in rows:
+        name = f"{row.variant} {row.check}".ljust(width)
+        line = f"{row.result:<11} {name}  {row.answered:>4}  {row.detail}"
+        if row.result == FAIL:
+            line += f"  (see {row.docs})"
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    failed = sum(r.result == FAIL for r in rows)
+    passed = sum(r.result == "pass" for r in rows)
+    unreached = len(rows) - failed - passed
+    console.print(
+        f"\n{passed} passed, {failed} failed, {unreached} not reached",
+        highlight=False,
+        markup=False,
+    )
+    if failed:
+        raise typer.Exit(1)

@@ -16,7 +16,7 @@ from duskfall.cli.common import check_port, parse_config_options, resolve_varian
 from duskfall.cli.console import safe_console
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.core.errors import ConfigError
-from duskfall.core.rng import check_seed
+from duskfall.core.rng import check_seed, game_seeds
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings
@@ -32,6 +32,14 @@ def serve(
     variant: Annotated[str, typer.Option("--variant", "-v", help="game to serve")] = "sports-mafia",
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port (0: any free port)")] = 8765,
+    ws: Annotated[
+        int | None,
+        typer.Option(
+            "--ws",
+            help="also serve the same messages over WebSocket on this port (one message per "
+            "frame; needs duskfall[web])",
+        ),
+    ] = None,
     games: Annotated[int | None, typer.Option(help="stop after this many games")] = None,
     fill_bots_after: Annotated[
         float | None,
@@ -80,7 +88,10 @@ def serve(
     ] = True,
     log_dir: Annotated[Path, typer.Option(help="directory of the game logs")] = Path("games"),
     no_log: Annotated[bool, typer.Option("--no-log", help="do not write game logs")] = False,
-    seed: Annotated[int | None, typer.Option(help="seed of the first game (+1 per game)")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="master seed: each game's seed is derived from it by a keyed hash"),
+    ] = None,
     preset: Annotated[str | None, typer.Option(help="role preset (werewolf)")] = None,
     set_: Annotated[
         list[str] | None, typer.Option("--set", help="config option KEY=VALUE (repeatable)")
@@ -88,11 +99,13 @@ def serve(
     config_file: Annotated[str | None, typer.Option(help="JSON config file")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", help="log connections and errors")] = False,
 ) -> None:
-    """Serve games over TCP (8-byte big-endian length + UTF-8 JSON frames, seed 001 protocol)."""
+    """Serve games over TCP (8-byte big-endian length + UTF-8 JSON frames, seed 001 protocol),
+    and with --ws over WebSocket."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING)
     settings = ServerSettings(
         host=host,
         port=port,
+        ws_port=ws,
         variant=variant,
         config=with_preset(
             parse_config_options(set_, config_file), preset, resolve_variant(variant)
@@ -138,8 +151,9 @@ async def _serve(settings: ServerSettings) -> None:
     # full collections (triggered by each game's garbage) no longer scan it again and again
     gc.freeze()
     limit = f", stops after {settings.games} game(s)" if settings.games else ""
+    websocket = f", WebSocket on ws://{settings.host}:{server.ws_port}/" if server.ws_port else ""
     console.print(
-        f"serving {server.variant.id} on {settings.host}:{server.port}"
+        f"serving {server.variant.id} on {settings.host}:{server.port}{websocket}"
         f" ({server.lobby.num_seats} seats per game{limit})",
         highlight=False,
         soft_wrap=True,
@@ -161,7 +175,9 @@ def connect(
     variant: Annotated[
         str, typer.Option(help="game, if the server does not say (it does in its HELLO)")
     ] = "sports-mafia",
-    seed: Annotated[int, typer.Option(help="seed of the agents' choices")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="master seed of the agents' choices (one derived per client)")
+    ] = 0,
     name: Annotated[str | None, typer.Option(help="name sent to the server")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only failures")] = False,
     token: Annotated[
@@ -178,7 +194,8 @@ def connect(
     if token is not None and count != 1:
         raise ConfigError("--token names one seat: use it with --count 1")
     check_port(port)
-    players = [AgentPlayer(agent, variant=variant, seed=seed + i) for i in range(count)]
+    seeds = game_seeds(check_seed(seed, "--seed"), "connect", range(count))
+    players = [AgentPlayer(agent, variant=variant, seed=s) for s in seeds]
     results = asyncio.run(_connect(host, port, players, name, token))
     failed = 0
     for index, (client, game_over) in enumerate(results):

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import shlex
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
 
+from duskfall.arena.driver_lock import driver_of
 from duskfall.arena.tournament import (
     RunEvent,
     RunSummary,
+    TournamentInterrupted,
     TournamentProgress,
     run_tournament,
     tournament_progress,
@@ -39,6 +46,14 @@ BackendOpt = Annotated[str, typer.Option("--backend", help="local (processes) or
 AddressOpt = Annotated[
     str | None, typer.Option("--address", help="Ray cluster address (with --backend ray)")
 ]
+EnvOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--env",
+        help="a variable (e.g. an API key) workers on other machines need, taken from this "
+        "shell and never logged; repeat for several",
+    ),
+]
 
 
 def _db(db: Path | None) -> Path:
@@ -58,10 +73,16 @@ def _progress(config: TournamentConfig, db: Path) -> TournamentProgress:
 
 
 def _play(
-    config_path: Path, db: Path | None, backend: str, address: str | None, *, resume: bool
+    config_path: Path,
+    db: Path | None,
+    backend: str,
+    address: str | None,
+    env: list[str] | None,
+    *,
+    resume: bool,
 ) -> None:
     config = load_tournament(config_path)
-    path = _db(db)
+    path = _db(db).resolve()
     if path.exists():
         with GameIndex(path) as index:
             started = index.tournament_games(config.name)
@@ -76,15 +97,48 @@ def _play(
             spent = f"{event.tokens:,} tokens ${event.cost_usd:.4f}"
             bar.update(completed=event.done, note=spent)
 
-        summary = run_tournament(
-            config,
-            base_dir=config_path.resolve().parent,
-            db=path,
-            backend=backend,
-            address=address,
-            progress=advance,
-        )
+        interrupted = False
+        try:
+            with _sigterm_as_interrupt():
+                summary = run_tournament(
+                    config,
+                    base_dir=config_path.resolve().parent,
+                    db=path,
+                    backend=backend,
+                    address=address,
+                    progress=advance,
+                    env=env or (),
+                )
+        except TournamentInterrupted as stopped:
+            summary, interrupted = stopped.summary, True
     _summary_line(config, summary)
+    if interrupted:
+        hint = ["duskfall", "tournament", "resume", str(config_path), "--db", str(path)]
+        if backend != "local":
+            hint += ["--backend", backend]
+        if address is not None:
+            hint += ["--address", address]
+        for name in env or ():
+            hint += ["--env", name]
+        console.print(
+            "[yellow]interrupted:[/] the games in flight are lost; to play the rest: "
+            + shlex.join(hint)
+        )
+        sys.exit(130)
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """A SIGTERM stops the run as Ctrl-C does (workers stopped, the resume hint shown)."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _summary_line(config: TournamentConfig, summary: RunSummary) -> None:
@@ -93,12 +147,22 @@ def _summary_line(config: TournamentConfig, summary: RunSummary) -> None:
         f"{config.name}: {summary.played} game(s) played in {summary.seconds:.1f}s, "
         f"{spent.total_tokens:,} tokens (cached {spent.cached_tokens:,}), ${spent.cost_usd:.4f}"
     )
+    if summary.lost_before:
+        console.print(
+            f"{summary.lost_before} game(s) in flight when the last driver stopped were "
+            "played again"
+        )
+    if summary.retried:
+        console.print(f"{summary.retried} failed tr(ies) played again")
     if summary.stopped_by:
         console.print(f"[yellow]stopped scheduling:[/] {summary.stopped_by}")
     if summary.failed:
         for line in summary.failed[:5]:
             console.print(f"[red]failed game:[/] {line}")
-        sys.exit(1)
+        if len(summary.failed) > 5:
+            console.print(f"[red]... and {len(summary.failed) - 5} more failed game(s)[/]")
+        if not summary.interrupted:
+            sys.exit(1)
 
 
 @tournament_app.command()
@@ -107,9 +171,10 @@ def run(
     db: DbOpt = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
+    env: EnvOpt = None,
 ) -> None:
     """Play a new tournament (every scheduled game, within its budgets)."""
-    _play(config, db, backend, address, resume=False)
+    _play(config, db, backend, address, env, resume=False)
 
 
 @tournament_app.command()
@@ -118,22 +183,46 @@ def resume(
     db: DbOpt = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
+    env: EnvOpt = None,
 ) -> None:
-    """Play the missing and interrupted games of a tournament."""
-    _play(config, db, backend, address, resume=True)
+    """Play the missing games of a tournament: never played, lost in flight, or failed."""
+    _play(config, db, backend, address, env, resume=True)
 
 
 @tournament_app.command()
 def status(config: ConfigArg, db: DbOpt = None) -> None:
-    """How many games are finished, interrupted, running and missing; spending so far."""
+    """Games finished (per node), in flight, failed and missing; the driver; spending."""
     loaded = load_tournament(config)
     state = _progress(loaded, _db(db))
     spent = state.spent().total
+    driver = driver_of(loaded.games_dir(config.resolve().parent))
     console.print(
         f"{loaded.name}: {len(state.done)}/{len(state.schedule)} finished, "
-        f"{len(state.interrupted)} interrupted, {len(state.running)} running, "
+        f"{len(state.in_flight) if driver else 0} in flight, {len(state.failed)} failed, "
         f"{len(state.missing)} to play; {spent.total_tokens:,} tokens, ${spent.cost_usd:.4f}"
     )
+    if driver is not None:
+        console.print(f"driver: {driver}")
+    elif state.in_flight or state.lost or state.interrupted:
+        lost = len(state.in_flight) + len(state.lost) + len(state.interrupted)
+        console.print(f"no driver running: {lost} game(s) were lost in flight (resume plays them)")
+    nodes = state.games_per_node()
+    if nodes:
+        console.print(
+            "games per node: " + ", ".join(f"{node} {n}" for node, n in nodes.most_common())
+        )
+    for record in state.failed[:5]:
+        where = f" on {record.node}" if record.node else ""
+        console.print(
+            f"[red]failed:[/] slot {record.slot} after {record.attempts} tries{where}: "
+            f"{record.reason}"
+        )
+    flagged = state.with_fallbacks
+    if flagged:
+        console.print(
+            f"{len(flagged)} finished game(s) had fallback decisions "
+            f"({sum(flagged.values())} in all); report --exclude-fallbacks leaves them out"
+        )
 
 
 @tournament_app.command()
@@ -150,6 +239,10 @@ def report(
     bootstrap: Annotated[
         int, typer.Option(min=0, max=10_000, help="bootstrap resamples for the intervals")
     ] = 200,
+    exclude_fallbacks: Annotated[
+        bool,
+        typer.Option("--exclude-fallbacks", help="leave out games with fallback decisions"),
+    ] = False,
 ) -> None:
     """Leaderboard (OpenSkill with bootstrap 95% intervals), win rates, behaviour metrics."""
     from duskfall.arena.leaderboard import build_report
@@ -157,6 +250,8 @@ def report(
 
     loaded = load_tournament(config)
     state = _progress(loaded, _db(db))
+    if exclude_fallbacks:
+        state = state.without_fallbacks()
     result = build_report(state, bootstrap=bootstrap)
     if csv_path is not None:
         _write(csv_path, result.csv())

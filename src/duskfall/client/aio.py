@@ -19,6 +19,7 @@ from duskfall.protocol.messages import ActionRequest, GameEvent
 log = logging.getLogger(__name__)
 READ_SIZE = 65536
 CLOSE_TIMEOUT = 5.0
+RECONNECT_DELAY = 0.2  # seconds before the first try to reclaim a dropped seat (then more)
 
 
 class AsyncClient(ClientBase):
@@ -71,21 +72,43 @@ class AsyncClient(ClientBase):
         """
         if self.reader is None:
             await self.connect()
-        reader = self.reader
-        assert reader is not None
+        failures = 0  # reconnections in a row that got nothing
         while not self.session.finished:
+            reader = self.reader
             try:
-                data = await reader.read(READ_SIZE)
-            except (ConnectionError, OSError):
-                break
+                if reader is None:
+                    data = b""
+                elif failures:  # just reconnected: the server's HELLO comes at once, or never
+                    data = await asyncio.wait_for(reader.read(READ_SIZE), self.connect_timeout)
+                else:
+                    data = await reader.read(READ_SIZE)
+            except (ConnectionError, OSError, TimeoutError):
+                data = b""
             if not data:
-                break
+                if not await self._come_back(failures):
+                    break
+                failures += 1
+                continue
+            failures = 0
             requests = self._requests_in(data)
             if requests is None:
                 break
             for request in requests:
                 await self._answer(request)
         return self.session.game_over
+
+    async def _come_back(self, failures: int) -> bool:
+        """The connection dropped before the end: reclaim the seat with its token (and the
+        last event number, so the events missed are sent again). False: give up."""
+        if self.session.token is None or failures >= self.reconnects:
+            return False
+        await asyncio.sleep(RECONNECT_DELAY * (failures + 1))
+        try:
+            await self.reconnect()
+        except (OSError, TimeoutError) as exc:
+            log.warning("reconnecting failed: %s", exc)
+            self.reader = None
+        return True
 
     async def determine_action(self, request: ActionRequest) -> dict[str, Any] | None:
         """Your agent: return the ``action`` object for ``request`` (None: do not answer)."""

@@ -210,11 +210,15 @@ class ClientBase(Callbacks):
         max_frame: int = DEFAULT_MAX_FRAME,
         send_hello: bool = False,
         state_updates: StateUpdates | None = None,
+        reconnects: int = 3,
     ) -> None:
         """``send_hello``: open with a ``HELLO`` even without a token or name (a server started
         with ``--seat-after-hello`` seats only connections that send one). ``state_updates``:
-        ask for ``changes`` (or ``off``) instead of the full observation after every action."""
+        ask for ``changes`` (or ``off``) instead of the full observation after every action.
+        ``reconnects``: tries to reclaim the seat when the connection drops before the end
+        (the asyncio client; 0: none)."""
         super().__init__(on_action_request, on_event, on_error, on_hello)
+        self.reconnects = reconnects
         self.send_hello = send_hello
         self.state_updates = state_updates
         self.host = host

@@ -8,7 +8,9 @@
 (:class:`~duskfall.core.encoding.Menu`). Seats that are
 dead stay agents until the game ends (they are never selected). Rewards come at the end
 (:class:`~duskfall.learn.table.Table`). ``reset(seed=s)`` deals the game of seed ``s``;
-``reset()`` after that deals the next seed (``s+1``...), and before any seed a fresh random one.
+``reset()`` after that deals a seed derived from the last one
+(:func:`~duskfall.core.rng.derive_seed`:
+never ``s+1``, so one game's seed does not give the next), and before any seed a fresh random one.
 ``observation="tokens"`` observes token ids instead, for a variant that declares them (sports
 mafia).
 An index outside the mask raises ValueError naming the legal ones (``illegal="fallback"``
@@ -26,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from duskfall.core.rng import derive_seed
 from duskfall.learn.spaces import action_space, observation_space
 from duskfall.learn.table import ObservationMode, OpponentFactory, RewardMode, Table
 
@@ -77,7 +80,7 @@ class DuskfallAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = self._next_seed if self._next_seed is not None else random.randrange(2**31)
-        self._next_seed = seed + 1
+        self._next_seed = derive_seed(seed, "reset")
         self.table.deal(seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -15,6 +15,7 @@ otherwise). The published schema files (:mod:`duskfall.protocol.schemas`) are bu
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -119,6 +120,8 @@ def _branches_error(value: Any, branches: list[Any], path: str) -> str | None:
     if not all(errors):
         return None
     if isinstance(value, dict):
+        if len(set(errors)) == 1:  # every branch says the same (an unknown field)
+            return errors[0]
         chosen = [e for b, e in zip(branches, errors, strict=True) if _selects(b, value)]
         if chosen:
             return min((e for e in chosen if e), key=len)
@@ -180,22 +183,31 @@ def _expected(schema: Mapping[str, Any]) -> str:
 
 def _object_error(value: dict[str, Any], schema: Mapping[str, Any], path: str) -> str | None:
     properties: Mapping[str, Any] = schema.get("properties", {})
+    extra = schema.get("additionalProperties")
+    closed = extra is False or (extra is None and "properties" in schema)
+    if closed:  # a misspelt field first: it is also why a required one seems missing
+        for name in value:
+            if name not in properties:
+                return _unknown(name, list(properties), path)
     for name in schema.get("required", ()):
         if name not in value:
             return f"{path} needs its {name!r} field"
-    extra = schema.get("additionalProperties")
-    closed = extra is False or (extra is None and "properties" in schema)
     for name, item in value.items():
         sub = properties.get(name, extra if isinstance(extra, Mapping) else None)
         if sub is None:
-            if closed:
-                known = ", ".join(repr(n) for n in properties)
-                return f"{path} has an unknown field {name!r} (its fields: {known})"
             continue
         error = _error(item, sub, f"{path}.{name}" if path != "action" else name)
         if error:
             return error
     return None
+
+
+def _unknown(name: str, known: list[str], path: str) -> str:
+    """``action has an unknown field 'targte' (did you mean 'target'? its fields: ...)``."""
+    fields = ", ".join(repr(n) for n in known)
+    close = difflib.get_close_matches(str(name), known, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"{path} has an unknown field {str(name)[:40]!r} ({hint}its fields: {fields})"
 
 
 def _enumerated(schema: Mapping[str, Any]) -> list[Any] | None:

@@ -14,7 +14,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from duskfall.core.errors import ConfigError
+from duskfall.core.errors import ConfigError, MissingDependency
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import parse_config
 from duskfall.protocol.errors import ErrorCode, ProtocolError
@@ -24,6 +24,7 @@ from duskfall.server.connection import Connection, Flusher, ReadTimeout
 from duskfall.server.lobby import GameResult, Lobby, Placement
 from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.settings import ServerSettings
+from duskfall.server.ws_connection import WsConnection
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ class GameServer:
         self.frames_in = 0
         self.frames_out = 0
         self._server: asyncio.base_events.Server | None = None
+        self._ws_server: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._done = asyncio.Event()
 
@@ -57,6 +59,14 @@ class GameServer:
         """The bound port (useful with ``port=0``)."""
         assert self._server is not None, "server not started"
         port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    @property
+    def ws_port(self) -> int | None:
+        """The bound WebSocket port (``--ws``), if any."""
+        if self._ws_server is None:
+            return None
+        port: int = next(iter(self._ws_server.sockets)).getsockname()[1]
         return port
 
     async def start(self) -> None:
@@ -68,6 +78,30 @@ class GameServer:
             raise ConfigError(
                 f"cannot listen on {self.settings.host}:{self.settings.port}: {exc.strerror}; "
                 "pick another --port or stop the process using it"
+            ) from None
+        if self.settings.ws_port is not None:
+            await self._start_ws(self.settings.ws_port)
+
+    async def _start_ws(self, port: int) -> None:
+        """Listen for WebSocket clients too (the same lobby, messages, tokens and limits)."""
+        try:
+            from websockets.asyncio.server import serve
+        except ImportError:
+            raise MissingDependency("websockets (for serve --ws)", "web") from None
+        try:
+            self._ws_server = await serve(
+                self._accept_ws,
+                self.settings.host,
+                port,
+                max_size=self.settings.max_frame,
+                compression=None,
+                ping_interval=None,
+                logger=logging.getLogger("duskfall.server.ws"),
+            )
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot listen for WebSocket clients on {self.settings.host}:{port}: "
+                f"{exc.strerror}; pick another --ws port"
             ) from None
 
     async def serve(self) -> None:
@@ -83,6 +117,8 @@ class GameServer:
         """Stop accepting, abort unfinished games (logged as aborted), close every connection."""
         if self._server is not None:
             self._server.close()
+        if self._ws_server is not None:
+            self._ws_server.close()
         rooms = [r.task for r in self.lobby.rooms.values() if r.task is not None]
         for task in rooms:
             task.cancel()
@@ -118,6 +154,14 @@ class GameServer:
             write_buffer_limit=settings.write_buffer_limit,
             flusher=self._flusher,
         )
+        await self._serve(connection)
+
+    async def _accept_ws(self, websocket: Any) -> None:
+        """A WebSocket client: served as a TCP client is, one message per WebSocket frame."""
+        connection = WsConnection(websocket, write_buffer_limit=self.settings.write_buffer_limit)
+        await self._serve(connection)  # type: ignore[arg-type]
+
+    async def _serve(self, connection: Connection) -> None:
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)

@@ -28,6 +28,7 @@ from duskfall.server.connection import Connection
 from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.settings import ServerSettings
 from duskfall.server.stand_in import make_stand_in
+from duskfall.server.ws_connection import WsConnection
 from duskfall.session import GameSetup, PreparedGame, prepare_game
 
 log = logging.getLogger(__name__)
@@ -241,7 +242,11 @@ class Room:
                 seat.game_over(self._is_alive(seat.seat))
         links = {id(s.link): s.link for s in self.seats if s is not None and s.link is not None}
         await asyncio.gather(
-            *(link.close() for link in links.values() if isinstance(link, Connection)),
+            *(
+                link.close()
+                for link in links.values()
+                if isinstance(link, Connection | WsConnection)
+            ),
             return_exceptions=True,
         )
         self._on_finished(self)

@@ -50,7 +50,9 @@ class GameSetup:
     ``header_extra`` goes in the log header's ``extra`` (a tournament's tag, for instance).
     ``keep_events`` False leaves ``record.events`` empty: the log and observers still get every
     event, and a game nobody follows (no log, no observer, every seat a bot) does not build
-    the runtime's own records of its actions at all.
+    the runtime's own records of its actions at all. ``side_dir``: where a game that writes no
+    log of its own (one a worker plays for a tournament's driver) keeps the files it leaves
+    beside a log (a cognitive seat's record folder), as if its log were there.
     """
 
     variant: str
@@ -66,6 +68,7 @@ class GameSetup:
     observers: Sequence[Observer] = ()
     header_extra: Mapping[str, Any] = field(default_factory=dict)
     keep_events: bool = True
+    side_dir: Path | None = None
 
 
 @dataclass
@@ -93,7 +96,9 @@ class PreparedGame:
 class GamePlan:
     """A game put together but not yet recorded: nothing is written before :func:`assemble`.
 
-    ``events`` are the events a resumed game's log already holds (None for a new game).
+    ``events`` are the events a resumed game's log already holds (None for a new game), or
+    with ``inherited`` a fork's copy of its parent's events up to the moment it forked (its
+    new log starts with them, and the seats that keep their own records are given them).
     """
 
     setup: GameSetup
@@ -104,6 +109,7 @@ class GamePlan:
     participants: dict[int, Player]
     log_path: Path | None
     events: Sequence[Event] | None = None
+    inherited: bool = False
 
     async def preflight(self, announce: Announce | None = None) -> None:
         """Check every model-backed seat once (raises SeatNotReady naming seats and fix);
@@ -114,7 +120,7 @@ class GamePlan:
 def assemble(plan: GamePlan) -> PreparedGame:
     """The record (log, index, observers, seat feeds) and scheduler of a planned game.
 
-    New and resumed games both come through here, so they are put together the same way.
+    New, resumed and forked games all come through here, so they are put together the same way.
     """
     setup, state, header = plan.setup, plan.state, plan.header
     record = open_record(
@@ -123,10 +129,20 @@ def assemble(plan: GamePlan) -> PreparedGame:
         events=plan.events,
         observers=setup.observers,
         keep_events=setup.keep_events,
+        inherited=plan.inherited,
     )
-    attach_seat_feeds(record, plan.participants, state, plan.log_path)
+    beside = plan.log_path
+    if beside is None and setup.side_dir is not None:
+        beside = setup.side_dir / f"{header.game_id}.jsonl"
+    history = plan.events if plan.inherited and plan.events else ()
+    attach_seat_feeds(record, plan.participants, state, beside, history)
     scheduler = Scheduler(
-        plan.variant, state, plan.participants, record, seed=header.seed, settings=setup.settings
+        plan.variant,
+        state,
+        plan.participants,
+        record,
+        seed=header.seats_seed,
+        settings=setup.settings,
     )
     return PreparedGame(
         setup, plan.variant, state, scheduler, record, header, plan.log_path, plan.agents
@@ -161,7 +177,7 @@ def plan_game(setup: GameSetup) -> GamePlan:
         variant=variant.id,
         config=config.model_dump(mode="json"),
         seed=seed,
-        roster=_roster(agents),
+        roster=roster_of(agents),
         extra=dict(setup.header_extra),
     )
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
@@ -171,7 +187,7 @@ def plan_game(setup: GameSetup) -> GamePlan:
     return GamePlan(setup, variant, state, header, agents, participants, log_path)
 
 
-def _roster(agents: list[str]) -> list[dict[str, Any]]:
+def roster_of(agents: list[str]) -> list[dict[str, Any]]:
     """The header's roster, agents redacted (each distinct agent once: most games have one)."""
     shown = {agent: redact(agent) for agent in set(agents)}
     return [{"seat": seat, "agent": shown[agent]} for seat, agent in enumerate(agents)]

@@ -18,7 +18,10 @@ careless servers do: a test that the client redacts what it records and shows. W
 request would: every free-text field of a JSON answer (a string without ``enum``/``const``:
 reasoning, speech...) and every plain-text answer says ``my header is Authorization: Bearer
 sk-...``, ``Bearer sk-...`` or the bare key, in turn (:data:`ECHO_FORMS`). ``stats``
-counts what happened; ``max_in_flight`` shows how many calls overlapped.
+counts what happened; ``max_in_flight`` shows how many calls overlapped; ``credentials``
+counts the ``Authorization`` values clients sent. ``on_call``, if given, is awaited inside
+every call (counted in flight) with the client's address: a test can hold a call there and
+find the process that made it.
 
 To stand in for a local server: ``serial`` answers one request at a time (the rest wait in its
 queue, as in llama-cpp-python's server, which also drops a queued request whose client has
@@ -41,7 +44,7 @@ import hashlib
 import json
 import random
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +116,7 @@ class StubServer:
         slots: int | None = None,
         cache_form: str = "openai",
         refuse_seed: bool = False,
+        on_call: Callable[[tuple[str, int]], Awaitable[None]] | None = None,
     ) -> None:
         self.latency = latency
         self.prompt_cache = prompt_cache or cache_form != "openai"
@@ -130,6 +134,8 @@ class StubServer:
         self.echo_auth = echo_auth
         self.echo_auth_in_replies = echo_auth_in_replies
         self.stats: Counter[str] = Counter()
+        self.credentials: Counter[str] = Counter()
+        self.on_call = on_call
         self.in_flight = 0
         self.max_in_flight = 0
         self._server: asyncio.Server | None = None
@@ -183,7 +189,10 @@ class StubServer:
                 method, path, headers, body = request
                 quoting = self.echo_auth or self.echo_auth_in_replies
                 echo = _credentials(headers) if quoting else ""
-                if not await self._respond(method, path, body, _Out(writer, echo, reader)):
+                if "authorization" in headers:
+                    self.credentials[headers["authorization"]] += 1
+                peer = writer.get_extra_info("peername")
+                if not await self._respond(method, path, body, _Out(writer, echo, reader, peer)):
                     break
         except (ConnectionError, asyncio.IncompleteReadError, ValueError):
             pass
@@ -228,6 +237,8 @@ class StubServer:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             try:
+                if self.on_call is not None:
+                    await self.on_call(out.peer)
                 if self.latency:
                     await asyncio.sleep(self.latency)
                 fault = self.faults.draw()
@@ -293,6 +304,7 @@ class _Out:
     writer: asyncio.StreamWriter
     echo: str = ""
     reader: asyncio.StreamReader | None = None
+    peer: tuple[str, int] = ("", 0)
 
 
 def _credentials(headers: Mapping[str, str]) -> str:

@@ -1,0 +1,410 @@
+"""``duskfall check-bot -- COMMAND...``: does a program play the protocol right?
+
+Each scenario (:mod:`duskfall.kit.scenarios`) starts a real server on the loopback interface
+with the program's seat at 0 and steering bots in the others, puts a recording proxy
+(:mod:`duskfall.kit.proxy`) in front of it, and runs the program once, with the proxy's host
+and port (``{host}``/``{port}`` in the command, else appended as the last two arguments;
+also ``DUSKFALL_HOST``/``DUSKFALL_PORT`` in its environment). It plays to the end of the game.
+
+Then every request the program was asked is judged from the frames: accepted, refused (the
+program's frame and the server's reason), timed out, or never answered. The checks:
+
+* one per decision kind of every variant (and per case where a kind has rare ones: the
+  sports-mafia re-vote among tied players and the eliminate-all round): passed when every
+  request of that kind was answered in time and accepted at once;
+* ``reconnect``: the proxy cuts the program's connection as its third request comes; it must
+  come back with its ``HELLO`` token, answer that request (sent again) and go on;
+* ``slow answer``: a game with 1 ms deadlines, so every answer is late: the program must
+  take the ``TIMEOUT``s and its ``stale_request`` errors and play on to the end;
+* ``stale id``: in that game every answer must echo its ``request_id``, so that a late answer
+  is refused as stale and never taken for the next request.
+
+A kind that no scenario reached (the program's own choices decide some: a badge pass needs it
+to run for sheriff) is reported as such, not as a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from duskfall.agents.specs import register_agent_kind
+from duskfall.core.errors import ConfigError
+from duskfall.kit.proxy import Frame, Proxy
+from duskfall.kit.scenarios import DIRECTORS, SCENARIOS, Director, Scenario
+from duskfall.server import GameServer, ServerSettings
+
+PASS, FAIL, NOT_REACHED = "pass", "FAIL", "not reached"
+EXIT_GRACE = 5.0
+CUT_AT = 3  # the reconnect scenario cuts the connection as its 3rd request comes
+DOCS = {
+    "sports-mafia": "docs/protocol.md#action_response",
+    "werewolf": "docs/werewolf.md#decisions-and-actions",
+    "mafia": "docs/mafia.md#over-the-wire",
+    "reconnect": "docs/protocol.md#hello-extension-1",
+    "slow answer": "docs/protocol.md#timeout-and-fallback-extensions",
+    "stale id": "docs/protocol.md#action_response",
+}
+KINDS: dict[str, tuple[str, ...]] = {
+    "sports-mafia": (
+        "DECLARATION",
+        "VOTING",
+        "VOTING (re-vote among tied)",
+        "VOTING (eliminate-all)",
+        "NIGHT_KILL",
+        "NIGHT_DON",
+        "NIGHT_SHERIFF",
+    ),
+    "werewolf": (
+        "WOLF_CHAT", "WOLF_KILL", "WITCH", "GUARD", "SEER", "BADGE_RUN", "BADGE_SPEECH",
+        "BADGE_WITHDRAW", "BADGE_VOTE", "LAST_WORDS", "HUNTER_SHOT", "BADGE_PASS", "SPEECH",
+        "VOTE",
+    ),
+    "mafia": (
+        "MAFIA_CHAT", "MAFIA_VOTE", "DOCTOR_ACTION", "DOCTOR_COORDINATION",
+        "DOCTOR_PROTECTION_VOTE", "SHERIFF_ACTION", "SHERIFF_COORDINATION",
+        "SHERIFF_INVESTIGATION_ASSIGNMENT", "VIGILANTE_ACTION", "VIGILANTE_COORDINATION",
+        "DAY_DISCUSSION", "DAY_VOTE",
+    ),
+}  # fmt: skip
+
+
+@dataclass
+class Row:
+    """One line of the report."""
+
+    variant: str
+    check: str
+    result: str = NOT_REACHED
+    answered: int = 0
+    detail: str = ""
+
+    @property
+    def docs(self) -> str:
+        return DOCS.get(self.check, DOCS.get(self.variant, "docs/protocol.md"))
+
+
+@dataclass
+class Request:
+    """A request the program was asked, and what became of it."""
+
+    request_id: int
+    check: str
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    refusal: dict[str, Any] | None = None  # the ERROR
+    timed_out: bool = False
+    asked_at: float = 0.0
+    answered_at: float | None = None
+
+
+@dataclass
+class Played:
+    """One scenario's game as the proxy saw it, and the program's exit."""
+
+    scenario: Scenario
+    frames: list[Frame]
+    status: int | None
+    errors: str
+    finished: bool
+
+
+def command_for(command: Sequence[str], host: str, port: int) -> list[str]:
+    """``command`` with ``{host}``/``{port}`` filled in, else host and port appended."""
+    if any("{host}" in part or "{port}" in part for part in command):
+        return [part.replace("{host}", host).replace("{port}", str(port)) for part in command]
+    return [*command, host, str(port)]
+
+
+async def play(scenario: Scenario, command: Sequence[str], timeout: float, log_dir: Path) -> Played:
+    """Run ``command`` through ``scenario``'s game; the frames it exchanged."""
+    register_agent_kind("check-steer", "duskfall.kit.scenarios:make_steering_bot", "check-bot")
+    director = DIRECTORS[scenario.name] = Director()
+    settings = ServerSettings(
+        variant=scenario.variant,
+        config=dict(scenario.config),
+        seed=scenario.seed(),
+        port=0,
+        games=1,
+        fill_bots_after=0,
+        bot=f"check-steer:{scenario.name}",
+        deadline_ms=scenario.deadline_ms,
+        bench_after=0,
+        reconnect_grace=15.0,
+        log_dir=log_dir,
+    )
+    server = GameServer(settings)
+    await server.start()
+    cut_at = CUT_AT if scenario.fault == "reconnect" else None
+    proxy = Proxy(
+        server.port, on_answer=director.answer, on_request=director.request, cut_at=cut_at
+    )
+    await proxy.start()
+    argv = command_for(command, "127.0.0.1", proxy.listen_port)
+    env = {**os.environ, "DUSKFALL_HOST": "127.0.0.1", "DUSKFALL_PORT": str(proxy.listen_port)}
+    errors_file = log_dir / f"{scenario.name}.err"
+    try:
+        with errors_file.open("wb") as errors:
+            try:
+                process = await asyncio.create_subprocess_exec(
+                    *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                    stderr=errors, env=env,
+                )  # fmt: skip
+            except OSError as exc:
+                raise ConfigError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+            finished = await _watch(server, process, timeout)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), EXIT_GRACE)
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    finally:
+        await proxy.close()
+        await server.close()
+    text = errors_file.read_text(encoding="utf-8", errors="replace")
+    return Played(scenario, proxy.frames, process.returncode, text, finished)
+
+
+async def _watch(server: GameServer, process: asyncio.subprocess.Process, timeout: float) -> bool:
+    """Wait for the game's end (True), the program's exit or the timeout."""
+    game = asyncio.ensure_future(server.serve())
+    exited = asyncio.ensure_future(process.wait())
+    try:
+        await asyncio.wait({game, exited}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if not game.done():
+            if exited.done():
+                # it may have left on GAME_OVER, just before the server finished: a moment more
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(game), EXIT_GRACE)
+            return game.done()
+        return True
+    finally:
+        exited.cancel()
+        if not game.done():
+            game.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await game
+
+
+def _check_of(message: dict[str, Any]) -> str:
+    """The check a request belongs to: its phase, and for sports mafia's votes their round."""
+    phase = str(message.get("phase"))
+    valid = message.get("valid_actions") or {}
+    if "eliminate_all" in valid:
+        return f"{phase} (eliminate-all)"
+    observation = message.get("observation") or {}
+    if "vote" in valid and observation.get("tied_players"):
+        return f"{phase} (re-vote among tied)"
+    return phase
+
+
+def judge(frames: Iterable[Frame]) -> list[Request]:
+    """Every request the program was asked, with its answers and what the server made of them."""
+    requests: dict[int, Request] = {}
+    open_id: int | None = None
+    for frame in frames:
+        message = frame.message
+        if not isinstance(message, dict):
+            continue
+        kind = message.get("type")
+        if not frame.up:
+            if kind == "ACTION_REQUEST" and message.get("valid_actions"):
+                rid = message.get("request_id")
+                if isinstance(rid, int) and rid not in requests:
+                    requests[rid] = Request(rid, _check_of(message), asked_at=frame.at)
+                open_id = rid if isinstance(rid, int) else open_id
+            elif kind == "ERROR" and message.get("request_id") in requests:
+                request = requests[message["request_id"]]
+                if request.refusal is None and message.get("code") != "stale_request":
+                    request.refusal = message
+            elif kind in ("TIMEOUT", "FALLBACK") and message.get("request_id") in requests:
+                requests[message["request_id"]].timed_out = kind == "TIMEOUT"
+        elif kind == "ACTION_RESPONSE":
+            rid = message.get("request_id", open_id)
+            if rid in requests:
+                request = requests[rid]
+                request.answers.append(message)
+                if request.answered_at is None:
+                    request.answered_at = frame.at
+    return list(requests.values())
+
+
+def _shown(message: Any, limit: int = 160) -> str:
+    import json
+
+    text = json.dumps(message, ensure_ascii=False) if not isinstance(message, str) else message
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def kind_rows(played: Iterable[Played]) -> list[Row]:
+    """One row per decision kind (and rare case) of every variant played."""
+    runs = list(played)
+    variants = list(dict.fromkeys(p.scenario.variant for p in runs))
+    rows: list[Row] = []
+    for variant in variants:
+        by_check = {check: Row(variant, check) for check in KINDS.get(variant, ())}
+        for run in runs:
+            if run.scenario.variant != variant or run.scenario.fault == "slow":
+                continue
+            for request in judge(run.frames):
+                row = by_check.setdefault(request.check, Row(variant, request.check))
+                _grade(row, request, run)
+        rows += by_check.values()
+    return rows
+
+
+def _grade(row: Row, request: Request, run: Played) -> None:
+    if row.result == FAIL:
+        return
+    where = f"{run.scenario.name}, request {request.request_id}"
+    if request.refusal is not None:
+        answer = request.answers[-1] if request.answers else {}
+        reason = request.refusal.get("detail") or request.refusal.get("message")
+        row.result = FAIL
+        row.detail = (
+            f"{where}: sent {_shown(answer.get('action'))}; {request.refusal.get('code')}: {reason}"
+        )
+    elif request.timed_out:
+        row.result = FAIL
+        row.detail = f"{where}: no answer within {run.scenario.deadline_ms} ms (TIMEOUT)"
+    elif not request.answers:
+        if run.finished and run.scenario.fault != "reconnect":  # that one has its own row
+            row.result = FAIL
+            row.detail = f"{where}: never answered"
+    else:
+        row.result = PASS
+        row.answered += 1
+
+
+def reconnect_row(run: Played) -> Row:
+    row = Row(run.scenario.variant, "reconnect")
+    connections = sorted({f.connection for f in run.frames})
+    later = [
+        f.message for f in run.frames if f.up and f.connection > 1 and isinstance(f.message, dict)
+    ]
+    hello = next((m for m in later if m.get("type") == "HELLO" and m.get("token")), None)
+    if len(connections) < 2 or hello is None:
+        row.result = FAIL
+        row.detail = (
+            f"the connection was cut as request {CUT_AT} came; the program did not come back "
+            "with its HELLO token"
+            + (f" (it exited with status {run.status})" if run.status is not None else "")
+        )
+        return row
+    answered = [r for r in judge(f for f in run.frames if f.connection > 1) if r.answers]
+    if not answered or not run.finished:
+        row.result = FAIL
+        row.detail = "it reclaimed its seat but did not play on to the end"
+        return row
+    row.result, row.answered = PASS, len(answered)
+    row.detail = "reclaimed its seat" + (
+        f", last_seq {hello['last_seq']}" if "last_seq" in hello else " (without last_seq)"
+    )
+    return row
+
+
+def slow_rows(run: Played) -> list[Row]:
+    """``slow answer`` and ``stale id`` from the 1 ms-deadline game."""
+    variant = run.scenario.variant
+    requests = judge(run.frames)
+    answers = [f.message for f in run.frames if f.up and isinstance(f.message, dict)]
+    responses = [m for m in answers if m.get("type") == "ACTION_RESPONSE"]
+    slow = Row(variant, "slow answer", answered=len(responses))
+    stale = Row(variant, "stale id", answered=len(responses))
+    timeouts = sum(r.timed_out for r in requests)
+    if not run.finished:
+        slow.result = FAIL
+        slow.detail = f"it stopped playing after {timeouts} TIMEOUTs" + (
+            f" (exit status {run.status})" if run.status is not None else ""
+        )
+    elif not responses:
+        slow.result = FAIL
+        slow.detail = "it never answered"
+    else:
+        slow.result = PASS
+        slow.detail = f"played on through {timeouts} TIMEOUTs"
+    missing = [m for m in responses if "request_id" not in m]
+    if missing:
+        stale.result = FAIL
+        stale.detail = (
+            f"answers without request_id ({len(missing)}), e.g. {_shown(missing[0])}: a late "
+            "one is taken for the next request"
+        )
+    elif responses:
+        known = {r.request_id for r in requests}
+        wrong = [m for m in responses if m.get("request_id") not in known]
+        if wrong:
+            stale.result = FAIL
+            stale.detail = f"an answer names a request never sent: {_shown(wrong[0])}"
+        else:
+            stale.result = PASS
+            stale.detail = "every answer echoed its request_id"
+    return [slow, stale]
+
+
+def program_rows(runs: Iterable[Played]) -> list[Row]:
+    """A row for each scenario whose program failed (exited early, or the game timed out)."""
+    rows = []
+    for run in runs:
+        if run.finished or run.scenario.fault == "reconnect":
+            continue
+        tail = run.errors.strip().splitlines()[-1:] if run.errors.strip() else []
+        rows.append(
+            Row(
+                run.scenario.variant,
+                f"game {run.scenario.name}",
+                FAIL,
+                detail=(
+                    f"the game did not end: the program exited with status {run.status}"
+                    if run.status is not None
+                    else "the game did not end in time"
+                )
+                + (f"; its last error line: {_shown(tail[0])}" if tail else ""),
+            )
+        )
+    return rows
+
+
+def scenarios_for(variants: Sequence[str] | None, names: Sequence[str] | None) -> list[Scenario]:
+    chosen = [
+        s
+        for s in SCENARIOS
+        if (not variants or s.variant in variants) and (not names or s.name in names)
+    ]
+    if not chosen:
+        known = ", ".join(s.name for s in SCENARIOS)
+        raise ConfigError(f"no scenario matches; scenarios: {known}")
+    return chosen
+
+
+async def check(
+    command: Sequence[str],
+    scenarios: Sequence[Scenario],
+    *,
+    timeout: float = 120.0,
+    progress: Callable[[str], None] = lambda line: None,
+) -> list[Row]:
+    """Run every scenario and return the report's rows."""
+    if not command:
+        raise ConfigError("give the program to check after --, e.g. check-bot -- node bot.js")
+    if shutil.which(command[0]) is None and not Path(command[0]).exists():
+        raise ConfigError(f"cannot find the program {command[0]!r}")
+    runs: list[Played] = []
+    with tempfile.TemporaryDirectory(prefix="duskfall-check-") as folder:
+        for scenario in scenarios:
+            progress(f"{scenario.name}: playing {scenario.variant}...")
+            run = await play(scenario, command, timeout, Path(folder))
+            runs.append(run)
+    rows = kind_rows(runs)
+    for run in runs:
+        if run.scenario.fault == "reconnect":
+            rows.append(reconnect_row(run))
+        elif run.scenario.fault == "slow":
+            rows += slow_rows(run)
+    return rows + program_rows(runs)

@@ -1,0 +1,365 @@
+"""Full tier: tournaments on a real two-node Ray cluster that lose a node, a driver, a worker.
+
+The cluster is two ``ray start`` on this machine, each with its own temporary folder and
+ports, and (as root, with ``unshare``) its own PID and UTS namespaces: node-b has its own
+host name, and killing it ends all its processes at once, as a machine dies. Every
+tournament is checked against the same tournament played uninterrupted on the local event
+loop: every slot played exactly once, the same games, the same leaderboard. The index and
+the logs are the driver's alone, on its disk; the test only reads them.
+
+The tests print what they are doing (the cluster takes about 20 seconds to start).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.tournament_kit import outcomes, report, run
+from conftest import InBackground
+from duskfall.arena.tournament_config import parse_tournament
+from duskfall.store.slots import slot_records
+from duskfall.testing.ray_cluster import (
+    FAST_FAILURE_DETECTION,
+    LocalRayCluster,
+    Node,
+    index_rows,
+    namespaces_available,
+)
+from duskfall.testing.require import require
+from duskfall.testing.stub_server import StubServer
+
+pytestmark = pytest.mark.subprocess
+
+SRC = Path(__file__).parents[2] / "src"
+NODE_B = Node("node-b", cpus=1)
+SECRET_NAME = "OPENAI_API_KEY"
+
+Say = Callable[[str], None]
+
+
+@pytest.fixture(scope="module")
+def say(request: pytest.FixtureRequest) -> Say:
+    """Print on the terminal as the test goes (past pytest's capture)."""
+    capture = request.config.pluginmanager.getplugin("capturemanager")
+
+    def say(text: str) -> None:
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            print(f"\n    [ray cluster] {text}", end="", flush=True)
+
+    return say
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory, say: Say) -> Iterator[LocalRayCluster]:
+    require("ray", "pip install 'duskfall[ray]'")
+    root = tmp_path_factory.mktemp("ray")
+    env = {k: v for k, v in os.environ.items() if k != SECRET_NAME}  # the nodes lack the key
+    env["PYTHONPATH"] = str(SRC)
+    say(
+        "starting node-a (head) and node-b"
+        + (" in their own PID/UTS namespaces" if namespaces_available() else "")
+    )
+    with LocalRayCluster(
+        root,
+        [Node("node-a", cpus=1), NODE_B],
+        system_config=FAST_FAILURE_DETECTION,
+        env=env,
+        say=say,
+    ) as started:
+        yield started
+    say("cluster stopped")
+
+
+@pytest.fixture
+def two_nodes(cluster: LocalRayCluster, say: Say) -> LocalRayCluster:
+    """The cluster with node-b up (a test before may have killed it)."""
+    if NODE_B.name not in cluster.alive():
+        say("starting node-b again")
+        cluster.start_node(NODE_B)
+    return cluster
+
+
+def _duskfall(
+    args: list[str], cwd: Path, env: dict[str, str], host: str | None = None
+) -> subprocess.Popen[str]:
+    """``duskfall ARGS`` in a child process; on ``host`` (its own UTS namespace) if given."""
+    command = [sys.executable, "-m", "duskfall", *args]
+    if host is not None and namespaces_available():
+        inner = " ".join(_quoted(part) for part in command)
+        command = ["unshare", "--uts", "sh", "-c", f"hostname {host} && exec {inner}"]
+    return subprocess.Popen(
+        command,
+        cwd=cwd,
+        env={**env, "PYTHONPATH": str(SRC)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _quoted(part: str) -> str:
+    import shlex
+
+    return shlex.quote(part)
+
+
+def _wait_for(what: str, check: Callable[[], bool], timeout: float, driver: Any) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        if driver.poll() is not None:
+            out, err = driver.communicate()
+            pytest.fail(f"the driver ended before {what}:\n{out[-2000:]}\n{err[-2000:]}")
+        time.sleep(0.1)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+def _finish(driver: subprocess.Popen[str], timeout: float = 300) -> str:
+    out, err = driver.communicate(timeout=timeout)
+    assert driver.returncode == 0, f"{out[-3000:]}\n{err[-3000:]}"
+    return out
+
+
+def _config_file(where: Path, data: dict[str, Any]) -> Path:
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / "t.toml"
+    lines = []
+    tables = {k: v for k, v in data.items() if isinstance(v, dict)}
+    arrays = {k: v for k, v in data.items() if isinstance(v, list)}
+    for key, value in data.items():
+        if key not in tables and key not in arrays:
+            lines.append(f"{key} = {json.dumps(value)}")
+    for key, table in tables.items():
+        lines.append(f"[{key}]")
+        lines += [f"{k} = {json.dumps(v)}" for k, v in table.items()]
+    for key, items in arrays.items():
+        for item in items:
+            lines.append(f"[[{key}]]")
+            lines += [f"{k} = {json.dumps(v)}" for k, v in item.items()]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _each_slot_once(db: Path, games: int) -> None:
+    rows = index_rows(db)
+    assert sorted(slot for slot, _, _ in rows) == list(range(games))
+    assert {status for _, status, _ in rows} == {"finished"}
+
+
+BOTS = {
+    "name": "lost-node",
+    "games": 600,
+    "seed": 9,
+    "entrants": {"smart": "heuristic", "naive": "random"},
+    "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
+    "execution": {"games_per_task": 4},
+}
+
+
+def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
+    two_nodes: LocalRayCluster, tmp_path: Path, say: Say
+) -> None:
+    config = parse_tournament({**BOTS, "log_dir": "games"})
+    say("the same tournament on the local event loop, uninterrupted")
+    run(config, tmp_path / "local")
+    where = tmp_path / "ray"
+    _config_file(where, BOTS)
+    db = where / "index.db"
+    args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
+    driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
+    say(f"{BOTS['games']} bot games on node-a and node-b; node-b dies once it has played 12")
+    _wait_for(
+        "node-b to play 12 games",
+        lambda: (
+            sum(host == "node-b" for _, _, host in index_rows(db)) >= 12
+            or (not namespaces_available() and len(index_rows(db)) >= 60)
+        ),
+        180,
+        driver,
+    )
+    killed_at = time.time()
+    rows = index_rows(db)
+    two_nodes.kill(NODE_B.name)
+    on_b = sum(host == "node-b" for _, _, host in rows)
+    say(f"killed node-b (all its processes) after {len(rows)} games, {on_b} of them its own")
+    out = _finish(driver)
+    after = time.time() - killed_at
+    _each_slot_once(db, BOTS["games"])
+    records = slot_records(db, BOTS["name"])
+    retried = {slot: r for slot, r in records.items() if r.attempts}
+    nodes = sorted({host for _, _, host in index_rows(db)})
+    say(
+        f"all {BOTS['games']} games recorded once, {after:.1f}s after the kill; played on "
+        f"{', '.join(nodes)}; {len(retried)} game(s) lost with node-b and played again"
+    )
+    for record in list(retried.values())[:2]:
+        say(f"  slot {record.slot}: {record.reason}")
+    assert all(r.state == "played" for r in records.values())
+    if namespaces_available():
+        assert "node-b" in nodes and "node-a" in nodes
+    assert retried, "node-b had no game in flight when it died"
+    assert all("died" in (r.reason or "") or "lost" in (r.reason or "") for r in retried.values())
+    assert f"{BOTS['games']} game(s) played" in out
+    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
+
+
+def _model_tournament(stub: StubServer, name: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "games": 8,
+        "seed": 4,
+        "schedule": "sides",
+        "parallel_games": 4,
+        "entrants": {"model": f"llm:openai:stub@{stub.url}", "bot": "heuristic"},
+        "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
+        **extra,
+    }
+
+
+@pytest.fixture
+def stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
+    server = StubServer(latency=0.05)
+    in_background(server.start())
+    yield server
+    in_background(server.close())
+
+
+def _files_holding(root: Path, needle: str) -> list[Path]:
+    found = []
+    for path in root.rglob("*"):
+        with contextlib.suppress(OSError):
+            if path.is_file() and not path.is_symlink() and needle.encode() in path.read_bytes():
+                found.append(path)
+    return found
+
+
+def test_a_killed_driver_resumes_from_another_host_to_the_same_results(
+    two_nodes: LocalRayCluster,
+    stub: StubServer,
+    tmp_path: Path,
+    say: Say,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    secret = "sk-duskfall-test-" + os.urandom(8).hex()
+    data = _model_tournament(stub, "killed-driver")
+    config = parse_tournament({**data, "log_dir": "games"})
+    say("an LLM tournament (a stub endpoint) on the local event loop, uninterrupted")
+    monkeypatch.setenv(SECRET_NAME, secret)
+    run(config, tmp_path / "local")
+    where = tmp_path / "ray"
+    _config_file(where, data)
+    db = where / "index.db"
+    env = two_nodes.driver_env({**os.environ, SECRET_NAME: secret})
+    args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
+    args += ["--address", two_nodes.address, "--env", SECRET_NAME]
+    say("the same on the cluster; its key only in the driver's shell (--env OPENAI_API_KEY)")
+    driver = _duskfall(args, where, env)
+    _wait_for("2 games", lambda: len(index_rows(db)) >= 2, 240, driver)
+    driver.send_signal(signal.SIGKILL)
+    driver.wait(30)
+    played = len(index_rows(db))
+    say(f"kill -9 of the driver after {played} games; resuming from host 'elsewhere'")
+    args[1] = "resume"
+    out = _finish(_duskfall(args, where, env, host="elsewhere"))
+    say(out.strip().splitlines()[0] if out.strip() else "(no output)")
+    _each_slot_once(db, 8)
+    assert f"{8 - played} game(s) played" in out
+    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
+    assert stub.credentials[f"Bearer {secret}"] > 0  # the workers had the key
+    assert all(key == f"Bearer {secret}" for key in stub.credentials)
+    folders = [two_nodes.root, *two_nodes.ray_dirs, where]
+    leaks = [path for folder in folders for path in _files_holding(folder, secret)]
+    files = sum(1 for folder in folders for path in folder.rglob("*") if path.is_file())
+    say(
+        f"the key is in none of the {files} files of the nodes' and the tournament's folders"
+        if not leaks
+        else f"leaked: {leaks}"
+    )
+    assert not leaks
+
+
+def test_a_worker_killed_holding_an_endpoint_slot_gives_it_back_after_its_lease(
+    two_nodes: LocalRayCluster, in_background: InBackground[Any], tmp_path: Path, say: Say
+) -> None:
+    psutil = require("psutil")
+    held: dict[str, Any] = {"armed": False, "calls": 0, "peer": None, "served_after": None}
+    arrived = threading.Event()
+    release = asyncio.Event()
+    killed_at: list[float] = []
+
+    async def on_call(peer: tuple[str, int]) -> None:
+        if not held["armed"]:
+            return
+        held["calls"] += 1
+        if killed_at and held["served_after"] is None:
+            held["served_after"] = time.monotonic() - killed_at[0]
+        if held["calls"] == 12:  # hold the 12th call: its worker holds the only slot
+            held["peer"] = peer
+            arrived.set()
+            await release.wait()
+
+    stub = StubServer(latency=0.02, on_call=on_call)
+    in_background(stub.start())
+    try:
+        lease = 3.0
+        data = _model_tournament(
+            stub,
+            "killed-worker",
+            games=4,
+            agent_options={"concurrency": 1},
+            execution={"lease_seconds": lease},
+        )
+        config = parse_tournament({**data, "log_dir": "games"})
+        say("an LLM tournament whose endpoint takes one call at a time, on the local loop")
+        run(config, tmp_path / "local")
+        held["armed"] = True
+        where = tmp_path / "ray"
+        _config_file(where, data)
+        args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
+        driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
+        say("the same on the cluster; the 12th call to the endpoint is held")
+        _wait_for("the 12th call", arrived.is_set, 240, driver)
+        worker = _process_of(psutil, held["peer"], stub.port)
+        say(f"killing its worker (pid {worker.pid}: {' '.join(worker.cmdline())[:60]})")
+        worker.kill()
+        killed_at.append(time.monotonic())
+        in_background(_set(release))
+        _finish(driver)
+        waited = held["served_after"]
+        say(f"the next call was served {waited:.1f}s after the kill (lease {lease:g}s)")
+        assert waited is not None and waited < lease + 5
+        assert stub.max_in_flight == 1  # the slot was never handed out twice
+        _each_slot_once(where / "index.db", 4)
+        records = slot_records(where / "index.db", "killed-worker")
+        assert any("worker" in (r.reason or "") for r in records.values() if r.attempts)
+        assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
+    finally:
+        in_background(_set(release))
+        in_background(stub.close())
+
+
+async def _set(event: asyncio.Event) -> None:
+    event.set()
+
+
+def _process_of(psutil: Any, peer: tuple[str, int], server_port: int) -> Any:
+    """The process whose connection to the stub server comes from ``peer``."""
+    for connection in psutil.net_connections(kind="tcp"):
+        local, remote = connection.laddr, connection.raddr
+        if local and remote and local.port == peer[1] and remote.port == server_port:
+            return psutil.Process(connection.pid)
+    raise AssertionError(f"no process has the connection from {peer}")

@@ -1,0 +1,176 @@
+"""The driver owns the record: failed tries played again, a hopeless slot marked failed with
+its reason (and played by resume), a game whose endpoint never answered played again rather
+than counted, games with fallbacks flagged, every slot's game written once, paths absolute."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.tournament_kit import bot_config, outcomes, report, run
+from conftest import CliRun, InBackground
+from duskfall.arena.backends import Finished, LoopBackend
+from duskfall.arena.game_job import GameJob
+from duskfall.arena.tournament import tournament_progress
+from duskfall.arena.workers import TaskLost
+from duskfall.store.index import GameIndex
+from duskfall.testing.stub_server import StubServer
+
+
+class Losing(LoopBackend):
+    """The event loop, but a task holding one of ``lose`` comes back lost (``times`` times
+    for each such slot)."""
+
+    def __init__(self, lose: dict[int, int]) -> None:
+        super().__init__(2)
+        self.lose = dict(lose)
+        self.doomed: set[int] = set()
+
+    def start(self, task_id: int, jobs: Sequence[GameJob]) -> None:
+        slots = [job.slot for job in jobs]
+        if any(self.lose.get(slot, 0) > 0 for slot in slots):
+            for slot in slots:
+                self.lose[slot] = self.lose.get(slot, 0) - 1
+            self.doomed.add(task_id)
+        super().start(task_id, jobs)
+
+    def wait(self, timeout: float) -> list[tuple[int, Finished]]:
+        return [
+            (task_id, TaskLost("its worker process died (killed by SIGKILL)"))
+            if task_id in self.doomed
+            else (task_id, finished)
+            for task_id, finished in super().wait(timeout)
+        ]
+
+
+def test_failed_tries_are_played_again_and_a_hopeless_slot_waits_for_resume(
+    tmp_path: Path,
+) -> None:
+    config = bot_config("sides", execution={"attempts": 3})
+    run(config, tmp_path / "whole")
+    where = tmp_path / "flaky"
+    summary = run(config, where, backend_factory=lambda: Losing({3: 1, 5: 99}))
+    assert summary.played == 7 and summary.retried == 3
+    assert summary.failed == ["slot 5: its worker process died (killed by SIGKILL)"]
+    with GameIndex(where / "index.db") as index:
+        state = tournament_progress(config, index)
+    assert [s.index for s in state.missing] == [5]
+    assert [(r.slot, r.attempts, r.state) for r in state.failed] == [(5, 3, "failed")]
+    assert state.slots[3].attempts == 1 and state.slots[3].state == "played"
+    again = run(config, where)  # resume: the failed slot is tried again
+    assert again.played == 1 and not again.failed
+    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "whole"))
+    with GameIndex(where / "index.db") as index:
+        rows = index.tournament_games(config.name)
+    assert sorted(r.tournament_slot for r in rows) == list(range(8))  # each written once
+    assert all(Path(r.log_path or "").is_absolute() for r in rows)
+
+
+@pytest.fixture
+def flaky_stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
+    """An endpoint that drops the connection of its calls 2 to 7 (the first is the check
+    before the run): the first game's model seat gets no answer at all for a while."""
+    calls = [0]
+
+    async def drop(peer: tuple[str, int]) -> None:
+        calls[0] += 1
+        if 2 <= calls[0] <= 7:
+            raise ConnectionResetError("dropped")
+
+    server = StubServer(on_call=drop)
+    in_background(server.start())
+    yield server
+    in_background(server.close())
+
+
+def _model_config(stub: StubServer, name: str, **extra: Any) -> Any:
+    return bot_config(
+        "sides",
+        name=name,
+        games=2,
+        entrants={"model": f"llm:openai:stub@{stub.url}", "bot": "heuristic"},
+        variants=[{"variant": "werewolf", "preset": "werewolf-6"}],
+        parallel_games=1,
+        agent_options={"retries": 0},
+        **extra,
+    )
+
+
+def test_a_game_whose_endpoint_never_answered_is_played_again(
+    flaky_stub: StubServer, tmp_path: Path
+) -> None:
+    config = _model_config(flaky_stub, "unreached")
+    summary = run(config, tmp_path / "flaky")
+    assert summary.played == 2 and summary.retried == 1 and not summary.failed
+    with GameIndex(tmp_path / "flaky" / "index.db") as index:
+        state = tournament_progress(config, index)
+    retried = [record for record in state.slots.values() if record.attempts]
+    assert len(retried) == 1
+    assert "a model endpoint could not be reached" in (retried[0].reason or "")
+    assert not state.with_fallbacks  # the game that was thrown away is not in the record
+    run(config, tmp_path / "clean")  # the endpoint answers every call now
+    assert outcomes(report(config, tmp_path / "flaky")) == outcomes(
+        report(config, tmp_path / "clean")
+    )
+
+
+@pytest.fixture
+def nonsense_stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
+    """An endpoint that answers, but never with a legal action."""
+    server = StubServer(answer=lambda request: "I refuse to play.")
+    in_background(server.start())
+    yield server
+    in_background(server.close())
+
+
+def test_games_with_fallbacks_are_counted_flagged_and_can_be_left_out(
+    nonsense_stub: StubServer, tmp_path: Path, cli: CliRun
+) -> None:
+    config = _model_config(nonsense_stub, "fallbacks", retries=0)
+    summary = run(config, tmp_path)
+    assert summary.played == 2 and not summary.retried  # the endpoint answered: they count
+    with GameIndex(tmp_path / "index.db") as index:
+        state = tournament_progress(config, index)
+    assert set(state.with_fallbacks) == {0, 1} and all(state.with_fallbacks.values())
+    assert state.without_fallbacks().done == {}
+
+
+def test_a_relative_index_and_folder_are_made_absolute(
+    tmp_path: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "t.toml").write_text(
+        'name = "rel"\ngames = 2\nseed = 1\nlog_dir = "out/games"\n'
+        '[entrants]\na = "random"\nb = "heuristic"\n[[variants]]\nvariant = "sports-mafia"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("tournament", "run", "t.toml", "--db", "rel.db")
+    assert code == 0, err
+    with GameIndex(tmp_path / "rel.db") as index:
+        rows = index.tournament_games("rel")
+    assert [Path(r.log_path or "").parent for r in rows] == [tmp_path / "out" / "games"] * 2
+    code, out, err = cli("tournament", "status", "t.toml", "--db", "rel.db")
+    assert "2/2 finished" in out and "games per node" in out
+
+
+def test_a_declared_variable_missing_from_the_shell_is_one_line(
+    tmp_path: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DUSKFALL_NO_SUCH_KEY", raising=False)
+    (tmp_path / "t.toml").write_text(
+        'name = "env"\ngames = 2\n[entrants]\na = "random"\nb = "heuristic"\n'
+        '[[variants]]\nvariant = "sports-mafia"\n'
+    )
+    code, _, err = cli(
+        "tournament", "run", str(tmp_path / "t.toml"), "--db", str(tmp_path / "i.db"),
+        "--env", "DUSKFALL_NO_SUCH_KEY",
+    )  # fmt: skip
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "DUSKFALL_NO_SUCH_KEY" in err and "not set in this shell" in err
+    code, _, err = cli(
+        "tournament", "run", str(tmp_path / "t.toml"), "--db", str(tmp_path / "i.db"),
+        "--env", "NOT A NAME",
+    )  # fmt: skip
+    assert code == 2 and "name of an environment variable" in err

@@ -1,0 +1,126 @@
+"""A client with a planted fault, for check-bot's own test: it plays every variant right
+(random legal actions, reconnecting with its token), except at the decision kind given with
+``--break KIND``, where it misspells the action's first field after ``type``.
+
+    python tests/kit/planted_bot.py [--break KIND] HOST PORT
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import sys
+import time
+
+SEED_KEYS = {
+    "vote": "VOTE",
+    "kill": "KILL",
+    "don_check": "DON_CHECK",
+    "sheriff_check": "SHERIFF_CHECK",
+}
+FIELDS = ("potion", "target", "says", "run", "withdraw", "claim")
+
+
+def choose(valid: dict) -> dict:
+    if "declaration" in valid:
+        who = random.choice(valid["nomination"])
+        return {
+            "type": "DECLARATION",
+            "declaration": [0] * 10,
+            "nomination_policy": {str(who): 1.0} if who >= 0 else {},
+        }
+    if "eliminate_all" in valid:
+        return {"type": "ELIMINATE_ALL_VOTE", "vote": random.random() < 0.5}
+    if "type" not in valid:
+        key = next(k for k in SEED_KEYS if k in valid)
+        return {"type": SEED_KEYS[key], "target": random.choice(valid[key])}
+    types = valid["type"]
+    action = {"type": random.choice(types) if isinstance(types, list) else types}
+    for field in FIELDS:
+        options = valid.get(field)
+        if isinstance(options, dict):
+            chosen = next(v for v in action.values() if isinstance(v, str) and v in options)
+            options = options[chosen]
+        if isinstance(options, list):
+            action[field] = random.choice(options)
+        elif options == "text":
+            action[field] = "Nothing to add."
+    if action.get("potion") == "PASS":
+        action.pop("target", None)
+    return action
+
+
+def planted(action: dict) -> dict:
+    """The fault: the first field after ``type`` misspelt (``target`` -> ``targte``)."""
+    out = {}
+    for index, (name, value) in enumerate(action.items()):
+        out[name[:-2] + name[-1] + name[-2] if index == 1 else name] = value
+    return out
+
+
+def send(sock: socket.socket, message: dict) -> None:
+    data = json.dumps(message).encode()
+    sock.sendall(len(data).to_bytes(8, "big") + data)
+
+
+def frames(sock: socket.socket):
+    buffer = b""
+    while chunk := sock.recv(65536):
+        buffer += chunk
+        while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8], "big"):
+            size = int.from_bytes(buffer[:8], "big")
+            yield json.loads(buffer[8 : 8 + size])
+            buffer = buffer[8 + size :]
+
+
+def main(argv: list[str]) -> int:
+    broken = None
+    if argv[:1] == ["--break"]:
+        broken, argv = argv[1], argv[2:]
+    host, port = argv[0], int(argv[1])
+    token, last_seq, over = os.environ.get("DUSKFALL_SEAT_TOKEN"), None, False
+    for _ in range(5):
+        try:
+            sock = socket.create_connection((host, port))
+        except OSError:
+            time.sleep(0.2)
+            continue
+        hello = {"type": "HELLO"}
+        if token:
+            hello["token"] = token
+            if last_seq is not None:
+                hello["last_seq"] = last_seq
+        send(sock, hello)
+        try:
+            for message in frames(sock):
+                if message["type"] == "HELLO":
+                    token = message["token"]
+                elif message["type"] == "ACTION_REQUEST" and message["valid_actions"]:
+                    action = choose(message["valid_actions"])
+                    if message["phase"] == broken:
+                        action = planted(action)
+                    send(
+                        sock,
+                        {
+                            "type": "ACTION_RESPONSE",
+                            "request_id": message["request_id"],
+                            "action": action,
+                        },
+                    )
+                elif message["type"] == "GAME_EVENT":
+                    last_seq = message.get("seq", last_seq)
+                    if message["event"] == "GAME_OVER":
+                        over = True
+        except OSError:
+            pass
+        sock.close()
+        if over or token is None:
+            break
+        time.sleep(0.2)
+    return 0 if over else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,99 @@
+"""check-bot: the project's own clients pass every check; a planted fault fails exactly the
+decision it was planted at, with the frame and the doc section; the judge reads frames right."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from duskfall.kit.check_bot import FAIL, PASS, command_for, judge
+from duskfall.kit.proxy import Frame
+from duskfall.testing import require_program
+
+ROOT = Path(__file__).resolve().parents[2]
+PLANTED = Path(__file__).with_name("planted_bot.py")
+DUSKFALL = [sys.executable, "-m", "duskfall"]
+
+
+def run_check(*args: str) -> tuple[int, list[str]]:
+    result = subprocess.run(
+        [*DUSKFALL, "check-bot", *args], capture_output=True, text=True, timeout=600, cwd=ROOT
+    )
+    print(result.stdout[-4000:], result.stderr[-2000:])
+    return result.returncode, result.stdout.splitlines()
+
+
+def failed(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith(FAIL)]
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["node", "examples/node/client.mjs"],
+        ["perl", "examples/perl/client.pl"],
+        [*DUSKFALL, "connect", "--host", "{host}", "--port", "{port}", "--quiet"],
+        [sys.executable, str(PLANTED)],
+    ],
+    ids=["node", "perl", "python-connect", "unplanted"],
+)
+def test_the_projects_own_clients_pass(command: list[str]) -> None:
+    require_program(command[0])
+    status, lines = run_check("--", *command)
+    assert failed(lines) == [] and status == 0
+    summary = lines[-1]
+    assert summary.endswith("not reached") and " 0 failed" in summary
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    ("variant", "kind", "field"),
+    [("werewolf", "HUNTER_SHOT", "targte"), ("sports-mafia", "NIGHT_DON", "targte"),
+     ("werewolf", "WITCH", "potino")],
+)  # fmt: skip
+def test_a_planted_fault_fails_at_its_decision(variant: str, kind: str, field: str) -> None:
+    status, lines = run_check(
+        "--variant", variant, "--", sys.executable, str(PLANTED), "--break", kind
+    )
+    assert status == 1
+    (line,) = failed(lines)
+    assert f"{variant} {kind} " in line
+    assert f"unknown field '{field}'" in line and "bad_format" in line
+    assert "docs/" in line  # the section to read
+    passed = [row for row in lines if row.startswith(PASS)]
+    assert len(passed) >= 8
+
+
+def test_host_and_port_fill_placeholders_or_are_appended() -> None:
+    assert command_for(["bot", "--port={port}"], "h", 5) == ["bot", "--port=5"]
+    assert command_for(["bot"], "h", 5) == ["bot", "h", "5"]
+
+
+def frame(up: bool, message: dict, at: float = 0.0) -> Frame:
+    return Frame(1, up, at, message)
+
+
+def test_the_judge_reads_refusals_timeouts_and_cases() -> None:
+    request = {
+        "type": "ACTION_REQUEST",
+        "phase": "VOTING",
+        "request_id": 1,
+        "valid_actions": {"vote": [1, 2]},
+        "observation": {"tied_players": [1, 2]},
+    }
+    refusal = {"type": "ERROR", "code": "bad_format", "request_id": 1, "detail": "no target"}
+    kill = {**request, "request_id": 2, "phase": "NIGHT_KILL", "valid_actions": {"kill": [-1]}}
+    frames = [
+        frame(False, request),
+        frame(True, {"type": "ACTION_RESPONSE", "request_id": 1, "action": {"type": "VOTE"}}),
+        frame(False, refusal),
+        frame(False, {**kill, "observation": {}}),
+        frame(False, {"type": "TIMEOUT", "request_id": 2}),
+    ]
+    (vote, night) = judge(frames)
+    assert vote.check == "VOTING (re-vote among tied)" and vote.refusal == refusal
+    assert night.check == "NIGHT_KILL" and night.timed_out and not night.answers
