@@ -15,7 +15,7 @@ is built.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -23,6 +23,7 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
+from duskfall.core.tally import count, seats, seats_of
 from duskfall.core.variant import Decision
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, POISON, Action, Pick, Potion, Say, YesNo
@@ -397,11 +398,8 @@ class WerewolfState:
             )
             self._next(("_wolf_round", self._wolf_round_no + 1))
             return
-        counts: dict[int | None, int] = {}
-        for _, t in votes:
-            counts[t] = counts.get(t, 0) + 1
-        top = max(counts.values())
-        self._attacked = next(t for _, t in votes if counts[t] == top)
+        # the most voted target (killing nobody counts): the first voted for among a tie
+        self._attacked = count(votes, nobody_counts=True).leaders[0]
         self._emit("werewolf_kill", WOLF_CHANNEL, P.WOLF_KILL, target=self._attacked, votes=casts)
 
     def _witch_turn(self) -> None:
@@ -574,25 +572,25 @@ class WerewolfState:
             self._emit("exiled", PUBLIC, P.VOTE, seat=chosen)
             self._deaths([(chosen, Cause.EXILE.value)], last_words=True)
 
-    def _count_votes(self, answers: dict[int, Action], kind: str, weight: Any) -> int | None:
+    def _count_votes(
+        self, answers: dict[int, Action], kind: str, weight: Callable[[int], float]
+    ) -> int | None:
         """Reveal the votes and tally them; a unique top seat is chosen, a tie chooses no one."""
-        tally: dict[int, float] = {}
+        casts: list[tuple[int, int | None]] = []
         events, day, phase = self.events, self.day, self.phase
         for seat in sorted(answers):
             target = _target(answers[seat])
-            w = weight(seat)
-            payload = {"seat": seat, "target": target, "weight": w, "sub_phase": kind}
+            payload = {"seat": seat, "target": target, "weight": weight(seat), "sub_phase": kind}
             events.append(Event("vote", payload, PUBLIC, day, phase))
-            if target is not None:
-                tally[target] = tally.get(target, 0.0) + w
-        top = max(tally.values(), default=0.0)
-        tied = sorted(s for s, v in tally.items() if v == top)
-        chosen = tied[0] if len(tied) == 1 else None
+            casts.append((seat, target))
+        tally = count(casts, weight)
+        tied = seats(tally)
+        chosen = tally.winner
         self._emit(
             "vote_result",
             PUBLIC,
             kind,
-            tally=[{"seat": s, "votes": v} for s, v in sorted(tally.items())],
+            tally=[{"seat": s, "votes": tally.counts[s]} for s in sorted(seats_of(tally))],
             chosen=chosen,
             tied=tied if len(tied) > 1 else [],
         )
