@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
@@ -53,7 +53,15 @@ from duskfall.variants.werewolf.view import PlayerView, WerewolfObservation, obs
 WOLF_CHANNEL = team_visibility(WOLF_TEAM)
 GOOD, BAD = "Good", "Werewolf"
 
-Step = tuple[Any, ...]
+Resolver = Callable[[dict[int, Action]], None]
+"""What settles a batch of answers (a bound method of the state)."""
+
+
+class Step(NamedTuple):
+    """One step of the queue: ``run(*args)`` (a bound method of the state: no names looked up)."""
+
+    run: Callable[..., None]
+    args: tuple[Any, ...] = ()
 
 
 class WerewolfState:
@@ -89,7 +97,7 @@ class WerewolfState:
         self._night_deaths: list[tuple[int, str]] = []
         self._candidates: list[int] = []
         self._outcome: Outcome | None = None
-        self._queue: deque[Step] = deque([("_night_start", 1)])
+        self._queue: deque[Step] = deque([Step(self._night_start, (1,))])
         self._legal: dict[int, Choice] = {}  # see legal()
         self._speech_choices = {
             kind: _speech_choice(kind, config.speech_max_chars) for kind in P.SPEECH_KINDS
@@ -129,7 +137,7 @@ class WerewolfState:
         self._answers: dict[int, Action] = {}
         self._pending: list[Decision] = []
         self._legal.clear()  # already empty once every asked seat has answered
-        self._resolver = ""
+        self._resolver: Resolver | None = None
 
     # -- the State contract ---------------------------------------------------------------
 
@@ -167,8 +175,9 @@ class WerewolfState:
         del self._legal[seat]
         if len(answers) == len(self._asks):
             resolver = self._resolver
+            assert resolver is not None
             self._clear_asks()
-            getattr(self, resolver)(answers)
+            resolver(answers)
             self._run()
         return self.events[start:]
 
@@ -289,22 +298,24 @@ class WerewolfState:
         while self._outcome is None and not self._pending:
             if not queue:
                 queue.append(
-                    ("_day_start",) if self.phase == P.NIGHT else ("_night_start", self.day + 1)
+                    Step(self._day_start)
+                    if self.phase == P.NIGHT
+                    else Step(self._night_start, (self.day + 1,))
                 )
-            step = queue.popleft()
-            getattr(self, step[0])(*step[1:])
+            run, args = queue.popleft()
+            run(*args)
 
     def _next(self, *steps: Step) -> None:
         """Run ``steps`` before whatever is queued."""
         self._queue.extendleft(reversed(steps))
 
-    def _ask(self, resolver: str, asks: Sequence[tuple[int, str]]) -> None:
+    def _ask(self, resolver: Resolver, asks: Sequence[tuple[int, str]]) -> None:
         self._asks = dict(asks)
         self._pending = [_decision(seat, kind) for seat, kind in asks]
         self._resolver = resolver
 
     def _ask_all(
-        self, resolver: str, kind: str, seats: Sequence[int], shared: bool = False
+        self, resolver: Resolver, kind: str, seats: Sequence[int], shared: bool = False
     ) -> None:
         """Ask ``seats`` the same kind of decision; ``shared``: with the same choices, made
         here once for all of them."""
@@ -374,19 +385,24 @@ class WerewolfState:
         self._new_night()
         self._emit("night_start", PUBLIC)
         self._queue.extend(
-            [("_wolf_round", 1), ("_witch_turn",), ("_guard_seer_turn",), ("_resolve_night",)]
+            [
+                Step(self._wolf_round, (1,)),
+                Step(self._witch_turn),
+                Step(self._guard_seer_turn),
+                Step(self._resolve_night),
+            ]
         )
 
     def _wolf_round(self, round_no: int) -> None:
         wolves = self._living_wolves()
         chat: list[Step] = (
-            [("_ask_speech", P.WOLF_CHAT, w) for w in wolves] if len(wolves) > 1 else []
+            [Step(self._ask_speech, (P.WOLF_CHAT, w)) for w in wolves] if len(wolves) > 1 else []
         )
-        self._next(*chat, ("_ask_wolf_kill", round_no))
+        self._next(*chat, Step(self._ask_wolf_kill, (round_no,)))
 
     def _ask_wolf_kill(self, round_no: int) -> None:
         self._wolf_round_no = round_no
-        self._ask_all("_resolve_wolf_kill", P.WOLF_KILL, self._living_wolves(), shared=True)
+        self._ask_all(self._resolve_wolf_kill, P.WOLF_KILL, self._living_wolves(), shared=True)
 
     def _resolve_wolf_kill(self, answers: dict[int, Action]) -> None:
         votes = [(seat, _target(answers[seat])) for seat in sorted(answers)]
@@ -396,7 +412,7 @@ class WerewolfState:
             self._emit(
                 "wolf_votes", WOLF_CHANNEL, P.WOLF_KILL, round=self._wolf_round_no, votes=casts
             )
-            self._next(("_wolf_round", self._wolf_round_no + 1))
+            self._next(Step(self._wolf_round, (self._wolf_round_no + 1,)))
             return
         # the most voted target (killing nobody counts): the first voted for among a tie
         self._attacked = count(votes, nobody_counts=True).leaders[0]
@@ -408,7 +424,7 @@ class WerewolfState:
             return
         self._told = self._attacked
         self._emit("witch_told", _private(witch), P.WITCH, seat=witch, target=self._told)
-        self._ask("_resolve_witch", [(witch, P.WITCH)])
+        self._ask(self._resolve_witch, [(witch, P.WITCH)])
 
     def _resolve_witch(self, answers: dict[int, Action]) -> None:
         ((witch, action),) = answers.items()
@@ -430,7 +446,7 @@ class WerewolfState:
         guard, seer = self._living_role(GUARD), self._living_role(SEER)
         asks = [(s, kind) for s, kind in ((guard, P.GUARD), (seer, P.SEER)) if s is not None]
         if asks:
-            self._ask("_resolve_guard_seer", sorted(asks))
+            self._ask(self._resolve_guard_seer, sorted(asks))
 
     def _resolve_guard_seer(self, answers: dict[int, Action]) -> None:
         for seat in sorted(answers):
@@ -490,8 +506,10 @@ class WerewolfState:
         self.phase = P.DAY
         self._emit("day_start", PUBLIC)
         if self.day == 1 and self.config.badge:
-            self._queue.append(("_badge_run",))
-        self._queue.extend([("_dawn",), ("_day_speeches",), ("_ask_vote",), ("_day_end",)])
+            self._queue.append(Step(self._badge_run))
+        self._queue.extend(
+            [Step(self._dawn), Step(self._day_speeches), Step(self._ask_vote), Step(self._day_end)]
+        )
 
     def _dawn(self) -> None:
         deaths, self._night_deaths = self._night_deaths, []
@@ -509,18 +527,18 @@ class WerewolfState:
         steps: list[Step] = []
         for seat, cause in batch:
             if last_words:
-                steps.append(("_ask_speech", P.LAST_WORDS, seat))
+                steps.append(Step(self._ask_speech, (P.LAST_WORDS, seat)))
             if (
                 self.role_of[seat] == HUNTER
                 and self.config.hunter_shot
                 and cause in (Cause.WOLVES.value, Cause.EXILE.value)
             ):
-                steps.append(("_ask_one", "_resolve_hunter", P.HUNTER_SHOT, seat))
+                steps.append(Step(self._ask_one, (self._resolve_hunter, P.HUNTER_SHOT, seat)))
             if self.sheriff == seat:
-                steps.append(("_ask_one", "_resolve_badge_pass", P.BADGE_PASS, seat))
+                steps.append(Step(self._ask_one, (self._resolve_badge_pass, P.BADGE_PASS, seat)))
         self._next(*steps)
 
-    def _ask_one(self, resolver: str, kind: str, seat: int) -> None:
+    def _ask_one(self, resolver: Resolver, kind: str, seat: int) -> None:
         self._ask(resolver, [(seat, kind)])
 
     def _ask_speech(self, kind: str, seat: int) -> None:
@@ -529,7 +547,7 @@ class WerewolfState:
             self._asks = {seat: kind}
             self._pending = [_decision(seat, kind)]
             self._legal = {seat: self._speech_choices[kind]}
-            self._resolver = "_resolve_speech"
+            self._resolver = self._resolve_speech
 
     def _resolve_speech(self, answers: dict[int, Action]) -> None:
         ((seat, action),) = answers.items()
@@ -561,10 +579,10 @@ class WerewolfState:
         order = [s for s in self._living() if s != self.sheriff]
         if self.sheriff is not None and self.is_alive[self.sheriff]:
             order.append(self.sheriff)
-        self._next(*(("_ask_speech", P.SPEECH, s) for s in order))
+        self._next(*(Step(self._ask_speech, (P.SPEECH, s)) for s in order))
 
     def _ask_vote(self) -> None:
-        self._ask_all("_resolve_vote", P.VOTE, self._living())
+        self._ask_all(self._resolve_vote, P.VOTE, self._living())
 
     def _resolve_vote(self, answers: dict[int, Action]) -> None:
         chosen = self._count_votes(answers, P.VOTE, lambda s: 1.5 if s == self.sheriff else 1.0)
@@ -603,7 +621,7 @@ class WerewolfState:
     # -- sheriff election -----------------------------------------------------------------
 
     def _badge_run(self) -> None:
-        self._ask_all("_resolve_badge_run", P.BADGE_RUN, self._living(), shared=True)
+        self._ask_all(self._resolve_badge_run, P.BADGE_RUN, self._living(), shared=True)
 
     def _resolve_badge_run(self, answers: dict[int, Action]) -> None:
         self._candidates = [s for s in sorted(answers) if _yes(answers[s])]
@@ -612,11 +630,11 @@ class WerewolfState:
         if len(self._candidates) < 2:
             self._settle_badge()
             return
-        speeches = [("_ask_speech", P.BADGE_SPEECH, c) for c in self._candidates]
-        self._next(*speeches, ("_badge_withdraw",))
+        speeches = [Step(self._ask_speech, (P.BADGE_SPEECH, c)) for c in self._candidates]
+        self._next(*speeches, Step(self._badge_withdraw))
 
     def _badge_withdraw(self) -> None:
-        self._ask_all("_resolve_badge_withdraw", P.BADGE_WITHDRAW, self._candidates, shared=True)
+        self._ask_all(self._resolve_badge_withdraw, P.BADGE_WITHDRAW, self._candidates, shared=True)
 
     def _resolve_badge_withdraw(self, answers: dict[int, Action]) -> None:
         withdrawn = [s for s in sorted(answers) if _yes(answers[s])]
@@ -632,7 +650,7 @@ class WerewolfState:
         if len(self._remaining) < 2 or not voters:
             self._settle_badge()
             return
-        self._ask_all("_resolve_badge_vote", P.BADGE_VOTE, voters, shared=True)
+        self._ask_all(self._resolve_badge_vote, P.BADGE_VOTE, voters, shared=True)
 
     def _settle_badge(self) -> None:
         """No vote: a lone candidate is elected; no candidate, or no voter, loses the badge."""
