@@ -47,6 +47,7 @@ from duskfall.variants.werewolf.roles import (
     WITCH,
     WOLF_TEAM,
     team_of_role,
+    unit_of,
 )
 from duskfall.variants.werewolf.view import PlayerView, WerewolfObservation, observe
 
@@ -85,6 +86,8 @@ class WerewolfState:
         self.poison = WITCH in roles
         self.last_guarded: int | None = None
         self.checks: list[tuple[int, int, str]] = []  # (night, target, result) of the seer
+        self.revealed: dict[int, str] = {}  # seat -> role shown to everybody (role hooks)
+        self.voteless: set[int] = set()  # living seats no longer asked to vote (role hooks)
         self.events: list[Event] = []
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
@@ -257,6 +260,8 @@ class WerewolfState:
     ) -> None:
         payload["sub_phase"] = sub_phase
         self.events.append(Event(kind, payload, visibility, self.day, self.phase))
+
+    emit = _emit  # what a role's hooks call (RoleUnit.exiled and the like)
 
     def _audience_of(self, visibility: str) -> frozenset[int]:
         """The seats that see events of ``visibility`` (worked out once per visibility)."""
@@ -582,11 +587,14 @@ class WerewolfState:
         self._next(*(Step(self._ask_speech, (P.SPEECH, s)) for s in order))
 
     def _ask_vote(self) -> None:
-        self._ask_all(self._resolve_vote, P.VOTE, self._living())
+        voters = self._living()
+        if self.voteless:
+            voters = tuple(s for s in voters if s not in self.voteless)
+        self._ask_all(self._resolve_vote, P.VOTE, voters)
 
     def _resolve_vote(self, answers: dict[int, Action]) -> None:
         chosen = self._count_votes(answers, P.VOTE, lambda s: 1.5 if s == self.sheriff else 1.0)
-        if chosen is not None:
+        if chosen is not None and unit_of(self.role_of[chosen]).exiled(self, chosen):
             self._emit("exiled", PUBLIC, P.VOTE, seat=chosen)
             self._deaths([(chosen, Cause.EXILE.value)], last_words=True)
 

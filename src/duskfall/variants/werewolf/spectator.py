@@ -20,6 +20,7 @@ from duskfall.core.spectator import (
 from duskfall.variants.werewolf import event_text
 from duskfall.variants.werewolf.facts import FACTS
 from duskfall.variants.werewolf.roles import WEREWOLF
+from duskfall.variants.werewolf.units import UNITS
 
 CAUSES = {
     "wolves": "killed by the wolves",
@@ -37,35 +38,19 @@ def _night_deaths(event: Event) -> list[dict[str, Any]]:
     return out
 
 
-def _witch(event: Event) -> list[dict[str, Any]]:
-    action = event.payload.get("action")
-    if action == "ANTIDOTE":
-        return mark(event.payload.get("target"), "saved", f"saved (antidote), {night_of(event)}")
-    if action == "POISON":
-        return mark(event.payload.get("target"), "poisoned", f"poisoned, {night_of(event)}")
-    return []
-
-
-def _check(event: Event) -> list[dict[str, Any]]:
-    result = event.payload.get("result")
-    return mark(event.payload.get("target"), "checked", f"checked: {result}, {night_of(event)}")
-
-
 _MARKS = {
     "night_resolved": _night_deaths,
     "deaths": lambda e: [
         m for s in e.payload.get("seats", []) for m in mark(s, "dead", f"died {night_of(e)}")
     ],
     "exiled": lambda e: mark(e.payload.get("seat"), "exiled", f"exiled, day {e.day}"),
-    "hunter_shot": lambda e: mark(
-        e.payload.get("target"), "dead", f"shot by the hunter, day {e.day}"
-    ),
     "sheriff_elected": lambda e: mark(e.payload.get("seat"), "badge", "sheriff"),
     "badge_passed": lambda e: mark(e.payload.get("target"), "badge", "sheriff (passed on)"),
-    "seer_action": _check,
-    "witch_action": _witch,
-    "guard_action": lambda e: mark(e.payload.get("target"), "guarded", f"guarded, {night_of(e)}"),
 }
+
+
+for _unit in UNITS.values():  # the marks of the events a role causes are the role's own
+    _MARKS.update(_unit.marks)
 
 
 def _game_end(p: Payload) -> str:
