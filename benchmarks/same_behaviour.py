@@ -10,7 +10,8 @@ a child process and digests, part by part:
   heuristic, ``llm:scripted`` and ``cognitive:scripted`` seats: every logged event (so every
   prompt and reply of a model seat), volatile fields (times, ids, latencies) left out;
 * ``web``: those logs through the web timeline (each event's line, scope, reveals, votes,
-  ballot, marks and the seats that see it) and a seat's knowledge card at every decision;
+  ballot, marks and the seats that see it); ``cards``: a seat's card at every decision of
+  random games of every golden table;
 * ``metrics``: the tournament behaviour metrics of every seat of those logs;
 * ``learn``: PettingZoo games of every variant (vector observations, masks, rewards; sports
   mafia's tokens too);
@@ -63,10 +64,20 @@ VOLATILE = {
 
 
 def golden_tables() -> list[tuple[str, str, dict[str, Any]]]:
+    """The golden files' tables this code can play (a table of a newer role is left out)."""
+    from duskfall.core.errors import DuskfallError
+    from duskfall.core.registry import get_variant
+    from duskfall.core.variant import parse_config
+
     tables = []
     for path in sorted((ROOT / "tests" / "golden").glob("*.json")):
         data = json.loads(path.read_text())
-        tables.append((path.stem, data["variant"], data.get("config") or {}))
+        config = data.get("config") or {}
+        try:
+            parse_config(get_variant(data["variant"]), config)
+        except DuskfallError:
+            continue
+        tables.append((path.stem, data["variant"], config))
     return tables
 
 
@@ -185,9 +196,12 @@ def logs_web_metrics(seeds: int, dump: Path | None) -> dict[str, str]:
             digests["metrics"].add(
                 [name, {str(s): scrub(m.summary()) for s, m in sorted(metrics.items())}]
             )
-    for item in knowledge_cards(seeds):
-        digests["web"].add(item)
-    return {f"{part}/all": d.hexdigest() for part, d in digests.items()}
+    out = {f"{part}/all": d.hexdigest() for part, d in digests.items()}
+    for name, cards in knowledge_cards(seeds):  # the seat cards, per golden table
+        digest = Digest(dump / f"cards_{name}" if dump else None)
+        digest.add(cards)
+        out[f"cards/{name}"] = digest.hexdigest()
+    return out
 
 
 def timeline_views(log: Any) -> Iterator[Any]:
@@ -217,7 +231,7 @@ def knowledge_cards(seeds: int) -> Iterator[Any]:
 
         for seed in range(seeds):
             play_random_game(variant, config, seed, on_decision=on_decision)
-        yield [name, cards]
+        yield name, cards
 
 
 def _card_function() -> Callable[[Any, Any], Any]:
@@ -408,6 +422,9 @@ def main() -> int:
             )
         for key in sorted(found["today"].keys() | found["baseline"].keys()):
             today, before = found["today"].get(key), found["baseline"].get(key)
+            if before is None:
+                print(f"{key:48} new (no baseline: {today})", flush=True)
+                continue
             ok = today == before
             same = same and ok
             print(f"{key:48} {'same' if ok else 'DIFFERENT'} ({today} vs {before})", flush=True)

@@ -27,6 +27,8 @@ Namer = Callable[[int | None], str]
 Line = Callable[[Mapping[str, Any], Namer], str]
 """An event's line from its payload, naming seats with the namer (``seat 3 (Cleo)``)."""
 MarkFinder = Callable[[Event], list[dict[str, Any]]]
+Reveal = Callable[[Mapping[str, Any]], dict[int, str]]
+"""The roles an event's payload shows to whoever sees the event (``{seat: role}``)."""
 
 
 class Table(Protocol):
@@ -70,8 +72,8 @@ class RoleUnit:
     * ``night_rules(obs)``, ``day_rules(obs)``: its lines in the table's rules (every seat's
       prompt), given the public facts of the table;
     * ``view(state, seat)``: the private facts its holder's view adds;
-    * ``lines``, ``marks``: the line (god view, history, prompts) and the card marks of the
-      events it causes, by event kind;
+    * ``lines``, ``marks``, ``reveals``: the line (god view, history, prompts), the card marks
+      and the roles shown by the events it causes, by event kind;
     * ``bot_words``: what a bot holding it says of itself in a speech;
     * ``exiled(table, seat)``: True if the exile kills the seat (the default); a role that
       survives it changes the table instead (reveals itself, loses its vote...).
@@ -89,6 +91,7 @@ class RoleUnit:
     view: Callable[[Any, int], dict[str, Any]] = _no_facts
     lines: Mapping[str, Line] = field(default_factory=dict)
     marks: Mapping[str, MarkFinder] = field(default_factory=dict)
+    reveals: Mapping[str, Reveal] = field(default_factory=dict)
     bot_words: str = "I am a villager."
     exiled: Callable[[Table, int], bool] = _dies
 

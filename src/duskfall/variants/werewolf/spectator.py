@@ -19,6 +19,7 @@ from duskfall.core.spectator import (
 )
 from duskfall.variants.werewolf import event_text
 from duskfall.variants.werewolf.facts import FACTS
+from duskfall.variants.werewolf.role_unit import Reveal
 from duskfall.variants.werewolf.roles import WEREWOLF
 from duskfall.variants.werewolf.units import UNITS
 
@@ -49,8 +50,10 @@ _MARKS = {
 }
 
 
-for _unit in UNITS.values():  # the marks of the events a role causes are the role's own
+_REVEALS: dict[str, Reveal] = {}
+for _unit in UNITS.values():  # the marks and reveals of the events a role causes are its own
     _MARKS.update(_unit.marks)
+    _REVEALS.update(_unit.reveals)
 
 
 def _game_end(p: Payload) -> str:
@@ -101,7 +104,8 @@ class WerewolfSpectator(Spectator):
             return dict(enumerate(payload["roles"]))
         if event.kind == "wolf_team":
             return {int(w): WEREWOLF for w in payload["wolves"]}
-        return {}
+        reveal = _REVEALS.get(event.kind)
+        return reveal(payload) if reveal is not None else {}
 
     def marks(self, event: Event) -> list[dict[str, Any]]:
         finder = _MARKS.get(event.kind)

@@ -56,6 +56,7 @@ class WerewolfObservation(TypedDict):
     poison: NotRequired[bool]
     attacked_tonight: NotRequired[int | None]
     last_guarded: NotRequired[int | None]
+    revealed: NotRequired[bool]
     outcome: NotRequired[dict[str, Any]]
 
 
