@@ -26,7 +26,8 @@ SRC = Path(duskfall.__file__).parent
 ROOT = SRC.parent
 
 ENTRY_POINTS = {
-    "cli", "web", "server", "arena", "learn", "gm", "client", "export", "inspect", "lab", "testing"
+    "cli", "web", "server", "arena", "learn", "gm", "client", "export", "inspect", "lab", "kit",
+    "testing",
 }  # fmt: skip
 ALL = {path.name for path in SRC.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from duskfall.core.errors import ConfigError, LogCorrupt, ReplayMismatch
-from duskfall.core.events import ADMIN
+from duskfall.core.events import ADMIN, visible_to
 from duskfall.lab import warmup
 from duskfall.lab.fork import ForkRequest, plan_fork, run_fork
 from duskfall.lab.lineage import verify_fork
@@ -17,7 +17,7 @@ from duskfall.session import GameSetup, prepare_resume, run_game
 from duskfall.store.index import GameIndex
 from duskfall.store.lineage import BrokenLink, ForkOrigin
 from duskfall.store.log import GameLog, LogWriter, read_log
-from duskfall.store.replay import replay
+from duskfall.store.replay import new_state_for, replay
 
 
 def fork(parent: Path, tmp_path: Path, name: str, **options: object) -> GameLog:
@@ -107,6 +107,10 @@ def test_a_replaced_vote_is_played_and_the_round_goes_on(parent: Path, tmp_path:
         "action": {"type": "VOTE", "target": target},
         "by": "intervention",
     }
+    origin = ForkOrigin.of(forked.header)
+    assert origin is not None and origin.prefix == vote + 1  # a vote before the last: no event
+    before = [e.to_dict() | {"game_id": ""} for e in original.events[:vote]]
+    assert [e.to_dict() | {"game_id": ""} for e in forked.events[:vote]] == before
     cast = next(
         e for e in forked.events if e.kind == "vote" and e.day == 2 and e.payload["seat"] == seat
     )
@@ -280,3 +284,72 @@ def test_a_log_that_does_not_replay_is_refused(parent: Path, tmp_path: Path) -> 
     writer.close()
     with pytest.raises(ReplayMismatch):
         plan_fork(ForkRequest(forged, at="day:2"))
+
+
+def test_a_deliberating_seat_in_a_fork_has_the_prefix_in_its_records(
+    parent: Path, tmp_path: Path
+) -> None:
+    """The cognitive agent reads its seat's history from its record folder: a fork fills it
+    with the prefix as its seat saw it (and nothing else), before its first decision."""
+    original = read_log(parent)
+    wolf = next(s for s, r in new_state_for(original)[1].roles().items() if r == "Werewolf")
+    out = tmp_path / "deliberate.jsonl"
+    request = ForkRequest(
+        parent,
+        at="day:2",
+        agents=f"{wolf}=cognitive:scripted,default=heuristic",
+        log_path=out,
+        agent_options={"max_steps": 1, "reflect": "no"},
+    )
+    planned = plan_fork(request)
+    game = planned.start()
+    history = tmp_path / f"{game.game_id}.records" / f"seat-{wolf}" / "history.jsonl"
+    lines = [json.loads(line) for line in history.read_text().splitlines()]
+    prefix = planned.origin.prefix
+    channels = game.state.channels(wolf)
+    seen = [e for e in original.events[:prefix] if visible_to(e, wolf, channels)]
+    assert len(lines) == len(seen) > 20
+    assert [line["kind"] for line in lines] == [e.kind for e in seen]
+    assert any(line["visibility"].startswith("team:") for line in lines)  # the wolves' chat
+    assert not any(line["visibility"] == ADMIN for line in lines)
+
+
+async def test_a_game_that_has_not_ended_is_forked_only_when_asked(
+    parent: Path, tmp_path: Path
+) -> None:
+    """A fork plays its parent's deal: forking a game still going on would put its hidden roles
+    on the fork's pages."""
+    going = tmp_path / "going.jsonl"
+    planned = plan_fork(ForkRequest(parent, at="night:1", agents="random", log_path=going))
+    game = planned.start()
+    while game.state.day < 2:  # into day 2, then the process "dies"
+        assert await game.scheduler.step()
+    game.record.phase_end()
+    with pytest.raises(ConfigError, match="has not ended"):
+        plan_fork(ForkRequest(going, at="day:1", log_path=tmp_path / "x.jsonl"))
+    allowed = plan_fork(
+        ForkRequest(going, at="day:1", log_path=tmp_path / "y.jsonl", unfinished=True)
+    )
+    await allowed.start().run()
+    assert read_log(tmp_path / "y.jsonl").finished
+
+
+def test_a_forks_row_counts_its_own_model_usage_not_its_parents(
+    index: Path, tmp_path: Path
+) -> None:
+    parent = tmp_path / "scripted.jsonl"
+    setup = GameSetup(
+        "werewolf", seed=6, agents="llm:scripted", config={"preset": "werewolf-6"}, log_path=parent
+    )
+    asyncio.run(run_game(setup))
+    bots = fork(parent, tmp_path, "bots", at="day:2", agents="heuristic")
+    models = fork(parent, tmp_path, "models", at="day:2")
+    with GameIndex(index) as games:
+        spent = games.get(read_log(parent).header.game_id).tokens
+        assert spent > 0 and games.get(bots.header.game_id).tokens == 0
+        own = games.get(models.header.game_id).tokens
+    origin = ForkOrigin.of(models.header)
+    assert origin is not None
+    calls = [e for e in models.events[origin.prefix :] if e.kind == "llm_call"]
+    expected = sum(e.payload["prompt_tokens"] + e.payload["completion_tokens"] for e in calls)
+    assert 0 < own == expected

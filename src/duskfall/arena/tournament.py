@@ -30,7 +30,7 @@ from typing import Any
 from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.driver import drive
 from duskfall.arena.driver_lock import DriverLock, TournamentBusy
-from duskfall.arena.game_job import GameJob
+from duskfall.arena.game_job import ForkJob, GameJob
 from duskfall.arena.recording import RecordWriter
 from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.tournament_config import TournamentConfig
@@ -46,6 +46,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.usage import Usage
 from duskfall.session import GameSetup, plan_game
 from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.packed import packed_file
 from duskfall.store.slots import FAILED, INTERRUPTED, RUNNING, SlotRecord, SlotTable, slot_records
 
 __all__ = [
@@ -163,11 +164,15 @@ def tournament_progress(config: TournamentConfig, index: GameIndex) -> Tournamen
 
 
 def config_fingerprint(config: TournamentConfig) -> str:
-    """A hash of what defines the schedule and its games (not concurrency, budgets nor how
-    games are run)."""
+    """A hash of what defines the schedule and its games (not concurrency, budgets, how games
+    are run nor how the board is fitted)."""
     defining = config.model_dump(
-        mode="json", exclude={"parallel_games", "workers", "budget", "log_dir", "execution"}
+        mode="json",
+        exclude={"parallel_games", "workers", "budget", "log_dir", "execution", "board"},
     )
+    if config.stop == "all":  # as configs without a stopping rule were: the same hash
+        defining.pop("stop")
+        defining.pop("looks")
     return hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -222,6 +227,14 @@ def stored_config(index: GameIndex, name: str) -> TournamentConfig:
 
 def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob:
     agents = slot.agents(config.seat_agents())
+    fork = None
+    if slot.fork is not None:  # its source log travels with it
+        source = Path(slot.fork.source)
+        try:
+            packed = packed_file(source)
+        except OSError as exc:
+            raise ConfigError(f"cannot read the source game {source}: {exc.strerror}") from None
+        fork = ForkJob(packed, source.name, slot.fork.at, slot.fork.seed)
     return GameJob(
         tournament=config.name,
         slot=slot.index,
@@ -240,6 +253,7 @@ def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob
         keep_log=True,
         keep_row=True,
         remote=dict(config.remote),
+        fork=fork,
     )
 
 
@@ -271,10 +285,15 @@ def run_tournament(
     alone. ``env`` names variables (secrets) workers get from this shell, besides the
     config's ``[execution] env``; ``looks`` are a stopping rule's planned looks. Raises
     :class:`TournamentBusy` when another live process is playing this tournament, and
-    :class:`TournamentInterrupted` (with what was done) on Ctrl-C.
+    :class:`TournamentInterrupted` (with what was done) on Ctrl-C. With ``stop = "separated"``
+    the looks are by default the rule's own (:func:`duskfall.arena.stopping.separation_looks`).
     """
     games_dir = config.games_dir(base_dir).resolve()
     db = Path(db).resolve()
+    if looks is None and config.stop == "separated":
+        from duskfall.arena.stopping import separation_looks
+
+        looks = separation_looks(config, db)
     try:
         games_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

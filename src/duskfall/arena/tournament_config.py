@@ -1,11 +1,14 @@
 """A tournament's configuration: read from TOML, checked field by field, one-line errors.
 
-Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
+Example (every field but ``name``, ``entrants`` and ``games`` has a default; ``games`` is
+needed only with ``[[variants]]`` blocks)::
 
     name = "bots"
     games = 40              # per variant block
     seed = 7                # master seed: the schedule and every game's seed derive from it
-    schedule = "mixed"      # or "sides"
+    schedule = "duplicate"  # or "sides" (pairs, sides swapped) or "mixed"
+    stop = "separated"      # stop at a planned look once every pair is told apart
+                            # (default "all": play every game); games is then the cap
     parallel_games = 4      # games played at once (one event loop: model limits are shared)
     workers = 1             # processes for CPU-bound (bot) games
 
@@ -26,6 +29,10 @@ Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
     # [remote.mine]
     # command = ["python", "my_agent.py", "--port", "{port}"]  (token: $DUSKFALL_SEAT_TOKEN)
 
+    [board]                 # how the board is fitted (changes no game)
+    reference = "naive"     # ratings relative to this entrant (default: the field's mean)
+    role_effects = true     # per-role deviations, shrunk towards the side's skill
+
     [execution]             # how games are run (changes no game)
     attempts = 3            # tries per game before its slot is marked failed
     lease_seconds = 30      # an endpoint slot held by a dead worker comes back after this
@@ -35,6 +42,16 @@ Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
     max_cost_usd = 5.0
     max_tokens = 2_000_000
     per_entrant_max_cost_usd = 2.0
+
+    # paired ablations: fork logged games at a moment, one fork per entrant in the chosen
+    # seats (:mod:`duskfall.arena.forks`)
+    [[forks]]
+    source = "games/*.jsonl"  # a glob (relative to this file) or "tournament:NAME"
+    at = "day:2"              # where to fork, as duskfall fork --at names moments
+    seats = "village"         # the entrant's seats: a team, a role, or seat numbers [0, 3]
+    rest = "heuristic"        # the other seats (default: the source game's own agents)
+    repeats = 1               # forks per source game and entrant
+    games = 50                # at most this many source games
 """
 
 from __future__ import annotations
@@ -90,6 +107,35 @@ class Budget(_Strict):
     per_entrant_max_tokens: int | None = Field(None, gt=0)
 
 
+class ForksBlock(_Strict):
+    """``[[forks]]``: paired ablations on logged games (:mod:`duskfall.arena.forks`).
+
+    ``logs`` are the source games' logs, filled from ``source`` when the config file is
+    loaded (finished games only, in order, at most ``games``): the schedule is a function of
+    the config alone, so the set of source games is fixed with it."""
+
+    source: str
+    at: str = "day:2"
+    seats: str | list[int] = "village"
+    rest: str | None = None
+    repeats: int = Field(1, ge=1, le=1000)
+    games: int | None = Field(None, ge=1, le=1_000_000)
+    logs: list[str] = Field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        seats = self.seats if isinstance(self.seats, str) else "+".join(map(str, self.seats))
+        return f"forks:{self.at}:{seats}"
+
+
+class BoardOptions(_Strict):
+    """How the board is fitted (:mod:`duskfall.arena.board`): none of it changes a game."""
+
+    reference: str | None = None
+    role_effects: bool = False
+    bootstrap: int = Field(200, ge=0, le=10_000)
+
+
 class Execution(_Strict):
     """How the games are run: none of it changes a game (nor the config's fingerprint)."""
 
@@ -119,10 +165,13 @@ class TournamentConfig(_Strict):
 
     name: str
     entrants: dict[str, str]
-    variants: list[VariantBlock] = Field(min_length=1)
-    games: int = Field(ge=1, le=1_000_000)
+    variants: list[VariantBlock] = Field(default_factory=list)
+    forks: list[ForksBlock] = Field(default_factory=list)
+    games: int | None = Field(None, ge=1, le=1_000_000)
     seed: int = Field(0, ge=0, lt=2**128)
-    schedule: Literal["mixed", "sides"] = "mixed"
+    schedule: Literal["mixed", "sides", "duplicate"] = "mixed"
+    stop: Literal["all", "separated"] = "all"
+    looks: int = Field(8, ge=1, le=100)
     parallel_games: int = Field(1, ge=1, le=256)
     workers: int = Field(1, ge=1, le=64)
     log_dir: str | None = None
@@ -132,6 +181,7 @@ class TournamentConfig(_Strict):
     on_seat_failure: Literal["abort", "fallback"] = "fallback"
     agent_options: dict[str, Any] = Field(default_factory=dict)
     budget: Budget = Field(default_factory=Budget)
+    board: BoardOptions = Field(default_factory=BoardOptions)
     execution: Execution = Field(default_factory=Execution)
     remote: dict[str, RemoteEntrant] = Field(default_factory=dict)
 
@@ -163,6 +213,19 @@ class TournamentConfig(_Strict):
         return {name: spec.strip() for name, spec in value.items()}
 
     @model_validator(mode="after")
+    def _blocks(self) -> TournamentConfig:
+        if not self.variants and not self.forks:
+            raise ValueError("give at least one [[variants]] or [[forks]] block")
+        if self.games is None and any(block.games is None for block in self.variants):
+            raise ValueError("games is needed (games per [[variants]] block, or its own games)")
+        remote = [name for name, spec in self.entrants.items() if spec == REMOTE]
+        if self.forks and remote:
+            raise ValueError(
+                f"entrant {remote[0]!r} is remote: remote entrants cannot play forks yet"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _remote_programs(self) -> TournamentConfig:
         remote = {name for name, spec in self.entrants.items() if spec == REMOTE}
         for name in sorted(remote - set(self.remote)):
@@ -173,6 +236,12 @@ class TournamentConfig(_Strict):
             )
         for name in sorted(set(self.remote) - remote):
             raise ValueError(f'[remote.{name}]: no entrant {name!r} = "remote" in [entrants]')
+        reference = self.board.reference
+        if reference is not None and reference not in self.entrants:
+            raise ValueError(
+                f"board.reference {reference!r} is not an entrant; entrants: "
+                + ", ".join(self.entrants)
+            )
         return self
 
     def seat_agents(self) -> dict[str, str]:
@@ -184,11 +253,15 @@ class TournamentConfig(_Strict):
         }
 
     def block_games(self, block: VariantBlock) -> int:
-        return block.games or self.games
+        return block.games or self.games or 0
+
+    def fork_games(self, block: ForksBlock) -> int:
+        return len(block.logs) * len(self.entrants) * block.repeats
 
     @property
     def total_games(self) -> int:
-        return sum(self.block_games(b) for b in self.variants)
+        played = sum(self.block_games(b) for b in self.variants)
+        return played + sum(self.fork_games(b) for b in self.forks)
 
     def games_dir(self, base: Path) -> Path:
         """Where the games' logs go: ``log_dir`` (relative to ``base``), else
@@ -222,15 +295,25 @@ def _check_blocks(config: TournamentConfig) -> None:
                 parse_spec(variant, spec, seats)
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from None
-        if config.schedule == "sides" and config.block_games(block) % 2:
+        games = config.block_games(block)
+        if config.schedule == "sides" and games % 2:
             raise ConfigError(
                 f"{where}: the 'sides' schedule plays each deal twice (sides swapped), "
-                f"so games must be even, not {config.block_games(block)}"
+                f"so games must be even, not {games}"
+            )
+        entrants = len(config.entrants)
+        if config.schedule == "duplicate" and games % entrants:
+            raise ConfigError(
+                f"{where}: the 'duplicate' schedule plays each deal once per entrant, "
+                f"so games must be a multiple of {entrants}, not {games} "
+                f"(e.g. {games - games % entrants or entrants})"
             )
 
 
-def load_tournament(path: str | Path) -> TournamentConfig:
-    """Read and check a TOML tournament config (one ConfigError for any problem)."""
+def load_tournament(path: str | Path, db: Path | None = None) -> TournamentConfig:
+    """Read and check a TOML tournament config (one ConfigError for any problem); the source
+    games of its ``[[forks]]`` blocks are found (globs relative to the file, tournaments in the
+    index ``db``, else the default one)."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -242,4 +325,13 @@ def load_tournament(path: str | Path) -> TournamentConfig:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from None
-    return parse_tournament(data)
+    config = parse_tournament(data)
+    if not config.forks:
+        return config
+    from duskfall.arena.forks import find_sources  # it builds on this module
+
+    blocks = [
+        block.model_copy(update={"logs": find_sources(block, path.resolve().parent, db)})
+        for block in config.forks
+    ]
+    return parse_tournament({**config.model_dump(), "forks": [b.model_dump() for b in blocks]})

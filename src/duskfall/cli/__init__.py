@@ -13,6 +13,7 @@ from rich.markup import escape
 from duskfall.cli.console import safe_console
 from duskfall.core.errors import DuskfallError
 from duskfall.core.redaction import redact
+from duskfall.core.terminal import guard_logging
 from duskfall.core.validation import describe_errors
 
 app = typer.Typer(
@@ -70,6 +71,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def main() -> None:
     """Entry point: run the app; user-facing errors print one clear line, no traceback."""
+    guard_logging()  # log lines quote clients and servers: nothing in them is obeyed
     _load_commands()
     try:
         code = app(standalone_mode=False)

@@ -30,6 +30,7 @@ from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact, redact_value
+from duskfall.core.terminal import printable_json
 from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
@@ -76,6 +77,13 @@ def fork(
         Path | None,
         typer.Option("--log", help="the fork's log (default: beside the parent's log)"),
     ] = None,
+    unfinished: Annotated[
+        bool,
+        typer.Option(
+            "--unfinished",
+            help="fork a game that has not ended (its fork would show the roles it hides)",
+        ),
+    ] = False,
     retries: RetriesOpt = 2,
     timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
@@ -103,6 +111,7 @@ def fork(
             retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
         ),
         agent_options=parse_config_options(agent_option, None, "--agent-option"),
+        unfinished=unfinished,
     )
     planned = plan_fork(request)
     started: list[PreparedGame] = []
@@ -190,7 +199,7 @@ def analyse(
     leaks = leak_report(game_log, since=_own_part(game_log))
     if as_json:
         data = {**line.to_dict(), "leaks": _leaks_dict(leaks)}
-        print(json.dumps(redact_value(data), ensure_ascii=False))
+        print(printable_json(json.dumps(redact_value(data), ensure_ascii=False)))
         return
     show_line(line, top)
     show_leaks(leaks)

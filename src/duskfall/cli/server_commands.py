@@ -17,6 +17,7 @@ from duskfall.cli.console import safe_console
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import check_seed, game_seeds
+from duskfall.core.terminal import guard_logging
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings
@@ -101,7 +102,7 @@ def serve(
 ) -> None:
     """Serve games over TCP (8-byte big-endian length + UTF-8 JSON frames, seed 001 protocol),
     and with --ws over WebSocket."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING)
+    guard_logging(logging.INFO if verbose else logging.WARNING)
     settings = ServerSettings(
         host=host,
         port=port,

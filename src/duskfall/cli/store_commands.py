@@ -23,6 +23,7 @@ from duskfall.cli.console import announcer, safe_console
 from duskfall.cli.display import ConsoleView, follow, resume_hint, roles_line, show_end
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
+from duskfall.core.terminal import printable_json
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import ResumedGame, ResumePlan, plan_resume
 from duskfall.store.index import (
@@ -173,7 +174,7 @@ def games(
             total = index.count_games(variant=variant, status=status, agent=agent)
     if as_json:
         for row in rows:
-            print(redact(json.dumps(asdict(row), ensure_ascii=False)))
+            print(printable_json(redact(json.dumps(asdict(row), ensure_ascii=False))))
         return
     table = Table(title=f"{len(rows)} of {total} games in {index.path}", box=box.SIMPLE_HEAD)
     cells = [[cell(row) for cell in (c.cell for c in COLUMNS)] for row in rows]

@@ -56,6 +56,7 @@ class ForkRequest:
     ``agents`` is an agent spec as for ``play`` (default: the parent's seats' agents);
     ``seed`` the seats' seed (default: the parent's); ``replace`` one ``SEQ=TEXT`` or
     ``SEQ=ACTION`` intervention; ``log_path`` the fork's log (default: beside the parent's).
+    ``unfinished`` allows forking a game that has not ended (see :func:`plan_fork`).
     """
 
     source: Path
@@ -71,6 +72,7 @@ class ForkRequest:
     observers: Sequence[Observer] = ()
     header_extra: Mapping[str, Any] = field(default_factory=dict)
     keep_events: bool = True
+    unfinished: bool = False
 
 
 @dataclass
@@ -106,11 +108,22 @@ def read_parent(path: Path) -> GameLog:
 
 def plan_fork(request: ForkRequest) -> ForkPlan:
     """Plan the fork ``request`` asks for (module docstring); raises ConfigError (a moment,
-    an agent or an intervention that does not fit), LogCorrupt or ReplayMismatch."""
+    an agent or an intervention that does not fit, a game that has not ended), LogCorrupt or
+    ReplayMismatch.
+
+    A fork shares its parent's deal: its god view, and its seed once it ends, tell every
+    hidden role of the parent. So a game that has not ended (still running, or interrupted and
+    to be resumed) is forked only when asked explicitly (``unfinished``)."""
     source = Path(request.source)
     parent = read_parent(source)
     header = parent.header
     rounds = rounds_of(parent)
+    if not parent.finished and not request.unfinished:
+        raise ConfigError(
+            f"game {header.game_id} has not ended: a fork plays its deal, so the fork's pages "
+            "would show roles its players do not know yet; wait for its end (or, for a game "
+            "that will not go on, pass --unfinished)"
+        )
     replacement = None if request.replace is None else parse_replacement(request.replace, parent)
     moment, cut = _cut(parent, rounds, request.at, replacement)
     variant, dealt = new_state_for(parent)

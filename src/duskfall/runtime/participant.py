@@ -28,7 +28,7 @@ import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from duskfall.core.bot import Bot
 from duskfall.core.events import Event
@@ -94,8 +94,11 @@ class DecisionRequest:
 class Participant(Protocol):
     """A player that makes decisions (see the module docstring)."""
 
-    renders_prompts: ClassVar[bool]
-    reads_history: ClassVar[bool]
+    @property
+    def renders_prompts(self) -> bool: ...
+
+    @property
+    def reads_history(self) -> bool: ...
 
     @property
     def decision_timeout(self) -> float | None: ...
@@ -116,8 +119,8 @@ Player: TypeAlias = Participant | Bot
 class BaseParticipant:
     """The defaults of :class:`Participant`'s declarations; subclass it and write ``decide``."""
 
-    renders_prompts: ClassVar[bool] = True
-    reads_history: ClassVar[bool] = False
+    renders_prompts: bool = True
+    reads_history: bool = False
     decision_timeout: float | None = None
 
     async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:

@@ -51,6 +51,12 @@ class Packed:
         return len(self.data)
 
 
+def packed_file(path: Path, *, compress: bool = True) -> Packed:
+    """A file's bytes packed to travel (a fork's source log sent to a worker)."""
+    data = path.read_bytes()
+    return Packed(zlib.compress(data, COMPRESSION_LEVEL) if compress else data, compress)
+
+
 class LogBuffer:
     """An observer that builds a game's log in memory: :meth:`packed` gives its bytes."""
 
