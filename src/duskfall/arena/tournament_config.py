@@ -70,6 +70,7 @@ from duskfall.arena.worker_env import ENV_NAME
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
 from duskfall.core.validation import describe_errors
+from duskfall.store.files import read_user_text
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 ENTRANT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
@@ -315,16 +316,19 @@ def load_tournament(path: str | Path, db: Path | None = None) -> TournamentConfi
     games of its ``[[forks]]`` blocks are found (globs relative to the file, tournaments in the
     index ``db``, else the default one)."""
     path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"no tournament config {path}")
+    if path.is_dir():
+        raise ConfigError(f"{path} is a directory, not a tournament config")
+    text = read_user_text(path, "tournament config")  # no FIFO, no /dev/zero, no huge file
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"no tournament config {path}") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path} is a directory, not a tournament config") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deep") from None
+    except ValueError as exc:  # a number too long to convert
+        raise ConfigError(f"{path}: not valid TOML: {str(exc)[:200]}") from None
     config = parse_tournament(data)
     if not config.forks:
         return config
