@@ -23,9 +23,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
@@ -40,7 +40,8 @@ from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.rng import parse_seed
 from duskfall.core.variant import parse_config
 from duskfall.gm.config import DEFAULT_CARD
-from duskfall.store.index import UnknownGame
+from duskfall.store.index import LISTED_STATUSES, UnknownGame
+from duskfall.store.search import MAX_PAGE, MAX_TEXT, GameQuery, Source
 from duskfall.web.access import Access, bearer
 from duskfall.web.catalog import Catalog, shown_id
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
@@ -261,8 +262,31 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         return variant_catalog()
 
     @app.get("/api/games")
-    async def games() -> list[dict[str, Any]]:
-        return hub.list_games()
+    async def games(
+        variant: str | None = None,
+        status: str | None = None,
+        agent: str | None = None,
+        tournament: str | None = None,
+        source: Source | None = None,
+        q: Annotated[str | None, Query(max_length=MAX_TEXT)] = None,
+        sort: str = "started_at",
+        order: Literal["asc", "desc"] = "desc",
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> dict[str, Any]:
+        query = GameQuery(variant, status, agent, tournament, source, q, sort,
+                          order == "desc", limit, offset)  # fmt: skip
+        query.check()
+        page = await hub.page(query)
+        return {
+            "games": page.games,
+            "total": page.total,
+            "offset": offset,
+            "limit": limit,
+            "sort": sort,
+            "order": order,
+            "facets": {"statuses": list(LISTED_STATUSES), **asdict(page.facets)},
+        }
 
     @app.post("/api/games", status_code=201)
     async def start_game(body: StartGame, authorization: AuthHeader = None) -> dict[str, Any]:
