@@ -81,7 +81,9 @@ def test_a_bots_game_shows_its_seed_only_once_over(client: TestClient, games_dir
             pass
     view = client.get(f"/api/games/{fast['game_id']}?seat=1").json()
     assert view["game"]["seed"] == fast["seed"]
-    row = next(g for g in client.get("/api/games").json()["games"] if g["game_id"] == fast["game_id"])
+    row = next(
+        g for g in client.get("/api/games").json()["games"] if g["game_id"] == fast["game_id"]
+    )
     assert row["seed"] == fast["seed"]
 
 

@@ -25,7 +25,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
@@ -41,7 +41,7 @@ from duskfall.core.rng import parse_seed
 from duskfall.core.variant import parse_config
 from duskfall.gm.config import DEFAULT_CARD
 from duskfall.store.index import LISTED_STATUSES, UnknownGame
-from duskfall.store.search import MAX_PAGE, MAX_TEXT, GameQuery, Source
+from duskfall.store.search import GameQuery
 from duskfall.web.access import Access, bearer
 from duskfall.web.catalog import Catalog, shown_id
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
@@ -267,14 +267,18 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         status: str | None = None,
         agent: str | None = None,
         tournament: str | None = None,
-        source: Source | None = None,
-        q: Annotated[str | None, Query(max_length=MAX_TEXT)] = None,
+        source: str | None = None,
+        q: str | None = None,
         sort: str = "started_at",
-        order: Literal["asc", "desc"] = "desc",
-        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        order: str = "desc",
+        limit: int = 50,
+        offset: int = 0,
     ) -> dict[str, Any]:
-        query = GameQuery(variant, status, agent, tournament, source, q, sort,
+        """A page of the game list: filtered, sorted and paged by the server (a bad
+        parameter: 400 with one line saying what is wrong)."""
+        if order not in ("asc", "desc"):
+            raise HTTPException(400, f"order is asc or desc, not {order!r}")
+        query = GameQuery(variant, status, agent, tournament, source, q, sort,  # type: ignore[arg-type]
                           order == "desc", limit, offset)  # fmt: skip
         query.check()
         page = await hub.page(query)

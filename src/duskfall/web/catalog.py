@@ -7,6 +7,7 @@ makes that cheap and safe next to other processes writing it).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from duskfall.web.feed import ENDED, has_people, public_agents
 from duskfall.web.follow import read_header
 
 SCAN_LIMIT = 500  # logs the index does not know, read at most (the newest)
+REPAIR_SECONDS = 30.0
 IN_MEMORY = Path(":memory:")  # the index of a server without one: empty
 MAX_GAME_ID = 200  # longer is no game id (a file name may not be much longer anyway)
 
@@ -148,13 +150,20 @@ class Catalog:
     db: Path | None
     games_dir: Path
     _logs: dict[Path, tuple[int, int, GameRow | None]] = field(default_factory=dict, repr=False)
+    _repaired_at: float = field(default=-REPAIR_SECONDS, repr=False)
 
     @contextmanager
     def _index(self) -> Iterator[GameIndex | None]:
+        """The index, opened for this call; it repairs itself (rows left running by a dead
+        process) at most every REPAIR_SECONDS, not at every look of every page."""
         if self.db is None or not self.db.exists():
             yield None
             return
-        index = GameIndex(self.db)
+        now = time.monotonic()
+        repair = now - self._repaired_at >= REPAIR_SECONDS
+        index = GameIndex(self.db, repair=repair)
+        if repair:
+            self._repaired_at = now
         try:
             yield index
         finally:

@@ -287,13 +287,13 @@ document.getElementById("token-form").addEventListener("submit", (event) => {
   setUpForm().catch((err) => console.warn(err));
 });
 document.getElementById("start-form").addEventListener("submit", startGame);
-let typingTimer = null;
 for (const input of document.querySelectorAll("[data-param]")) {
   const key = input.dataset.param;
+  let typing = null;
   if (input.tagName === "SELECT") input.addEventListener("change", () => setFilter(key, input.value));
   else input.addEventListener("input", () => { // typing: ask once the typing pauses
-    clearTimeout(typingTimer);
-    typingTimer = setTimeout(() => setFilter(key, input.value.trim()), 250);
+    clearTimeout(typing);
+    typing = setTimeout(() => setFilter(key, input.value.trim()), 250);
   });
 }
 for (const button of document.querySelectorAll("button.sort")) {
