@@ -80,6 +80,7 @@ class Timeline:
         self.names: dict[int, str] = {}
         self._alive: tuple[int, ...] = self._living()
         self._shown: dict[int, int] = {}  # per view (seat, or PUBLIC_VIEW): events shown
+        self._clock: tuple[int, str] | None = None  # the day and phase of the last rules event
 
     @property
     def game_id(self) -> str:
@@ -131,7 +132,18 @@ class Timeline:
         self._shown[view] = number + 1
         return number
 
+    def _when(self, event: Event) -> tuple[int, str]:
+        """The day and phase an event is shown in: a rules event's own; any other (a model
+        call, a thought, an action) the game's at that moment, since agents date their
+        records from their own view (sports mafia's counts its turns from 0)."""
+        if event.source == "rules" or self.state is None:
+            if event.source == "rules":
+                self._clock = (event.day, event.phase)
+            return event.day, event.phase
+        return self._clock or (event.day, event.phase)
+
     def _view(self, event: Event) -> dict[str, Any]:
+        day, phase = self._when(event)
         casts = present.vote_casts(event)
         reveals = present.revealed_roles(self.header.variant, event)
         text = present.event_line(self.variant, self.header.variant, event, self.names)
@@ -140,8 +152,8 @@ class Timeline:
             text, payload = redact(text), redact_value(payload)
         return {
             "seq": event.seq,
-            "day": event.day,
-            "phase": event.phase,
+            "day": day,
+            "phase": phase,
             "kind": event.kind,
             "source": event.source,
             "scope": present.scope(event),
