@@ -11,7 +11,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from duskfall.core.redaction import redact_value
-from duskfall.store.index import GameRow, seat_rows
+from duskfall.store.index import GameRow, seat_rows, tournament_tag
 from duskfall.store.search import GameQuery
 from duskfall.web.catalog import Catalog, ListPage, no_game
 from duskfall.web.feed import ENDED, GameFeed
@@ -106,6 +106,7 @@ def _live_row(game: HostedGame) -> GameRow:
     header = game.header
     outcome = game.feed.timeline.outcome
     ended = game.feed.status in ENDED
+    tournament, slot = tournament_tag(header)
     return GameRow(
         id=game.game_id,
         variant=header.variant,
@@ -118,4 +119,6 @@ def _live_row(game: HostedGame) -> GameRow:
         events=len(game.feed.timeline.frames),
         started_at=header.started_at,
         log_path=None if game.log_path is None else str(game.log_path),
+        tournament=tournament,
+        tournament_slot=slot,
     )
