@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from duskfall.store.log import read_log
+from duskfall.web.timeline import Timeline
 
 from .browser_kit import Server, checked_page, play_to_log
 
@@ -33,6 +34,14 @@ def _engine_tallies(log_path: Path) -> list[tuple[int, dict[int, float]]]:
         for e in read_log(log_path).events
         if e.kind == "vote_result"
     ]
+
+
+def _in_view(log_path: Path, seq: int, seat: int) -> int:
+    """The number of the log's event ``seq`` in ``seat``'s view (views number their own)."""
+    log = read_log(log_path)
+    timeline = Timeline(log.header)
+    frames = [timeline.add(event) for event in log.events]
+    return next(f.numbers[seat] for f in frames if f.event.seq == seq)
 
 
 def _shown_tally(page: Any) -> dict[int, float]:
@@ -79,7 +88,9 @@ def test_cards_say_who_is_who_and_what_the_viewer_knows(
         assert "checked: Werewolf" in finn.inner_text()
         # Cleo's own view on day 1: her check on the cards and in "What you know", no JSON
         exile_vote = _engine_tallies(werewolf_72)[-1][0]
-        page.goto(f"{server.url}/games/{werewolf_72.stem}?seat=2#e{exile_vote}")
+        page.goto(
+            f"{server.url}/games/{werewolf_72.stem}?seat=2#e{_in_view(werewolf_72, exile_vote, 2)}"
+        )
         page.wait_for_selector("#knows:not(.hidden) li")
         knows = page.inner_text("#knows")
         assert "Finn · 5: checked: Werewolf" in knows and "{" not in knows
