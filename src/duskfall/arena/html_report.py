@@ -11,7 +11,7 @@ Sections: the board (ratings with intervals, OpenSkill beside), deception agains
 the pairs (differences with their paired intervals and verdicts) and the head-to-head
 matrix, held-out prediction, rating against cost (the frontier), the results of each variant
 (its side advantage, win rates by side and role: roles of different variants are never
-pooled), behaviour, belief calibration, and the games.
+pooled), behaviour, tells, paired ablations (forks blocks), belief calibration, and the games.
 """
 
 from __future__ import annotations
@@ -300,6 +300,56 @@ def _behaviour(report: TournamentReport) -> str:
     )  # fmt: skip
 
 
+def _tells(report: TournamentReport) -> str:
+    """What seats gave away in public (:mod:`duskfall.lab.leaks`), per entrant."""
+    if not any(e.leaks.speeches for e in report.entrants):
+        return ""
+    rows = [
+        [
+            e.name, e.leaks.speeches, e.leaks.self_exposures, e.leaks.teammate_exposures,
+            _pct(e.leaks.exposure_rate), e.leaks.chat_leaks, e.leaks.reasoning_leaks,
+            e.leaks.result_leaks, _pct(e.leaks.leak_rate),
+            f"{e.leaks.true_claims}/{e.leaks.true_claims + e.leaks.false_claims}"
+            + (f" ({e.leaks.unfounded_claims} unfounded)" if e.leaks.unfounded_claims else ""),
+        ]
+        for e in report.entrants
+    ]  # fmt: skip
+    headers = [
+        "entrant", "public speeches", "named own role", "named a teammate", "exposure rate",
+        "team chat leaked", "reasoning leaked", "results leaked", "leak rate",
+        "seer claims true",
+    ]  # fmt: skip
+    return _section(
+        "tells",
+        "Tells",
+        "<p>An evil seat naming its own role or a teammate in public (per speech of an evil "
+        "seat); 8 or more words of the seat's own private text (its team's chat, its "
+        "reasoning, its results) verbatim in its public speech (per speech); a checking "
+        "seat's public claims about players against its checks.</p>",
+        _table(headers, rows, "tells"),
+    )
+
+
+def _ablations(report: TournamentReport) -> str:
+    """The forks blocks' paired differences (:mod:`duskfall.arena.forks`)."""
+    if not report.ablations:
+        return ""
+    rows = [
+        [d.block, d.measure, f"{d.first} - {d.second}",
+         Estimate(d.point, d.low, d.high).format("+.3f"), d.sources, d.verdict]
+        for d in report.ablations
+    ]  # fmt: skip
+    return _section(
+        "ablations",
+        "Paired ablations",
+        "<p>Forks of the same logged games at the same moment, one per entrant in the same "
+        "seats; differences of each measure (from the fork on, over the entrant's seats) "
+        "paired by source game; 95% intervals resample whole source games.</p>",
+        _table(["block", "measure", "pair", "difference [95%]", "source games", "verdict"],
+               rows, "ablations"),  # fmt: skip
+    )
+
+
 def _calibration(report: TournamentReport) -> str:
     calibration = report.calibration
     if not calibration.overall:
@@ -396,6 +446,8 @@ def report_body(
             _section("cost", "Rating against cost", _cost(board)),
             _section("variants", "Results by variant", _per_variant(board)),
             _section("behaviour", "Behaviour", _behaviour(report)),
+            _tells(report),
+            _ablations(report),
             _section("calibration", "Belief calibration", _calibration(report)),
             _section("games", "Games", _games(report, game_href)),
         ]
