@@ -28,6 +28,7 @@ from duskfall.arena.board import Board, EntrantBoard, Estimate, WinRate
 from duskfall.arena.leaderboard import TournamentReport
 from duskfall.arena.results import PlayedGame
 
+ABLATION_COLUMNS = ["block", "measure", "pair", "difference [95%]", "source games", "verdict"]
 STYLESHEET = "report.css"  # beside this module; the web serves it as /static/report.css
 
 
@@ -345,8 +346,7 @@ def _ablations(report: TournamentReport) -> str:
         "<p>Forks of the same logged games at the same moment, one per entrant in the same "
         "seats; differences of each measure (from the fork on, over the entrant's seats) "
         "paired by source game; 95% intervals resample whole source games.</p>",
-        _table(["block", "measure", "pair", "difference [95%]", "source games", "verdict"],
-               rows, "ablations"),  # fmt: skip
+        _table(ABLATION_COLUMNS, rows, "ablations"),
     )
 
 
