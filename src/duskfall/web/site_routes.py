@@ -4,14 +4,17 @@ variants a game can be started with, the list of games, the statistics)."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, HTTPException
 from fastapi.responses import FileResponse
 
 from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.variant import parse_config
+from duskfall.store.index import LISTED_STATUSES
+from duskfall.store.search import GameQuery
 from duskfall.web.access import bearer
 from duskfall.web.gates import Gates
 from duskfall.web.gm_live import DEFAULT_PLAYER_MODEL, GM_VARIANT, card_seats
@@ -102,7 +105,34 @@ def site_routes(gates: Gates, db: Path | None) -> APIRouter:
         return variant_catalog()
 
     @router.get("/api/games")
-    async def games() -> list[dict[str, Any]]:
-        return gates.hub.list_games()
+    async def games(
+        variant: str | None = None,
+        status: str | None = None,
+        agent: str | None = None,
+        tournament: str | None = None,
+        source: str | None = None,
+        q: str | None = None,
+        sort: str = "started_at",
+        order: str = "desc",
+        limit: int = 50,
+        offset: int = 0,
+    ) -> dict[str, Any]:
+        """A page of the game list: filtered, sorted and paged by the server (a bad
+        parameter: 400 with one line saying what is wrong)."""
+        if order not in ("asc", "desc"):
+            raise HTTPException(400, f"order is asc or desc, not {order!r}")
+        query = GameQuery(variant, status, agent, tournament, source, q, sort,  # type: ignore[arg-type]
+                          order == "desc", limit, offset)  # fmt: skip
+        query.check()
+        page = await gates.hub.page(query)
+        return {
+            "games": page.games,
+            "total": page.total,
+            "offset": offset,
+            "limit": limit,
+            "sort": sort,
+            "order": order,
+            "facets": {"statuses": list(LISTED_STATUSES), **asdict(page.facets)},
+        }
 
     return router
