@@ -74,8 +74,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app = FastAPI(title="duskfall", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.hub = hub
     app.state.settings = settings
+    app.include_router(tournament_routes(settings.db))  # first: it serves /static/report.css
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(tournament_routes(settings.db))
 
     @app.exception_handler(DuskfallError)
     async def user_error(request: Any, exc: DuskfallError) -> JSONResponse:
