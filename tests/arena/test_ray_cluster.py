@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from arena.conftest import StubMaker
 from arena.tournament_kit import outcomes, report, run
 from conftest import InBackground
 from duskfall.arena.tournament_config import parse_tournament
@@ -231,11 +232,8 @@ def _model_tournament(stub: StubServer, name: str, **extra: Any) -> dict[str, An
 
 
 @pytest.fixture
-def stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
-    server = StubServer(latency=0.05)
-    in_background(server.start())
-    yield server
-    in_background(server.close())
+def stub(stub_server: StubMaker) -> StubServer:
+    return stub_server(latency=0.05)
 
 
 def _files_holding(root: Path, needle: str) -> list[Path]:
@@ -292,18 +290,48 @@ def test_a_killed_driver_resumes_from_another_host_to_the_same_results(
     assert not leaks
 
 
+def _one_call_at_a_time(
+    stub: StubServer, name: str, cluster: LocalRayCluster, where: Path
+) -> tuple[dict[str, Any], subprocess.Popen[str]]:
+    """A four-game LLM tournament whose endpoint takes one call at a time (leases of 3 s),
+    started on the cluster: its config data and its driver."""
+    data = _model_tournament(
+        stub,
+        name,
+        games=4,
+        agent_options={"concurrency": 1},
+        execution={"lease_seconds": LEASE},
+    )
+    _config_file(where, data)
+    args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
+    return data, _duskfall([*args, "--address", cluster.address], where, cluster.driver_env())
+
+
+def _as_uninterrupted(data: dict[str, Any], where: Path, tmp_path: Path) -> None:
+    """Every slot played once, and the same games as the tournament played uninterrupted."""
+    _each_slot_once(where / "index.db", data["games"])
+    config = parse_tournament({**data, "log_dir": "games"})
+    run(config, tmp_path / "local")
+    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
+
+
+LEASE = 3.0
+
+
 def test_a_worker_killed_holding_an_endpoint_slot_gives_it_back_after_its_lease(
-    two_nodes: LocalRayCluster, in_background: InBackground[Any], tmp_path: Path, say: Say
+    two_nodes: LocalRayCluster,
+    stub_server: StubMaker,
+    in_background: InBackground[Any],
+    tmp_path: Path,
+    say: Say,
 ) -> None:
     psutil = require("psutil")
-    held: dict[str, Any] = {"armed": False, "calls": 0, "peer": None, "served_after": None}
+    held: dict[str, Any] = {"calls": 0, "peer": None, "served_after": None}
     arrived = threading.Event()
     release = asyncio.Event()
     killed_at: list[float] = []
 
     async def on_call(peer: tuple[str, int]) -> None:
-        if not held["armed"]:
-            return
         held["calls"] += 1
         if killed_at and held["served_after"] is None:
             held["served_after"] = time.monotonic() - killed_at[0]
@@ -312,44 +340,27 @@ def test_a_worker_killed_holding_an_endpoint_slot_gives_it_back_after_its_lease(
             arrived.set()
             await release.wait()
 
-    stub = StubServer(latency=0.02, on_call=on_call)
-    in_background(stub.start())
+    stub = stub_server(latency=0.02, on_call=on_call)
+    where = tmp_path / "ray"
     try:
-        lease = 3.0
-        data = _model_tournament(
-            stub,
-            "killed-worker",
-            games=4,
-            agent_options={"concurrency": 1},
-            execution={"lease_seconds": lease},
-        )
-        config = parse_tournament({**data, "log_dir": "games"})
-        say("an LLM tournament whose endpoint takes one call at a time, on the local loop")
-        run(config, tmp_path / "local")
-        held["armed"] = True
-        where = tmp_path / "ray"
-        _config_file(where, data)
-        args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
-        driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
-        say("the same on the cluster; the 12th call to the endpoint is held")
+        data, driver = _one_call_at_a_time(stub, "killed-worker", two_nodes, where)
+        say("an LLM tournament, one call at a time to its endpoint; the 12th call is held")
         _wait_for("the 12th call", arrived.is_set, 240, driver)
         worker = _process_of(psutil, held["peer"], stub.port)
-        say(f"killing its worker (pid {worker.pid}: {' '.join(worker.cmdline())[:60]})")
+        say(f"killing its worker (pid {worker.pid}: {' '.join(worker.cmdline())[:40]})")
         worker.kill()
         killed_at.append(time.monotonic())
-        in_background(_set(release))
-        _finish(driver)
-        waited = held["served_after"]
-        say(f"the next call was served {waited:.1f}s after the kill (lease {lease:g}s)")
-        assert waited is not None and waited < lease + 5
-        assert stub.max_in_flight == 1  # the slot was never handed out twice
-        _each_slot_once(where / "index.db", 4)
-        records = slot_records(where / "index.db", "killed-worker")
-        assert any("worker" in (r.reason or "") for r in records.values() if r.attempts)
-        assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
     finally:
         in_background(_set(release))
-        in_background(stub.close())
+    _finish(driver)
+    waited = held["served_after"]
+    say(f"the next call was served {waited:.1f}s after the kill (lease {LEASE:g}s)")
+    assert waited is not None and waited < LEASE + 5
+    assert stub.max_in_flight == 1  # the slot was never handed out twice
+    records = slot_records(where / "index.db", "killed-worker")
+    assert any("worker" in (r.reason or "") for r in records.values() if r.attempts)
+    stub.on_call = None
+    _as_uninterrupted(data, where, tmp_path)
 
 
 async def _set(event: asyncio.Event) -> None:
@@ -363,3 +374,36 @@ def _process_of(psutil: Any, peer: tuple[str, int], server_port: int) -> Any:
         if local and remote and local.port == peer[1] and remote.port == server_port:
             return psutil.Process(connection.pid)
     raise AssertionError(f"no process has the connection from {peer}")
+
+
+def test_the_endpoint_limit_service_killed_mid_run_comes_back_and_the_run_goes_on(
+    two_nodes: LocalRayCluster, stub_server: StubMaker, tmp_path: Path, say: Say
+) -> None:
+    """The actor keeping an endpoint's slots is killed while games are in flight: Ray starts
+    it again on the driver's node, the holders tell it what they hold, and the tournament
+    ends as it would have, the endpoint never seeing two calls at once."""
+    psutil = require("psutil")
+    arrived = threading.Event()
+
+    async def on_call(peer: tuple[str, int]) -> None:
+        if stub.stats["ok"] >= 15:
+            arrived.set()
+
+    stub = stub_server(latency=0.05, on_call=on_call)
+    where = tmp_path / "ray"
+    data, driver = _one_call_at_a_time(stub, "killed-limits", two_nodes, where)
+    say("an LLM tournament, one call at a time to its endpoint; its limit service is killed")
+    _wait_for("15 calls", arrived.is_set, 240, driver)
+    keepers = [
+        process
+        for process in psutil.process_iter(["cmdline"])
+        if any("RayLeaseKeeper" in part for part in process.info["cmdline"] or ())
+    ]
+    assert len(keepers) == 1, keepers
+    keepers[0].kill()
+    out = _finish(driver)
+    say(f"Ray started it again and the run went on: {out.strip().splitlines()[0]}")
+    records = slot_records(where / "index.db", "killed-limits")
+    assert not [r.reason for r in records.values() if r.attempts]  # no game was lost to it
+    assert stub.max_in_flight == 1
+    _as_uninterrupted(data, where, tmp_path)

@@ -305,6 +305,7 @@ def run_tournament(
             progress=progress,
             looks=looks,
         )
+        run.declared = set(variables.secrets)
         try:
             drive(
                 runner,
