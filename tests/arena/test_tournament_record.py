@@ -16,6 +16,7 @@ from conftest import CliRun
 from duskfall.arena.backends import Finished, LoopBackend
 from duskfall.arena.game_job import GameJob, SlotFailure
 from duskfall.arena.tournament import Looks, tournament_progress
+from duskfall.arena.worker_env import absolute_options, absolute_spec
 from duskfall.arena.workers import TaskLost
 from duskfall.store.index import GameIndex
 from duskfall.testing.stub_server import StubServer
@@ -214,3 +215,14 @@ def test_a_cause_every_game_meets_stops_the_run_and_names_the_missing_variable(
     assert (summary.stopped_by or "").startswith("5 games in a row could not be played")
     assert "--env OPENAI_API_KEY sends it to workers" in summary.failed[0]
     assert "sk-only" not in " ".join(summary.failed)
+
+
+def test_paths_a_game_reads_are_made_absolute_for_workers_elsewhere(tmp_path: Path) -> None:
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "m.gguf").write_bytes(b"")
+    here = tmp_path
+    assert absolute_spec("llm:local:models/m.gguf", here) == f"llm:local:{here}/models/m.gguf"
+    assert absolute_spec("llm:local:missing.gguf", here) == "llm:local:missing.gguf"
+    assert absolute_spec("heuristic", here) == "heuristic"
+    options = absolute_options({"llm_config": "keys.toml", "concurrency": 2}, here)
+    assert options == {"llm_config": str(here / "keys.toml"), "concurrency": 2}

@@ -41,7 +41,7 @@ from duskfall.arena.tournament_run import (
     Spending,
     TournamentRun,
 )
-from duskfall.arena.worker_env import absolute_spec, worker_env
+from duskfall.arena.worker_env import absolute_options, absolute_spec, worker_env
 from duskfall.core.errors import ConfigError
 from duskfall.core.usage import Usage
 from duskfall.session import GameSetup, plan_game
@@ -235,7 +235,7 @@ def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob
             "decision_timeout": config.decision_timeout,
             "on_seat_failure": config.on_seat_failure,
         },
-        agent_options=_agent_options(config),
+        agent_options=absolute_options(_agent_options(config), here),
         game_id=slot_game_id(salt, config, slot),
         keep_log=True,
         keep_row=True,
