@@ -23,7 +23,8 @@ SRC = Path(duskfall.__file__).parent
 ROOT = SRC.parent
 
 ENTRY_POINTS = {
-    "cli", "web", "server", "arena", "learn", "gm", "client", "export", "inspect", "testing"
+    "cli", "web", "server", "arena", "learn", "gm", "client", "export", "inspect", "lab", "kit",
+    "testing",
 }  # fmt: skip
 ALL = {path.name for path in SRC.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
 
@@ -40,6 +41,7 @@ FORBIDDEN: dict[str, set[str] | None] = {
     "session": {"server", "web", "cli", "arena", "learn", "client", "testing"},
     "client": {"session", "server", "web", "cli", "arena", "learn", "gm", "testing"},
 }
+FORBIDDEN["lab"] = ENTRY_POINTS - {"lab"}  # the lab is used by arena and web, not the reverse
 for _entry in ENTRY_POINTS - {"testing", "client"}:
     FORBIDDEN.setdefault(_entry, {"testing"})
 

@@ -173,3 +173,10 @@ def test_a_played_game_exports_with_one_row_per_decision(
     assert code != 0 and "not empty" in err and "Traceback" not in err
     code, out, err = cli("export", "--db", str(db), "--out", str(tmp_path / "x"), "-f", "csv")
     assert code != 0 and "unknown format" in err
+    # an altered log is left out, and said so
+    text = log.read_text()
+    assert '"target":1}' in text
+    log.write_text(text.replace('"target":1}', '"target":2}', 1))
+    code, out, err = cli("export", "--db", str(db), "--out", str(tmp_path / "y"), "-f", fmt)
+    assert code == 0 and "0 games exported" in " ".join(out.split())
+    assert "1 with an unreadable or altered log" in " ".join(out.split())

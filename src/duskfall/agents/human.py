@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
 
 from duskfall.agents.human_form import fill, form_for, refused
@@ -30,6 +30,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.prompting import Entry, flatten
+from duskfall.core.terminal import guarded_console
 from duskfall.core.variant import Variant
 from duskfall.runtime.checking import CheckedAnswer
 from duskfall.runtime.parsing import Reply
@@ -60,7 +61,8 @@ class HumanPlayer:
         self.decision_timeout = timeout
         self._reader = reader_for(stdin or sys.stdin)
         self._out = stdout or sys.stdout
-        self._console = Console(file=self._out, highlight=False, emoji=False, width=width)
+        # what the seat is shown holds other players' words: nothing in them is obeyed
+        self._console = guarded_console(file=self._out, highlight=False, emoji=False, width=width)
         self._view = view_for(variant)
         self._shown = 0  # entries of the seat's history shown so far
         self._followed: list[Entry] = []  # the seat's rules events as they happen

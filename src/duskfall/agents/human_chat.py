@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from duskfall.agents.human_input import LineReader, reader_for
+from duskfall.core.redaction import redact
+from duskfall.core.terminal import printable
 from duskfall.llm.errors import LLMError
 from duskfall.llm.model import Model
 from duskfall.llm.retry import RetryPolicy
@@ -42,7 +44,7 @@ class HumanChatProvider:
     ) -> Completion:
         self.reader.drop_pending()
         prompt = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
-        self.stdout.write(f"\n{prompt}\n> ")
+        self.stdout.write(f"\n{printable(redact(prompt))}\n> ")  # others' words: shown, not obeyed
         self.stdout.flush()
         line = await self.reader.readline()
         if line is None:

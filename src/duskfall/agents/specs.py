@@ -136,8 +136,7 @@ def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State],
         roles = state.roles()
         out = []
         for seat in range(state.num_seats):
-            role = roles[seat].lower()
-            candidates = [str(seat), *(r.strip() for r in role.split("+")), state.team_of(seat)]
+            candidates = _keys_of(state, seat, roles)
             chosen = next((by_key[c] for c in candidates if c in by_key), by_key.get("default"))
             if chosen is None:
                 raise ConfigError(
@@ -148,6 +147,19 @@ def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State],
         return out
 
     return resolve
+
+
+def _keys_of(state: State, seat: int, roles: Mapping[int, str]) -> list[str]:
+    """The keys a spec may name ``seat`` by: its number, each of its roles, its team."""
+    return [str(seat), *(r.strip() for r in roles[seat].lower().split("+")), state.team_of(seat)]
+
+
+def seats_of_key(variant: Variant, key: str, state: State) -> list[int]:
+    """The seats a spec key names (a seat number, a team or its alias, a role): the seats
+    ``KEY=AGENT`` would give to AGENT. Raises ConfigError for a seat that does not exist."""
+    wanted = _normalise_key(variant, key.strip(), state.num_seats)
+    roles = state.roles()
+    return [seat for seat in range(state.num_seats) if wanted in _keys_of(state, seat, roles)]
 
 
 def _normalise_key(variant: Variant, key: str, num_seats: int) -> str:

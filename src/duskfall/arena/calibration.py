@@ -23,7 +23,7 @@ could not be scored (unreadable, or a probability outside [0, 1]) are counted pe
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ from duskfall.arena.schedule import EVIL, side_of
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import LogCorrupt
 from duskfall.store.index import GameRow
-from duskfall.store.log import read_log
+from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import new_state_for
 
 BELIEFS = kinds.BELIEFS
@@ -132,30 +132,36 @@ def calibration_of(rows: Iterable[GameRow], entrants: Mapping[str, str]) -> Cali
         except LogCorrupt:
             continue
         seats = list((log.header.extra.get("tournament") or {}).get("seats") or [])
-        variant, state = new_state_for(log)
-        evil = {s: side_of(variant, state.team_of(s)) == EVIL for s in range(state.num_seats)}
-        last: dict[tuple[int, int], tuple[bool, dict[int, float]]] = {}
-        for event in log.events:
-            if event.kind == kinds.ACTION:
-                state.apply(event.payload["seat"], event.payload["action"])
-                continue
-            if event.kind == BELIEFS and "refused" in event.payload:
-                holder = event.payload.get("seat")
-                if isinstance(holder, int) and holder < len(seats):
-                    name = seats[holder]
-                    calibration.refused[name] = calibration.refused.get(name, 0) + 1
-                continue
-            stated = _stated(event.kind, event.payload)
-            if stated is not None and stated[0] < len(seats):
-                alive = set(state.alive())
-                holder, beliefs = stated
-                asked = event.kind != kinds.SUSPICION
-                earlier = last.get((holder, event.day))
-                if earlier is None or asked or not earlier[0]:
-                    living = {p: v for p, v in beliefs.items() if p in alive}
-                    last[holder, event.day] = (asked, living)
-        for (holder, day), (_, beliefs) in last.items():
-            for player, p in beliefs.items():
-                if player != holder and player in evil and 0.0 <= p <= 1.0:
-                    calibration.add(seats[holder], day, p, evil[player])
+        add_log(calibration, log, seats)
     return calibration
+
+
+def add_log(calibration: Calibration, log: GameLog, seats: Sequence[str]) -> None:
+    """Score the beliefs stated in ``log``, each under the name ``seats[holder]`` (seats past
+    the end of ``seats`` are not scored)."""
+    variant, state = new_state_for(log)
+    evil = {s: side_of(variant, state.team_of(s)) == EVIL for s in range(state.num_seats)}
+    last: dict[tuple[int, int], tuple[bool, dict[int, float]]] = {}
+    for event in log.events:
+        if event.kind == kinds.ACTION:
+            state.apply(event.payload["seat"], event.payload["action"])
+            continue
+        if event.kind == BELIEFS and "refused" in event.payload:
+            holder = event.payload.get("seat")
+            if isinstance(holder, int) and holder < len(seats):
+                name = seats[holder]
+                calibration.refused[name] = calibration.refused.get(name, 0) + 1
+            continue
+        stated = _stated(event.kind, event.payload)
+        if stated is not None and stated[0] < len(seats):
+            alive = set(state.alive())
+            holder, beliefs = stated
+            asked = event.kind != kinds.SUSPICION
+            earlier = last.get((holder, event.day))
+            if earlier is None or asked or not earlier[0]:
+                living = {p: v for p, v in beliefs.items() if p in alive}
+                last[holder, event.day] = (asked, living)
+    for (holder, day), (_, beliefs) in last.items():
+        for player, p in beliefs.items():
+            if player != holder and player in evil and 0.0 <= p <= 1.0:
+                calibration.add(seats[holder], day, p, evil[player])

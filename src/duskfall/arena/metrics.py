@@ -33,11 +33,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.arena.schedule import EVIL, side_of
 from duskfall.core import event_kinds as kinds
+from duskfall.core.counts import Summable
 from duskfall.core.events import Event
 from duskfall.core.usage import Usage
 from duskfall.store.log import GameLog
@@ -48,7 +49,7 @@ from duskfall.variants.werewolf.roles import SEER
 
 
 @dataclass
-class SeatMetrics:
+class SeatMetrics(Summable):
     """Counts for one seat of one game (or sums over many: ``a + b``)."""
 
     seats: int = 0
@@ -72,11 +73,6 @@ class SeatMetrics:
     completion_tokens: int = 0
     cost_usd: float = 0.0
     latency_s: float = 0.0
-
-    def __add__(self, other: SeatMetrics) -> SeatMetrics:
-        return SeatMetrics(
-            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
-        )
 
     @staticmethod
     def _rate(part: float, whole: float) -> float | None:
@@ -218,8 +214,10 @@ def _power_roles(roles: dict[int, str], sides: dict[int, str]) -> set[str]:
     return {role for role in village if role != plain}
 
 
-def seat_metrics(log: GameLog) -> dict[int, SeatMetrics]:
-    """One :class:`SeatMetrics` per seat of the game in ``log``."""
+def seat_metrics(log: GameLog, since: int = 0) -> dict[int, SeatMetrics]:
+    """One :class:`SeatMetrics` per seat of the game in ``log``; votes, kills, claims and
+    decisions are counted from event ``since`` on (a fork's own part: its prefix is its
+    parent's), survival and wins at the end."""
     variant, state = new_state_for(log)
     roles = state.roles()
     sides = {seat: side_of(variant, state.team_of(seat)) for seat in roles}
@@ -239,15 +237,16 @@ def seat_metrics(log: GameLog) -> dict[int, SeatMetrics]:
     }
     facts = _Facts()
     extract = _VARIANT_FACTS.get(variant.id)
+    own = log.events[since:] if since else log.events
     if extract is not None:
-        extract(log.events, facts)
+        extract(own, facts)
     _count_votes(facts, sides, out)
     _count_kills(facts, roles, sides, out)
     for seat, role in facts.claims:
         if seat in out:
             out[seat].claims += 1
             out[seat].true_claims += int(role in roles[seat].upper())
-    _count_runtime(log.events, out)
+    _count_runtime(own, out)
     return out
 
 

@@ -2,12 +2,15 @@
 
 Each :class:`PlayedGame` says which entrant held each seat (the tournament tag of the log
 header), the seat's role and side (the deal, recomputed from the logged config and seed), the
-winning side and the seat's behaviour metrics (:mod:`duskfall.arena.metrics`).
+winning side, the seat's behaviour metrics (:mod:`duskfall.arena.metrics`) and its
+self-exposure and leak metrics (:mod:`duskfall.lab.leaks`); a fork is measured from the fork
+on.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from duskfall.arena.metrics import SeatMetrics, seat_metrics
@@ -15,7 +18,9 @@ from duskfall.arena.schedule import side_of
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import DuskfallError, LogCorrupt
 from duskfall.core.usage import Usage
+from duskfall.lab.leaks import LeakMetrics, leak_report
 from duskfall.store.index import GameRow
+from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import new_state_for
 
@@ -26,6 +31,7 @@ class PlayedSeat:
     role: str
     side: str
     metrics: SeatMetrics
+    leaks: LeakMetrics = field(default_factory=LeakMetrics)
 
 
 @dataclass(frozen=True)
@@ -69,12 +75,19 @@ def played_game(row: GameRow) -> PlayedGame:
     roles = state.roles()
     if len(entrants) != len(roles):
         raise MissingLog(f"game {row.id} has no tournament seats in its log header")
-    metrics = seat_metrics(log)
+    origin = ForkOrigin.of(log.header)
+    since = 0 if origin is None else origin.prefix  # a fork's prefix is its parent's play
+    metrics = seat_metrics(log, since)
+    leaks = leak_report(log, since=since).seats
     outcome = log.outcome
     winner = side_of(variant, outcome.winner) if outcome and outcome.winner else None
     seats = tuple(
         PlayedSeat(
-            entrants[seat], roles[seat], side_of(variant, state.team_of(seat)), metrics[seat]
+            entrants[seat],
+            roles[seat],
+            side_of(variant, state.team_of(seat)),
+            metrics[seat],
+            leaks.get(seat, LeakMetrics()),
         )
         for seat in sorted(roles)
     )
@@ -98,6 +111,16 @@ def _pairing(seats: tuple[PlayedSeat, ...]) -> tuple[str, str] | None:
     if len(evil) == 1 and len(village) == 1 and evil != village:
         return (next(iter(evil)), next(iter(village)))
     return None
+
+
+def entrant_leaks(games: Sequence[PlayedGame]) -> dict[str, LeakMetrics]:
+    """Each entrant's self-exposure and leak metrics (:mod:`duskfall.lab.leaks`), summed over
+    its seats of ``games``."""
+    out: dict[str, LeakMetrics] = {}
+    for game in games:
+        for seat in game.seats:
+            out[seat.entrant] = out.get(seat.entrant, LeakMetrics()) + seat.leaks
+    return out
 
 
 def entrant_usage(row: GameRow) -> dict[str, Usage]:

@@ -28,9 +28,10 @@ from typing import Any
 from duskfall.arena.tournament_config import TournamentConfig, VariantBlock
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
+from duskfall.core.sides import EVIL, VILLAGE, side_of
 from duskfall.core.variant import State, Variant, parse_config
 
-EVIL, VILLAGE = "evil", "village"
+__all__ = ["EVIL", "VILLAGE", "Slot", "build_schedule", "side_of"]
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,6 @@ class Slot:
     def agents(self, entrants: dict[str, str]) -> str:
         """The per-seat agent list of this game (``heuristic,random,...``)."""
         return ",".join(entrants[name] for name in self.seats)
-
-
-def side_of(variant: Variant, team: str) -> str:
-    """``evil`` for the variant's last team, ``village`` for the others."""
-    return EVIL if team == variant.teams[-1] else VILLAGE
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """``duskfall simulate``: many games of one agent spec, played by the tournament machinery.
 
 A simulation is the simplest schedule: one entrant (the agent spec, the same for every game)
-and games with seeds ``first_seed, first_seed + 1, ...``. Its games are
+and games whose seeds are derived from ``first_seed`` by a keyed hash
+(:func:`~duskfall.core.rng.game_seed`, purpose ``simulate``; or given as ``seeds``). Its games are
 :class:`~duskfall.arena.game_job.GameJob` values in batches (chunks of seeds), played by the
 same backends and driver loop as a tournament's (:mod:`duskfall.arena.backends`,
 :mod:`duskfall.arena.driver`): this process's event loop with one worker, a process pool with
@@ -12,10 +13,11 @@ game's events, so memory stays flat however many games are played.
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from duskfall.arena.recording import RecordWriter
 from duskfall.arena.stats import Proportion
 from duskfall.arena.workers import max_workers
 from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.core.rng import game_seeds
 from duskfall.runtime.settings import SeatFailurePolicy
 from duskfall.store.index import GameIndex, default_db_path
 
@@ -85,12 +88,12 @@ class SimulationFailed(DuskfallError):
 
 
 def simulation_batches(
-    template: GameJob, first_seed: int, games: int, size: int
+    template: GameJob, seeds: Iterable[int], games: int, size: int
 ) -> Iterator[list[GameJob]]:
-    """The simulation's schedule: ``template`` with seeds ``first_seed..``, ``size`` a batch."""
-    seeds = range(first_seed, first_seed + games)
+    """The simulation's schedule: ``template`` with each of ``seeds``, ``size`` a batch."""
+    chosen = iter(seeds)
     for start in range(0, games, size):
-        chunk = seeds[start : start + size]
+        chunk = itertools.islice(chosen, min(size, games - start))
         yield [replace(template, seed=seed, slot=slot) for slot, seed in enumerate(chunk, start)]
 
 
@@ -140,6 +143,7 @@ def simulate(
     config: Mapping[str, Any] | None = None,
     workers: int = 1,
     first_seed: int = 0,
+    seeds: Iterable[int] | None = None,
     log_dir: str | None = None,
     retries: int = 2,
     decision_timeout: float = 120.0,
@@ -148,7 +152,9 @@ def simulate(
     agent_options: Mapping[str, Any] | None = None,
     on_seat_failure: SeatFailurePolicy = "abort",
 ) -> SimulationReport:
-    """Play ``games`` games with seeds ``first_seed..`` and aggregate the results.
+    """Play ``games`` games and aggregate the results. Game ``i``'s seed is
+    :func:`~duskfall.core.rng.game_seed` ``(first_seed, "simulate", i)``, or the ``i``-th of
+    ``seeds`` when they are given.
 
     A seat that keeps failing aborts its game, unless ``on_seat_failure`` is ``"fallback"``
     (:class:`~duskfall.runtime.settings.RuntimeSettings`). Workers send the games back; this
@@ -182,10 +188,11 @@ def simulate(
         keep_row=db is not None,
     )
     size = chunk_size or max(1, min(200, games // max(1, workers * 8) or 1))
+    chosen = game_seeds(first_seed, "simulate", range(games)) if seeds is None else seeds
     report = SimulationReport(variant, agents)
     index = GameIndex(db) if db is not None else None
     plan = _Simulation(
-        simulation_batches(template, first_seed, games, size),
+        simulation_batches(template, chosen, games, size),
         report,
         RecordWriter(games_dir, index),
         progress,

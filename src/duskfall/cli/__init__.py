@@ -13,6 +13,7 @@ from rich.markup import escape
 from duskfall.cli.console import safe_console
 from duskfall.core.errors import DuskfallError
 from duskfall.core.redaction import redact
+from duskfall.core.terminal import guard_logging
 from duskfall.core.validation import describe_errors
 
 app = typer.Typer(
@@ -35,6 +36,7 @@ COMMAND_MODULES = [
     "duskfall.cli.web_commands",
     "duskfall.cli.learn_commands",
     "duskfall.cli.tournament_commands",
+    "duskfall.cli.lab_commands",
     "duskfall.cli.kit_commands",
 ]
 
@@ -69,6 +71,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def main() -> None:
     """Entry point: run the app; user-facing errors print one clear line, no traceback."""
+    guard_logging()  # log lines quote clients and servers: nothing in them is obeyed
     _load_commands()
     try:
         code = app(standalone_mode=False)

@@ -16,6 +16,9 @@ from duskfall.core.variant import Variant
 from duskfall.runtime.settings import SEAT_FAILURE_POLICIES
 from duskfall.store.files import read_user_text
 
+RetriesOpt = Annotated[int, typer.Option(help="re-asks after an invalid answer")]
+TimeoutOpt = Annotated[float, typer.Option(help="seconds per decision")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")]
 OnSeatFailureOpt = Annotated[
     str,
     typer.Option(

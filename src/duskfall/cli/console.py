@@ -1,37 +1,20 @@
-"""Terminal consoles that never show a secret: every line passes through ``redact``."""
+"""Terminal consoles that never show a secret nor obey a control sequence in what they print:
+every piece of text passes through ``redact`` and ``printable``
+(:mod:`duskfall.core.terminal`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Console, ConsoleRenderable, RenderHook
-from rich.text import Text
+from rich.console import Console
 
-from duskfall.core.redaction import redact
-
-
-class Redactor(RenderHook):
-    """Masks secrets (:func:`~duskfall.core.redaction.redact`) in the text a console prints."""
-
-    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
-        return [_redacted(r) for r in renderables]
-
-
-def _redacted(renderable: ConsoleRenderable) -> ConsoleRenderable:
-    if not isinstance(renderable, Text):
-        return renderable
-    plain = redact(renderable.plain)
-    if plain == renderable.plain:
-        return renderable
-    return Text(plain, style=renderable.style, end=renderable.end)  # styling spans dropped
+from duskfall.core.terminal import guarded_console
 
 
 def safe_console(**options: Any) -> Console:
-    """A rich :class:`Console` (same ``options``) whose printed text is redacted."""
-    console = Console(**options)
-    console.push_render_hook(Redactor())
-    return console
+    """A rich :class:`Console` (same ``options``) whose printed text is redacted and printable."""
+    return guarded_console(**options)
 
 
 def announcer(console: Console) -> Callable[[str], None]:

@@ -12,6 +12,7 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.variant import State, Variant
+from duskfall.session import PreparedGame
 
 
 def runtime_line(event: Event) -> str | None:
@@ -37,10 +38,17 @@ class ConsoleView:
     ``winner``) was printed, so that the result is not printed a second time.
     """
 
-    def __init__(self, variant: Variant, console: Console, show_runtime: bool = True) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        console: Console,
+        show_runtime: bool = True,
+        numbered: bool = False,
+    ) -> None:
         self.variant = variant
         self.console = console
         self.show_runtime = show_runtime
+        self.numbered = numbered  # each line after its event number (for fork --at/--replace)
         self.showed_end = False
 
     def on_event(self, event: Event) -> None:
@@ -51,7 +59,8 @@ class ConsoleView:
         else:
             line = None
         if line:
-            self.console.print(line, highlight=False)
+            shown = f"[dim]{event.seq:>5}[/] {line}" if self.numbered else line
+            self.console.print(shown, highlight=False)
             self.showed_end |= event.source == "rules" and "winner" in event.payload
 
     def on_phase_end(self) -> None:
@@ -59,6 +68,16 @@ class ConsoleView:
 
     def on_game_end(self, outcome: Outcome | None) -> None:
         pass
+
+
+def follow(game: PreparedGame, console: Console, quiet: bool) -> ConsoleView | None:
+    """The god view of ``game`` printed as it plays on, unless ``quiet`` or a person plays a
+    seat (a person's seat is shown its own view only)."""
+    if quiet or "human" in game.agents:
+        return None
+    view = ConsoleView(game.variant, console)
+    game.record.observers.append(view)
+    return view
 
 
 def outcome_line(outcome: Outcome) -> str:

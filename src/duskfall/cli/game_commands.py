@@ -8,12 +8,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from duskfall.arena.simulate import simulate as run_simulation
 from duskfall.cli import app
 from duskfall.cli.common import (
     OnSeatFailureOpt,
+    QuietOpt,
+    RetriesOpt,
+    TimeoutOpt,
     default_agents,
     parse_config_options,
     pick_seed,
@@ -27,7 +31,8 @@ from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
-from duskfall.core.rng import check_seed
+from duskfall.core.rng import check_seed, game_seed
+from duskfall.lab.lineage import verify_fork
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GamePlan, GameSetup, PreparedGame, assemble, plan_game
 from duskfall.store.anchor import check_not_cut
@@ -80,10 +85,10 @@ def play(
     ] = None,
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
-    retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
-    timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    retries: RetriesOpt = 2,
+    timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    quiet: QuietOpt = False,
     agent_option: AgentOptionOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -144,7 +149,9 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="number of games")] = 1000,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="processes")] = 1,
     agents: AgentsOpt = None,
-    seed: Annotated[int, typer.Option(help="seed of the first game (then +1 per game)")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="master seed: each game's seed is derived from it by a keyed hash")
+    ] = 0,
     preset: PresetOpt = None,
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
@@ -162,12 +169,12 @@ def simulate(
         use_db(db)
     chosen = resolve_variant(variant)
     check_seed(seed, "--seed")
-    check_seed(seed + games - 1, "--seed + --games - 1")
     config = with_preset(parse_config_options(set_, config_file), preset, chosen)
     spec = agents or default_agents(chosen)
     agent_options = parse_config_options(agent_option, None, "--agent-option")
     settings = runtime_settings(on_seat_failure=on_seat_failure)
-    probe = GameSetup(chosen.id, seed, spec, config, write_log=False, agent_options=agent_options)
+    first = game_seed(seed, "simulate", 0)
+    probe = GameSetup(chosen.id, first, spec, config, write_log=False, agent_options=agent_options)
     _check_unattended(plan_game(probe))
     # redrawn as results arrive (one batch per chunk of games), not by a refresh thread: with
     # no other thread running, the workers can be forked (see arena.workers)
@@ -220,12 +227,21 @@ def _check_unattended(plan: GamePlan) -> None:
 def replay(
     log: Annotated[Path, typer.Argument(help="a game log (.jsonl)")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only verify")] = False,
+    parent: Annotated[
+        Path | None,
+        typer.Option("--parent", help="a fork's parent log (default: beside it, or the index)"),
+    ] = None,
+    numbers: Annotated[
+        bool,
+        typer.Option("--numbers", help="show each event's number (for fork --at/--replace)"),
+    ] = False,
 ) -> None:
     """Re-apply a log's actions, check every event is reproduced exactly, and show the game.
 
     Any damage to the log (a changed, removed or moved line breaks its hash chain; lines cut off
     its end fall short of its index row) is an error; only a torn last line (a process killed
-    mid-write) is cut with a warning.
+    mid-write) is cut with a warning. A fork is also checked against its parent: the parent's
+    events up to the fork replay, and the fork's copy of them is unchanged.
     """
     game_log = read_log(log, strict=False)
     if game_log.corrupt is not None and not isinstance(game_log.corrupt, TornLine):
@@ -253,7 +269,7 @@ def replay(
             "use 'duskfall games' or the web page to view it"
         ) from None
     if not quiet:
-        view = ConsoleView(result.variant, console)
+        view = ConsoleView(result.variant, console, numbered=numbers)
         console.print(f"[bold]{result.variant.name}[/]  seed {header.seed}  game {header.game_id}")
         for event in game_log.events:
             view.on_event(event)
@@ -266,6 +282,10 @@ def replay(
         f"[green]replay verified:[/] {result.actions} actions re-applied, "
         f"{result.rules_events} rules events reproduced exactly"
     )
+    verdict = verify_fork(game_log, log, parent)
+    if verdict is not None:
+        colour = "green" if verdict.link is not None else "yellow"
+        console.print(f"[{colour}]fork:[/] {escape(verdict.describe())}", highlight=False)
 
 
 def _show_gm_log(game_log: GameLog, quiet: bool) -> None:

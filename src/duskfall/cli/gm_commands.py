@@ -13,6 +13,7 @@ from rich.text import Text
 
 from duskfall.agents.human_chat import SPEC as HUMAN
 from duskfall.cli import app
+from duskfall.cli.common import QuietOpt
 from duskfall.cli.console import announcer, safe_console
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Termination
@@ -135,7 +136,7 @@ def gm(
     public: Annotated[
         bool, typer.Option("--public", help="do not show secrets in the terminal")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    quiet: QuietOpt = False,
     list_cards: Annotated[
         bool, typer.Option("--list-cards", help="list the built-in rule cards")
     ] = False,

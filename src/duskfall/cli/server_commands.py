@@ -16,7 +16,8 @@ from duskfall.cli.common import check_port, parse_config_options, resolve_varian
 from duskfall.cli.console import safe_console
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.core.errors import ConfigError
-from duskfall.core.rng import check_seed
+from duskfall.core.rng import check_seed, game_seeds
+from duskfall.core.terminal import guard_logging
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings
@@ -88,7 +89,10 @@ def serve(
     ] = True,
     log_dir: Annotated[Path, typer.Option(help="directory of the game logs")] = Path("games"),
     no_log: Annotated[bool, typer.Option("--no-log", help="do not write game logs")] = False,
-    seed: Annotated[int | None, typer.Option(help="seed of the first game (+1 per game)")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="master seed: each game's seed is derived from it by a keyed hash"),
+    ] = None,
     preset: Annotated[str | None, typer.Option(help="role preset (werewolf)")] = None,
     set_: Annotated[
         list[str] | None, typer.Option("--set", help="config option KEY=VALUE (repeatable)")
@@ -98,7 +102,7 @@ def serve(
 ) -> None:
     """Serve games over TCP (8-byte big-endian length + UTF-8 JSON frames, seed 001 protocol),
     and with --ws over WebSocket."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING)
+    guard_logging(logging.INFO if verbose else logging.WARNING)
     settings = ServerSettings(
         host=host,
         port=port,
@@ -172,7 +176,9 @@ def connect(
     variant: Annotated[
         str, typer.Option(help="game, if the server does not say (it does in its HELLO)")
     ] = "sports-mafia",
-    seed: Annotated[int, typer.Option(help="seed of the agents' choices")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="master seed of the agents' choices (one derived per client)")
+    ] = 0,
     name: Annotated[str | None, typer.Option(help="name sent to the server")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only failures")] = False,
     token: Annotated[
@@ -189,7 +195,8 @@ def connect(
     if token is not None and count != 1:
         raise ConfigError("--token names one seat: use it with --count 1")
     check_port(port)
-    players = [AgentPlayer(agent, variant=variant, seed=seed + i) for i in range(count)]
+    seeds = game_seeds(check_seed(seed, "--seed"), "connect", range(count))
+    players = [AgentPlayer(agent, variant=variant, seed=s) for s in seeds]
     results = asyncio.run(_connect(host, port, players, name, token))
     failed = 0
     for index, (client, game_over) in enumerate(results):

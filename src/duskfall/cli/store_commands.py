@@ -18,11 +18,12 @@ from rich.table import Table
 from rich.text import Text
 
 from duskfall.cli import app
-from duskfall.cli.common import OnSeatFailureOpt
+from duskfall.cli.common import OnSeatFailureOpt, QuietOpt, RetriesOpt, TimeoutOpt
 from duskfall.cli.console import announcer, safe_console
-from duskfall.cli.display import ConsoleView, resume_hint, roles_line, show_end
+from duskfall.cli.display import ConsoleView, follow, resume_hint, roles_line, show_end
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
+from duskfall.core.terminal import printable_json
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import ResumedGame, ResumePlan, plan_resume
 from duskfall.store.index import (
@@ -34,6 +35,7 @@ from duskfall.store.index import (
     default_db_path,
     use_db,
 )
+from duskfall.store.log import read_log
 from duskfall.store.resume import log_path_for
 
 console = safe_console()
@@ -87,6 +89,7 @@ COLUMNS = (
     Column("winner", lambda r: escape(r.winner or ("draw" if r.status == "finished" else "-")), 7),
     Column("days", lambda r: str(r.days), 5, "right"),
     Column("seats", lambda r: escape(seats_summary(r)), 6),
+    Column("fork of", lambda r: f"{r.parent} @{r.parent_event}" if r.parent else "", 2),
     Column("tokens", lambda r: f"{r.tokens:,}", 4, "right"),
     Column("cached", lambda r: f"{r.cached_tokens:,}", 2, "right"),
     Column("cost $", lambda r: f"{r.cost_usd:.4f}", 2, "right"),
@@ -100,7 +103,8 @@ def fitting_columns(cells: list[list[str]], width: int) -> list[int]:
         max([len(Text.from_markup(row[i]).plain) for row in cells] + [len(c.title)]) + 3
         for i, c in enumerate(COLUMNS)
     ]
-    shown = list(range(len(COLUMNS)))
+    # a column no listed game fills (no fork among them) is left out
+    shown = [i for i in range(len(COLUMNS)) if any(row[i] for row in cells) or not cells]
     for i in sorted(shown, key=lambda i: COLUMNS[i].keep):
         if sum(widths[j] for j in shown) <= width or len(shown) == 1:
             break
@@ -131,6 +135,10 @@ def games(
             "--repair", help="only close rows left running by a dead process, and say which"
         ),
     ] = False,
+    forks_of: Annotated[
+        str | None,
+        typer.Option("--forks-of", help="only the forks of this game (id, prefix or log)"),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """List indexed games, newest first (a local admin tool: ``--json`` shows seeds).
@@ -155,13 +163,18 @@ def games(
             return
         for change in repairs:
             err_console.print(f"repaired {change}", highlight=False, markup=False)
-        rows = index.list_games(
-            variant=variant, status=status, agent=agent, limit=limit, offset=offset
-        )
-        total = index.count_games(variant=variant, status=status, agent=agent)
+        if forks_of is not None:
+            rows = index.children(_game_id(forks_of, index))
+            total = len(rows)
+            rows = rows[offset : offset + limit]
+        else:
+            rows = index.list_games(
+                variant=variant, status=status, agent=agent, limit=limit, offset=offset
+            )
+            total = index.count_games(variant=variant, status=status, agent=agent)
     if as_json:
         for row in rows:
-            print(redact(json.dumps(asdict(row), ensure_ascii=False)))
+            print(printable_json(redact(json.dumps(asdict(row), ensure_ascii=False))))
         return
     table = Table(title=f"{len(rows)} of {total} games in {index.path}", box=box.SIMPLE_HEAD)
     cells = [[cell(row) for cell in (c.cell for c in COLUMNS)] for row in rows]
@@ -174,17 +187,25 @@ def games(
     console.print(table)
 
 
+def _game_id(given: str, index: GameIndex) -> str:
+    """The id of a game given by id, unique id prefix, or log path."""
+    path = Path(given)
+    if path.suffix == ".jsonl" or path.is_file():
+        return read_log(path, strict=False).header.game_id
+    return index.get(given).id
+
+
 @app.command()
 def resume(
     game: Annotated[str, typer.Argument(help="a game id (or unique prefix) or a log path")],
     db: DbOpt = None,
-    retries: Annotated[int, typer.Option(help="re-asks after an invalid answer")] = 2,
-    timeout: Annotated[float, typer.Option(help="seconds per decision")] = 120.0,
+    retries: RetriesOpt = 2,
+    timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
     force: Annotated[
         bool, typer.Option("--force", help="resume even if the index says it is running")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Continue an interrupted game from its log, appending to the same log (its model-backed
     seats are checked first, as for a new game)."""
@@ -222,9 +243,4 @@ async def _resume(
         f"{state.phase}; waiting for seat(s) {waiting}",
         highlight=False,
     )
-    human = "human" in prepared.agents
-    # a human seat is shown its own view only
-    view = None if quiet or human else ConsoleView(prepared.variant, console)
-    if view is not None:
-        prepared.record.observers.append(view)
-    return view, await resumed.run(), resumed
+    return follow(prepared, console, quiet), await resumed.run(), resumed

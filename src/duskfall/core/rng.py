@@ -3,11 +3,17 @@
 A game's seed is a secret: whoever knows it can compute the deal (every hidden role) and the
 bots' choices. Without ``--seed`` it is drawn from the OS (:func:`new_seed`, 128 bits); valid
 seeds are ``0 <= seed < 2**128`` (:func:`check_seed`).
+
+A command that plays many games from one seed (``serve --seed``, ``simulate --seed``, a
+learning environment's resets) derives each game's seed from that master seed with a keyed
+hash (:func:`derive_seed`, :func:`game_seeds`), never by counting up: a game's seed is public
+once it ends, and from it nobody can compute the next game's, nor the master seed.
 """
 
 import random
 import secrets
-from hashlib import sha512
+from collections.abc import Iterable, Iterator
+from hashlib import blake2b, sha512
 
 from duskfall.core.errors import ConfigError
 
@@ -24,8 +30,40 @@ def derive_rng(seed: int, stream: str) -> random.Random:
     done here and the generator given the resulting number: the same stream as
     ``random.Random(text)``, without its slower seeding path (a game derives one per seat).
     """
+    return random.Random(stream_seed(seed, stream))
+
+
+def stream_seed(seed: int, stream: str) -> int:
+    """The number :func:`derive_rng` seeds its generator with (``rng.seed(stream_seed(...))``
+    re-seeds an existing generator in place, for everything holding it)."""
     text = f"duskfall:{seed}:{stream}".encode()
-    return random.Random(int.from_bytes(text + sha512(text).digest()))
+    return int.from_bytes(text + sha512(text).digest())
+
+
+def derive_seed(master: int, label: str) -> int:
+    """The seed named ``label`` under ``master``: BLAKE2b keyed with the master seed (its 16
+    bytes), 128 bits out. Knowing any number of derived seeds tells nothing of the others or of
+    ``master``; the same master and label always give the same seed."""
+    key = check_seed(master, "master seed").to_bytes(SEED_BITS // 8, "big")
+    digest = blake2b(label.encode(), key=key, digest_size=SEED_BITS // 8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def game_seed(master: int, purpose: str, index: int) -> int:
+    """The seed of game ``index`` (from 0) of those played from ``master`` for ``purpose``
+    (``serve``, ``simulate``...): :func:`derive_seed` of ``f"{purpose}:{index}"``."""
+    return derive_seed(master, f"{purpose}:{index}")
+
+
+def game_seeds(master: int, purpose: str, indexes: Iterable[int]) -> Iterator[int]:
+    """:func:`game_seed` of each of ``indexes``, one at a time."""
+    return (game_seed(master, purpose, index) for index in indexes)
+
+
+def optimizer_seed(master: int) -> int:
+    """A 31-bit seed for a library's own generator (an optimiser's), derived from ``master``
+    (never 0, which some libraries read as "unseeded")."""
+    return 1 + derive_seed(master, "optimizer") % (2**31 - 1)
 
 
 def new_seed() -> int:

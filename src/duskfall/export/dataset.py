@@ -88,7 +88,8 @@ def _read(row: GameRow, result: ExportResult) -> GameRows | None:
     try:
         log = read_log(row.log_path)
         return game_rows(row, log)
-    except (OSError, LogCorrupt, ReplayMismatch, DuskfallError):
+    except (OSError, LogCorrupt, ReplayMismatch, DuskfallError, KeyError, TypeError, ValueError):
+        # a log that cannot be read, or whose actions the rules refuse, is not exported
         result.skipped["with an unreadable or altered log"] += 1
         return None
 

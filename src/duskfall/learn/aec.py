@@ -7,7 +7,9 @@
 the seat's ``observe`` only) and acts with an index of the menu (:mod:`.menu`). Seats that are
 dead stay agents until the game ends (they are never selected). Rewards come at the end
 (:class:`~duskfall.learn.table.Table`). ``reset(seed=s)`` deals the game of seed ``s``;
-``reset()`` after that deals the next seed (``s+1``...), and before any seed a fresh random one.
+``reset()`` after that deals a seed derived from the last one
+(:func:`~duskfall.core.rng.derive_seed`:
+never ``s+1``, so one game's seed does not give the next), and before any seed a fresh random one.
 ``observation="tokens"`` (sports mafia) observes token ids instead (:mod:`.tokens`).
 An index outside the mask raises ValueError naming the legal ones (``illegal="fallback"``
 plays the rules' documented fallback instead).
@@ -24,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from duskfall.core.rng import derive_seed
 from duskfall.learn.spaces import action_space, observation_space
 from duskfall.learn.table import ObservationMode, OpponentFactory, RewardMode, Table
 from duskfall.learn.tokens import VOCABULARY
@@ -75,7 +78,7 @@ class DuskfallAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = self._next_seed if self._next_seed is not None else random.randrange(2**31)
-        self._next_seed = seed + 1
+        self._next_seed = derive_seed(seed, "reset")
         self.table.deal(seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from duskfall.core.rng import derive_seed
 from duskfall.learn.aec import agent_name, seat_of
 from duskfall.learn.spaces import action_space, observation_space
 from duskfall.learn.table import ObservationMode, OpponentFactory, RewardMode, Table
@@ -63,7 +64,7 @@ class DuskfallParallel(ParallelEnv):
     ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
         if seed is None:
             seed = self._next_seed if self._next_seed is not None else random.randrange(2**31)
-        self._next_seed = seed + 1
+        self._next_seed = derive_seed(seed, "reset")
         self.table.deal(seed)
         self.agents = list(self.possible_agents)
         return self._observations(), {a: {} for a in self.agents}

@@ -30,6 +30,7 @@ from typing import Any
 from duskfall.arena.stats import Proportion
 from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError
+from duskfall.core.rng import game_seeds, optimizer_seed
 from duskfall.learn.games import BLACK, RED, bot_factory, play, win_rate
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
@@ -256,7 +257,7 @@ def versus_default(
 ) -> tuple[Proportion, Proportion]:
     """Win rates of the parameters as RED and as BLACK against the default policies."""
     me, default = _agent(theta), bot_factory("random")
-    seeds = range(first_seed, first_seed + games)
+    seeds = list(game_seeds(first_seed, "evaluate", range(games)))
     return win_rate(seeds, RED, me, default), win_rate(seeds, BLACK, default, me)
 
 
@@ -273,7 +274,7 @@ def search(
     import cma
 
     es = cma.CMAEvolutionStrategy(
-        [0.0] * SIZE, 0.5, {"popsize": popsize, "seed": seed + 1, "verbose": -9}
+        [0.0] * SIZE, 0.5, {"popsize": popsize, "seed": optimizer_seed(seed), "verbose": -9}
     )
     curve: list[dict[str, float]] = []
     start = time.monotonic()
@@ -282,12 +283,7 @@ def search(
         while generation == 0 or time.monotonic() - start + last < minutes * 60:
             began = time.monotonic()
             candidates = es.ask()
-            seeds = list(
-                range(
-                    seed * 10_000_000 + generation * games,
-                    seed * 10_000_000 + (generation + 1) * games,
-                )
-            )
+            seeds = list(game_seeds(seed, f"search:{generation}", range(games)))
             fitness = pool.map(_fitness, [(list(c), seeds) for c in candidates])
             es.tell(candidates, [-f for f in fitness])
             mean = [float(x) for x in es.mean]

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.rng import game_seeds, optimizer_seed
 from duskfall.learn.games import BLACK, RED, bot_factory, play, win_rate
 from duskfall.learn.policy import SIZE, LinearPolicy
 from duskfall.learn.trained import TrainedBot
@@ -91,18 +92,18 @@ def _score(job: tuple[np.ndarray, Sequence[tuple[int, str, Opponent]]]) -> float
 def _schedule(
     generation: int, settings: TrainSettings, pool: list[Opponent]
 ) -> list[tuple[int, str, Opponent]]:
-    base = settings.seed * 10_000_000 + generation * settings.games
     opponents: list[Opponent] = ["random", "random", "heuristic", *pool]
+    seeds = game_seeds(settings.seed, f"train:{generation}", range(settings.games))
     return [
-        (base + k, RED if k % 2 == 0 else BLACK, opponents[(k // 2) % len(opponents)])
-        for k in range(settings.games)
+        (seed, RED if k % 2 == 0 else BLACK, opponents[(k // 2) % len(opponents)])
+        for k, seed in enumerate(seeds)
     ]
 
 
 def evaluate(theta: np.ndarray, games: int, first_seed: int = EVAL_SEED) -> tuple[float, float]:
     """Win rates of the policy as RED and as BLACK against RandomAgent."""
     me, random_agent = _factory(theta), bot_factory("random")
-    seeds = range(first_seed, first_seed + games)
+    seeds = list(game_seeds(first_seed, "evaluate", range(games)))  # held out from training's
     red = win_rate(seeds, RED, me, random_agent).rate
     black = win_rate(seeds, BLACK, random_agent, me).rate
     return red, black
@@ -122,7 +123,7 @@ def train(
         raise ConfigError(f"cannot write checkpoints in {settings.out}: {exc.strerror}") from None
     options = {
         "popsize": settings.popsize,
-        "seed": settings.seed + 1,
+        "seed": optimizer_seed(settings.seed),
         "verbose": -9,
         "CMA_diagonal": True,
     }

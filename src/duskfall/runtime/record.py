@@ -9,6 +9,7 @@ already redacted where the runtime received them: :mod:`duskfall.runtime.handler
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, Protocol
 
@@ -99,7 +100,9 @@ class SeatFeed:
     """Forwards to ``observer`` only the events ``seat`` may see (``visible_to`` its channels).
 
     This is how a participant that keeps its own records of a game (``watch_game``) follows it
-    without ever receiving what its seat may not know. An observer with ``on_final_view`` is
+    without ever receiving what its seat may not know. The events it is given are numbered in
+    the seat's own view (``seq`` 0, 1, 2... over the events it sees), so their numbers tell
+    nothing of how many hidden events came between. An observer with ``on_final_view`` is
     given the seat's last observation (``observe()``) when the game ends, before
     ``on_game_end`` (a person's terminal shows the end in the seat's own words).
     """
@@ -115,10 +118,12 @@ class SeatFeed:
         self.channels = channels
         self.observer = observer
         self.observe = observe
+        self.shown = 0  # events forwarded: the next one's number in the seat's view
 
     def on_event(self, event: Event) -> None:
         if visible_to(event, self.seat, self.channels()):
-            self.observer.on_event(event)
+            self.observer.on_event(dataclasses.replace(event, seq=self.shown))
+            self.shown += 1
 
     def on_phase_end(self) -> None:
         self.observer.on_phase_end()

@@ -161,7 +161,7 @@ class Scheduler(Pausable):
         participants = self.participants
         log: list[Event] = []
         actions: dict[int, tuple[Any, str]] = {}
-        for decision in _in_asking_order(pending):
+        for decision in in_asking_order(pending):
             seat = decision.seat
             bot = participants[seat]
             assert isinstance(bot, Bot)
@@ -249,7 +249,7 @@ def _grouped(pending: Sequence[Decision]) -> dict[str, list[Decision]]:
     return groups
 
 
-def _in_asking_order(pending: Sequence[Decision]) -> Sequence[Decision]:
+def in_asking_order(pending: Sequence[Decision]) -> Sequence[Decision]:
     """The decisions as the handlers would ask them: kind by kind (:func:`_grouped`)."""
     kind = pending[0].kind
     if all(decision.kind == kind for decision in pending):

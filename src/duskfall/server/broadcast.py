@@ -24,10 +24,10 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.events import PUBLIC, Event, visible_to
 from duskfall.core.outcome import Outcome
 from duskfall.core.variant import State
-from duskfall.protocol.framing import encode_json
 from duskfall.protocol.messages import action_request
 from duskfall.protocol.observations import Field, ObservationFrames, SharedFields
 from duskfall.server.remote_seat import RemoteSeat, plain_observation
+from duskfall.server.seat_events import event_body
 
 _RESERVED = ("type", "event", "game_id", "seq")
 
@@ -94,9 +94,9 @@ class WireObserver:
             if self._update is not None:
                 self._update.cancel()
                 self._update = None
-            text = encode_json(game_over_message(event.payload, self.game_id))
+            body = event_body(game_over_message(event.payload, self.game_id))
             for seat in self.seats.values():
-                seat.send_event(text)
+                seat.send_event(body)
 
     def on_phase_end(self) -> None:
         pass
@@ -107,7 +107,7 @@ class WireObserver:
     def _forward(self, event: Event) -> None:
         """Send the event to every seat that may see it, numbered per seat; a seat without a
         connection keeps it for its reconnect."""
-        text: str | None = None  # encoded once, for every seat that may see it
+        body: bytes | None = None  # encoded once, for every seat that may see it
         everyone = event.visibility == PUBLIC
         by_team = event.visibility.startswith("team:")  # only then do the seat's channels matter
         for index, seat in self.seats.items():
@@ -115,9 +115,9 @@ class WireObserver:
                 channels = self.state.channels(index) if by_team else ()
                 if not visible_to(event, index, channels):
                     continue
-            if text is None:
-                text = encode_json(game_event_message(event.kind, event.payload, self.game_id))
-            seat.send_event(text)
+            if body is None:
+                body = event_body(game_event_message(event.kind, event.payload, self.game_id))
+            seat.send_event(body)
 
     def _send_state_updates(self) -> None:
         self._update = None

@@ -212,10 +212,10 @@ class RemoteSeat:
         if self._link is not None:
             self._link.send(message)
 
-    def send_event(self, text: str) -> None:
-        """Number a ``GAME_EVENT`` (its JSON object, ``text``) and send it if connected; it is
-        kept either way, for a reconnect."""
-        frame = self.events.add(text, connected=self._link is not None)
+    def send_event(self, body: bytes) -> None:
+        """Number a ``GAME_EVENT`` (its :func:`~duskfall.server.seat_events.event_body`) and
+        send it if connected; it is kept either way, for a reconnect."""
+        frame = self.events.add(body, connected=self._link is not None)
         if self._link is not None:
             self._link.send(frame)
 

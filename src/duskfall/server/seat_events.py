@@ -10,36 +10,44 @@ arrived while it had no connection.
 
 from __future__ import annotations
 
-from duskfall.protocol.framing import encode_frame
+from duskfall.protocol.framing import HEADER_SIZE, encode_json
+
+
+def event_body(message: dict[str, object]) -> bytes:
+    """A ``GAME_EVENT``'s JSON without its closing brace, shared by every seat it goes to
+    (each seat's frame adds its own ``"seq"``)."""
+    return encode_json(message)[:-1].encode("utf-8")
 
 
 class SeatEvents:
-    """The ``GAME_EVENT`` objects one seat was sent (their JSON without ``seq``), in order."""
+    """The ``GAME_EVENT`` bodies one seat was sent (:func:`event_body`), in order."""
 
-    __slots__ = ("_delivered", "_texts")
+    __slots__ = ("_bodies", "_delivered")
 
     def __init__(self) -> None:
-        self._texts: list[str] = []
+        self._bodies: list[bytes] = []
         self._delivered = 0  # events handed to a connection (those after it were missed)
 
     @property
     def last_seq(self) -> int:
-        return len(self._texts)
+        return len(self._bodies)
 
-    def add(self, text: str, *, connected: bool) -> bytes:
-        """Number ``text`` (a ``GAME_EVENT``'s JSON object) and return its frame."""
-        self._texts.append(text)
+    def add(self, body: bytes, *, connected: bool) -> bytes:
+        """Number ``body`` (see :func:`event_body`) and return its frame."""
+        self._bodies.append(body)
         if connected:
-            self._delivered = len(self._texts)
-        return self._frame(len(self._texts))
+            self._delivered = len(self._bodies)
+        return self._frame(len(self._bodies))
 
     def missed(self, last_seq: int | None) -> list[bytes]:
         """The frames after ``last_seq`` (None: after the last one a connection took), and
         from now on every event counts as delivered."""
-        start = self._delivered if last_seq is None else max(0, min(last_seq, len(self._texts)))
-        self._delivered = len(self._texts)
-        return [self._frame(seq) for seq in range(start + 1, len(self._texts) + 1)]
+        count = len(self._bodies)
+        start = self._delivered if last_seq is None else max(0, min(last_seq, count))
+        self._delivered = count
+        return [self._frame(seq) for seq in range(start + 1, count + 1)]
 
     def _frame(self, seq: int) -> bytes:
-        text = self._texts[seq - 1]
-        return encode_frame(f'{text[:-1]},"seq":{seq}}}'.encode())
+        body = self._bodies[seq - 1]
+        tail = b',"seq":%d}' % seq
+        return (len(body) + len(tail)).to_bytes(HEADER_SIZE, "big") + body + tail

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from duskfall.core.rng import MAX_SEED
+from duskfall.core.rng import MAX_SEED, game_seed
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.server.stand_in import Policy
 
@@ -25,7 +25,10 @@ class ServerSettings(BaseModel):
     variant: str = "sports-mafia"
     config: dict[str, Any] = Field(default_factory=dict, description="variant options")
     seed: int | None = Field(
-        None, ge=0, le=MAX_SEED, description="seed of the first game (then +1 per game)"
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="master seed: each game's seed is derived from it (a keyed hash)",
     )
     games: int | None = Field(None, ge=1, description="stop after this many games")
     fill_bots_after: float | None = Field(
@@ -76,4 +79,6 @@ class ServerSettings(BaseModel):
         return self.deadline_ms / 1000.0
 
     def game_seed(self, index: int) -> int | None:
-        return None if self.seed is None else (self.seed + index) % (MAX_SEED + 1)
+        """Game ``index``'s seed, derived from the master seed by a keyed hash (a finished
+        game's seed tells nothing of the next one's); None: a fresh secret one per game."""
+        return None if self.seed is None else game_seed(self.seed, "serve", index)

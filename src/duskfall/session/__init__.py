@@ -1,4 +1,5 @@
-"""Game assembly: the one place a game is put together (new, resumed, or a GM game's log).
+"""Game assembly: the one place a game is put together (new, resumed, forked, or a GM game's
+log).
 
 A game is a variant's state, a participant per seat, and an event stream whose observers are
 the log writer, the game index, the caller's observers (web page, server seats) and the feeds
@@ -17,6 +18,7 @@ from duskfall.session.game import (
     plan_game,
     prepare_checked_game,
     prepare_game,
+    roster_of,
     run_game,
 )
 from duskfall.session.preflight import SeatNotReady
@@ -50,5 +52,6 @@ __all__ = [
     "prepare_game",
     "prepare_resume",
     "resume_game",
+    "roster_of",
     "run_game",
 ]

@@ -97,7 +97,9 @@ class PreparedGame:
 class GamePlan:
     """A game put together but not yet recorded: nothing is written before :func:`assemble`.
 
-    ``events`` are the events a resumed game's log already holds (None for a new game).
+    ``events`` are the events a resumed game's log already holds (None for a new game), or
+    with ``inherited`` a fork's copy of its parent's events up to the moment it forked (its
+    new log starts with them, and the seats that keep their own records are given them).
     """
 
     setup: GameSetup
@@ -108,6 +110,7 @@ class GamePlan:
     participants: dict[int, Participant]
     log_path: Path | None
     events: Sequence[Event] | None = None
+    inherited: bool = False
 
     async def preflight(self, announce: Announce | None = None) -> None:
         """Check every model-backed seat once (raises SeatNotReady naming seats and fix);
@@ -118,7 +121,7 @@ class GamePlan:
 def assemble(plan: GamePlan) -> PreparedGame:
     """The record (log, index, observers, seat feeds) and scheduler of a planned game.
 
-    New and resumed games both come through here, so they are put together the same way.
+    New, resumed and forked games all come through here, so they are put together the same way.
     """
     setup, state, header = plan.setup, plan.state, plan.header
     record = open_record(
@@ -127,13 +130,20 @@ def assemble(plan: GamePlan) -> PreparedGame:
         events=plan.events,
         observers=setup.observers,
         keep_events=setup.keep_events,
+        inherited=plan.inherited,
     )
     beside = plan.log_path
     if beside is None and setup.side_dir is not None:
         beside = setup.side_dir / f"{header.game_id}.jsonl"
-    attach_seat_feeds(record, plan.participants, state, beside)
+    history = plan.events if plan.inherited and plan.events else ()
+    attach_seat_feeds(record, plan.participants, state, beside, history)
     scheduler = Scheduler(
-        plan.variant, state, plan.participants, record, seed=header.seed, settings=setup.settings
+        plan.variant,
+        state,
+        plan.participants,
+        record,
+        seed=header.seats_seed,
+        settings=setup.settings,
     )
     return PreparedGame(
         setup, plan.variant, state, scheduler, record, header, plan.log_path, plan.agents
@@ -168,7 +178,7 @@ def plan_game(setup: GameSetup) -> GamePlan:
         variant=variant.id,
         config=config.model_dump(mode="json"),
         seed=seed,
-        roster=_roster(agents),
+        roster=roster_of(agents),
         extra=dict(setup.header_extra),
     )
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
@@ -178,7 +188,7 @@ def plan_game(setup: GameSetup) -> GamePlan:
     return GamePlan(setup, variant, state, header, agents, participants, log_path)
 
 
-def _roster(agents: list[str]) -> list[dict[str, Any]]:
+def roster_of(agents: list[str]) -> list[dict[str, Any]]:
     """The header's roster, agents redacted (each distinct agent once: most games have one)."""
     shown = {agent: redact(agent) for agent in set(agents)}
     return [{"seat": seat, "agent": shown[agent]} for seat, agent in enumerate(agents)]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from duskfall.agents.specs import AgentContext, check_agent_options, make_participant
 from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.core.events import Event
 from duskfall.core.redaction import redact
 from duskfall.core.variant import State, Variant
 from duskfall.runtime.participant import Participant
@@ -81,13 +82,18 @@ def attach_seat_feeds(
     participants: Mapping[int, Participant],
     state: State,
     log_path: Path | None,
+    history: Iterable[Event] = (),
 ) -> None:
     """Feed participants that follow the game (``watch_game(game_id, log_path)`` returns an
-    observer) the events their seat may see, from now on."""
+    observer) the events their seat may see: those of ``history`` first (a fork's prefix,
+    which the seat lived through), then the game's from now on."""
+    earlier = list(history)
     for seat, participant in participants.items():
         watch = getattr(participant, "watch_game", None)
         observer = watch(record.game_id, log_path) if callable(watch) else None
         if observer is not None:
             channels = functools.partial(state.channels, seat)
             feed = SeatFeed(seat, channels, observer, functools.partial(state.observe, seat))
+            for event in earlier:
+                feed.on_event(event)
             record.observers.append(feed)

@@ -67,23 +67,31 @@ def open_record(
     observers: Iterable[Observer] = (),
     index: bool = True,
     keep_events: bool = True,
+    inherited: bool = False,
 ) -> GameRecord:
     """The record of a game, new (``events`` None) or continued (the events already logged).
 
     A new game's log is created with ``header``; a continued game's log is appended to, and
-    its index row catches up on the events so far. Without a ``log_path`` the game is neither
+    its index row catches up on the events so far. ``inherited`` events are a fork's copy of
+    its parent's: its new log is created with them after the header, and its index row counts
+    them without their model usage (the parent's). Without a ``log_path`` the game is neither
     logged nor indexed (simulations index a summary row themselves). A log that cannot be
     written raises :class:`LogWriteError` (at once, or from the event that cannot be written).
     ``keep_events`` is :class:`GameRecord`'s (False: new events are not kept in ``events``).
     """
     attached: list[Observer] = []
     if log_path is not None:
-        continued = events is not None
-        attached.append(GuardedLog(log_path, header, append=continued))
+        continued = events is not None and not inherited
+        log = GuardedLog(log_path, header, append=continued)
+        if inherited:
+            for event in events or ():
+                log.on_event(event)
+            log.sync()
+        attached.append(log)
         index_row = index_observer(header, log_path) if index else None
         if index_row is not None:
             if events:
-                index_row.catch_up(events)
+                index_row.catch_up(events, inherited=inherited)
             attached.append(index_row)
     attached.extend(observers)
     record = GameRecord(header.game_id, attached, keep_events=keep_events)

@@ -127,7 +127,7 @@ def plan_resume(
     )
     try:
         seats = build_participants(
-            result.variant, agents, header.seed, setup.participants, setup.agent_options
+            result.variant, agents, header.seats_seed, setup.participants, setup.agent_options
         )
     except SeatAgentError as exc:
         raise CannotResume(

@@ -49,7 +49,7 @@ DISABLED = frozenset({"", "off", "none"})
 STATUSES = ("running", "finished", "aborted")
 INTERRUPTED = "interrupted"  # not stored: a running game whose process is gone
 LISTED_STATUSES = (*STATUSES, INTERRUPTED)
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
 GAMES_TABLE = """
@@ -75,7 +75,9 @@ CREATE TABLE IF NOT EXISTS {name} (
     cached_tokens     INTEGER NOT NULL DEFAULT 0,
     cache_write_tokens INTEGER NOT NULL DEFAULT 0,
     tournament        TEXT,
-    tournament_slot   INTEGER
+    tournament_slot   INTEGER,
+    parent            TEXT,
+    parent_event      INTEGER
 );
 """
 GAMES_INDEXES = """
@@ -83,6 +85,7 @@ CREATE INDEX IF NOT EXISTS games_by_start ON games (started_at DESC);
 CREATE INDEX IF NOT EXISTS games_by_variant ON games (variant, status);
 CREATE INDEX IF NOT EXISTS games_by_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament, tournament_slot);
+CREATE INDEX IF NOT EXISTS games_by_parent ON games (parent);
 """
 SCHEMA = (
     GAMES_TABLE.format(name="games")
@@ -102,7 +105,8 @@ CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
 # Upgrades to the current schema, by the version found. 1: the seed column becomes text
 # (SQLite cannot change a column's type in place), so the table is rebuilt; 2: the columns of
 # cached prompt tokens are added (rows of older games count none); 3: the tournament a game
-# belongs to and its slot in the tournament's schedule are added.
+# belongs to and its slot in the tournament's schedule are added; 4: the game a fork was
+# forked from, and the parent's event number it left at.
 _V1_COLUMNS = (
     "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
     "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
@@ -111,6 +115,11 @@ _TOURNAMENT_COLUMNS = """
 ALTER TABLE games ADD COLUMN tournament TEXT;
 ALTER TABLE games ADD COLUMN tournament_slot INTEGER;
 CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament, tournament_slot);
+"""
+_PARENT_COLUMNS = """
+ALTER TABLE games ADD COLUMN parent TEXT;
+ALTER TABLE games ADD COLUMN parent_event INTEGER;
+CREATE INDEX IF NOT EXISTS games_by_parent ON games (parent);
 """
 UPGRADES = {
     1: GAMES_TABLE.format(name="games_new")
@@ -125,8 +134,10 @@ ALTER TABLE games_new RENAME TO games;
 ALTER TABLE games ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
 """
-    + _TOURNAMENT_COLUMNS,
-    3: _TOURNAMENT_COLUMNS,
+    + _TOURNAMENT_COLUMNS
+    + _PARENT_COLUMNS,
+    3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS,
+    4: _PARENT_COLUMNS,
 }
 
 
@@ -176,6 +187,8 @@ class GameRow:
     cache_write_tokens: int = 0
     tournament: str | None = None
     tournament_slot: int | None = None
+    parent: str | None = None
+    parent_event: int | None = None
 
     @property
     def tokens(self) -> int:
@@ -266,6 +279,16 @@ def tournament_tag(header: LogHeader) -> tuple[str | None, int | None]:
     return (str(tag.get("name")), int(slot) if isinstance(slot, int) else None)
 
 
+def fork_tag(header: LogHeader) -> tuple[str | None, int | None]:
+    """The game a fork was forked from and the parent's event number it left at, from the
+    header's ``extra["fork"]``; (None, None) for other games."""
+    tag = header.extra.get("fork")
+    if not isinstance(tag, dict) or not isinstance(tag.get("parent"), str):
+        return (None, None)
+    event = tag.get("event")
+    return (str(tag["parent"]), int(event) if isinstance(event, int) else None)
+
+
 def default_db_path() -> Path | None:
     """The index the process uses: ``$DUSKFALL_DB``, else ``./duskfall.db``; None if off."""
     value = os.environ.get(DB_ENV)
@@ -281,7 +304,10 @@ def use_db(path: str | Path | None) -> None:
     os.environ[DB_ENV] = "off" if path is None else str(path)
 
 
-_GAME_COLUMNS = _V1_COLUMNS + ", cached_tokens, cache_write_tokens, tournament, tournament_slot"
+_GAME_COLUMNS = (
+    _V1_COLUMNS
+    + ", cached_tokens, cache_write_tokens, tournament, tournament_slot, parent, parent_event"
+)
 _GAME_PLACES = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
 
 
@@ -370,7 +396,7 @@ class GameIndex:
             db.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, 'running', NULL, NULL, 0, 0, 0, 0, 0, ?, ?, NULL, ?, ?, ?, "
-                "0, 0, ?, ?) "
+                "0, 0, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET status = 'running', winner = NULL, "
                 "termination = NULL, finished_at = NULL, updated_at = excluded.updated_at, "
                 "log_path = excluded.log_path, host = excluded.host, pid = excluded.pid",
@@ -385,6 +411,7 @@ class GameIndex:
                     socket.gethostname(),
                     os.getpid(),
                     *tournament_tag(header),
+                    *fork_tag(header),
                 ),
             )
             self._replace_seats(db, header.game_id, seat_rows(header.roster))
@@ -504,6 +531,15 @@ class GameIndex:
         ).fetchall()
         return [(str(n), int(games), int(done or 0), str(last)) for n, games, done, last in rows]
 
+    def children(self, game_id: str) -> list[GameRow]:
+        """The forks of game ``game_id``, by the parent's event they left at, then start."""
+        rows = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE parent = ? "
+            "ORDER BY parent_event, started_at, id",
+            (game_id,),
+        ).fetchall()
+        return self._with_seats(rows)
+
     def get(self, game_id: str) -> GameRow:
         """The game with this id, or with a unique id prefix; raises :class:`UnknownGame`."""
         rows = self._db.execute(
@@ -608,13 +644,15 @@ def _row_values(row: GameRow) -> tuple[Any, ...]:
         row.cache_write_tokens,
         row.tournament,
         row.tournament_slot,
+        row.parent,
+        row.parent_event,
     )
 
 
 def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
     (game_id, variant, config, seed, status, winner, termination, days, events) = values[:9]
     (prompt, completion, cost, started, updated, finished, log_path, host, pid) = values[9:18]
-    cached, cache_write, tournament, slot = values[18:]
+    cached, cache_write, tournament, slot, parent, parent_event = values[18:]
     return GameRow(
         id=game_id,
         variant=variant,
@@ -639,4 +677,6 @@ def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
         cache_write_tokens=cache_write,
         tournament=tournament,
         tournament_slot=slot,
+        parent=parent,
+        parent_event=parent_event,
     )

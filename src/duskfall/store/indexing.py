@@ -21,6 +21,7 @@ from duskfall.store.index import (
     GameRow,
     Usage,
     default_db_path,
+    fork_tag,
     seat_rows,
     tournament_tag,
 )
@@ -51,9 +52,13 @@ class IndexObserver:
         self._failed = False
         index.record_start(header, log_path)
 
-    def catch_up(self, events: Iterable[Event]) -> None:
-        """Count events recorded before this observer was attached (a resumed game)."""
+    def catch_up(self, events: Iterable[Event], *, inherited: bool = False) -> None:
+        """Count events recorded before this observer was attached (a resumed game); events
+        ``inherited`` from a parent game (a fork's prefix) count as events and days, but their
+        model usage is the parent's."""
         self.usage = usage_of(events)
+        if inherited:
+            self.usage = Usage(days=self.usage.days, events=self.usage.events)
         self._guard(lambda: self.index.update(self.game_id, self.usage))
 
     def on_event(self, event: Event) -> None:
@@ -124,6 +129,7 @@ def finished_row(
     termination = outcome.termination.value if outcome else Termination.ABORTED.value
     now = utc_now()
     tournament, slot = tournament_tag(header)
+    parent, parent_event = fork_tag(header)
     return GameRow(
         id=header.game_id,
         variant=header.variant,
@@ -146,4 +152,6 @@ def finished_row(
         log_path=None if log_path is None else str(Path(log_path).resolve()),
         tournament=tournament,
         tournament_slot=slot,
+        parent=parent,
+        parent_event=parent_event,
     )

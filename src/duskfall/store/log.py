@@ -2,9 +2,10 @@
 
 The header holds what is needed to replay the game: variant, config, roster, versions, and in
 its ``admin`` part the seed (a decimal string: seeds have 128 bits, more than many JSON readers
-keep). Events are flushed as they are written (a killed process loses nothing it wrote)
-and fsynced at every phase end (in a worker thread when an event loop is running), so power
-loss costs at most about one phase.
+keep) and, for a fork whose seats play with another seed than the deal, ``agent_seed``.
+Events are flushed as they are written (a killed process loses nothing it wrote) and fsynced
+at every phase end (in a worker thread when an event loop is running), so power loss costs at
+most about one phase.
 
 Every line ends with ``"h"``: the SHA-256 (hex) of the previous line's ``h`` followed by the
 exact bytes of this line without its ``h`` (the header starts the chain from the empty
@@ -65,7 +66,11 @@ def chained_line(previous: str, data: dict[str, Any]) -> tuple[str, str]:
 
 @dataclass
 class LogHeader:
-    """The first line of a game log. ``seed`` is written to the header's admin part."""
+    """The first line of a game log. ``seed`` is written to the header's admin part.
+
+    ``seed`` deals the game; the seats' agents and the fallbacks draw from it too, unless
+    ``agent_seed`` is set (a fork played on with another seed than its parent's deal).
+    """
 
     game_id: str
     variant: str
@@ -81,6 +86,12 @@ class LogHeader:
     )
     extra: dict[str, Any] = field(default_factory=dict)
     format: int = FORMAT_VERSION
+    agent_seed: int | None = None
+
+    @property
+    def seats_seed(self) -> int:
+        """The seed the seats' agents and the fallbacks draw from."""
+        return self.seed if self.agent_seed is None else self.agent_seed
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,8 +104,14 @@ class LogHeader:
             "started_at": self.started_at,
             "versions": self.versions,
             "extra": self.extra,
-            "admin": {"seed": str(self.seed)},
+            "admin": self._admin(),
         }
+
+    def _admin(self) -> dict[str, str]:
+        admin = {"seed": str(self.seed)}
+        if self.agent_seed is not None:
+            admin["agent_seed"] = str(self.agent_seed)
+        return admin
 
     @classmethod
     def from_dict(cls, data: Any) -> LogHeader:
@@ -110,14 +127,13 @@ class LogHeader:
                 "upgrade duskfall",
                 0,
             )
+        agent_seed: Any = None
         if version == UNCHAINED_FORMAT:
             seed: Any = data.get("seed")
         else:
-            seed = _field(data, "admin", dict, "header").get("seed")
-        try:
-            parsed_seed = parse_seed(seed if isinstance(seed, str | int) else repr(seed))
-        except ConfigError as exc:
-            raise LogCorrupt(f"header: {exc}", 0) from None
+            admin = _field(data, "admin", dict, "header")
+            seed, agent_seed = admin.get("seed"), admin.get("agent_seed")
+        parsed_seed = _seed(seed, "seed")
         return cls(
             game_id=_field(data, "game_id", str, "header"),
             variant=_field(data, "variant", str, "header"),
@@ -128,7 +144,15 @@ class LogHeader:
             versions=_field(data, "versions", dict, "header", default={}),
             extra=_field(data, "extra", dict, "header", default={}),
             format=version,
+            agent_seed=None if agent_seed is None else _seed(agent_seed, "agent_seed"),
         )
+
+
+def _seed(value: Any, what: str) -> int:
+    try:
+        return parse_seed(value if isinstance(value, str | int) else repr(value), what)
+    except ConfigError as exc:
+        raise LogCorrupt(f"header: {exc}", 0) from None
 
 
 _MISSING = object()

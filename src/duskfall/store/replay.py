@@ -1,4 +1,9 @@
-"""Replay: re-apply a log's recorded actions to the rules and check every rules event matches."""
+"""Replay: re-apply a log's recorded actions to the rules and check every rules event matches.
+
+:func:`replay` checks a whole log; :class:`Replayer` does the same one event at a time, for
+code that must stop or look at the state between events (a fork rebuilding a game at a
+moment, a line of estimates from each phase boundary).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from duskfall.core.events import Event
 from duskfall.core.outcome import Termination
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import State, Variant, parse_config
-from duskfall.store.log import GameLog
+from duskfall.store.log import GameLog, LogHeader
 
 
 @dataclass
@@ -27,26 +32,87 @@ class ReplayResult:
     unrecorded: list[Event] = field(default_factory=list)
 
 
-def _describe(event: Event) -> str:
+def describe_event(event: Event) -> str:
     return f"event {event.seq} ({event.kind} {event.payload})"
 
 
-def _apply(state: State, event: Event) -> list[Event]:
-    """Re-apply one ``action`` event; a malformed or illegal one is a mismatch."""
+def recorded_action(event: Event) -> tuple[int, dict[str, object]]:
+    """The seat and action of an ``action`` event; a malformed one is a mismatch."""
     seat, action = event.payload.get("seat"), event.payload.get("action")
     if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(action, dict):
-        raise ReplayMismatch(f"{_describe(event)} is not a well-formed action")
-    try:
-        return state.apply(seat, action)
-    except IllegalAction as exc:
-        raise ReplayMismatch(f"{_describe(event)} is refused by the rules: {exc}") from None
+        raise ReplayMismatch(f"{describe_event(event)} is not a well-formed action")
+    return seat, action
 
 
-def new_state_for(log: GameLog) -> tuple[Variant, State]:
-    """A fresh state for the log's variant, config and seed."""
-    variant = get_variant(log.header.variant)
-    config = parse_config(variant, log.header.config)
-    return variant, variant.new_game(config, log.header.seed)
+def new_state_for(log: GameLog | LogHeader) -> tuple[Variant, State]:
+    """A fresh state for the log's (or header's) variant, config and seed."""
+    header = log.header if isinstance(log, GameLog) else log
+    variant = get_variant(header.variant)
+    config = parse_config(variant, header.config)
+    return variant, variant.new_game(config, header.seed)
+
+
+class Replayer:
+    """Re-applies a game's events one at a time (:meth:`take`), checking each rules event
+    against what the rules produce; :attr:`state` is the game after the events taken."""
+
+    def __init__(self, header: LogHeader) -> None:
+        self.variant, self.state = new_state_for(header)
+        self.produced: deque[Event] = deque(self.state.opening_events())
+        self.rules_events = 0
+        self.actions = 0
+
+    @property
+    def settled(self) -> bool:
+        """Whether every rules event the actions so far produced has been taken."""
+        return not self.produced
+
+    def take(self, event: Event) -> None:
+        """Check (a rules event), re-apply (an action) or pass over (anything else) ``event``."""
+        if event.source == "rules":
+            if not self.produced:
+                raise ReplayMismatch(f"{describe_event(event)} was not produced by the rules")
+            expected = self.produced.popleft()
+            if not expected.same_content(event):
+                raise ReplayMismatch(
+                    f"{describe_event(event)} differs from the rules' "
+                    f"{expected.kind} {expected.payload}"
+                )
+            self.rules_events += 1
+        elif event.kind == kinds.ACTION:
+            seat, action = recorded_action(event)
+            self.produced.extend(self.apply(seat, action, event))
+        elif (
+            event.kind == kinds.GAME_OVER
+            and event.payload.get("termination") != Termination.ABORTED
+        ):
+            outcome = self.state.outcome()
+            if outcome is None or outcome.to_dict() != {
+                k: event.payload.get(k) for k in ("winner", "termination", "reason")
+            }:
+                raise ReplayMismatch(f"{describe_event(event)} but the rules give {outcome}")
+
+    def apply(self, seat: int, action: object, event: Event) -> list[Event]:
+        """Apply ``action`` for ``seat`` (recorded by ``event``) once every rules event the
+        previous actions produced has been taken; returns the rules events it produces."""
+        if self.produced:
+            raise ReplayMismatch(
+                f"the rules produced {self.produced[0].kind} before {describe_event(event)}, "
+                "but the log does not have it"
+            )
+        try:
+            produced = self.state.apply(seat, action)
+        except IllegalAction as exc:
+            raise ReplayMismatch(
+                f"{describe_event(event)} is refused by the rules: {exc}"
+            ) from None
+        self.actions += 1
+        return produced
+
+    def result(self) -> ReplayResult:
+        return ReplayResult(
+            self.variant, self.state, self.rules_events, self.actions, list(self.produced)
+        )
 
 
 PROGRESS_EVERY = 1000  # events between two progress reports
@@ -58,40 +124,15 @@ def replay(log: GameLog, progress: Callable[[int], None] | None = None) -> Repla
     Works on a partial log too (a crashed game): it stops at the last recorded event.
     ``progress(n)`` is told of every ``PROGRESS_EVERY`` events checked, and of the rest at the end.
     """
-    variant, state = new_state_for(log)
-    produced: deque[Event] = deque(state.opening_events())
-    checked = actions = 0
+    replayer = Replayer(log.header)
     for number, event in enumerate(log.events, 1):
         if progress is not None and number % PROGRESS_EVERY == 0:
             progress(PROGRESS_EVERY)
-        if event.source == "rules":
-            if not produced:
-                raise ReplayMismatch(f"{_describe(event)} was not produced by the rules")
-            expected = produced.popleft()
-            if not expected.same_content(event):
-                raise ReplayMismatch(
-                    f"{_describe(event)} differs from the rules' {expected.kind} {expected.payload}"
-                )
-            checked += 1
-        elif event.kind == kinds.ACTION:
-            if produced:
-                raise ReplayMismatch(
-                    f"the rules produced {produced[0].kind} before {_describe(event)}, "
-                    "but the log does not have it"
-                )
-            produced.extend(_apply(state, event))
-            actions += 1
-        elif (
-            event.kind == kinds.GAME_OVER
-            and event.payload.get("termination") != Termination.ABORTED
-        ):
-            outcome = state.outcome()
-            if outcome is None or outcome.to_dict() != {
-                k: event.payload.get(k) for k in ("winner", "termination", "reason")
-            }:
-                raise ReplayMismatch(f"{_describe(event)} but the rules give {outcome}")
-    if produced and log.finished:
-        raise ReplayMismatch(f"the rules produced {produced[0].kind} that the log does not have")
+        replayer.take(event)
+    if replayer.produced and log.finished:
+        raise ReplayMismatch(
+            f"the rules produced {replayer.produced[0].kind} that the log does not have"
+        )
     if progress is not None:
         progress(len(log.events) % PROGRESS_EVERY)
-    return ReplayResult(variant, state, checked, actions, list(produced))
+    return replayer.result()

@@ -70,7 +70,8 @@ def _decisions(
         events.extend(state.apply(decision.seat, action))
 
 
-def _split(events: Sequence[Event], state: State, seat: int) -> tuple[list[Entry], list[Entry]]:
+def split_seen(events: Sequence[Event], state: State, seat: int) -> tuple[list[Entry], list[Entry]]:
+    """The rules events of ``events`` that ``seat`` could see, and those it could not."""
     channels = state.channels(seat)
     seen: list[Entry] = []
     unseen: list[Entry] = []
@@ -92,7 +93,7 @@ def check_prompt_history(
         conversations: dict[int, SeatConversation] = {}
         for state, events, seat in game:
             obs, legal = state.observe(seat), state.legal(seat)
-            seen, unseen = _split(events, state, seat)
+            seen, unseen = split_seen(events, state, seat)
             system, user = stateless_prompts(kit, obs, legal, seen)
             fixed = systems.setdefault(seat, system)
             assert system == fixed, f"seat {seat}'s system prompt changed during the game"
@@ -101,12 +102,12 @@ def check_prompt_history(
             )
             talk = "\n".join(m["content"] for m in conversation.messages(obs, legal, seen))
             conversation.answered(ANSWER)
-            _check_shown(kit, obs, seat, seen, unseen, user, talk)
+            check_shown(kit, obs, seat, seen, unseen, user, talk)
             checked += 1
     return checked
 
 
-def _check_shown(
+def check_shown(
     kit: PromptKit,
     obs: Mapping[str, Any],
     seat: int,
@@ -115,6 +116,9 @@ def _check_shown(
     user: str,
     talk: str,
 ) -> None:
+    """Every ``seen`` entry is in the stateless prompt ``user`` (verbatim for the current and
+    previous day, as its digest before) and in the conversation ``talk``; no line of an
+    ``unseen`` entry is in either."""
     sections = build_sections(kit, seen, obs)
     now = current_day(sections)
     shown: set[str] = set()
@@ -165,7 +169,7 @@ def check_prompt_contract(
                     raise AssertionError(
                         f"{where} does not fit the schema: {exc.message}"
                     ) from None
-        seen, _ = _split(events, state, seat)
+        seen, _ = split_seen(events, state, seat)
         prompts = "\n".join(stateless_prompts(kit, obs, legal, seen))
         fields = set(schema.get("properties", {}))
         for name in RETIRED_FIELDS:

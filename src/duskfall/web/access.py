@@ -21,6 +21,14 @@ from dataclasses import dataclass, field
 from duskfall.core.redaction import register_secret
 
 
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header (None without one)."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
 def new_token() -> str:
     """A fresh secret token (registered for redaction)."""
     token = secrets.token_urlsafe(24)

@@ -41,7 +41,7 @@ from duskfall.core.rng import parse_seed
 from duskfall.core.variant import parse_config
 from duskfall.gm.config import DEFAULT_CARD
 from duskfall.store.index import UnknownGame
-from duskfall.web.access import Access
+from duskfall.web.access import Access, bearer
 from duskfall.web.catalog import Catalog, shown_id
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
 from duskfall.web.gm_live import DEFAULT_PLAYER_MODEL, GM_VARIANT, GMRequest, card_seats
@@ -50,6 +50,7 @@ from duskfall.web.hello import BadHello, parse_hello
 from duskfall.web.hosted import HostedGame
 from duskfall.web.hub import GameHub
 from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, MAX_HUMAN_TIMEOUT, StaleAnswer
+from duskfall.web.lab import lab_routes
 from duskfall.web.live import GameRequest
 from duskfall.web.stats import statistics
 from duskfall.web.tournaments import tournament_routes
@@ -86,13 +87,6 @@ class StartGame(BaseModel):
 class SeatAnswer(BaseModel):
     request_id: int
     action: Any
-
-
-def _bearer(authorization: str | None) -> str | None:
-    if not authorization:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
 
 
 AuthHeader = Annotated[str | None, Header()]
@@ -183,13 +177,13 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         return game.seat_tokens if game is not None else {}
 
     def require_admin(authorization: str | None) -> None:
-        if not access.is_admin(_bearer(authorization)):
+        if not access.is_admin(bearer(authorization)):
             raise HTTPException(403, "this needs the admin token printed by 'duskfall web'")
 
     def check_answer(game_id: str, seat: int | str, authorization: str | None) -> HostedGame:
         game = live_game(game_id)
         number = seat if isinstance(seat, int) else int(seat) if seat.isdigit() else -1
-        if not access.may_play(_bearer(authorization), number, game.seat_tokens):
+        if not access.may_play(bearer(authorization), number, game.seat_tokens):
             raise HTTPException(403, f"answering for seat {seat} needs that seat's token")
         return game
 
@@ -232,6 +226,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             what = "the god view" if seat is None else f"seat {seat}'s view"
             raise HTTPException(403, f"{what} of this game needs its token")
 
+    app.include_router(lab_routes(hub, check_view, settings.db))
+
     def snapshot(game_id: str, feed: GameFeed, seat: int | None) -> dict[str, Any]:
         message = feed.snapshot(seat)
         game = hub.live.get(game_id)
@@ -258,7 +254,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     @app.get("/api/session")
     async def session(authorization: AuthHeader = None) -> dict[str, Any]:
-        return {"admin": access.is_admin(_bearer(authorization))}
+        return {"admin": access.is_admin(bearer(authorization))}
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
@@ -332,7 +328,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         authorization: AuthHeader = None,
     ) -> dict[str, Any]:
         feed = hub.feed(game_id)
-        check_view(game_id, feed, seat, _bearer(authorization))
+        check_view(game_id, feed, seat, bearer(authorization))
         return snapshot(game_id, feed, seat)
 
     @app.post("/api/games/{game_id}/pause")

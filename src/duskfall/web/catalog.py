@@ -51,6 +51,18 @@ def plausible_game_id(game_id: str) -> bool:
     )
 
 
+def public_totals(status: str, events: int | None, tokens: int | None, cost: float | None) -> Row:
+    """A game's totals as the list may show them: only once it has ended. While it runs,
+    its count of events and the tokens its models spent grow with hidden actions too (a
+    night's kills, checks and potions), so they would tell what the public may not know."""
+    ended = status in ENDED
+    return {
+        "events": events if ended else None,
+        "tokens": tokens if ended else None,
+        "cost_usd": cost if ended else None,
+    }
+
+
 def indexed_status(row: GameRow) -> str:
     """The index's status, with ``interrupted`` for a running game whose process is gone."""
     return "interrupted" if row.process_alive is False else row.status
@@ -66,9 +78,7 @@ def _index_row(row: GameRow) -> Row:
         "status": status,
         "winner": row.winner,
         "days": row.days,
-        "events": row.events,
-        "tokens": row.tokens,
-        "cost_usd": row.cost_usd,
+        **public_totals(status, row.events, row.tokens, row.cost_usd),
         "started_at": row.started_at,
         "agents": public_agents(row.variant, agents),
         "protected": has_people(row.variant, agents),

@@ -16,11 +16,9 @@ from duskfall.core.events import PUBLIC, Event
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
-from duskfall.web.timeline import Frame, Timeline
+from duskfall.web.timeline import PUBLIC_VIEW, Frame, Timeline
 
 MODEL_KINDS = frozenset({"llm", "cognitive"})
-#: The ``seat`` of the public view: public events only, open to everyone.
-PUBLIC_VIEW = -1
 
 Message = dict[str, Any]
 ENDED = ("finished", "aborted")
@@ -103,10 +101,9 @@ class GameFeed:
 
     def push(self, event: Event) -> Frame:
         frame = self.timeline.add(event)
-        message = {"type": "event", "event": frame.view}
         for subscriber in self.subscribers:
-            if subscriber.sees(frame):
-                subscriber.send(message)
+            if subscriber.sees(frame):  # numbered in the subscriber's own view
+                subscriber.send({"type": "event", "event": frame.view_for(subscriber.seat)})
         if self.timeline.finished and self.status not in ENDED:
             self.set_status(ended_status(self.timeline.outcome))
         return frame
@@ -154,6 +151,6 @@ class GameFeed:
             "type": "snapshot",
             "view": "god" if seat is None else "public" if seat == PUBLIC_VIEW else seat,
             "game": game,
-            "events": [frame.view for frame in self._frames(seat)],
+            "events": [frame.view_for(seat) for frame in self._frames(seat)],
             **{k: v for k, v in self.status_message(seat).items() if k != "type"},
         }

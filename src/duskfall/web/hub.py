@@ -10,7 +10,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from duskfall.web.catalog import Catalog, Row, no_game, public_seed
+from duskfall.web.catalog import Catalog, Row, no_game, public_seed, public_totals
 from duskfall.web.feed import GameFeed, public_agents
 from duskfall.web.follow import LogFollower
 from duskfall.web.gm_live import GMRequest, open_gm_game
@@ -101,9 +101,7 @@ def _live_row(game: HostedGame) -> dict[str, Any]:
         "status": game.feed.status,
         "winner": outcome.winner if outcome else None,
         "days": game.days,
-        "events": len(game.feed.timeline.frames),
-        "tokens": None,
-        "cost_usd": None,
+        **public_totals(game.feed.status, len(game.feed.timeline.frames), None, None),
         "started_at": header.started_at,
         "agents": public_agents(header.variant, game.feed.agents),
         "protected": game.feed.protected,

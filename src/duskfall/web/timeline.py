@@ -7,6 +7,11 @@ does), so that every event gets the seats that may see it, computed with the one
 :func:`duskfall.core.events.visible_to` and each seat's ``state.channels(seat)`` at that
 moment, and the list of living seats after it. Variants without a rules engine (a game-master
 game) still show: their private events are then visible to the god view only.
+
+Numbering is per view: the god view numbers events as the log does (``seq``), but a seat's
+view and the public view number only the events they show (0, 1, 2...), so neither a moment
+link (``#e12``) nor a count tells a viewer how many hidden events happened in between
+(:meth:`Frame.view_for`).
 """
 
 from __future__ import annotations
@@ -24,15 +29,31 @@ from duskfall.core.variant import State, Variant, parse_config
 from duskfall.store.log import LogHeader
 from duskfall.web import marks, present
 
+#: The ``seat`` of the public view (public events only, open to everyone); also the key of
+#: its numbers in :attr:`Frame.numbers`.
+PUBLIC_VIEW = -1
+
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """One event, the seats that may see it, and the living seats once it happened."""
+    """One event, the seats that may see it, and the living seats once it happened.
+
+    ``numbers`` holds the event's number in each view that shows it: per seat, and under
+    :data:`PUBLIC_VIEW` for the public view (public events only); ``view`` is the god
+    view's form (numbered by ``seq``)."""
 
     event: Event
     seats: frozenset[int]
     alive: tuple[int, ...]
     view: dict[str, Any] = field(compare=False)
+    numbers: dict[int, int] = field(default_factory=dict, compare=False)
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """The event as the view of ``seat`` shows it (None: the god view; ``-1``: the
+        public one), numbered in that view."""
+        if seat is None:
+            return self.view
+        return {**self.view, "seq": self.numbers[seat]}
 
 
 def _rules_for(header: LogHeader) -> tuple[Variant | None, State | None, str | None]:
@@ -58,6 +79,7 @@ class Timeline:
         self.outcome: Outcome | None = None
         self.names: dict[int, str] = {}
         self._alive: tuple[int, ...] = self._living()
+        self._shown: dict[int, int] = {}  # per view (seat, or PUBLIC_VIEW): events shown
 
     @property
     def game_id(self) -> str:
@@ -82,7 +104,7 @@ class Timeline:
         try:
             self.state.apply(event.payload["seat"], event.payload["action"])
         except Exception as exc:  # the log disagrees with the rules: stop tracking the state
-            self.problem = f"event {event.seq}: the rules refused the recorded action ({exc})"
+            self.problem = f"day {event.day}: the rules refused a recorded action ({exc})"
             self.state = None
             return
         self._alive = self._living()
@@ -97,9 +119,17 @@ class Timeline:
             self.names = marks.seat_names(event)
         if event.kind == kinds.GAME_OVER:
             self.outcome = Outcome.from_dict(event.payload)
-        frame = Frame(event, seats, self._alive, self._view(event))
+        views = [*seats, PUBLIC_VIEW] if event.visibility == "public" else seats
+        numbers = {view: self._number(view) for view in views}
+        frame = Frame(event, seats, self._alive, self._view(event), numbers)
         self.frames.append(frame)
         return frame
+
+    def _number(self, view: int) -> int:
+        """The next event number of ``view`` (a seat, or PUBLIC_VIEW)."""
+        number = self._shown.get(view, 0)
+        self._shown[view] = number + 1
+        return number
 
     def _view(self, event: Event) -> dict[str, Any]:
         casts = present.vote_casts(event)

@@ -90,6 +90,8 @@ function receive(message) {
       page.position = page.events.length - 1;
     }
     renderAll();
+    loadFamily();
+    renderLine();
   } else if (message.type === "event") {
     const event = message.event;
     page.events.push(event);
@@ -290,6 +292,7 @@ function renderPosition(live) {
   renderPlayers();
   renderOutcome();
   renderPanel();
+  renderLabPosition();
 }
 
 function renderOutcome() {
@@ -502,6 +505,7 @@ function typing(target) {
 }
 
 function wire() {
+  wireLab();
   $("scrub").addEventListener("input", (e) => moveTo(shownIndexes()[Number(e.target.value)] ?? -1));
   $("first").addEventListener("click", () => moveTo(shownIndexes()[0] ?? -1));
   $("prev").addEventListener("click", () => step(-1));

@@ -1,0 +1,220 @@
+"""Forking a logged game: rebuild it at a moment, then play on with the given agents.
+
+:func:`plan_fork` reads the parent's log, finds the moment (:mod:`duskfall.lab.moments`),
+re-applies the log's actions up to it (an intervention's in place of the one it replaces),
+makes the fork's seats from the agent spec (the parent's own by default) and brings its bots
+through the prefix (:mod:`duskfall.lab.warmup`). Nothing is written until
+:meth:`ForkPlan.start`: the fork's log begins with its header, which names the parent
+(:class:`~duskfall.store.lineage.ForkOrigin`), and a copy of the prefix; the game is then
+assembled like any other (:func:`duskfall.session.assemble`) and plays on.
+
+Seats played by LLM or deliberating agents are shown the whole prefix as their seat saw it
+(their prompts are built from the record, which starts with the prefix), nothing more. The
+deal is the parent's (same roles, same rules randomness); ``seed`` only changes the seats'
+agents and the fallbacks, and defaults to the parent's, so a fork with the parent's agents
+plays the parent's game again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from duskfall.agents.specs import parse_spec
+from duskfall.core.errors import ConfigError
+from duskfall.core.rng import check_seed, derive_rng
+from duskfall.lab.interventions import Replacement, parse_replacement
+from duskfall.lab.moments import find_round
+from duskfall.lab.rebuild import cut_after, rebuild
+from duskfall.lab.rounds import Round, rounds_of
+from duskfall.lab.warmup import BotWarmUp
+from duskfall.llm.preflight import Announce
+from duskfall.runtime.record import Observer
+from duskfall.runtime.settings import RuntimeSettings
+from duskfall.session import (
+    GamePlan,
+    GameSetup,
+    PreparedGame,
+    assemble,
+    new_game_id,
+    roster_of,
+)
+from duskfall.session.participants import SeatAgentError, build_participants
+from duskfall.store.anchor import check_not_cut
+from duskfall.store.lineage import FORK_KEY, ForkOrigin, chain_head
+from duskfall.store.log import GameLog, LogHeader, TornLine, read_log
+from duskfall.store.replay import new_state_for
+
+
+@dataclass
+class ForkRequest:
+    """What to fork and how to play on (see :func:`plan_fork`).
+
+    ``at`` names the moment (default: right after the replaced event, else required);
+    ``agents`` is an agent spec as for ``play`` (default: the parent's seats' agents);
+    ``seed`` the seats' seed (default: the parent's); ``replace`` one ``SEQ=TEXT`` or
+    ``SEQ=ACTION`` intervention; ``log_path`` the fork's log (default: beside the parent's).
+    ``unfinished`` allows forking a game that has not ended (see :func:`plan_fork`).
+    """
+
+    source: Path
+    at: str | None = None
+    agents: str | None = None
+    seed: int | None = None
+    replace: str | None = None
+    log_path: Path | None = None
+    write_log: bool = True
+    game_id: str | None = None
+    settings: RuntimeSettings = field(default_factory=RuntimeSettings)
+    agent_options: Mapping[str, Any] = field(default_factory=dict)
+    observers: Sequence[Observer] = ()
+    header_extra: Mapping[str, Any] = field(default_factory=dict)
+    keep_events: bool = True
+    unfinished: bool = False
+
+
+@dataclass
+class ForkPlan:
+    """A fork ready to start; nothing is written until :meth:`start`."""
+
+    plan: GamePlan
+    origin: ForkOrigin
+    moment: Round | None
+    replacement: Replacement | None
+    fallback_state: Any
+
+    async def preflight(self, announce: Announce | None = None) -> None:
+        """Check every model-backed seat once (raises SeatNotReady naming seats and fix)."""
+        await self.plan.preflight(announce)
+
+    def start(self) -> PreparedGame:
+        """Write the fork's header and prefix, and assemble the game that plays on."""
+        game = assemble(self.plan)
+        game.scheduler.started = True  # the prefix holds the opening events
+        game.scheduler.fallback_rng.setstate(self.fallback_state)
+        return game
+
+
+def read_parent(path: Path) -> GameLog:
+    """The parent's log: whole (a torn last line is left out), and not cut (the index)."""
+    log = read_log(path, strict=False)
+    if log.corrupt is not None and not isinstance(log.corrupt, TornLine):
+        raise log.corrupt
+    check_not_cut(path, log)
+    return log
+
+
+def plan_fork(request: ForkRequest) -> ForkPlan:
+    """Plan the fork ``request`` asks for (module docstring); raises ConfigError (a moment,
+    an agent or an intervention that does not fit, a game that has not ended), LogCorrupt or
+    ReplayMismatch.
+
+    A fork shares its parent's deal: its god view, and its seed once it ends, tell every
+    hidden role of the parent. So a game that has not ended (still running, or interrupted and
+    to be resumed) is forked only when asked explicitly (``unfinished``)."""
+    source = Path(request.source)
+    parent = read_parent(source)
+    header = parent.header
+    rounds = rounds_of(parent)
+    if not parent.finished and not request.unfinished:
+        raise ConfigError(
+            f"game {header.game_id} has not ended: a fork plays its deal, so the fork's pages "
+            "would show roles its players do not know yet; wait for its end (or, for a game "
+            "that will not go on, pass --unfinished)"
+        )
+    replacement = None if request.replace is None else parse_replacement(request.replace, parent)
+    moment, cut = _cut(parent, rounds, request.at, replacement)
+    variant, dealt = new_state_for(parent)
+    seed = header.seats_seed if request.seed is None else check_seed(request.seed, "--seed")
+    spec = request.agents or ",".join(str(entry.get("agent")) for entry in header.roster)
+    agents = parse_spec(variant, spec, dealt.num_seats)(dealt)
+    try:
+        participants = build_participants(variant, agents, seed, {}, request.agent_options)
+    except SeatAgentError as exc:
+        raise ConfigError(f"{exc}; give the seats' agents with --agents") from None
+    game_id = request.game_id or new_game_id(variant.id)
+    fallback = derive_rng(seed, "fallback")
+    warm = BotWarmUp(variant, participants, fallback, request.settings, game_id)
+    rebuilt = rebuild(parent, rounds, cut, game_id=game_id, warm=warm, replacement=replacement)
+    if rebuilt.state.outcome() is not None:
+        raise ConfigError("the game is already over at that moment: nothing to play on")
+    origin = ForkOrigin(
+        header.game_id,
+        cut,
+        chain_head(source, cut),
+        len(rebuilt.prefix),
+        None if replacement is None else replacement.index,
+    )
+    log_path = _log_path(request, source, game_id)
+    fork_header = LogHeader(
+        game_id=game_id,
+        variant=variant.id,
+        config=header.config,
+        seed=header.seed,
+        roster=roster_of(agents),
+        extra={**request.header_extra, FORK_KEY: origin.to_dict()},
+        agent_seed=None if seed == header.seed else seed,
+    )
+    setup = GameSetup(
+        variant=variant.id,
+        seed=header.seed,
+        agents=spec,
+        config=header.config,
+        game_id=game_id,
+        log_path=log_path,
+        write_log=request.write_log,
+        settings=request.settings,
+        agent_options=dict(request.agent_options),
+        observers=tuple(request.observers),
+        keep_events=request.keep_events,
+    )
+    plan = GamePlan(
+        setup,
+        variant,
+        rebuilt.state,
+        fork_header,
+        agents,
+        participants,
+        log_path,
+        events=rebuilt.prefix,
+        inherited=True,
+    )
+    return ForkPlan(plan, origin, moment, replacement, fallback.getstate())
+
+
+async def run_fork(request: ForkRequest) -> PreparedGame:
+    """Plan, check and play a fork to its end."""
+    planned = plan_fork(request)
+    await planned.preflight()
+    game = planned.start()
+    await game.run()
+    return game
+
+
+def _cut(
+    parent: GameLog, rounds: Sequence[Round], at: str | None, replacement: Replacement | None
+) -> tuple[Round | None, int]:
+    """The round the fork starts from and the number of the parent's events it keeps."""
+    if at is None:
+        if replacement is None:
+            raise ConfigError("say where to fork with --at (an event number, day:N, night:N)")
+        return None, cut_after(parent, replacement)
+    moment = find_round(rounds, at)
+    if replacement is not None and moment.start < cut_after(parent, replacement):
+        raise ConfigError(
+            f"--at {at} starts at event {moment.start}, not after the replaced event "
+            f"{replacement.given}: the fork must start after what it replaces"
+        )
+    return moment, moment.start
+
+
+def _log_path(request: ForkRequest, source: Path, game_id: str) -> Path | None:
+    """The fork's log: ``--log``, else beside its parent's; never over an existing file."""
+    if not request.write_log:
+        return None
+    path = request.log_path or source.parent / f"{game_id}.jsonl"
+    if path.exists():
+        raise ConfigError(f"{path} already exists; give the fork's log another name with --log")
+    return path

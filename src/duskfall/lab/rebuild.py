@@ -1,0 +1,114 @@
+"""Rebuilding a logged game at a moment: its state, and the events that led there.
+
+The log's events before the cut are re-applied to fresh rules (each rules event checked, as
+replay does). Before each whole round of that prefix, ``warm(state, round, events)`` is told
+of it: a fork's bots are asked that round's decisions there and then, so they come out of the
+prefix with the memory (and the random draws) of having played it. An intervention's action
+is applied in place of the logged one; what the rules make of it replaces the logged events
+of that action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from duskfall.core import event_kinds as kinds
+from duskfall.core.errors import ConfigError, IllegalAction, ReplayMismatch
+from duskfall.core.events import Event
+from duskfall.core.variant import State, Variant
+from duskfall.lab.interventions import Replacement
+from duskfall.lab.rounds import Round
+from duskfall.store.lineage import rules_run
+from duskfall.store.log import GameLog
+from duskfall.store.replay import Replayer
+
+WarmUp = Callable[[State, Round, Sequence[Event]], None]
+"""Told of each whole round of the prefix, at its start: (state, round, the round's events)."""
+
+INTERVENTION = "intervention"  # the ``by`` of an action an intervention put in the log
+
+
+@dataclass
+class Rebuilt:
+    """The game at the cut: ``state``, and ``prefix``: the events that led there, renumbered
+    for the new game (``game_id``), the intervention's in place of the ones it replaced."""
+
+    variant: Variant
+    state: State
+    prefix: list[Event]
+
+
+def cut_after(log: GameLog, replacement: Replacement) -> int:
+    """The cut right after a replaced action and the rules events the log has for it."""
+    return replacement.index + 1 + rules_run(log.events, replacement.index)
+
+
+def rebuild(
+    log: GameLog,
+    rounds: Sequence[Round],
+    cut: int,
+    *,
+    game_id: str,
+    warm: WarmUp | None = None,
+    replacement: Replacement | None = None,
+) -> Rebuilt:
+    """The game of ``log`` after its first ``cut`` events (module docstring)."""
+    events = log.events
+    replayer = Replayer(log.header)
+    starts = {r.actions[0]: r for r in rounds if r.actions and r.stop <= cut}
+    prefix: list[Event] = []
+    skip = 0
+    for index in range(cut):
+        event = events[index]
+        if skip:
+            skip -= 1
+            continue
+        if warm is not None and index in starts:
+            found = starts[index]
+            warm(replayer.state, found, events[found.start : found.stop])
+        if replacement is not None and index == replacement.index:
+            prefix.extend(_intervene(replayer, event, replacement))
+            skip = rules_run(events, index)
+            continue
+        try:
+            replayer.take(event)
+        except ReplayMismatch as exc:
+            if replacement is None or index < replacement.index:
+                raise
+            raise ConfigError(
+                f"the replaced event {replacement.given} changes event {event.seq} of the game "
+                f"before the fork point ({exc}); fork right after it (leave out --at)"
+            ) from None
+        prefix.append(event)
+    if not replayer.settled:
+        raise ReplayMismatch(f"the log stops inside the events of an action at event {cut}")
+    return Rebuilt(replayer.variant, replayer.state, _renumbered(prefix, game_id))
+
+
+def _intervene(replayer: Replayer, logged: Event, replacement: Replacement) -> list[Event]:
+    """The intervention's action event and the rules events it produces."""
+    state, seat = replayer.state, replacement.seat
+    try:
+        action = state.legal(seat).parse(replacement.action)
+    except IllegalAction as exc:
+        raise ConfigError(
+            f"--replace {replacement.given}: not a legal choice there ({exc.hint})"
+        ) from None
+    record = Event(
+        kinds.ACTION,
+        {"seat": seat, "action": action.to_dict(), "by": INTERVENTION},
+        logged.visibility,
+        logged.day,
+        logged.phase,
+        source=logged.source,
+    )
+    return [record, *replayer.apply(seat, action, logged)]
+
+
+def _renumbered(events: Sequence[Event], game_id: str) -> list[Event]:
+    """Copies of ``events`` numbered from 0 and given the new game's id."""
+    return [
+        Event(e.kind, e.payload, e.visibility, e.day, e.phase, seq, game_id, e.source)
+        for seq, e in enumerate(events)
+    ]

@@ -1,0 +1,257 @@
+"""The win-probability line of a logged game: the village's chance at each moment, by rollouts.
+
+At every phase boundary (or every round: ``every="round"``) the game is rebuilt as a fork
+would rebuild it, with the policy's bots brought through it, and ``rollouts`` seeded
+rollouts (:mod:`duskfall.lab.rollouts`) estimate the village's chance of winning from there,
+with a Wilson 95% interval. The line is an estimate *under that policy*: what bots playing
+each seat would make of the position (roles known to the rules, not to the seats), not what
+the game's own players would have. The same log, policy, rollouts and seed give the same line.
+
+:meth:`WinLine.swings` lists the moments that moved it most, each with who left the game
+between its two points ("the VOTE on day 2, seat 5 (Werewolf) out: village 61% -> 38%").
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from duskfall.core.events import Event
+from duskfall.core.rng import check_seed, derive_rng
+from duskfall.core.stats import Proportion
+from duskfall.core.variant import State
+from duskfall.lab.moments import find_round
+from duskfall.lab.rebuild import rebuild
+from duskfall.lab.rollouts import DEFAULT_POLICY, Policy, Snapshot, village_wins, village_won
+from duskfall.lab.rounds import Round, rounds_of
+from duskfall.lab.warmup import BotWarmUp
+from duskfall.runtime.settings import RuntimeSettings
+from duskfall.store.log import GameLog
+from duskfall.store.replay import new_state_for
+
+Every = Literal["phase", "round"]
+DEFAULT_ROLLOUTS = 200
+
+
+@dataclass(frozen=True)
+class Departure:
+    """Seats that left the game in one round (a vote's exile, a night's kills)."""
+
+    kinds: tuple[str, ...]
+    day: int
+    phase: str
+    seats: tuple[int, ...]
+
+    def describe(self, roles: dict[int, str]) -> str:
+        who = ", ".join(f"seat {seat} ({roles.get(seat, '?')})" for seat in self.seats)
+        return f"the {'/'.join(self.kinds)} on {self.phase.lower()} {self.day}, {who} out"
+
+
+@dataclass(frozen=True)
+class Point:
+    """The village's chance from one moment: ``wins`` of ``rollouts`` (exact at the end);
+    ``departures``: who left the game between this point and the next."""
+
+    event: int
+    day: int
+    phase: str
+    kinds: tuple[str, ...]
+    wins: int
+    rollouts: int
+    departures: tuple[Departure, ...] = ()
+    exact: bool = False  # the end of the game: no estimate
+
+    @property
+    def chance(self) -> Proportion:
+        return Proportion(self.wins, self.rollouts)
+
+    def interval(self) -> tuple[float, float]:
+        rate = self.chance.rate
+        return (rate, rate) if self.exact else self.chance.interval()
+
+    @property
+    def label(self) -> str:
+        if self.exact:
+            return "the end"
+        shown = [kind for kind in self.kinds if kind.lower() != self.phase.lower()]
+        moment = f"{self.phase.lower()} {self.day}"
+        return f"{moment} ({'/'.join(shown)})" if shown else moment
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.interval()
+        return {
+            "event": self.event,
+            "day": self.day,
+            "phase": self.phase,
+            "decisions": list(self.kinds),
+            "label": self.label,
+            "chance": self.chance.rate,
+            "low": low,
+            "high": high,
+            "wins": self.wins,
+            "rollouts": self.rollouts,
+            "exact": self.exact,
+            "left": [seat for departure in self.departures for seat in departure.seats],
+        }
+
+
+@dataclass(frozen=True)
+class Swing:
+    """How the line moved from one point to the next, and why (who left between them)."""
+
+    before: Point
+    after: Point
+    roles: dict[int, str]
+
+    @property
+    def change(self) -> float:
+        return self.after.chance.rate - self.before.chance.rate
+
+    def describe(self, side: str) -> str:
+        what = "; ".join(d.describe(self.roles) for d in self.before.departures)
+        where = what or f"{self.before.label} (nobody out)"
+        return f"{where}: {side} {self.before.chance.rate:.0%} -> {self.after.chance.rate:.0%}"
+
+
+@dataclass
+class WinLine:
+    """The line of one game (see the module docstring)."""
+
+    game_id: str
+    side: str
+    policy: str
+    rollouts: int
+    seed: int
+    every: Every
+    points: list[Point] = field(default_factory=list)
+    roles: dict[int, str] = field(default_factory=dict)
+    finished: bool = False
+
+    def swings(self, top: int = 3) -> list[Swing]:
+        """The ``top`` moves of the line, largest first."""
+        moves = [
+            Swing(before, after, self.roles)
+            for before, after in itertools.pairwise(self.points)
+            if after.chance.rate != before.chance.rate
+        ]
+        return sorted(moves, key=lambda swing: -abs(swing.change))[:top]
+
+    @property
+    def note(self) -> str:
+        """What the line is: said wherever it is shown."""
+        return (
+            f"an estimate under the {self.policy!r} bot policy: {self.rollouts} seeded "
+            f"rollouts per point (seed {self.seed}), 95% intervals"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "side": self.side,
+            "policy": self.policy,
+            "rollouts": self.rollouts,
+            "seed": self.seed,
+            "every": self.every,
+            "note": self.note,
+            "finished": self.finished,
+            "points": [point.to_dict() for point in self.points],
+            "swings": [
+                {
+                    "from": swing.before.event,
+                    "to": swing.after.event,
+                    "change": swing.change,
+                    "text": swing.describe(self.side),
+                }
+                for swing in self.swings()
+            ],
+        }
+
+
+Progress = Callable[[int, int], None]
+"""Told (points done, points in all) as the line is computed."""
+
+
+def win_line(
+    log: GameLog,
+    *,
+    policy: str = DEFAULT_POLICY,
+    rollouts: int = DEFAULT_ROLLOUTS,
+    seed: int = 0,
+    every: Every = "phase",
+    at: str | None = None,
+    progress: Progress | None = None,
+) -> WinLine:
+    """The win-probability line of ``log`` (see the module docstring); with ``at`` (a moment
+    as ``duskfall fork --at`` names it), only that moment's point and the end."""
+    if rollouts < 1:
+        raise ValueError("at least one rollout per point")
+    check_seed(seed, "--seed")
+    rounds = rounds_of(log)
+    variant, dealt = new_state_for(log)
+    if at is not None:
+        chosen = {find_round(rounds, at).number}
+    else:
+        chosen = {r.number for r in rounds if every == "round" or r.opens_phase}
+    bots = Policy(variant, policy, dealt).bots(seed)
+    warm = BotWarmUp(variant, bots, derive_rng(seed, "fallback"), RuntimeSettings(), "line")
+    snapshots: list[tuple[Round, Snapshot]] = []
+    alive: list[tuple[Round, set[int]]] = []  # every round, with who was alive at its start
+
+    def at_round(state: State, round_: Round, events: Sequence[Event]) -> None:
+        alive.append((round_, set(state.alive())))
+        if round_.number in chosen:
+            snapshots.append((round_, Snapshot.take(variant, state, bots)))
+        warm(state, round_, events)
+
+    end = rebuild(log, rounds, rounds[-1].stop if rounds else 0, game_id="", warm=at_round)
+    line = WinLine(
+        log.header.game_id,
+        variant.teams[0],
+        policy,
+        rollouts,
+        seed,
+        every,
+        roles=dealt.roles(),
+        finished=end.state.outcome() is not None,
+    )
+    departures = _departures(alive, set(end.state.alive()))
+    for done, (round_, snapshot) in enumerate(snapshots):
+        until = snapshots[done + 1][0].number if done + 1 < len(snapshots) else len(rounds)
+        wins = village_wins(snapshot, rollouts, seed, round_.start)
+        line.points.append(
+            Point(
+                round_.start,
+                round_.day,
+                round_.phase,
+                round_.kinds,
+                wins,
+                rollouts,
+                tuple(d for number, d in departures if round_.number <= number < until),
+            )
+        )
+        if progress is not None:
+            progress(done + 1, len(snapshots))
+    outcome = end.state.outcome()
+    if outcome is not None:
+        won = village_won(variant, outcome)
+        line.points.append(
+            Point(
+                len(log.events), end.state.day, end.state.phase, ("end",), int(won), 1, exact=True
+            )
+        )
+    return line
+
+
+def _departures(
+    alive: Sequence[tuple[Round, set[int]]], at_end: set[int]
+) -> list[tuple[int, Departure]]:
+    """(round number, who left in it) of every round in which someone left the game."""
+    out = []
+    afterwards = [living for _, living in alive[1:]] + [at_end]
+    for (round_, living), later in zip(alive, afterwards, strict=True):
+        gone = tuple(sorted(living - later))
+        if gone:
+            out.append((round_.number, Departure(round_.kinds, round_.day, round_.phase, gone)))
+    return out

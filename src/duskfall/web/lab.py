@@ -1,0 +1,153 @@
+"""The lab on the game page: a game's family (the game it was forked from, its forks) and its
+win-probability line.
+
+* ``GET /api/games/{id}/family?seat=``: the parent (game id, the day and phase the fork left
+  it at, and that moment's number in the viewer's own numbering, in the parent and here) and
+  the forks of this game (each with the moment it left this game at, numbered likewise). A
+  seat or public view is told numbers of its own view only, so a link tells nothing of the
+  hidden events before it; the forks of a game are listed only once it has ended, or to its
+  god view (a fork plays the same deal).
+* ``GET /api/games/{id}/winline?rollouts=``: the god view's line
+  (:mod:`duskfall.lab.winline`), computed in a worker thread from the game's log and kept for
+  as long as the log does not grow; what it is (an estimate under a bot policy) comes with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query
+
+from duskfall.core.errors import DuskfallError
+from duskfall.lab.fork import read_parent
+from duskfall.lab.winline import win_line
+from duskfall.store.index import GameIndex, GameRow, default_db_path
+from duskfall.store.lineage import ForkOrigin
+from duskfall.web.access import bearer
+from duskfall.web.feed import PUBLIC_VIEW, GameFeed
+from duskfall.web.hub import GameHub
+from duskfall.web.timeline import Timeline
+
+CheckView = Callable[[str, GameFeed, int | None, str | None], None]
+KEPT_LINES = 32
+AuthHeader = Annotated[str | None, Header()]
+
+
+def view_number(timeline: Timeline, seat: int | None, seq: int) -> int:
+    """How many events before game-wide event ``seq`` the view of ``seat`` shows: the number a
+    moment at ``seq`` has in that view."""
+    if seat is None:
+        return seq
+    frames = timeline.frames[:seq]
+    if seat == PUBLIC_VIEW:
+        return sum(1 for frame in frames if frame.event.visibility == "public")
+    return sum(1 for frame in frames if seat in frame.seats)
+
+
+def _moment(timeline: Timeline, seq: int) -> dict[str, Any]:
+    frames = timeline.frames
+    event = frames[min(seq, len(frames) - 1)].event if frames else None
+    return {"day": event.day if event else 0, "phase": event.phase if event else ""}
+
+
+def family_of(
+    feed: GameFeed, seat: int | None, db: Path | None, feed_of: Callable[[str], GameFeed | None]
+) -> dict[str, Any]:
+    """The family of the game ``feed`` shows, as the view of ``seat`` may see it."""
+    timeline = feed.timeline
+    out: dict[str, Any] = {"parent": None, "forks": []}
+    origin = ForkOrigin.of(timeline.header)
+    if origin is not None:
+        parent = feed_of(origin.parent)
+        out["parent"] = {
+            "game_id": origin.parent,
+            **_moment(timeline, origin.prefix),
+            "here": view_number(timeline, seat, origin.prefix),
+            "there": None if parent is None else view_number(parent.timeline, seat, origin.event),
+            "replaced": origin.replaced is not None,
+        }
+    if seat is None or timeline.finished:
+        out["forks"] = [
+            {
+                "game_id": row.id,
+                "status": row.status,
+                "winner": row.winner if row.status == "finished" else None,
+                **_moment(timeline, row.parent_event or 0),
+                "here": view_number(timeline, seat, row.parent_event or 0),
+            }
+            for row in _children(timeline.game_id, db)
+        ]
+    return out
+
+
+def _children(game_id: str, db: Path | None) -> list[GameRow]:
+    path = db or default_db_path()
+    if path is None or not path.exists():
+        return []
+    with GameIndex(path, repair=False) as index:
+        return index.children(game_id)
+
+
+class Lines:
+    """The lines computed so far, by game, length of its log and rollouts (a few kept)."""
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        self.lock = asyncio.Lock()
+
+    async def get(self, game_id: str, events: int, rollouts: int, path: Path) -> dict[str, Any]:
+        key = (game_id, events, rollouts)
+        async with self.lock:  # one line at a time: each takes a core for seconds
+            if key not in self.kept:
+                line = await asyncio.to_thread(_line, path, rollouts)
+                self.kept[key] = line
+                while len(self.kept) > KEPT_LINES:
+                    self.kept.popitem(last=False)
+            self.kept.move_to_end(key)
+            return self.kept[key]
+
+
+def _line(path: Path, rollouts: int) -> dict[str, Any]:
+    return win_line(read_parent(path), rollouts=rollouts).to_dict()
+
+
+def lab_routes(hub: GameHub, check_view: CheckView, db: Path | None) -> APIRouter:
+    """The family and line routes over ``hub`` (``check_view`` guards each view)."""
+    router = APIRouter()
+    lines = Lines()
+
+    def feed_of(game_id: str) -> GameFeed | None:
+        try:
+            return hub.feed(game_id)
+        except DuskfallError:  # a parent whose log is gone: no number there
+            return None
+
+    @router.get("/api/games/{game_id}/family")
+    async def family(
+        game_id: str,
+        seat: Annotated[int | None, Query()] = None,
+        authorization: AuthHeader = None,
+    ) -> dict[str, Any]:
+        feed = hub.feed(game_id)
+        check_view(game_id, feed, seat, bearer(authorization))
+        return await asyncio.to_thread(family_of, feed, seat, db, feed_of)
+
+    @router.get("/api/games/{game_id}/winline")
+    async def winline(
+        game_id: str,
+        rollouts: Annotated[int, Query(ge=10, le=2000)] = 100,
+        authorization: AuthHeader = None,
+    ) -> dict[str, Any]:
+        feed = hub.feed(game_id)
+        check_view(game_id, feed, None, bearer(authorization))  # the god view's only
+        live = hub.live.get(game_id)
+        path = live.log_path if live is not None else hub.catalog.locate(game_id)[0]
+        if path is None:
+            raise DuskfallError(f"game {game_id} has no log to estimate its line from")
+        return await lines.get(game_id, len(feed.timeline.frames), rollouts, path)
+
+    return router
