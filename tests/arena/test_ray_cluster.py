@@ -167,7 +167,7 @@ BOTS = {
     "seed": 9,
     "entrants": {"smart": "heuristic", "naive": "random"},
     "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
-    "execution": {"games_per_task": 4},
+    "execution": {"games_per_task": 12},
 }
 
 
@@ -182,16 +182,18 @@ def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
     db = where / "index.db"
     args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
     driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
-    say(f"{BOTS['games']} bot games on node-a and node-b; node-b dies once it has played 12")
-    _wait_for(
-        "node-b to play 12 games",
-        lambda: (
-            sum(host == "node-b" for _, _, host in index_rows(db)) >= 12
-            or (not namespaces_available() and len(index_rows(db)) >= 60)
-        ),
-        180,
-        driver,
-    )
+    say(f"{BOTS['games']} bot games on node-a and node-b; node-b dies in a task once it has 8")
+
+    def mid_task() -> bool:
+        """node-b has played some games and is in a task (still, a moment later)."""
+        if sum(host == "node-b" for _, _, host in index_rows(db)) < 8:
+            return not namespaces_available() and len(index_rows(db)) >= 60
+        if not two_nodes.running(NODE_B.name, "play_on_ray"):
+            return False
+        time.sleep(0.1)
+        return two_nodes.running(NODE_B.name, "play_on_ray") > 0
+
+    _wait_for("node-b to play 8 games and be playing more", mid_task, 180, driver)
     killed_at = time.time()
     rows = index_rows(db)
     two_nodes.kill(NODE_B.name)
