@@ -7,8 +7,9 @@ Each game plays in its own child process (the model loads once per process, outs
 timed game). The load average (``uptime``) is printed before and after each game: the machine
 is shared, so read the ratio, and the load beside it.
 
-    python benchmarks/llm_local_server.py                  # seed 1, 2 threads
+    python benchmarks/llm_local_server.py                  # seed 1, 2 threads, every seat
     python benchmarks/llm_local_server.py --seed 2 --threads 1
+    python benchmarks/llm_local_server.py --model-seats 2  # seats 0-1 the model, heuristic bots
 """
 
 from __future__ import annotations
@@ -38,7 +39,14 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def child(where: str, seed: int, threads: int) -> None:
+def agents_spec(model: str, model_seats: int) -> str:
+    """Every seat the model, or seats 0..model_seats-1 with heuristic bots elsewhere."""
+    if model_seats <= 0:
+        return model
+    return ",".join(f"{seat}={model}" for seat in range(model_seats)) + ",default=heuristic"
+
+
+def child(where: str, seed: int, threads: int, model_seats: int) -> None:
     """Play the game (``local`` or ``http``); print its figures as JSON."""
     import asyncio
     import time
@@ -48,14 +56,33 @@ def child(where: str, seed: int, threads: int) -> None:
     from duskfall.session import GameSetup, run_game
     from duskfall.testing.llama_server import LlamaServer
 
+    class Progress:
+        """Each model call on stderr, so a long game is not a silent one."""
+
+        def on_event(self, event: Any) -> None:
+            if event.kind == "llm_call":
+                payload = event.payload
+                print(f"  {where} day {event.day} seat {payload.get('seat')} "
+                      f"{payload.get('decision')}: {payload.get('latency_s')}s",
+                      file=sys.stderr, flush=True)  # fmt: skip
+
+        def on_phase_end(self) -> None:
+            pass
+
+        def on_game_end(self, outcome: Any) -> None:
+            pass
+
+    progress = Progress()
+
     async def play(agent: str, options: dict[str, Any]) -> dict[str, Any]:
         spec = agent.removeprefix("llm:")
         hello = [{"role": "user", "content": "hi"}]
         model = get_model(spec, fold_system=bool(options.get("fold_system")))
         await model.complete(hello, options=CallOptions(max_tokens=2))  # loads the model
         started, cpu = time.perf_counter(), time.process_time()
-        setup = GameSetup("werewolf", seed=seed, agents=agent, config={"preset": "werewolf-6"},
-                          write_log=False, agent_options=options)  # fmt: skip
+        setup = GameSetup("werewolf", seed=seed, agents=agents_spec(agent, model_seats),
+                          config={"preset": "werewolf-6"}, write_log=False,
+                          agent_options=options, observers=[progress])  # fmt: skip
         game = await run_game(setup)
         wall = time.perf_counter() - started
         events = game.record.events
@@ -98,16 +125,19 @@ def show(name: str, f: dict[str, Any]) -> None:
     )
 
 
-def main(seed: int, threads: int) -> None:
+def main(seed: int, threads: int, model_seats: int) -> None:
     results = {}
+    who = "every seat" if model_seats <= 0 else f"seats 0-{model_seats - 1} (heuristic bots)"
+    print(f"werewolf-6 seed {seed}, the model at {who}, {threads} threads")
     for where in ("local", "http"):
         before = load()
         done = subprocess.run(
-            [sys.executable, __file__, "--child", where, str(seed), str(threads)],
-            capture_output=True, text=True, timeout=7200,
+            [sys.executable, __file__, "--child", where, str(seed), str(threads),
+             str(model_seats)],
+            stdout=subprocess.PIPE, text=True, timeout=7200,
         )  # fmt: skip
         if done.returncode != 0:
-            print(done.stdout, done.stderr, file=sys.stderr)
+            print(done.stdout, file=sys.stderr)
             raise SystemExit(f"the {where} game failed")
         results[where] = json.loads(done.stdout.strip().splitlines()[-1])
         label = "in-process" if where == "local" else "HTTP      "
@@ -120,10 +150,11 @@ def main(seed: int, threads: int) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
         sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--model-seats", type=int, default=0, help="0: every seat")
     args = parser.parse_args()
-    main(args.seed, args.threads)
+    main(args.seed, args.threads, args.model_seats)

@@ -131,3 +131,31 @@ def test_bad_remote_configs_are_one_line(change: dict[str, Any], message: str) -
     with pytest.raises(ConfigError) as caught:
         _config(["x"], **change)
     assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.subprocess
+def test_no_frame_to_a_remote_entrant_carries_its_deals_seed(tmp_path: Path) -> None:
+    """The two games of a ``sides`` deal share its seed; the entrant's program plays both and
+    records every byte it receives: the seed is in none of them."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    record = (
+        f"import os, sys, uuid; sys.path.insert(0, {SRC!r}); "
+        "from duskfall.client import session; receive = session.ClientSession.receive; "
+        f"path = os.path.join({str(frames)!r}, uuid.uuid4().hex); "
+        "session.ClientSession.receive = lambda self, data: "
+        "(open(path, 'ab').write(data), receive(self, data))[1]; "
+        "from duskfall.cli import main; main()"
+    )
+    command = [sys.executable, "-c", record, *_client_command()[3:]]
+    config = _config(command)
+    summary = run(config, tmp_path)
+    assert summary.failed == [] and summary.played == 2
+    with GameIndex(tmp_path / "index.db") as index:
+        seeds = {str(row.seed) for row in index.tournament_games("remote")}
+    received = [path.read_bytes() for path in frames.iterdir()]
+    assert len(seeds) == 1 and len(received) == 6  # one program per seat: werewolf-6, 2 games
+    (seed,) = seeds
+    for data in received:
+        assert b"GAME_OVER" in data  # it heard its game to the end
+        assert seed.encode() not in data

@@ -69,7 +69,8 @@ def _leaderboard(cwd: Path) -> list[dict[str, object]]:
     out, err = done.communicate(timeout=120)
     assert done.returncode == 0, err
     data = json.loads(out)
-    return [{k: e[k] for k in ("name", "rating", "win_rates")} for e in data["leaderboard"]] + [
+    board = data["board"]["entrants"]
+    return [{k: e[k] for k in ("name", "overall", "openskill", "win_rates")} for e in board] + [
         {"games": [(g["slot"], g["winner_side"]) for g in data["games"]]}
     ]
 

@@ -323,7 +323,7 @@ def test_simulate_refuses_human_seats(run: Run) -> None:
 
 
 def test_an_unknown_config_key_lists_the_valid_ones(run: Run) -> None:
-    needle = "unknown key 'bogus' (valid keys: day_limit)"
+    needle = "unknown key 'bogus' (valid keys: day_limit, seat_order)"
     assert_one_line(run("play", "-q", "--set", "bogus=1"), needle)
 
 

@@ -48,19 +48,21 @@ def test_run_status_report_and_resume(bots: Path, tmp_path: Path, cli: CliRun) -
     code, out, _ = cli("tournament", "status", str(bots), "--db", db)
     assert "4/4 finished, 0 in flight, 0 failed, 0 to play" in out
     assert "games per node: " in out
-    csv, html = tmp_path / "board.csv", tmp_path / "board.html"
+    csv, pairs, html = (tmp_path / f"board.{ext}" for ext in ("csv", "pairs.csv", "html"))
     code, out, err = cli(
         "tournament", "report", str(bots), "--db", db, "--json", "--csv", str(csv),
-        "--html", str(html), "--bootstrap", "10",
+        "--pairs-csv", str(pairs), "--html", str(html), "--bootstrap", "10",
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(out)
-    assert [e["name"] for e in data["leaderboard"]] == ["smart", "naive"]
-    assert data["head_to_head"]["smart"]["naive"]["games"] == 4
-    assert csv.read_text().startswith("rank,entrant,agent,mu")
+    board = data["board"]
+    assert [e["name"] for e in board["entrants"]] == ["smart", "naive"]
+    assert board["pairs"][0]["record"]["games"] == 4
+    assert csv.read_text().startswith("rank,entrant,agent,games,overall,overall_low")
+    assert pairs.read_text().startswith("a,b,difference,") and "smart,naive" in pairs.read_text()
     assert html.read_text().count("data:image/png;base64,") >= 3
     code, out, _ = cli("tournament", "report", str(bots), "--db", db, "--bootstrap", "10")
-    assert code == 0 and "smart" in out and "head to head" in out
+    assert code == 0 and "smart > naive" in out and "head to head" in out
     code, out, err = cli("tournament", "run", str(bots), "--db", db)
     assert code == 2 and "tournament resume" in err and len(err.strip().splitlines()) == 1
     code, out, _ = cli("tournament", "resume", str(bots), "--db", db)
@@ -149,10 +151,51 @@ preset = "werewolf-6"
     assert code == 0, err
     data = json.loads(out)
     assert data["games_played"] == 2 and data["total_cost_usd"] > 0
-    for entrant in data["leaderboard"]:
+    for entrant in data["board"]["entrants"]:
+        assert entrant["cost_usd"] > 0 and entrant["cost_per_game"] > 0
+    for entrant in data["behaviour"]:
         metrics = entrant["metrics"]
         assert metrics["cost_usd"] > 0 and metrics["llm_calls"] > 0
         assert metrics["cached_tokens"] > 0 and metrics["uncached_tokens"] > 0
         assert metrics["mean_latency_s"] is not None
     assert set(data["calibration"]) == {"mini", "big"}
     assert stub.stats["500"] > 0  # faults were survived
+
+
+STOPPING = """
+name = "cli-stop"
+games = 300
+seed = 4
+schedule = "sides"
+stop = "separated"
+
+[entrants]
+smart = "heuristic"
+naive = "random"
+
+[[variants]]
+variant = "werewolf"
+preset = "werewolf-9"
+"""
+
+
+@pytest.mark.slow
+def test_plan_run_status_and_report_of_a_tournament_that_stops_when_separated(
+    tmp_path: Path, cli: CliRun
+) -> None:
+    config = tmp_path / "stop.toml"
+    config.write_text(STOPPING)
+    db = str(tmp_path / "index.db")
+    code, out, err = cli("tournament", "plan", str(config), "--db", db, "--proxy-games", "40")
+    assert code == 0, err
+    assert "games needed" in out and "duplicate" in out and "mixed" in out
+    code, out, err = cli("tournament", "run", str(config), "--db", db)
+    assert code == 0, err
+    assert "stopped scheduling: every pair separated" in out
+    code, out, _ = cli("tournament", "status", str(config), "--db", db)
+    assert 'stopped by its rule (stop = "separated"): every pair separated' in out
+    code, out, _ = cli("tournament", "report", str(config), "--db", db, "--bootstrap", "50")
+    assert code == 0 and "Stopping rule (separated)" in out and "games saved" in out
+    code, out, _ = cli("tournament", "plan", str(config), "--db", db, "--json")
+    plan = json.loads(out)
+    assert plan["pilot"]["games"] > 0 and "pairing_variance_reduction" in plan["pilot"]

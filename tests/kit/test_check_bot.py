@@ -3,6 +3,7 @@ decision it was planted at, with the frame and the doc section; the judge reads 
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,22 @@ from duskfall.testing import require_program
 ROOT = Path(__file__).resolve().parents[2]
 PLANTED = Path(__file__).with_name("planted_bot.py")
 DUSKFALL = [sys.executable, "-m", "duskfall"]
+ROW = re.compile(r"^(?P<result>pass|FAIL|not reached)\s+(?P<name>.+?)\s+\d+(  |$)")
+
+
+# the checks the steering bots force, whatever the program chooses (a badge pass, a badge vote
+# and a candidate's speech depend on whether it runs for sheriff)
+FORCED = {
+    *(f"sports-mafia {k}" for k in ("DECLARATION", "VOTING", "VOTING (re-vote among tied)",
+                                    "VOTING (eliminate-all)", "NIGHT_KILL", "NIGHT_DON",
+                                    "NIGHT_SHERIFF", "reconnect", "slow answer", "stale id")),
+    *(f"werewolf {k}" for k in ("WOLF_CHAT", "WOLF_KILL", "WITCH", "GUARD", "SEER",
+                                "BADGE_RUN", "LAST_WORDS", "HUNTER_SHOT", "SPEECH", "VOTE")),
+    *(f"mafia {k}" for k in ("MAFIA_CHAT", "MAFIA_VOTE", "DOCTOR_ACTION", "DOCTOR_COORDINATION",
+                             "DOCTOR_PROTECTION_VOTE", "SHERIFF_ACTION", "SHERIFF_COORDINATION",
+                             "SHERIFF_INVESTIGATION_ASSIGNMENT", "VIGILANTE_ACTION",
+                             "VIGILANTE_COORDINATION", "DAY_DISCUSSION", "DAY_VOTE")),
+}  # fmt: skip
 
 
 def run_check(*args: str) -> tuple[int, list[str]]:
@@ -47,6 +64,8 @@ def test_the_projects_own_clients_pass(command: list[str]) -> None:
     assert failed(lines) == [] and status == 0
     summary = lines[-1]
     assert summary.endswith("not reached") and " 0 failed" in summary
+    passed = {m["name"] for line in lines if (m := ROW.match(line)) and m["result"] == PASS}
+    assert passed >= FORCED, sorted(FORCED - passed)  # reached whatever the program chooses
 
 
 @pytest.mark.subprocess

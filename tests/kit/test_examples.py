@@ -16,6 +16,13 @@ from duskfall.testing import require_program
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 VARIANTS = ("sports-mafia", "werewolf", "mafia")
+# seat 0 acts from the first decision on whatever the seed deals (mafia opens with a night)
+CONFIGS = {
+    "mafia": {
+        "roles": ["MAFIA", "MAFIA", "DOCTOR", "SHERIFF", "VILLAGER", "VILLAGER", "VILLAGER"],
+        "shuffle_roles": False,
+    }
+}
 INSTALL = {"node": "apt-get install nodejs", "perl": "apt-get install perl"}
 COMMANDS = {
     "node": ["node", str(EXAMPLES / "node" / "client.mjs")],
@@ -42,7 +49,13 @@ async def test_an_example_client_plays_a_whole_game(
 ) -> None:
     program = require_program(COMMANDS[language][0], INSTALL[language])
     settings = ServerSettings(
-        variant=variant, port=0, games=1, fill_bots_after=0.2, seed=3, log_dir=tmp_path
+        variant=variant,
+        config=CONFIGS.get(variant, {}),
+        port=0,
+        games=1,
+        fill_bots_after=0.2,
+        seed=3,
+        log_dir=tmp_path,
     )
     server = GameServer(settings)
     await server.start()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -9,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from arena.tournament_kit import bot_config
 from duskfall.arena.tournament import run_tournament
+from duskfall.store.index import GameIndex
 
 
 def test_tournament_pages_show_the_leaderboard_and_link_every_game(
@@ -24,9 +27,67 @@ def test_tournament_pages_show_the_leaderboard_and_link_every_game(
     report = client.get("/tournaments/bots-sides")
     assert report.status_code == 200 and "data:image/png;base64," in report.text
     data = client.get("/api/tournaments/bots-sides").json()
-    assert [e["name"] for e in data["leaderboard"]] == ["smart", "naive"]
+    assert [e["name"] for e in data["board"]["entrants"]] == ["smart", "naive"]
     for game in data["games"]:
         assert f'href="/games/{game["id"]}"' in report.text
         assert "log" not in game  # no server paths
     assert str(tmp_path) not in report.text
     assert client.get("/tournaments/nope").status_code == 404
+
+
+def test_the_page_of_a_small_sides_tournament_answers_and_every_interval_holds_its_point(
+    client: TestClient, isolated_index: Path, tmp_path: Path
+) -> None:
+    """A 20-game werewolf-6 sides tournament once answered 500: a rating outside its own
+    bootstrap interval made matplotlib refuse a negative error bar."""
+    config = bot_config(
+        "sides", games=20, name="small", variants=[{"variant": "werewolf", "preset": "werewolf-6"}]
+    )
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
+    assert client.get("/tournaments/small").status_code == 200
+    board = client.get("/api/tournaments/small").json()["board"]
+    estimates = [
+        value
+        for entrant in board["entrants"]
+        for key in ("overall", "deception", "detection", "elo", "openskill")
+        if (value := entrant[key]) is not None
+    ] + [pair[key] for pair in board["pairs"] for key in ("overall", "elo", "a_beats_b")]
+    measured = [v for v in estimates if v.get("point", v.get("mu")) is not None]
+    assert len(measured) >= 2 * 3 + 3
+    for value in measured:
+        point = value.get("point", value.get("mu"))
+        assert value["low"] <= point <= value["high"], value
+
+
+def test_a_deals_seed_is_shown_only_once_every_game_of_the_deal_has_ended(
+    client: TestClient, isolated_index: Path, tmp_path: Path
+) -> None:
+    """The games of a deal share its seed: game 1's would give away game 2's roles."""
+    config = bot_config(
+        "sides", games=2, name="deal", variants=[{"variant": "werewolf", "preset": "werewolf-6"}]
+    )
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
+    with GameIndex(isolated_index) as index:
+        rows = sorted(index.tournament_games("deal"), key=lambda r: r.tournament_slot or 0)
+    first, second = rows
+    assert first.seed == second.seed
+    seed = str(first.seed)
+
+    def shown() -> list[object]:
+        listed = {g["game_id"]: g["seed"] for g in client.get("/api/games").json()}
+        return [listed[first.id], client.get(f"/api/games/{first.id}").json()["game"]["seed"]]
+
+    assert shown() == [seed, seed]  # the whole deal has ended
+    with sqlite3.connect(isolated_index) as raw:  # the deal's second game still being played
+        raw.execute(
+            "UPDATE games SET status = 'running', winner = NULL, pid = ? WHERE id = ?",
+            (os.getpid(), second.id),
+        )
+    assert shown() == [None, None]
+    for page in (f"/games/{first.id}", f"/api/games/{first.id}", "/api/games"):
+        assert seed not in client.get(page).text
+    with sqlite3.connect(isolated_index) as raw:  # ... and once it has ended
+        raw.execute("UPDATE games SET status = 'finished' WHERE id = ?", (second.id,))
+    assert shown() == [seed, seed]

@@ -48,16 +48,19 @@ _KINDS: dict[str, str | AgentFactory] = {
     "llm": "duskfall.agents.llm_agent:make_llm_agent",
     "cognitive": "duskfall.agents.cognitive:make_cognitive_agent",
     "human": "duskfall.agents.human:make_human",
+    "mix": "duskfall.agents.mix:make_mix_agent",
 }
 _KIND_HELP = {
     "llm": "llm:<model spec> (e.g. llm:local, llm:openai:gpt-4o-mini)",
     "cognitive": "cognitive:<model spec>",
     "human": "human",
+    "mix": "mix:A@p/B (each decision by A with probability p, else B)",
 }
 _OPTION_CHECKS: dict[str, str | OptionCheck] = {
     "llm": "duskfall.agents.option_checks:llm_options",
     "cognitive": "duskfall.agents.option_checks:cognitive_options",
     "human": "duskfall.agents.option_checks:human_options",
+    "mix": "duskfall.agents.mix:mix_options",
 }
 
 
@@ -96,10 +99,16 @@ def valid_agent_names(variant: Variant) -> list[str]:
     return names
 
 
-def _check_agent(variant: Variant, agent: str) -> str:
+def check_agent(variant: Variant, agent: str) -> str:
+    """``agent`` (stripped) if it names a valid agent for ``variant``, else a ConfigError."""
     agent = agent.strip()
     kind = agent.partition(":")[0]
     if kind in variant.bots() and ":" not in agent:
+        return agent
+    if kind == "mix" and kind in _KINDS:
+        from duskfall.agents.mix import check_mix
+
+        check_mix(variant, agent.partition(":")[2])
         return agent
     if kind in _KINDS and (kind == "human" or agent.partition(":")[2]):
         return agent
@@ -117,20 +126,20 @@ def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State],
     parts = [p.strip() for p in spec.split(",")]
     if all("=" not in p for p in parts):
         if len(parts) == 1:
-            agent = _check_agent(variant, parts[0])
+            agent = check_agent(variant, parts[0])
             return lambda state: [agent] * state.num_seats
         if len(parts) != num_seats:
             raise ConfigError(
                 f"agent list has {len(parts)} entries but the game has {num_seats} seats"
             )
-        agents = [_check_agent(variant, p) for p in parts]
+        agents = [check_agent(variant, p) for p in parts]
         return lambda state: list(agents)
     by_key: dict[str, str] = {}
     for part in parts:
         key, sep, agent = part.partition("=")
         if not sep:
             raise ConfigError(f"agent spec part {part!r} needs KEY=AGENT when others use '='")
-        by_key[_normalise_key(variant, key.strip(), num_seats)] = _check_agent(variant, agent)
+        by_key[_normalise_key(variant, key.strip(), num_seats)] = check_agent(variant, agent)
 
     def resolve(state: State) -> list[str]:
         roles = state.roles()

@@ -1,7 +1,9 @@
-"""A tournament's results in one object: ratings, win rates, head-to-head, behaviour, spending.
+"""A tournament's results in one object: the board (ratings, pairs, predictions, the stopping
+rule), behaviour metrics, belief calibration, spending and the games.
 
 :func:`build_report` reads the finished games of a tournament (index + logs) and computes
-everything the terminal table, the JSON and CSV exports and the HTML report show.
+everything the terminal tables, the JSON and CSV exports, the HTML report and the web page
+show; every rating number comes from its :class:`~duskfall.arena.board.Board`.
 """
 
 from __future__ import annotations
@@ -13,22 +15,22 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from duskfall.arena.board import Board, Estimate, build_board
 from duskfall.arena.calibration import Calibration, calibration_of
 from duskfall.arena.metrics import SeatMetrics, total
-from duskfall.arena.ratings import Rating, by_entrant, by_side, rate, role_ratings
+from duskfall.arena.rated import block_labels, result_of
 from duskfall.arena.results import PlayedGame, played_game
-from duskfall.arena.stats import Proportion
+from duskfall.arena.skill_model import RatedGame, RatedSeat
+from duskfall.arena.stopping import Analysis, analyse, pair_verdicts, schedule_looks
 from duskfall.arena.tournament import TournamentProgress
 
 
 @dataclass
 class EntrantResult:
+    """An entrant's behaviour (its ratings are on the board)."""
+
     name: str
     spec: str
-    rating: Rating
-    side_ratings: dict[str, Rating] = field(default_factory=dict)
-    role_ratings: dict[str, Rating] = field(default_factory=dict)
-    win_rates: dict[str, Proportion] = field(default_factory=dict)  # "all", side, role
     metrics: SeatMetrics = field(default_factory=SeatMetrics)
     role_metrics: dict[str, SeatMetrics] = field(default_factory=dict)
 
@@ -36,18 +38,9 @@ class EntrantResult:
         return {
             "name": self.name,
             "agent": self.spec,
-            "rating": self.rating.to_dict(),
-            "side_ratings": {k: r.to_dict() for k, r in self.side_ratings.items()},
-            "role_ratings": {k: r.to_dict() for k, r in self.role_ratings.items()},
-            "win_rates": {k: _proportion(p) for k, p in self.win_rates.items()},
             "metrics": self.metrics.summary(),
             "role_metrics": {k: m.summary() for k, m in self.role_metrics.items()},
         }
-
-
-def _proportion(p: Proportion) -> dict[str, Any]:
-    low, high = p.interval()
-    return {"wins": p.successes, "games": p.trials, "rate": p.rate, "low": low, "high": high}
 
 
 @dataclass
@@ -57,8 +50,8 @@ class TournamentReport:
     games_scheduled: int
     games_played: int
     games_aborted: int
-    entrants: list[EntrantResult]
-    head_to_head: dict[str, dict[str, Proportion]]
+    board: Board
+    entrants: list[EntrantResult]  # in the board's order
     games: list[PlayedGame]
     calibration: Calibration
     total_tokens: int = 0
@@ -73,11 +66,8 @@ class TournamentReport:
             "games_aborted": self.games_aborted,
             "total_tokens": self.total_tokens,
             "total_cost_usd": round(self.total_cost_usd, 6),
-            "leaderboard": [e.to_dict() for e in self.entrants],
-            "head_to_head": {
-                a: {b: _proportion(p) for b, p in row.items()}
-                for a, row in self.head_to_head.items()
-            },
+            "board": self.board.to_dict(),
+            "behaviour": [e.to_dict() for e in self.entrants],
             "calibration": self.calibration.to_dict(),
             "games": [
                 {
@@ -93,107 +83,153 @@ class TournamentReport:
         }
 
     def csv(self) -> str:
-        """One row per entrant: rating with interval, win rates, main behaviour metrics."""
+        """One row per entrant: the board's numbers (logits and Elo), OpenSkill, win rates,
+        cost and the main behaviour metrics."""
         buffer = io.StringIO()
         writer = csv.writer(buffer)
-        columns = [
-            "rank", "entrant", "agent", "mu", "sigma", "low", "high", "ordinal", "games",
-            "win_rate", "win_low", "win_high", "evil_mu", "village_mu",
-            *SeatMetrics().summary(),
-        ]  # fmt: skip
-        writer.writerow(columns)
-        for rank, e in enumerate(self.entrants, 1):
-            overall = e.win_rates.get("all", Proportion(0, 0))
-            low, high = overall.interval()
-            evil, village = e.side_ratings.get("evil"), e.side_ratings.get("village")
+        behaviour = {e.name: e for e in self.entrants}
+        writer.writerow(
+            [
+                "rank", "entrant", "agent", "games",
+                *_estimate_columns("overall"), *_estimate_columns("elo"),
+                *_estimate_columns("deception"), *_estimate_columns("detection"),
+                "openskill_mu", "openskill_low", "openskill_high",
+                "evil_win_rate", "village_win_rate", "cost_per_game", "frontier",
+                *SeatMetrics().summary(),
+            ]
+        )  # fmt: skip
+        for rank, e in enumerate(self.board.entrants, 1):
+            os = e.openskill
+            rates = [e.win_rates.get(side) for side in ("evil", "village")]
             writer.writerow(
                 [
-                    rank, e.name, e.spec, *_fmt(e.rating.mu, e.rating.sigma, e.rating.low),
-                    *_fmt(e.rating.high, e.rating.ordinal), e.rating.games,
-                    *_fmt(overall.rate, low, high),
-                    *_fmt(evil.mu if evil else None, village.mu if village else None),
-                    *e.metrics.summary().values(),
+                    rank, e.name, e.agent, e.games,
+                    *_estimate_cells(e.overall), *_estimate_cells(e.elo),
+                    *_estimate_cells(e.deception), *_estimate_cells(e.detection),
+                    *(_cells(os.mu, os.low, os.high) if os else ["", "", ""]),
+                    *(_cells(r.wins / r.games) if r and r.games else [""] for r in rates),
+                    f"{e.cost_per_game:.6f}", e.frontier,
+                    *behaviour[e.name].metrics.summary().values(),
+                ]
+            )  # fmt: skip
+        return buffer.getvalue()
+
+    def pairs_csv(self) -> str:
+        """One row per pair: the difference of overall skill (logits and Elo), its interval,
+        the verdict, the model's chance that the first beats the second, their record."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(
+            ["a", "b", *_estimate_columns("difference"), *_estimate_columns("elo_difference"),
+             "verdict", "separated_at_look", "p_a_beats_b", "p_low", "p_high", "a_wins", "games"]
+        )  # fmt: skip
+        for p in self.board.pairs:
+            writer.writerow(
+                [
+                    p.a, p.b, *_estimate_cells(p.overall), *_estimate_cells(p.elo), p.verdict,
+                    p.separated_at or "", *_cells(p.a_beats_b.point, p.a_beats_b.low,
+                    p.a_beats_b.high), p.record[0], p.record[1],
                 ]
             )  # fmt: skip
         return buffer.getvalue()
 
 
-def _fmt(*values: float | None) -> list[str]:
-    return ["" if v is None else f"{v:.4f}" for v in values]
+def _estimate_columns(name: str) -> list[str]:
+    return [name, f"{name}_low", f"{name}_high", f"{name}_se"]
 
 
-def _win_rates(games: Sequence[PlayedGame]) -> dict[str, dict[str, Proportion]]:
-    """Per entrant, overall, per side and per role: games in which the entrant held such a
-    seat, won by that seat's side (in a ``mixed`` game an entrant on both sides has one win
-    and one loss under "all")."""
-    wins: defaultdict[str, defaultdict[str, list[int]]] = defaultdict(
-        lambda: defaultdict(lambda: [0, 0])
+def _estimate_cells(e: Estimate) -> list[str]:
+    return _cells(e.point, e.low, e.high, e.se)
+
+
+def _cells(*values: float) -> list[str]:
+    return ["" if v != v else f"{v:.4f}" for v in values]  # NaN: empty
+
+
+def rated_by_slot(
+    progress: TournamentProgress, games: Sequence[PlayedGame]
+) -> dict[int, RatedGame | None]:
+    """Each played game's slot -> the game as the board's model reads it (None: aborted)."""
+    labels = block_labels(progress.config)
+    slots = {slot.index: slot for slot in progress.schedule}
+    out: dict[int, RatedGame | None] = {}
+    for game in games:
+        slot = slots.get(game.slot)
+        if slot is None:
+            continue
+        result = result_of(game.winner_side, game.termination)
+        seats = tuple(RatedSeat(s.entrant, s.role, s.side) for s in game.seats)
+        out[slot.index] = (
+            None if result is None else RatedGame(labels[slot.block], slot.deal, seats, result)
+        )
+    return out
+
+
+def sequential_analysis(
+    progress: TournamentProgress, rated: dict[int, RatedGame | None], bootstrap: int
+) -> Analysis:
+    """The looks of a ``stop = "separated"`` tournament over its played games (``rated``:
+    slot -> its rated game, None for an aborted one)."""
+    config = progress.config
+
+    def prefix(n: int) -> list[RatedGame] | None:
+        if any(i not in rated for i in range(n)):
+            return None
+        return [g for i in range(n) if (g := rated[i]) is not None]
+
+    return analyse(
+        schedule_looks(progress.schedule, config.looks),
+        prefix,
+        list(config.entrants),
+        reference=config.board.reference,
+        bootstrap=bootstrap,
+        seed=config.seed % 2**32,
     )
-    for game in games:
-        if not game.rated:
-            continue
-        counted: set[tuple[str, str, bool]] = set()
-        for seat in game.seats:
-            won = seat.side == game.winner_side
-            for key in ("all", seat.side, seat.role):
-                counted.add((seat.entrant, key, won))
-        for entrant, key, won in counted:
-            wins[entrant][key][0] += int(won)
-            wins[entrant][key][1] += 1
-    return {
-        name: {key: Proportion(w, n) for key, (w, n) in rows.items()} for name, rows in wins.items()
-    }
 
 
-def _head_to_head(games: Sequence[PlayedGame]) -> dict[str, dict[str, Proportion]]:
-    """For ``sides`` games: row entrant's wins against the column entrant (both sides)."""
-    counts: defaultdict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    for game in games:
-        if game.pairing is None or not game.rated:
-            continue
-        evil, village = game.pairing
-        for me, them, side in ((evil, village, "evil"), (village, evil, "village")):
-            counts[me, them][0] += int(game.winner_side == side)
-            counts[me, them][1] += 1
-    out: dict[str, dict[str, Proportion]] = defaultdict(dict)
-    for (me, them), (w, n) in counts.items():
-        out[me][them] = Proportion(w, n)
-    return dict(out)
-
-
-def build_report(progress: TournamentProgress, *, bootstrap: int = 200) -> TournamentReport:
+def build_report(progress: TournamentProgress, *, bootstrap: int | None = None) -> TournamentReport:
     """Everything the reports show, from the finished games of a tournament."""
     config = progress.config
+    resamples = config.board.bootstrap if bootstrap is None else bootstrap
     games = [played_game(row) for _, row in sorted(progress.done.items())]
-    seed = config.seed % 2**32
-    overall = rate(games, by_entrant, bootstrap=bootstrap, seed=seed)
-    sides = rate(games, by_side, bootstrap=bootstrap, seed=seed)
-    roles = role_ratings(games, bootstrap=bootstrap, seed=seed)
-    win_rates = _win_rates(games)
+    rated = rated_by_slot(progress, games)
+    rated_list = [game for _, game in sorted(rated.items()) if game is not None]
     seat_metrics: defaultdict[Hashable, list[SeatMetrics]] = defaultdict(list)
     for game in games:
         for seat in game.seats:
             seat_metrics[seat.entrant].append(seat.metrics)
             seat_metrics[seat.entrant, seat.role].append(seat.metrics)
-    entrants = []
-    for name, spec in config.entrants.items():
-        entrants.append(
-            EntrantResult(
-                name,
-                spec,
-                overall.get(name, Rating(25.0, 25 / 3)),
-                {side: r for (n, side), r in _pairs(sides) if n == name},
-                {role: r for (n, role), r in _pairs(roles) if n == name},
-                win_rates.get(name, {}),
-                total(seat_metrics.get(name, [])),
-                {
-                    str(key[1]): total(values)
-                    for key, values in seat_metrics.items()
-                    if isinstance(key, tuple) and key[0] == name
-                },
-            )
+    metrics = {name: total(seat_metrics.get(name, [])) for name in config.entrants}
+    spending = {n: (m.cost_usd, m.prompt_tokens + m.completion_tokens) for n, m in metrics.items()}
+    analysis = None
+    if config.stop == "separated":
+        analysis = sequential_analysis(progress, rated, resamples)
+    board = build_board(
+        rated_list,
+        config.entrants,
+        reference=config.board.reference,
+        role_effects=config.board.role_effects,
+        bootstrap=resamples,
+        seed=config.seed % 2**32,
+        spending=spending,
+        multiplier=analysis.boundary if analysis is not None and analysis.taken else None,
+        verdicts=pair_verdicts(analysis) if analysis is not None else None,
+    )
+    if analysis is not None:
+        board.stopping = _stopping(analysis, len(games))
+    entrants = [
+        EntrantResult(
+            e.name,
+            e.agent,
+            metrics[e.name],
+            {
+                str(key[1]): total(values)
+                for key, values in seat_metrics.items()
+                if isinstance(key, tuple) and key[0] == e.name
+            },
         )
-    entrants.sort(key=lambda e: e.rating.mu, reverse=True)
+        for e in board.entrants
+    ]
     spent = [s.metrics for g in games for s in g.seats]
     return TournamentReport(
         name=config.name,
@@ -201,8 +237,8 @@ def build_report(progress: TournamentProgress, *, bootstrap: int = 200) -> Tourn
         games_scheduled=len(progress.schedule),
         games_played=len(games),
         games_aborted=sum(not g.rated for g in games),
+        board=board,
         entrants=entrants,
-        head_to_head=_head_to_head(games),
         games=games,
         calibration=calibration_of(progress.done.values(), config.entrants),
         total_tokens=sum(m.prompt_tokens + m.completion_tokens for m in spent),
@@ -210,5 +246,15 @@ def build_report(progress: TournamentProgress, *, bootstrap: int = 200) -> Tourn
     )
 
 
-def _pairs(ratings: dict[Hashable, Rating]) -> list[tuple[tuple[str, str], Rating]]:
-    return [(k, r) for k, r in ratings.items() if isinstance(k, tuple)]
+def _stopping(analysis: Analysis, played: int) -> Any:
+    from duskfall.arena.board import Stopping
+
+    plan = analysis.plan
+    return Stopping(
+        plan=plan.to_dict(),
+        looks_taken=analysis.taken,
+        stopped=analysis.stopped,
+        reason=analysis.stop_reason or "running: no look has stopped it yet",
+        games_played=played,
+        games_saved=plan.cap - played if analysis.stopped else 0,
+    )

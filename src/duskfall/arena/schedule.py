@@ -4,13 +4,29 @@ Every game of a tournament is a *slot*: a variant block, a game seed and the ent
 seat. The schedule is a pure function of the config (entrants, blocks, games, master seed),
 so the same config always gives the same games, and ``resume`` knows which are missing.
 
-* ``mixed``: every entrant sits at every game; seats are handed out so that each entrant plays
-  every role about equally often (the entrant with the fewest plays of a seat's role gets it,
-  ties broken by the seed), and display names are shuffled per game, so no model can learn
-  that a seat or a name belongs to one entrant.
-* ``sides``: entrants meet in pairs; in one game A holds every evil seat and B every village
-  seat, in the next the same deal (same seed) with the sides swapped, so the luck of the deal
-  cancels out.
+A *deal* is one game seed (the roles and every random stream of the rules): the games of a
+deal are the same game of cards played by different entrants, so comparing them cancels the
+luck of the deal.
+
+* ``mixed``: every entrant sits at every game, each game its own deal; seats are handed out so
+  that each entrant plays every role about equally often (the entrant with the fewest plays of
+  a seat's role gets it, ties broken by the seed).
+* ``sides``: entrants meet in pairs; each deal is played twice, A holding every evil seat and B
+  every village seat, then the other way round.
+* ``duplicate``: each deal is played once per entrant, the entrants rotated through the two
+  seat groups (the evil side, the village side) as the rows of a cyclic Latin rectangle: in
+  the k games of a deal every entrant holds every evil role once and every village role once,
+  against a different opponent each time (the offset cycles through 1..k-1 across deals, so
+  every ordered pair meets equally often). With two entrants it is ``sides``.
+
+In every schedule the display names are shuffled per game, and where the variant offers
+``seat_order`` (:mod:`duskfall.core.seating`) the seats of every game of a deal are permuted,
+so nothing remembered from one game of a deal maps onto another (which seat, which name, held
+which role). The seed of a deal is revealed nowhere before all its games have ended
+(:mod:`duskfall.arena.seed_release`).
+
+With ``stop = "separated"`` the blocks' deals are interleaved, so that every planned look at a
+prefix of the schedule sees each block in proportion.
 
 By convention a variant's last team (``variant.teams[-1]``) is its evil, informed minority
 (mafia, BLACK, werewolves), the first its village.
@@ -22,21 +38,28 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from duskfall.arena.tournament_config import TournamentConfig, VariantBlock
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
+from duskfall.core.seating import SEAT_ORDER
 from duskfall.core.sides import EVIL, VILLAGE, side_of
 from duskfall.core.variant import State, Variant, parse_config
 
-__all__ = ["EVIL", "VILLAGE", "Slot", "build_schedule", "side_of"]
+__all__ = ["EVIL", "VILLAGE", "Slot", "build_schedule", "deal_size", "side_of"]
+
+ATTEMPTS = 50  # draws of a game's seating before one that repeats an earlier game is kept
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One scheduled game: ``seats[i]`` is the entrant at seat ``i``."""
+    """One scheduled game: ``seats[i]`` is the entrant at seat ``i``.
+
+    ``deal`` numbers the deal across the whole tournament; ``deal_games`` is how many games it
+    has (1 in ``mixed``). ``pairing`` is (evil entrant, village entrant) when one entrant holds
+    each side."""
 
     index: int
     block: int
@@ -44,11 +67,18 @@ class Slot:
     seed: int
     config: dict[str, Any]
     seats: tuple[str, ...]
-    pairing: tuple[str, str] | None = None  # sides: (evil entrant, village entrant)
+    pairing: tuple[str, str] | None = None
+    deal: int = 0
+    deal_games: int = 1
 
     def agents(self, entrants: dict[str, str]) -> str:
         """The per-seat agent list of this game (``heuristic,random,...``)."""
         return ",".join(entrants[name] for name in self.seats)
+
+
+def deal_size(config: TournamentConfig) -> int:
+    """Games per deal of the config's schedule."""
+    return {"mixed": 1, "sides": 2}.get(config.schedule, len(config.entrants))
 
 
 @dataclass
@@ -70,52 +100,72 @@ class _RoleBalance:
 
 def build_schedule(config: TournamentConfig) -> list[Slot]:
     """Every slot of the tournament, in order (raises ConfigError for a bad block)."""
-    slots: list[Slot] = []
+    deals: list[list[list[Slot]]] = []
     for number, block in enumerate(config.variants):
         variant = get_variant(block.variant)
-        games = config.block_games(block)
-        if config.schedule == "sides":
-            slots.extend(_sides(config, variant, block, number, games, len(slots)))
-        else:
-            slots.extend(_mixed(config, variant, block, number, games, len(slots)))
+        maker = {"sides": _sides, "duplicate": _duplicate}.get(config.schedule, _mixed)
+        deals.append(maker(config, variant, block, number, config.block_games(block)))
+    order = _interleaved(deals) if config.stop == "separated" else _in_turn(deals)
+    slots: list[Slot] = []
+    for deal_number, deal in enumerate(order):
+        for slot in deal:
+            slots.append(replace(slot, index=len(slots), deal=deal_number, deal_games=len(deal)))
     return slots
 
 
-def _deal(variant: Variant, block: VariantBlock, seed: int) -> State:
-    return variant.new_game(parse_config(variant, block.game_config()), seed)
+def _in_turn(blocks: list[list[list[Slot]]]) -> list[list[Slot]]:
+    return [deal for block in blocks for deal in block]
+
+
+def _interleaved(blocks: list[list[list[Slot]]]) -> list[list[Slot]]:
+    """The deals of all blocks, merged so that every prefix holds each block's share."""
+    keyed = [
+        ((i + 1) / len(block), number, deal)
+        for number, block in enumerate(blocks)
+        for i, deal in enumerate(block)
+    ]
+    return [deal for _, _, deal in sorted(keyed, key=lambda item: item[:2])]
+
+
+def _deal(variant: Variant, game_config: dict[str, Any], seed: int) -> State:
+    return variant.new_game(parse_config(variant, game_config), seed)
 
 
 def _game_seed(master: int, block: int, deal: int) -> int:
     return derive_rng(master, f"tournament:{block}:{deal}").getrandbits(63)
 
 
-def _shuffled_names(variant: Variant, block: VariantBlock, rng: random.Random) -> dict[str, Any]:
-    """The block's config with its display names (if the variant has them) shuffled."""
+def _game_config(
+    variant: Variant, block: VariantBlock, rng: random.Random, permute: bool
+) -> dict[str, Any]:
+    """The block's config with its display names (if the variant has them) shuffled and, with
+    ``permute``, the deal's seats permuted (if the variant can)."""
     game_config = block.game_config()
+    fields = variant.config_model.model_fields
     parsed = parse_config(variant, game_config)
     seat_names = getattr(parsed, "seat_names", None)
-    if "names" in variant.config_model.model_fields and callable(seat_names):
+    if "names" in fields and callable(seat_names):
         names = list(seat_names())
         rng.shuffle(names)
         game_config["names"] = names
+    if permute and SEAT_ORDER in fields and SEAT_ORDER not in game_config:
+        seats = variant.new_game(parsed, 0).num_seats
+        order = list(range(seats))
+        rng.shuffle(order)
+        game_config[SEAT_ORDER] = order
     return game_config
 
 
 def _mixed(
-    config: TournamentConfig,
-    variant: Variant,
-    block: VariantBlock,
-    number: int,
-    games: int,
-    first: int,
-) -> list[Slot]:
+    config: TournamentConfig, variant: Variant, block: VariantBlock, number: int, games: int
+) -> list[list[Slot]]:
     names = list(config.entrants)
     balance = _RoleBalance()
     out = []
     for game in range(games):
         seed = _game_seed(config.seed, number, game)
         rng = derive_rng(config.seed, f"tournament:{number}:{game}:seats")
-        state = _deal(variant, block, seed)
+        state = _deal(variant, block.game_config(), seed)
         roles = state.roles()
         quota = _quotas(names, state.num_seats, rng)
         rarest_first = sorted(
@@ -128,8 +178,8 @@ def _mixed(
             quota[chosen] -= 1
             balance.count(chosen, roles[seat])
             seats[seat] = chosen
-        game_config = _shuffled_names(variant, block, rng)
-        out.append(Slot(first + game, number, variant.id, seed, game_config, _in_order(seats)))
+        game_config = _game_config(variant, block, rng, permute=False)
+        out.append([Slot(0, number, variant.id, seed, game_config, _in_order(seats))])
     return out
 
 
@@ -140,39 +190,69 @@ def _quotas(names: Sequence[str], seats: int, rng: random.Random) -> Counter[str
     return Counter({name: base + (name in lucky) for name in names})
 
 
-def _sides(
+def _deal_games(
     config: TournamentConfig,
     variant: Variant,
     block: VariantBlock,
     number: int,
-    games: int,
-    first: int,
+    deal: int,
+    sides: Sequence[tuple[str, str]],
 ) -> list[Slot]:
-    pairs = list(itertools.combinations(config.entrants, 2))
+    """The games of one deal: in game ``j``, ``sides[j][0]`` holds every evil seat and
+    ``sides[j][1]`` every other. Each game's seats and names are drawn again until neither
+    who sits where nor who is called what holds the same roles as in an earlier game of the
+    deal (where the variant can permute seats and the roles allow it)."""
+    seed = _game_seed(config.seed, number, deal)
+    seen: set[tuple[Any, ...]] = set()
     out = []
-    for game in range(games):
-        deal, swapped = divmod(game, 2)
-        a, b = pairs[deal % len(pairs)]
-        evil, village = (b, a) if swapped else (a, b)
-        seed = _game_seed(config.seed, number, deal)
-        rng = derive_rng(config.seed, f"tournament:{number}:{deal}:names")
-        state = _deal(variant, block, seed)
+    for game, (evil, village) in enumerate(sides):
+        rng = derive_rng(config.seed, f"tournament:{number}:{deal}:{game}:seating")
+        for _ in range(ATTEMPTS):
+            game_config = _game_config(variant, block, rng, permute=True)
+            state = _deal(variant, game_config, seed)
+            roles = state.roles()
+            layouts: set[tuple[Any, ...]] = {("seats", *(roles[s] for s in sorted(roles)))}
+            if "names" in game_config:
+                named = zip(game_config["names"], (roles[s] for s in sorted(roles)), strict=True)
+                layouts.add(("names", *sorted(named)))
+            if not layouts & seen:
+                break
+        seen |= layouts
         seats = {
             seat: evil if side_of(variant, state.team_of(seat)) == EVIL else village
             for seat in range(state.num_seats)
         }
-        game_config = _shuffled_names(variant, block, rng)
         out.append(
-            Slot(
-                first + game,
-                number,
-                variant.id,
-                seed,
-                game_config,
-                _in_order(seats),
-                pairing=(evil, village),
-            )
+            Slot(0, number, variant.id, seed, game_config, _in_order(seats), (evil, village))
         )
+    return out
+
+
+def _sides(
+    config: TournamentConfig, variant: Variant, block: VariantBlock, number: int, games: int
+) -> list[list[Slot]]:
+    pairs = list(itertools.combinations(config.entrants, 2))
+    out = []
+    for deal in range(games // 2):
+        a, b = pairs[deal % len(pairs)]
+        out.append(_deal_games(config, variant, block, number, deal, [(a, b), (b, a)]))
+    return out
+
+
+def _duplicate(
+    config: TournamentConfig, variant: Variant, block: VariantBlock, number: int, games: int
+) -> list[list[Slot]]:
+    names = list(config.entrants)
+    k = len(names)
+    offsets: list[int] = []
+    out = []
+    for deal in range(games // k):
+        if not offsets:  # a new cycle through every offset, in a seeded order
+            offsets = list(range(1, k))
+            derive_rng(config.seed, f"tournament:{number}:{deal}:offsets").shuffle(offsets)
+        offset = offsets.pop()
+        sides = [(names[j], names[(j + offset) % k]) for j in range(k)]
+        out.append(_deal_games(config, variant, block, number, deal, sides))
     return out
 
 

@@ -163,11 +163,15 @@ def tournament_progress(config: TournamentConfig, index: GameIndex) -> Tournamen
 
 
 def config_fingerprint(config: TournamentConfig) -> str:
-    """A hash of what defines the schedule and its games (not concurrency, budgets nor how
-    games are run)."""
+    """A hash of what defines the schedule and its games (not concurrency, budgets, how games
+    are run nor how the board is fitted)."""
     defining = config.model_dump(
-        mode="json", exclude={"parallel_games", "workers", "budget", "log_dir", "execution"}
+        mode="json",
+        exclude={"parallel_games", "workers", "budget", "log_dir", "execution", "board"},
     )
+    if config.stop == "all":  # as configs without a stopping rule were: the same hash
+        defining.pop("stop")
+        defining.pop("looks")
     return hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -271,10 +275,15 @@ def run_tournament(
     alone. ``env`` names variables (secrets) workers get from this shell, besides the
     config's ``[execution] env``; ``looks`` are a stopping rule's planned looks. Raises
     :class:`TournamentBusy` when another live process is playing this tournament, and
-    :class:`TournamentInterrupted` (with what was done) on Ctrl-C.
+    :class:`TournamentInterrupted` (with what was done) on Ctrl-C. With ``stop = "separated"``
+    the looks are by default the rule's own (:func:`duskfall.arena.stopping.separation_looks`).
     """
     games_dir = config.games_dir(base_dir).resolve()
     db = Path(db).resolve()
+    if looks is None and config.stop == "separated":
+        from duskfall.arena.stopping import separation_looks
+
+        looks = separation_looks(config, db)
     try:
         games_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

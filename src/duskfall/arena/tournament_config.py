@@ -5,7 +5,9 @@ Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
     name = "bots"
     games = 40              # per variant block
     seed = 7                # master seed: the schedule and every game's seed derive from it
-    schedule = "mixed"      # or "sides"
+    schedule = "duplicate"  # or "sides" (pairs, sides swapped) or "mixed"
+    stop = "separated"      # stop at a planned look once every pair is told apart
+                            # (default "all": play every game); games is then the cap
     parallel_games = 4      # games played at once (one event loop: model limits are shared)
     workers = 1             # processes for CPU-bound (bot) games
 
@@ -25,6 +27,10 @@ Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
     # [entrants] mine = "remote", then
     # [remote.mine]
     # command = ["python", "my_agent.py", "--port", "{port}"]  (token: $DUSKFALL_SEAT_TOKEN)
+
+    [board]                 # how the board is fitted (changes no game)
+    reference = "naive"     # ratings relative to this entrant (default: the field's mean)
+    role_effects = true     # per-role deviations, shrunk towards the side's skill
 
     [execution]             # how games are run (changes no game)
     attempts = 3            # tries per game before its slot is marked failed
@@ -90,6 +96,14 @@ class Budget(_Strict):
     per_entrant_max_tokens: int | None = Field(None, gt=0)
 
 
+class BoardOptions(_Strict):
+    """How the board is fitted (:mod:`duskfall.arena.board`): none of it changes a game."""
+
+    reference: str | None = None
+    role_effects: bool = False
+    bootstrap: int = Field(200, ge=0, le=10_000)
+
+
 class Execution(_Strict):
     """How the games are run: none of it changes a game (nor the config's fingerprint)."""
 
@@ -122,7 +136,9 @@ class TournamentConfig(_Strict):
     variants: list[VariantBlock] = Field(min_length=1)
     games: int = Field(ge=1, le=1_000_000)
     seed: int = Field(0, ge=0, lt=2**128)
-    schedule: Literal["mixed", "sides"] = "mixed"
+    schedule: Literal["mixed", "sides", "duplicate"] = "mixed"
+    stop: Literal["all", "separated"] = "all"
+    looks: int = Field(8, ge=1, le=100)
     parallel_games: int = Field(1, ge=1, le=256)
     workers: int = Field(1, ge=1, le=64)
     log_dir: str | None = None
@@ -132,6 +148,7 @@ class TournamentConfig(_Strict):
     on_seat_failure: Literal["abort", "fallback"] = "fallback"
     agent_options: dict[str, Any] = Field(default_factory=dict)
     budget: Budget = Field(default_factory=Budget)
+    board: BoardOptions = Field(default_factory=BoardOptions)
     execution: Execution = Field(default_factory=Execution)
     remote: dict[str, RemoteEntrant] = Field(default_factory=dict)
 
@@ -173,6 +190,12 @@ class TournamentConfig(_Strict):
             )
         for name in sorted(set(self.remote) - remote):
             raise ValueError(f'[remote.{name}]: no entrant {name!r} = "remote" in [entrants]')
+        reference = self.board.reference
+        if reference is not None and reference not in self.entrants:
+            raise ValueError(
+                f"board.reference {reference!r} is not an entrant; entrants: "
+                + ", ".join(self.entrants)
+            )
         return self
 
     def seat_agents(self) -> dict[str, str]:
@@ -222,10 +245,18 @@ def _check_blocks(config: TournamentConfig) -> None:
                 parse_spec(variant, spec, seats)
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from None
-        if config.schedule == "sides" and config.block_games(block) % 2:
+        games = config.block_games(block)
+        if config.schedule == "sides" and games % 2:
             raise ConfigError(
                 f"{where}: the 'sides' schedule plays each deal twice (sides swapped), "
-                f"so games must be even, not {config.block_games(block)}"
+                f"so games must be even, not {games}"
+            )
+        entrants = len(config.entrants)
+        if config.schedule == "duplicate" and games % entrants:
+            raise ConfigError(
+                f"{where}: the 'duplicate' schedule plays each deal once per entrant, "
+                f"so games must be a multiple of {entrants}, not {games} "
+                f"(e.g. {games - games % entrants or entrants})"
             )
 
 

@@ -193,7 +193,8 @@ def resume(
 def status(config: ConfigArg, db: DbOpt = None) -> None:
     """Games finished (per node), in flight, failed and missing; the driver; spending."""
     loaded = load_tournament(config)
-    state = _progress(loaded, _db(db))
+    path = _db(db)
+    state = _progress(loaded, path)
     spent = state.spent().total
     driver = driver_of(loaded.games_dir(config.resolve().parent))
     console.print(
@@ -201,6 +202,14 @@ def status(config: ConfigArg, db: DbOpt = None) -> None:
         f"{len(state.in_flight) if driver else 0} in flight, {len(state.failed)} failed, "
         f"{len(state.missing)} to play; {spent.total_tokens:,} tokens, ${spent.cost_usd:.4f}"
     )
+    if loaded.stop == "separated":
+        from duskfall.arena.stopping import separation_looks
+
+        reason = separation_looks(loaded, path).decide(len(state.schedule))
+        if reason is not None:
+            console.print(
+                f'stopped by its rule (stop = "separated"): {reason}; nothing more to play'
+            )
     if driver is not None:
         console.print(f"driver: {driver}")
     elif state.in_flight or state.lost or state.interrupted:
@@ -231,20 +240,28 @@ def report(
     db: DbOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="write the leaderboard CSV")
+        Path | None, typer.Option("--csv", help="write the leaderboard CSV (one row per entrant)")
+    ] = None,
+    pairs_csv_path: Annotated[
+        Path | None,
+        typer.Option("--pairs-csv", help="write the pairs CSV (differences, verdicts)"),
     ] = None,
     html_path: Annotated[
         Path | None, typer.Option("--html", help="write a self-contained HTML report")
     ] = None,
     bootstrap: Annotated[
-        int, typer.Option(min=0, max=10_000, help="bootstrap resamples for the intervals")
-    ] = 200,
+        int | None,
+        typer.Option(
+            min=0, max=10_000, help="deal resamples for the intervals (default: the config's)"
+        ),
+    ] = None,
     exclude_fallbacks: Annotated[
         bool,
         typer.Option("--exclude-fallbacks", help="leave out games with fallback decisions"),
     ] = False,
 ) -> None:
-    """Leaderboard (OpenSkill with bootstrap 95% intervals), win rates, behaviour metrics."""
+    """The board: deception and detection skills with 95% intervals, every pair's difference
+    and verdict, held-out prediction, win rates by side and role, behaviour, spending."""
     from duskfall.arena.leaderboard import build_report
     from duskfall.cli.tournament_display import leaderboard_table
 
@@ -255,6 +272,8 @@ def report(
     result = build_report(state, bootstrap=bootstrap)
     if csv_path is not None:
         _write(csv_path, result.csv())
+    if pairs_csv_path is not None:
+        _write(pairs_csv_path, result.pairs_csv())
     if html_path is not None:
         from duskfall.arena.html_report import html_report
 
@@ -263,7 +282,7 @@ def report(
         sys.stdout.write(json.dumps(result.to_dict(), indent=2, default=str) + "\n")
         return
     for table in leaderboard_table(result):
-        console.print(table)
+        console.print(table, soft_wrap=False)  # wrapped at words to the terminal's width
 
 
 def _write(path: Path, text: str) -> None:
@@ -271,3 +290,41 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@tournament_app.command()
+def plan(
+    config: ConfigArg,
+    db: DbOpt = None,
+    gap: Annotated[
+        float,
+        typer.Option(min=1, max=2000, help="the gap to separate, in rating points (Elo-like)"),
+    ] = 100.0,
+    proxy_games: Annotated[
+        int,
+        typer.Option(
+            min=20, max=100_000, help="bot games per block to measure the outcome variance"
+        ),
+    ] = 200,
+    as_json: Annotated[bool, typer.Option("--json", help="print the plan as JSON")] = False,
+) -> None:
+    """Games needed to separate a gap at 95% with 80% power, per schedule (from the games
+    played so far as a pilot, else from the variants' measured outcome variance)."""
+    from duskfall.arena.leaderboard import rated_by_slot
+    from duskfall.arena.plan import make_plan
+    from duskfall.arena.results import played_game
+    from duskfall.cli.tournament_display import plan_table
+
+    loaded = load_tournament(config)
+    path = _db(db)
+    pilot = []
+    if path.exists():
+        state = _progress(loaded, path)
+        games = [played_game(row) for _, row in sorted(state.done.items())]
+        pilot = [g for _, g in sorted(rated_by_slot(state, games).items()) if g is not None]
+    result = make_plan(loaded, gap, pilot, proxy_games)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
+        return
+    for part in plan_table(result, loaded):
+        console.print(part, soft_wrap=False)

@@ -1,89 +1,238 @@
-"""The terminal leaderboard of a tournament: rich tables."""
+"""The terminal report of a tournament: narrow rich tables that fit 80 columns without cutting
+a word (entrant names and agents are shown once, in their own table; every other table keys
+on the name alone). Every number comes from the report's board."""
 
 from __future__ import annotations
 
-import math
-
 from rich.table import Table
+from rich.text import Text
 
+from duskfall.arena.board import Board, Estimate
 from duskfall.arena.leaderboard import TournamentReport
-from duskfall.arena.ratings import Rating
+from duskfall.arena.plan import Plan
+from duskfall.arena.tournament_config import TournamentConfig
+
+MATRIX_MAX = 5  # head-to-head as a matrix up to this many entrants (80 columns)
 
 
-def _rating(r: Rating | None) -> str:
-    if r is None:
-        return "-"
-    if math.isnan(r.low):
-        return f"{r.mu:.1f}"
-    return f"{r.mu:.1f} [{r.low:.1f}, {r.high:.1f}]"
+def _table(title: str, *columns: str, caption: str | None = None) -> Table:
+    table = Table(title=title, caption=caption, title_justify="left", caption_justify="left")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    return table
+
+
+def _percent(e: Estimate) -> str:
+    """A chance in percent, compactly: ``63 [44-79]``."""
+    if not e.known:
+        return f"{e.point:.0%}".rstrip("%")
+    return f"{100 * e.point:.0f} [{100 * e.low:.0f}-{100 * e.high:.0f}]"
 
 
 def _rate(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
-def leaderboard_table(report: TournamentReport) -> list[Table]:
-    """The leaderboard, the behaviour table and (``sides``) the head-to-head matrix."""
-    board = Table(
-        title=f"{report.name}: {report.games_played}/{report.games_scheduled} games "
-        f"({report.schedule}), {report.total_tokens:,} tokens, ${report.total_cost_usd:.4f}"
-    )
-    for column in ("#", "entrant", "agent", "rating [95%]", "evil", "village", "win rate [95%]"):
-        board.add_column(column)
-    for rank, e in enumerate(report.entrants, 1):
-        overall = e.win_rates.get("all")
-        board.add_row(
+def _header(report: TournamentReport) -> Text:
+    board = report.board
+    lines = [
+        f"{report.name}: {report.games_played}/{report.games_scheduled} games "
+        f"({report.schedule}, {board.deals} deals, {report.games_aborted} aborted, "
+        f"{board.draws} draws); {report.total_tokens:,} tokens, ${report.total_cost_usd:.4f}",
+        f"Skills are log-odds (logits) relative to {board.reference or 'the field mean'}; "
+        f"rating = 1500 + 174 x overall (Elo-like: 400 = 10:1 odds). Intervals: "
+        f"{board.level:.0%}, {board.bootstrap} deal resamples.",
+    ]
+    if board.stopping is not None:
+        s = board.stopping
+        lines.append(
+            f"Stopping rule (separated): {s.looks_taken} look(s) taken; "
+            + (
+                f"stopped: {s.reason}; {s.games_saved} of {s.plan['cap']} games saved."
+                if s.stopped
+                else f"{s.reason}."
+            )
+        )
+    return Text("\n".join(lines))
+
+
+def _board(board: Board) -> Table:
+    table = _table("board", "#", "entrant", "rating [95%]", "overall", "OpenSkill [95%]", "games")
+    for rank, e in enumerate(board.entrants, 1):
+        os = e.openskill
+        table.add_row(
             str(rank),
             e.name,
-            e.spec,
-            _rating(e.rating),
-            _rating(e.side_ratings.get("evil")),
-            _rating(e.side_ratings.get("village")),
-            str(overall) if overall else "-",
+            e.elo.format(".0f"),
+            f"{e.overall.point:+.2f}",
+            "-" if os is None else Estimate(os.mu, os.low, os.high).format(".1f"),
+            str(e.games),
         )
-    behaviour = Table(title="behaviour (all seats)")
-    columns = (
-        "entrant", "vote acc.", "votes on evil", "survival", "power kills", "bussing",
-        "claims true", "legal 1st", "fallbacks", "tokens (cached)", "cost", "latency",
+    return table
+
+
+def _skills(board: Board) -> Table:
+    unmeasured = not all(e.sides_identified for e in board.entrants)
+    table = _table(
+        "deception (as evil) and detection (as village), logits",
+        "entrant", "deception [95%]", "detection [95%]", "won as evil / village",
+        caption="-: not told apart by these games (two entrants that only meet each other: "
+        "only their sum, overall, is measured)" if unmeasured else None,
     )  # fmt: skip
-    for column in columns:
-        behaviour.add_column(column)
+    for e in board.entrants:
+        rates = [e.win_rates.get(side) for side in ("evil", "village")]
+        won = " / ".join(f"{r.wins / r.games:.0%}" if r and r.games else "-" for r in rates)
+        table.add_row(e.name, e.deception.format(), e.detection.format(), won)
+    return table
+
+
+def _pairs(board: Board) -> Table:
+    table = _table(
+        "pairs: difference of overall skill (rating points)",
+        "pair", "difference [95%]", "P(first wins)", "verdict",
+        caption="P(first wins): the model's chance over both sides; separated: the interval "
+        "excludes 0",
+    )  # fmt: skip
+    for p in board.pairs:
+        verdict = p.verdict if p.separated_at is None else f"{p.verdict} (look {p.separated_at})"
+        table.add_row(f"{p.a} > {p.b}", p.elo.format("+.0f"), p.a_beats_b.format(".0%"), verdict)
+    return table
+
+
+def _matrix(board: Board) -> Table | None:
+    names = [e.name for e in board.entrants]
+    if len(names) > MATRIX_MAX:
+        return None
+    table = _table(
+        "head to head: % chance row beats column [95%]; wins/games where they met", "", *names
+    )
+    for me in names:
+        cells = []
+        for other in names:
+            if other == me:
+                cells.append("")
+                continue
+            p = board.pair(me, other)
+            chance = p.a_beats_b if p.a == me else _flipped(p.a_beats_b)
+            wins, games = p.record if p.a == me else (p.record[1] - p.record[0], p.record[1])
+            record = f"\n{wins:g}/{games}" if games else ""
+            cells.append(_percent(chance) + record)
+        table.add_row(me, *cells)
+    return table
+
+
+def _flipped(e: Estimate) -> Estimate:
+    return Estimate(1 - e.point, 1 - e.high, 1 - e.low, e.se)
+
+
+def _holdout(board: Board) -> Table | None:
+    if not board.holdout:
+        return None
+    table = _table(
+        "held-out prediction (5 folds by deal; lower is better)",
+        "rating", "log loss", "Brier", "games",
+        caption="a coin scores 0.693 and 0.250",
+    )  # fmt: skip
+    for name, score in board.holdout.items():
+        table.add_row(name, f"{score.log_loss:.3f}", f"{score.brier:.3f}", str(score.games))
+    return table
+
+
+def _sides(board: Board) -> Table:
+    table = _table("side advantage (evil, logits, between equal players)", "block", "[95%]")
+    for block, e in board.side_advantage.items():
+        table.add_row(block, e.format())
+    return table
+
+
+def _agents(report: TournamentReport) -> Table:
+    table = _table("entrants", "entrant", "agent", "cost/game", "frontier")
+    for e in report.board.entrants:
+        table.add_row(e.name, e.agent, f"${e.cost_per_game:.4f}", "yes" if e.frontier else "")
+    return table
+
+
+def _behaviour(report: TournamentReport) -> list[Table]:
+    votes = _table(
+        "behaviour (all seats): votes and claims",
+        "entrant", "vote acc.", "votes on evil", "survival", "power kills", "bussing",
+        "claims true",
+    )  # fmt: skip
+    spend = _table(
+        "behaviour: answers and spending",
+        "entrant", "legal 1st", "fallbacks", "tokens (cached)", "cost", "latency",
+    )  # fmt: skip
     for e in report.entrants:
         m = e.metrics
-        votes = m.votes_received_when_evil
+        on_evil = m.votes_received_when_evil
         latency = m.mean_latency_s
-        behaviour.add_row(
+        votes.add_row(
             e.name,
             _rate(m.vote_accuracy),
-            "-" if votes is None else f"{votes:.2f}",
+            "-" if on_evil is None else f"{on_evil:.2f}",
             _rate(m.survival),
             _rate(m.power_role_kill_rate),
             _rate(m.teammate_vote_rate),
             _rate(m.claim_truthfulness),
+        )
+        spend.add_row(
+            e.name,
             _rate(m.legal_first_try),
             str(m.fallbacks),
             f"{m.prompt_tokens + m.completion_tokens:,} ({m.cached_tokens:,})",
             f"${m.cost_usd:.4f}",
             "-" if latency is None else f"{latency:.2f}s",
         )
-    tables = [board, behaviour]
-    if report.head_to_head:
-        names = [e.name for e in report.entrants]
-        matrix = Table(title="head to head (row's win rate against column, both sides)")
-        matrix.add_column("")
-        for name in names:
-            matrix.add_column(name)
-        for me in names:
-            row = report.head_to_head.get(me, {})
-            matrix.add_row(me, *(str(row[t]) if t in row else "-" for t in names))
-        tables.append(matrix)
+    return [votes, spend]
+
+
+def leaderboard_table(report: TournamentReport) -> list[Table | Text]:
+    """Everything the terminal shows, in order."""
+    board = report.board
+    out: list[Table | Text] = [_header(report), _board(board), _skills(board), _pairs(board)]
+    for optional in (_matrix(board), _holdout(board)):
+        if optional is not None:
+            out.append(optional)
+    out += [_sides(board), _agents(report), *_behaviour(report)]
     if report.calibration.overall:
-        calibration = Table(title="belief calibration (P(evil) of other players)")
-        for column in ("entrant", "beliefs", "Brier", "log loss"):
-            calibration.add_column(column)
+        calibration = _table(
+            "belief calibration (P(evil) of other players)", "entrant", "beliefs", "Brier",
+            "log loss",
+        )  # fmt: skip
         for name, score in report.calibration.overall.items():
             calibration.add_row(
                 name, str(score.n), f"{score.brier or 0:.3f}", f"{score.log_loss or 0:.3f}"
             )
-        tables.append(calibration)
-    return tables
+        out.append(calibration)
+    return out
+
+
+def plan_table(plan: Plan, config: TournamentConfig) -> list[Table | Text]:
+    """The plan: games per schedule, and what the pilot measured."""
+    sides = ", ".join(f"{b}: evil wins {p:.0%}" for b, p in plan.evil_win.items())
+    head = Text(
+        f"{plan.name}: {len(config.entrants)} entrants; to separate a gap of "
+        f"{plan.gap_elo:g} rating points ({plan.gap:.2f} logits) at 95% with 80% power.\n"
+        f"Outcome variance from {plan.source} ({sides})."
+    )
+    table = _table(
+        "games needed (every pair, equal entrants but for the gap)",
+        "schedule", "games", "deals", "per entrant",
+        caption=f"now: schedule {config.schedule}, {config.total_games} games",
+    )  # fmt: skip
+    for need in plan.schedules:
+        seats_per_game = 2 if need.schedule != "mixed" else len(config.entrants)
+        share = min(1.0, seats_per_game / len(config.entrants))
+        table.add_row(need.schedule, str(need.games), str(need.deals), f"{need.games * share:.0f}")
+    out: list[Table | Text] = [head, table]
+    if plan.pilot is not None:
+        p = plan.pilot
+        out.append(
+            Text(
+                f"Pilot ({p.schedule}, {p.games} games, {p.deals} deals): the hardest pair's "
+                f"se is {p.se:.3f} logits resampling deals, {p.se_games:.3f} resampling games "
+                f"one by one (pairing cut the variance by {p.pairing_reduction:.0%}), "
+                f"{p.model_se:.3f} by the model; from the measured se: {p.needed} games."
+            )
+        )
+    return out

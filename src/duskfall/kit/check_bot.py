@@ -129,7 +129,7 @@ async def play(scenario: Scenario, command: Sequence[str], timeout: float, log_d
     settings = ServerSettings(
         variant=scenario.variant,
         config=dict(scenario.config),
-        seed=scenario.seed(),
+        seed=scenario.seed(lambda seed: ServerSettings(seed=seed).game_seed(0)),
         port=0,
         games=1,
         fill_bots_after=0,

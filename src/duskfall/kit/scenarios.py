@@ -81,14 +81,16 @@ class Scenario:
     fault: str | None = None
     deadline_ms: int = 10_000
 
-    def seed(self) -> int:
-        """The first seed whose deal gives seat 0 ``role`` (any seed when none is asked)."""
+    def seed(self, game_seed: Callable[[int], int | None] = lambda seed: seed) -> int:
+        """The first server seed whose game (``game_seed(seed)``: the server's own derivation
+        of its first game's seed) deals seat 0 ``role`` (any seed when none is asked)."""
         if self.role is None:
             return 1
         variant = get_variant(self.variant)
         config = parse_config(variant, self.config)
         for seed in range(1, 10_000):
-            if variant.new_game(config, seed).roles()[USER] == self.role:
+            dealt = game_seed(seed)
+            if dealt is not None and variant.new_game(config, dealt).roles()[USER] == self.role:
                 return seed
         raise RuntimeError(f"no seed deals seat 0 the role {self.role}")
 

@@ -22,6 +22,7 @@ from typing import Any, NotRequired, Required, Union, get_args, get_origin
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 WORD = re.compile(r"^[A-Z][A-Z0-9_]*$")
 SEAT_KEY = re.compile(r"^-?[0-9]+$")
+NUMBER = re.compile(r"^\s*-?[0-9]+\s*$")  # a number written as a string
 MAX_WORDS = 40  # more distinct words than this in one field: a string, not an enum
 
 _SCALARS: dict[Any, str] = {int: "integer", float: "number", str: "string", bool: "boolean"}
@@ -227,6 +228,8 @@ def _enum_kind(values: list[Any]) -> dict[str, Any]:
         elif kind == "word":
             if "string" not in kinds:
                 branches.append({"type": "string", "enum": words})
+        elif kind == "string":  # names (players'): any string but a number
+            branches.append({"type": "string", "not": {"pattern": NUMBER.pattern}})
         else:
             branches.append({"type": kind})
     return branches[0] if len(branches) == 1 else {"anyOf": branches}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -217,9 +218,18 @@ def _enumerated(schema: Mapping[str, Any]) -> list[Any] | None:
     return list(enum) if isinstance(enum, list) else None
 
 
+WORD = re.compile(r"^[A-Z][A-Z0-9_]*$")  # a word of a fixed vocabulary (types, potions, roles)
+NUMERIC = re.compile(r"^\s*-?[0-9]+\s*$")  # a number sent as a string
+
+
+def _names(allowed: list[Any]) -> bool:
+    """Whether a list of options holds names (players'), not words of a fixed vocabulary."""
+    return any(isinstance(a, str) and not WORD.match(a) for a in allowed)
+
+
 def _enum_error(value: Any, allowed: list[Any], path: str) -> str | None:
-    """Words must be one of the list exactly; numbers need only the right JSON type (the rules
-    judge their value)."""
+    """Words must be one of the list exactly; numbers need only the right JSON type, and
+    names only not to be numbers (the rules judge their value)."""
     if value is None and None in allowed:
         return None
     if isinstance(value, bool):
@@ -230,6 +240,10 @@ def _enum_error(value: Any, allowed: list[Any], path: str) -> str | None:
         ok = any(isinstance(a, float) for a in allowed)
     elif isinstance(value, str):
         ok = value in allowed
+        if not ok and _names(allowed):  # a player's name: which one is the rules' call
+            if NUMERIC.match(value):
+                return f"{path} must be an integer, not the string {_show(value)}"
+            return None
     else:
         ok = False
     if ok:

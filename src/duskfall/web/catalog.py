@@ -6,12 +6,13 @@ makes that cheap and safe next to other processes writing it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from duskfall.arena.seed_release import tournament_seed_shown
 from duskfall.core.errors import LogCorrupt
 from duskfall.store.index import GameIndex, GameRow, UnknownGame
 from duskfall.store.repair import last_event_outcome
@@ -24,10 +25,19 @@ MAX_GAME_ID = 200  # longer is no game id (a file name may not be much longer an
 Row = dict[str, Any]
 
 
-def public_seed(seed: int, status: str) -> str | None:
-    """The seed as seats and spectators may see it: only once the game has ended (as a
-    decimal string: 128-bit seeds do not survive a JavaScript number)."""
-    return str(seed) if status in ENDED else None
+def public_seed(seed: int, status: str, tournament: Mapping[str, Any] | None = None) -> str | None:
+    """The seed as seats and spectators may see it: only once the game has ended, and for a
+    tournament game (its tag ``{"name", "slot"}``) once every game of its deal has ended (they
+    share the seed); as a decimal string: 128-bit seeds do not survive a JavaScript number."""
+    if status not in ENDED or not tournament_seed_shown(tournament):
+        return None
+    return str(seed)
+
+
+def _tag(row: GameRow) -> dict[str, Any] | None:
+    if row.tournament is None:
+        return None
+    return {"name": row.tournament, "slot": row.tournament_slot}
 
 
 def shown_id(game_id: str) -> str:
@@ -74,7 +84,7 @@ def _index_row(row: GameRow) -> Row:
     return {
         "game_id": row.id,
         "variant": row.variant,
-        "seed": public_seed(row.seed, status),
+        "seed": public_seed(row.seed, status, _tag(row)),
         "status": status,
         "winner": row.winner,
         "days": row.days,
@@ -101,7 +111,7 @@ def _log_row(path: Path) -> Row | None:
     return {
         "game_id": header.game_id,
         "variant": header.variant,
-        "seed": public_seed(header.seed, status),
+        "seed": public_seed(header.seed, status, header.extra.get("tournament")),
         "status": status,
         "winner": (outcome or {}).get("winner"),
         "days": None,

@@ -97,7 +97,7 @@ def _live_row(game: HostedGame) -> dict[str, Any]:
     return {
         "game_id": game.game_id,
         "variant": header.variant,
-        "seed": public_seed(header.seed, game.feed.status),
+        "seed": public_seed(header.seed, game.feed.status, header.extra.get("tournament")),
         "status": game.feed.status,
         "winner": outcome.winner if outcome else None,
         "days": game.days,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from duskfall.arena.seed_release import tournament_seed_shown
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event, visible_to
@@ -180,13 +181,16 @@ class Timeline:
 
     def describe(self) -> dict[str, Any]:
         """What every viewer may know about the game: ids, seats and their agents; the seed
-        (a decimal string) only once the game has ended."""
+        (a decimal string) only once the game has ended (a tournament game's: once its whole
+        deal has)."""
         header = self.header
         return {
             "game_id": header.game_id,
             "variant": header.variant,
             "variant_name": self.variant.name if self.variant is not None else header.variant,
-            "seed": str(header.seed) if self.outcome is not None else None,
+            "seed": str(header.seed)
+            if self.outcome is not None and tournament_seed_shown(header.extra.get("tournament"))
+            else None,
             "config": redact_value(header.config),
             "started_at": header.started_at,
             "seats": [

@@ -26,8 +26,6 @@ from duskfall.arena.tournament import stored_config, tournament_progress
 from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex, default_db_path
 
-BOOTSTRAP = 100
-
 
 def _db(db: Path | None) -> Path:
     path = db or default_db_path()
@@ -43,7 +41,7 @@ def _report(db: Path, name: str) -> TournamentReport:
         except ConfigError as exc:
             raise HTTPException(404, str(exc)) from None
         progress = tournament_progress(config, index)
-    return build_report(progress, bootstrap=BOOTSTRAP)
+    return build_report(progress)  # the config's resamples: the numbers the CLI prints
 
 
 def tournament_routes(db: Path | None) -> APIRouter:

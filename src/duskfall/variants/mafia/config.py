@@ -7,6 +7,7 @@ from typing import Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.seating import check_seat_order, seat_order_field
 from duskfall.variants.mafia.roles import (
     RoleSet,
     default_deal,
@@ -36,6 +37,7 @@ class MafiaConfig(BaseModel):
     allow_multi_role: bool = Field(False, description="allow entries such as 'MAFIA+DOCTOR'")
     shuffle_roles: bool = Field(True, description="deal roles at random (else in seat order)")
     names: list[str] | None = Field(None, description="player names, one per seat")
+    seat_order: list[int] | None = seat_order_field()
     coordination: bool = Field(
         True,
         description="players sharing a role chat and agree at night (seed 000); "
@@ -57,6 +59,7 @@ class MafiaConfig(BaseModel):
         deal = self.deal()
         if len(deal) != self.players:
             raise ValueError(f"roles has {len(deal)} entries but players is {self.players}")
+        check_seat_order(self.seat_order, self.players)
         mafia = sum(team_of_roles(r) == "mafia" for r in deal)
         if mafia == 0:
             raise ValueError("the deal needs at least one MAFIA")

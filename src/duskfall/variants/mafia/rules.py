@@ -25,6 +25,7 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
+from duskfall.core.seating import seated
 from duskfall.core.variant import Decision
 from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.config import MafiaConfig
@@ -109,6 +110,7 @@ class MafiaState:
         deal = config.deal()
         if config.shuffle_roles:
             derive_rng(seed, "deal").shuffle(deal)
+        deal = seated(deal, config.seat_order)
         self.seat_roles: list[RoleSet] = deal
         self.teams: list[str] = [team_of_roles(r) for r in deal]
         dealt: dict[str, int] = {}

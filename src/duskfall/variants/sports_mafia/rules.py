@@ -19,6 +19,7 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
+from duskfall.core.seating import seated
 from duskfall.core.variant import Decision
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
@@ -95,7 +96,7 @@ class SportsMafiaState:
         self.seed = seed
         deck = list(DECK)
         derive_rng(seed, "deal").shuffle(deck)
-        self.role_of: list[str] = deck
+        self.role_of: list[str] = seated(deck, config.seat_order)
         self.rng = derive_rng(seed, "rules")
         self.alive_flags = [True] * NUM_PLAYERS
         self.turn = 0

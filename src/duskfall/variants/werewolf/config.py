@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from duskfall.core.seating import check_seat_order, seat_order_field
 from duskfall.variants.werewolf.roles import (
     DEFAULT_NAMES,
     DEFAULT_PRESET,
@@ -30,6 +31,7 @@ class WerewolfConfig(BaseModel):
     deal: Literal["shuffle", "in_order"] = Field(
         "shuffle", description="shuffle the roles by seed, or seat them in the order given"
     )
+    seat_order: list[int] | None = seat_order_field()
     guarded_and_saved: Literal["survives", "dies"] = Field(
         "survives", description="fate of a player both guarded and saved by the witch"
     )
@@ -69,6 +71,7 @@ class WerewolfConfig(BaseModel):
     def _consistent(self) -> WerewolfConfig:
         if self.preset is not None and self.roles is not None:
             raise ValueError("give either a preset or a custom roles list, not both")
+        check_seat_order(self.seat_order, len(self.role_list()))
         if self.names is not None:
             n = len(self.role_list())
             if len(self.names) != n:

@@ -23,6 +23,7 @@ from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
+from duskfall.core.seating import seated
 from duskfall.core.variant import Decision
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, POISON, Action, Pick, Potion, Say, YesNo
@@ -65,6 +66,7 @@ class WerewolfState:
         roles = list(config.role_list())
         if config.deal == "shuffle":
             derive_rng(seed, "deal").shuffle(roles)
+        roles = seated(roles, config.seat_order)
         self.num_seats = len(roles)
         self.names: tuple[str, ...] = config.seat_names()
         self.role_of: list[str] = roles
@@ -79,7 +81,9 @@ class WerewolfState:
         self.events: list[Event] = []
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
-        self._public_rules = config.model_dump(exclude={"preset", "roles", "names", "deal"})
+        self._public_rules = config.model_dump(
+            exclude={"preset", "roles", "names", "deal", "seat_order"}
+        )
         self._roles_in_play: dict[str, int] = {}
         for role in roles:  # in order of first appearance, as Counter counts them
             self._roles_in_play[role] = self._roles_in_play.get(role, 0) + 1
