@@ -211,11 +211,13 @@ def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
     )
     for record in list(retried.values())[:2]:
         say(f"  slot {record.slot}: {record.reason}")
-    assert all(r.state == "played" for r in records.values())
+    unplayed = [(r.slot, r.state, r.reason) for r in records.values() if r.state != "played"]
+    assert not unplayed
     if namespaces_available():
-        assert "node-b" in nodes and "node-a" in nodes
+        assert "node-b" in nodes and "node-a" in nodes, nodes
     assert retried, "node-b had no game in flight when it died"
-    assert all("died" in (r.reason or "") or "lost" in (r.reason or "") for r in retried.values())
+    reasons = {r.reason or "" for r in retried.values()}
+    assert all("died" in reason or "lost" in reason for reason in reasons), reasons
     assert f"{BOTS['games']} game(s) played" in out
     assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
 
