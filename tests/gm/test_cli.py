@@ -94,7 +94,7 @@ def test_quitting_in_step_mode_ends_the_game(tmp_path: Path) -> None:
     result = duskfall("gm", *TABLE, "--step", "--log", str(log), cwd=tmp_path, stdin="q\n")
     assert result.returncode == 0, result.stderr
     assert "stopped by the user" in result.stdout
-    last = json.loads(log.read_text().splitlines()[-1])
+    last = json.loads(log.read_text().splitlines()[-2])  # the last event, before the end record
     assert last["kind"] == "game_over" and last["payload"]["termination"] == "aborted"
 
 

@@ -199,7 +199,7 @@ def test_a_changed_parent_or_a_changed_prefix_breaks_the_link(parent: Path, tmp_
     writer = LogWriter(forged, log.header)
     for event in log.events:
         writer.on_event(event)
-    writer.close()
+    writer.on_game_end(log.outcome)  # a whole log: its end record too
     replay(read_log(forged))
     with pytest.raises(BrokenLink, match="changed before event"):
         verify_fork(forked, out, forged)
@@ -281,7 +281,7 @@ def test_a_log_that_does_not_replay_is_refused(parent: Path, tmp_path: Path) -> 
     writer = LogWriter(forged, log.header)
     for event in log.events:
         writer.on_event(event)
-    writer.close()
+    writer.on_game_end(log.outcome)  # a whole log: its end record too
     with pytest.raises(ReplayMismatch):
         plan_fork(ForkRequest(forged, at="day:2"))
 

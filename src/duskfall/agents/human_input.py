@@ -13,6 +13,8 @@ import threading
 from collections import deque
 from typing import TextIO
 
+from duskfall.core.errors import ConfigError
+
 
 class LineReader:
     """Lines of a text stream, read by a daemon thread and awaited without blocking the loop."""
@@ -79,8 +81,14 @@ def _wake(future: asyncio.Future[None]) -> None:
 _READERS: dict[TextIO, LineReader] = {}
 
 
-def reader_for(stream: TextIO) -> LineReader:
-    """One reader per stream, shared by every human seat reading it (hot-seat play)."""
+def reader_for(stream: TextIO | None) -> LineReader:
+    """One reader per stream, shared by every human seat reading it (hot-seat play);
+    ConfigError if there is no stream to read (standard input closed: ``0<&-``)."""
+    if stream is None or getattr(stream, "closed", False):
+        raise ConfigError(
+            "a person's seat needs standard input, and it is closed; run the command in a "
+            "terminal, or give the seat to an agent"
+        )
     reader = _READERS.get(stream)
     if reader is None:
         reader = _READERS[stream] = LineReader(stream)

@@ -143,6 +143,7 @@ def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State],
 
     def resolve(state: State) -> list[str]:
         roles = state.roles()
+        _check_keys(variant, state, roles, by_key)
         out = []
         for seat in range(state.num_seats):
             candidates = _keys_of(state, seat, roles)
@@ -156,6 +157,25 @@ def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State],
         return out
 
     return resolve
+
+
+def _check_keys(
+    variant: Variant, state: State, roles: Mapping[int, str], by_key: Mapping[str, str]
+) -> None:
+    """Refuse a key that names no seat of this game (a misspelt team or role), naming the
+    keys that do."""
+    named = {key for seat in range(state.num_seats) for key in _keys_of(state, seat, roles)}
+    unknown = [key for key in by_key if key != "default" and key not in named]
+    if not unknown:
+        return
+    teams = sorted({state.team_of(seat) for seat in range(state.num_seats)})
+    aliases = sorted(alias for alias, team in variant.team_aliases.items() if team in teams)
+    role_names = sorted(named - set(teams) - {str(s) for s in range(state.num_seats)})
+    raise ConfigError(
+        f"agent spec key {unknown[0]!r} names no seat of this game; valid keys: seat numbers "
+        f"0-{state.num_seats - 1}, teams {', '.join(sorted({*teams, *aliases}))}, roles "
+        f"{', '.join(role_names)}, and default"
+    )
 
 
 def _keys_of(state: State, seat: int, roles: Mapping[int, str]) -> list[str]:

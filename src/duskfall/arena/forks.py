@@ -1,223 +1,156 @@
-"""Paired ablations: fork logged games at one moment and play each fork with each entrant.
+"""Paired ablations: a ``[[forks]]`` block forks logged games at one moment and plays each fork
+once per entrant.
 
-A ``[[forks]]`` block of a tournament takes a set of logged games (``source``: a glob of log
-files, or ``tournament:NAME`` for the finished games of a tournament in the index), forks each
-at ``at`` (``day:2``, ``VOTE:1``... as ``duskfall fork --at`` names moments) and plays the fork
-once per entrant (``repeats`` times), the entrant in the chosen ``seats`` (a team, a role, or
-seat numbers) and everyone else as ``rest`` says (default: the source game's own agents). The
-forks of one source game and repeat share their seed, so the seats around the entrant play
-the same streams: the games differ by the entrant alone. Each fork is measured from the fork
-on (vote accuracy, survival, the entrant's side winning) and every pair of entrants gets the
-difference of each measure with a 95% interval that resamples whole source games.
+The block (:class:`~duskfall.arena.tournament_config.ForksBlock`) takes a set of finished
+logged games (``source``: a glob of log files relative to the config, or ``tournament:NAME``
+for the finished games of a tournament in the index), forks each at ``at`` (``day:2``,
+``VOTE:1``... as ``duskfall fork --at`` names moments) and plays the fork once per entrant
+(``repeats`` times), the entrant in the chosen ``seats`` (a team, a role, or seat numbers) and
+everyone else as ``rest`` says (default: the source game's own agents). Each source game is a
+*deal* of the schedule: its forks share the seats' seed, so the seats around the entrant play
+the same streams and the games of a deal differ by the entrant alone.
+
+The fork games go to the tournament's board like any game (the seats around the entrant count
+for no one), so the board's fit and its intervals, which resample whole deals, resample whole
+source games. Each fork is also measured from the fork on, over the entrant's seats (vote
+accuracy, survival, its side winning), and every pair of entrants gets the difference of each
+measure, paired by source game, with the board's deal-bootstrap interval.
 """
 
 from __future__ import annotations
 
-import asyncio
 import glob
 import itertools
 import math
-import random
-import statistics
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+import numpy as np
 
-from duskfall.agents.specs import seats_of_key
-from duskfall.arena.metrics import SeatMetrics, seat_metrics
+from duskfall.agents.specs import parse_spec, seats_of_key
+from duskfall.arena.intervals import DealResampler, symmetric_interval
+from duskfall.arena.metrics import SeatMetrics
+from duskfall.arena.results import PlayedGame
+from duskfall.arena.schedule import REST, ForkOf, Slot
+from duskfall.arena.tournament_config import ForksBlock, TournamentConfig
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.rng import derive_rng
-from duskfall.core.sides import side_of
-from duskfall.lab.fork import ForkRequest, read_parent, run_fork
-from duskfall.runtime.settings import RuntimeSettings
+from duskfall.core.variant import State, Variant
+from duskfall.lab.moments import find_round
+from duskfall.lab.rounds import rounds_of
 from duskfall.store.index import GameIndex, default_db_path
-from duskfall.store.lineage import ForkOrigin
-from duskfall.store.log import GameLog, read_log
+from duskfall.store.log import read_log
 from duskfall.store.replay import new_state_for
 
-REST = "(rest)"  # the name of the seats around the entrant in a fork's tournament tag
-ABLATION_KEY = "ablation"
 TOURNAMENT_SOURCE = "tournament:"
+RESAMPLES = 2000
 
 
-class ForksBlock(BaseModel):
-    """``[[forks]]``: see the module docstring."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    source: str
-    at: str = "day:2"
-    seats: str | list[int] = "village"
-    rest: str | None = None
-    repeats: int = Field(1, ge=1, le=1000)
-    games: int | None = Field(None, ge=1, le=1_000_000)
-
-    @property
-    def label(self) -> str:
-        seats = self.seats if isinstance(self.seats, str) else "+".join(map(str, self.seats))
-        return f"forks:{self.at}:{seats}"
-
-    def sources(self, base: Path) -> list[Path]:
-        """The source games' logs, in a stable order: finished games only (a fork of a game
-        that has not ended would show what it hides), at most ``games`` of them."""
-        if self.source.startswith(TOURNAMENT_SOURCE):
-            found = _tournament_logs(self.source[len(TOURNAMENT_SOURCE) :])
-        else:
-            pattern = self.source if Path(self.source).is_absolute() else str(base / self.source)
-            found = sorted(Path(p) for p in glob.glob(pattern, recursive=True))
-        found = [path for path in found if path.suffix == ".jsonl" and _finished(path)]
-        if not found:
-            raise ConfigError(f"[[forks]] source {self.source!r}: no finished game logs found")
-        return found[: self.games] if self.games else found
+def find_sources(block: ForksBlock, base: Path, db: Path | None = None) -> list[str]:
+    """The block's source logs (absolute paths, in order): finished games (a fork of a game
+    that has not ended would show what it hides) that reach the block's moment (a game over
+    before day 2 has no ``day:2``), at most ``games`` of them."""
+    if block.source.startswith(TOURNAMENT_SOURCE):
+        found = _tournament_logs(block.source[len(TOURNAMENT_SOURCE) :], db)
+    else:
+        pattern = block.source if Path(block.source).is_absolute() else str(base / block.source)
+        found = sorted(Path(p) for p in glob.glob(pattern, recursive=True))
+    usable = [str(p.resolve()) for p in found if p.suffix == ".jsonl" and _reaches(p, block.at)]
+    if not usable:
+        raise ConfigError(
+            f"[[forks]] source {block.source!r}: no finished game log that reaches {block.at}"
+        )
+    return usable[: block.games] if block.games else usable
 
 
-def _finished(path: Path) -> bool:
+def _reaches(path: Path, at: str) -> bool:
+    """Whether the log at ``path`` is a finished game that has the moment ``at``."""
     try:
-        return read_log(path, strict=False).finished
+        log = read_log(path, strict=False)
+        if not log.finished:
+            return False
+        find_round(rounds_of(log), at)
     except DuskfallError:
         return False
+    return True
 
 
-def _tournament_logs(name: str) -> list[Path]:
-    db = default_db_path()
-    if db is None or not db.exists():
+def _tournament_logs(name: str, db: Path | None) -> list[Path]:
+    path = db or default_db_path()
+    if path is None or not path.exists():
         raise ConfigError(f"[[forks]] source tournament:{name}: no game index to find it in")
-    with GameIndex(db) as index:
+    with GameIndex(path) as index:
         rows = index.tournament_games(name)
     return [Path(r.log_path) for r in rows if r.status == "finished" and r.log_path]
 
 
-@dataclass(frozen=True)
-class ForkSlot:
-    """One fork to play: the entrant's fork of source game number ``deal``, ``repeat``."""
-
-    index: int
-    source: Path
-    deal: int
-    entrant: str
-    repeat: int
-    seed: int
-
-
-def fork_slots(
-    block: ForksBlock, entrants: Sequence[str], seed: int, base: Path, first: int = 0
-) -> list[ForkSlot]:
-    """Every fork of ``block``, numbered from ``first``; a source repeat's forks share a seed."""
-    slots: list[ForkSlot] = []
-    for deal, source in enumerate(block.sources(base)):
+def fork_deals(config: TournamentConfig, block: ForksBlock, number: int) -> list[list[Slot]]:
+    """The deals of a forks block (block ``number`` of the tournament): one per source game,
+    its forks one per repeat and entrant."""
+    if not block.logs:
+        raise ConfigError(f"[[forks]] {block.source!r}: no source games (load the config file)")
+    entrants = list(config.entrants)
+    deals = []
+    for deal, source in enumerate(block.logs):
+        where = f"[[forks]] {block.label}, source {Path(source).name}"
+        try:
+            header = read_log(source, strict=False).header
+            variant, dealt = new_state_for(header)
+            for spec in config.seat_agents().values():
+                parse_spec(variant, spec, dealt.num_seats)
+            chosen = chosen_seats(block, variant, dealt)
+        except DuskfallError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        roster = {int(e["seat"]): str(e["agent"]) for e in header.roster}
+        rest = tuple(
+            "" if seat in chosen else (block.rest or roster.get(seat, "unknown"))
+            for seat in range(dealt.num_seats)
+        )
+        try:
+            parse_spec(variant, ",".join(a or "random" for a in rest), dealt.num_seats)
+        except ConfigError as exc:
+            raise ConfigError(
+                f"{where}: the seats around the entrant cannot be played as in the source "
+                f"game ({exc}); give them an agent with rest = ..."
+            ) from None
+        games = []
         for repeat in range(block.repeats):
-            fork_seed = derive_rng(seed, f"forks:{block.label}:{deal}:{repeat}").getrandbits(128)
+            stream = f"forks:{number}:{deal}:{repeat}"
+            fork = ForkOf(source, block.at, derive_rng(config.seed, stream).getrandbits(128), rest)
             for entrant in entrants:
-                slots.append(ForkSlot(first + len(slots), source, deal, entrant, repeat, fork_seed))
-    return slots
+                seats = tuple(entrant if s in chosen else REST for s in range(dealt.num_seats))
+                games.append(
+                    Slot(0, number, header.variant, header.seed, header.config, seats, fork=fork)
+                )
+        deals.append(games)
+    return deals
 
 
-def fork_request(
-    slot: ForkSlot,
-    block: ForksBlock,
-    agents: Mapping[str, str],
-    tournament: str,
-    out_dir: Path,
-    settings: RuntimeSettings | None = None,
-    agent_options: Mapping[str, Any] | None = None,
-) -> ForkRequest:
-    """The fork of ``slot``: its seats' agents, its log and its tags."""
-    parent = read_parent(slot.source)
-    variant, dealt = new_state_for(parent)
-    chosen = _chosen_seats(block, variant, dealt)
-    roster = {int(e["seat"]): str(e["agent"]) for e in parent.header.roster}
-    seats_agents = [
-        agents[slot.entrant] if seat in chosen else (block.rest or roster.get(seat, "unknown"))
-        for seat in range(dealt.num_seats)
-    ]
-    names = [slot.entrant if seat in chosen else REST for seat in range(dealt.num_seats)]
-    tag = {"name": tournament, "slot": slot.index, "seats": names}
-    ablation = {
-        "source": parent.header.game_id,
-        "deal": slot.deal,
-        "entrant": slot.entrant,
-        "repeat": slot.repeat,
-        "seats": sorted(chosen),
-    }
-    return ForkRequest(
-        slot.source,
-        at=block.at,
-        agents=",".join(seats_agents),
-        seed=slot.seed,
-        log_path=out_dir / f"{tournament}-{slot.index:05d}.jsonl",
-        settings=settings or RuntimeSettings(),
-        agent_options=dict(agent_options or {}),
-        header_extra={"tournament": tag, ABLATION_KEY: ablation},
-    )
-
-
-def _chosen_seats(block: ForksBlock, variant: Any, state: Any) -> set[int]:
+def chosen_seats(block: ForksBlock, variant: Variant, state: State) -> set[int]:
+    """The seats the block gives the entrant in a game dealt as ``state``."""
     if isinstance(block.seats, list):
         chosen = set(block.seats)
         if not chosen or max(chosen) >= state.num_seats or min(chosen) < 0:
-            raise ConfigError(f"[[forks]] seats {block.seats}: seats are 0-{state.num_seats - 1}")
+            raise ConfigError(f"seats {block.seats}: seats are 0-{state.num_seats - 1}")
         return chosen
     chosen = {s for key in block.seats.split("+") for s in seats_of_key(variant, key, state)}
     if not chosen:
-        raise ConfigError(f"[[forks]] seats {block.seats!r} names no seat of this game")
+        raise ConfigError(f"seats {block.seats!r} names no seat of this game")
     return chosen
-
-
-async def play_forks(
-    requests: Sequence[ForkRequest],
-    parallel: int = 1,
-    done: Callable[[Path], None] | None = None,
-) -> list[Path]:
-    """Play the forks (``parallel`` at once); returns their logs in the requests' order."""
-    gate = asyncio.Semaphore(parallel)
-
-    async def one(request: ForkRequest) -> Path:
-        async with gate:
-            game = await run_fork(request)
-        assert game.log_path is not None
-        if done is not None:
-            done(game.log_path)
-        return game.log_path
-
-    return list(await asyncio.gather(*(one(request) for request in requests)))
 
 
 @dataclass(frozen=True)
 class ForkResult:
     """One played fork, measured from the fork on over the entrant's seats."""
 
+    block: int
     entrant: str
     deal: int
-    source: str
     metrics: SeatMetrics
     won: bool | None  # whether the entrant's side won (None: its seats are on both sides)
-
-
-def fork_result(log: GameLog) -> ForkResult:
-    """The measures of one fork game (its tags say whose seats they are)."""
-    tag = log.header.extra.get(ABLATION_KEY)
-    origin = ForkOrigin.of(log.header)
-    if not isinstance(tag, dict) or origin is None:
-        raise ConfigError(f"game {log.header.game_id} is not a fork of a [[forks]] block")
-    seats = [int(seat) for seat in tag["seats"]]
-    per_seat = seat_metrics(log, since=origin.prefix)
-    summed = sum((per_seat[seat] for seat in seats), SeatMetrics())
-    variant, dealt = new_state_for(log)
-    sides = {side_of(variant, dealt.team_of(seat)) for seat in seats}
-    outcome = log.outcome
-    won = None
-    if len(sides) == 1 and outcome is not None:
-        winner = side_of(variant, outcome.winner) if outcome.winner else None
-        won = winner == next(iter(sides))
-    return ForkResult(str(tag["entrant"]), int(tag["deal"]), str(tag["source"]), summed, won)
-
-
-def read_results(paths: Sequence[Path]) -> list[ForkResult]:
-    return [fork_result(read_log(path, strict=False)) for path in paths]
 
 
 Measure = Callable[[ForkResult], tuple[float, float]]
@@ -232,8 +165,10 @@ MEASURES: dict[str, Measure] = {
 
 @dataclass(frozen=True)
 class PairedDifference:
-    """``first - second`` of one measure, paired by source game, with its 95% interval."""
+    """``first - second`` of one measure in one block, paired by source game, with its 95%
+    interval (resampling whole source games)."""
 
+    block: str
     measure: str
     first: str
     second: str
@@ -246,28 +181,36 @@ class PairedDifference:
     def separated(self) -> bool:
         return not math.isnan(self.low) and (self.low > 0 or self.high < 0)
 
+    @property
+    def verdict(self) -> str:
+        return "separated" if self.separated else "not yet"
+
     def describe(self) -> str:
-        verdict = "separated" if self.separated else "not yet"
         return (
             f"{self.measure}: {self.first} - {self.second} = {self.point:+.3f} "
-            f"[{self.low:+.3f}, {self.high:+.3f}] over {self.sources} source games: {verdict}"
+            f"[{self.low:+.3f}, {self.high:+.3f}] over {self.sources} source games: "
+            f"{self.verdict}"
         )
 
     def to_dict(self) -> dict[str, Any]:
+        def number(value: float) -> float | None:
+            return None if math.isnan(value) else round(value, 5)
+
         return {
+            "block": self.block,
             "measure": self.measure,
             "first": self.first,
             "second": self.second,
-            "point": self.point,
-            "low": None if math.isnan(self.low) else self.low,
-            "high": None if math.isnan(self.high) else self.high,
+            "difference": number(self.point),
+            "low": number(self.low),
+            "high": number(self.high),
             "sources": self.sources,
-            "separated": self.separated,
+            "verdict": self.verdict,
         }
 
 
 def per_source(results: Sequence[ForkResult], measure: Measure) -> dict[str, dict[int, float]]:
-    """Entrant -> source game -> the measure over that game's forks (None-free)."""
+    """Entrant -> source game (deal) -> the measure over its forks of that game."""
     sums: dict[tuple[str, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
     for result in results:
         part, whole = measure(result)
@@ -284,35 +227,59 @@ def per_source(results: Sequence[ForkResult], measure: Measure) -> dict[str, dic
 def paired_differences(
     results: Sequence[ForkResult],
     entrants: Sequence[str],
+    label: str,
     *,
     seed: int = 0,
-    resamples: int = 2000,
+    resamples: int = RESAMPLES,
 ) -> list[PairedDifference]:
-    """Every pair's difference of every measure (see the module docstring)."""
+    """Every pair's difference of every measure over the forks of one block."""
     out = []
     for name, measure in MEASURES.items():
         values = per_source(results, measure)
         for first, second in itertools.combinations(entrants, 2):
             mine, theirs = values.get(first, {}), values.get(second, {})
             deals = sorted(set(mine) & set(theirs))
-            diffs = [mine[d] - theirs[d] for d in deals]
-            low, high = _deal_interval(
-                diffs, derive_rng(seed, f"{name}:{first}:{second}"), resamples
-            )
-            point = statistics.fmean(diffs) if diffs else math.nan
-            out.append(PairedDifference(name, first, second, point, low, high, len(deals)))
+            diffs = np.asarray([mine[d] - theirs[d] for d in deals], dtype=np.float64)
+            point = float(diffs.mean()) if len(diffs) else math.nan
+            samples = _resampled_means(diffs, seed, resamples)
+            low, high = symmetric_interval(point, samples, len(deals))
+            out.append(PairedDifference(label, name, first, second, point, low, high, len(deals)))
     return out
 
 
-def _deal_interval(
-    diffs: Sequence[float], rng: random.Random, resamples: int
-) -> tuple[float, float]:
-    """A symmetric 95% interval of the mean of ``diffs``, resampling whole source games."""
-    count = len(diffs)
-    if count < 2:
-        return (math.nan, math.nan)
-    means = [statistics.fmean(rng.choices(diffs, k=count)) for _ in range(resamples)]
-    se = statistics.stdev(means) * math.sqrt(count / (count - 1))
-    half = statistics.NormalDist().inv_cdf(0.975) * se
-    point = statistics.fmean(diffs)
-    return (point - half, point + half)
+def _resampled_means(diffs: np.ndarray[Any, Any], seed: int, resamples: int) -> list[float]:
+    """The mean difference of ``resamples`` resamples of whole source games."""
+    if len(diffs) < 2:
+        return []
+    resampler = DealResampler(list(range(len(diffs))), seed)
+    return [
+        float(np.dot(counts, diffs) / len(diffs))
+        for counts in (resampler.counts() for _ in range(resamples))
+    ]
+
+
+def fork_result(game: PlayedGame, slot: Slot) -> ForkResult:
+    """A played fork game as the block measures it (its entrant's seats, from the fork on:
+    :func:`~duskfall.arena.results.played_game` measures a fork from its prefix's end)."""
+    mine = [seat for seat in game.seats if seat.entrant != REST]
+    sides = {seat.side for seat in mine}
+    won = None if len(sides) != 1 else game.winner_side in sides  # a draw is no win
+    metrics = sum((seat.metrics for seat in mine), SeatMetrics())
+    return ForkResult(slot.block, mine[0].entrant if mine else REST, slot.deal, metrics, won)
+
+
+def ablations(
+    config: TournamentConfig, schedule: Sequence[Slot], games: Sequence[PlayedGame]
+) -> list[PairedDifference]:
+    """The paired differences of every forks block over its played games."""
+    slots = {slot.index: slot for slot in schedule}
+    results: dict[int, list[ForkResult]] = defaultdict(list)
+    for game in games:
+        slot = slots.get(game.slot)
+        if slot is not None and slot.fork is not None and game.rated:
+            results[slot.block].append(fork_result(game, slot))
+    out = []
+    for number, block in enumerate(config.forks, len(config.variants)):
+        seed = derive_rng(config.seed, f"ablations:{number}").getrandbits(32)
+        out += paired_differences(results[number], list(config.entrants), block.label, seed=seed)
+    return out

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
+from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.usage import Usage, call_usage
@@ -43,6 +44,18 @@ if TYPE_CHECKING:
     from duskfall.session import PreparedGame
 
 NODE = socket.gethostname()  # where this process plays its games
+
+
+@dataclass(frozen=True)
+class ForkJob:
+    """A fork to play (a ``[[forks]]`` slot): the source game's log packed to travel (a worker
+    on another machine has no access to the driver's disk), its file name, the moment and the
+    seats' seed."""
+
+    source: Packed
+    name: str
+    at: str
+    seed: int
 
 
 @dataclass(frozen=True)
@@ -68,6 +81,7 @@ class GameJob:
     keep_log: bool = False
     keep_row: bool = False
     remote: dict[str, RemoteEntrant] = field(default_factory=dict)  # remote entrants' programs
+    fork: ForkJob | None = None  # a fork of a logged game, not a new deal
 
     def remote_seats(self) -> dict[int, str]:
         """Seat -> entrant, for the seats remote entrants play."""
@@ -227,7 +241,11 @@ async def _play(
         side_dir=side,
     )
     remote = job.remote_seats()
-    if not remote:
+    if job.fork is not None:
+        if remote:
+            raise ConfigError("remote entrants cannot play the forks of a [[forks]] block yet")
+        game, buffer, outcome = await _play_fork(job, job.fork, setup, compress)
+    elif not remote:
         game = prepare_game(setup)
         if all(isinstance(p, Bot) for p in game.scheduler.participants.values()):
             game.record.keep_events = False  # no seat is shown the events back: keep none
@@ -264,6 +282,37 @@ async def _play_with_remote_seats(
         buffer = _buffer(job, game, compress)
         seats.follow(game)
         return game, buffer, await game.run()
+
+
+async def _play_fork(
+    job: GameJob, fork: ForkJob, setup: GameSetup, compress: bool
+) -> tuple[PreparedGame, LogBuffer | None, Outcome]:
+    """Play a fork of the job's source game (:mod:`duskfall.lab.fork`); its log begins with
+    the source's events up to the fork (the record counts them; their model usage is the
+    source game's, so the tally, which follows the game from the fork on, does not)."""
+    from duskfall.lab.fork import ForkRequest, plan_fork
+
+    with tempfile.TemporaryDirectory(prefix="duskfall-fork-") as folder:
+        source = Path(folder) / Path(fork.name).name
+        source.write_bytes(fork.source.raw())
+        request = ForkRequest(
+            source,
+            at=fork.at,
+            agents=job.agents,
+            seed=fork.seed,
+            write_log=False,
+            game_id=job.game_id,
+            settings=setup.settings,
+            agent_options=job.agent_options,
+            observers=list(setup.observers),
+            header_extra=job.tag(),
+        )
+        game = plan_fork(request).start()
+    buffer = _buffer(job, game, compress)
+    if buffer is not None:
+        for event in game.record.events:  # the prefix: recorded before any observer
+            buffer.on_event(event)
+    return game, buffer, await game.run()
 
 
 def _buffer(job: GameJob, game: PreparedGame, compress: bool) -> LogBuffer | None:

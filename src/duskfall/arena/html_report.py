@@ -276,6 +276,50 @@ def _stopping(board: Board) -> str:
     )
 
 
+def _tells_table(report: TournamentReport) -> str:
+    """What seats gave away in public (:mod:`duskfall.lab.leaks`), per entrant."""
+    if not any(e.leaks.speeches for e in report.entrants):
+        return ""
+    rows = [
+        [
+            e.name, e.leaks.speeches, e.leaks.self_exposures, e.leaks.teammate_exposures,
+            _pct(e.leaks.exposure_rate), e.leaks.chat_leaks, e.leaks.reasoning_leaks,
+            e.leaks.result_leaks, _pct(e.leaks.leak_rate),
+            f"{e.leaks.true_claims}/{e.leaks.true_claims + e.leaks.false_claims}"
+            + (f" ({e.leaks.unfounded_claims} unfounded)" if e.leaks.unfounded_claims else ""),
+        ]
+        for e in report.entrants
+    ]  # fmt: skip
+    headers = [
+        "entrant", "public speeches", "named own role", "named a teammate", "exposure rate",
+        "team chat leaked", "reasoning leaked", "results leaked", "leak rate",
+        "seer claims true",
+    ]  # fmt: skip
+    return (
+        "<h2>Tells</h2><p>An evil seat naming its own role or a teammate in public (per speech "
+        "of an evil seat); 8 or more words of the seat's own private text (its team's chat, its "
+        "reasoning, its results) verbatim in its public speech (per speech); a checking seat's "
+        "public claims about players against its checks.</p>" + _table(headers, rows)
+    )
+
+
+def _ablations_table(report: TournamentReport) -> str:
+    """The forks blocks' paired differences (:mod:`duskfall.arena.forks`)."""
+    if not report.ablations:
+        return ""
+    rows = [
+        [d.block, d.measure, f"{d.first} - {d.second}",
+         Estimate(d.point, d.low, d.high).format("+.3f"), d.sources, d.verdict]
+        for d in report.ablations
+    ]  # fmt: skip
+    return (
+        "<h2>Paired ablations</h2><p>Forks of the same logged games at the same moment, one per "
+        "entrant in the same seats; differences of each measure (from the fork on, over the "
+        "entrant's seats) paired by source game; 95% intervals resample whole source games.</p>"
+        + _table(["block", "measure", "pair", "difference [95%]", "source games", "verdict"], rows)
+    )
+
+
 def html_report(
     report: TournamentReport, game_href: Callable[[PlayedGame], str] | None = None
 ) -> str:
@@ -359,6 +403,8 @@ img.plot {{ max-width: 100%; }}
 <h2>Side advantage</h2>{sides}
 <h2>Win rates by side and role</h2>{_win_rate_table(board)}
 <h2>Behaviour</h2>{behaviour}
+{_tells_table(report)}
+{_ablations_table(report)}
 {calibration}
 <h2>Plots</h2>{no_cost}{images}
 <h2>Games</h2>{games}

@@ -1,5 +1,6 @@
 """A tournament's results in one object: the board (ratings, pairs, predictions, the stopping
-rule), behaviour metrics, belief calibration, spending and the games.
+rule), behaviour metrics, self-exposure and leak metrics, the paired ablations of its forks
+blocks, belief calibration, spending and the games.
 
 :func:`build_report` reads the finished games of a tournament (index + logs) and computes
 everything the terminal tables, the JSON and CSV exports, the HTML report and the web page
@@ -17,22 +18,26 @@ from typing import Any
 
 from duskfall.arena.board import Board, Estimate, build_board
 from duskfall.arena.calibration import Calibration, calibration_of
+from duskfall.arena.forks import PairedDifference, ablations
 from duskfall.arena.metrics import SeatMetrics, total
 from duskfall.arena.rated import block_labels, result_of
-from duskfall.arena.results import PlayedGame, played_game
+from duskfall.arena.results import PlayedGame, entrant_leaks, played_game
 from duskfall.arena.skill_model import RatedGame, RatedSeat
 from duskfall.arena.stopping import Analysis, analyse, pair_verdicts, schedule_looks
 from duskfall.arena.tournament import TournamentProgress
+from duskfall.lab.leaks import LeakMetrics
 
 
 @dataclass
 class EntrantResult:
-    """An entrant's behaviour (its ratings are on the board)."""
+    """An entrant's behaviour (its ratings are on the board), and what its seats gave away in
+    public (:mod:`duskfall.lab.leaks`)."""
 
     name: str
     spec: str
     metrics: SeatMetrics = field(default_factory=SeatMetrics)
     role_metrics: dict[str, SeatMetrics] = field(default_factory=dict)
+    leaks: LeakMetrics = field(default_factory=LeakMetrics)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -40,6 +45,7 @@ class EntrantResult:
             "agent": self.spec,
             "metrics": self.metrics.summary(),
             "role_metrics": {k: m.summary() for k, m in self.role_metrics.items()},
+            "leaks": self.leaks.summary(),
         }
 
 
@@ -56,6 +62,7 @@ class TournamentReport:
     calibration: Calibration
     total_tokens: int = 0
     total_cost_usd: float = 0.0
+    ablations: list[PairedDifference] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +75,7 @@ class TournamentReport:
             "total_cost_usd": round(self.total_cost_usd, 6),
             "board": self.board.to_dict(),
             "behaviour": [e.to_dict() for e in self.entrants],
+            "ablations": [d.to_dict() for d in self.ablations],
             "calibration": self.calibration.to_dict(),
             "games": [
                 {
@@ -200,6 +208,7 @@ def build_report(progress: TournamentProgress, *, bootstrap: int | None = None) 
             seat_metrics[seat.entrant].append(seat.metrics)
             seat_metrics[seat.entrant, seat.role].append(seat.metrics)
     metrics = {name: total(seat_metrics.get(name, [])) for name in config.entrants}
+    leaks = entrant_leaks(games)
     spending = {n: (m.cost_usd, m.prompt_tokens + m.completion_tokens) for n, m in metrics.items()}
     analysis = None
     if config.stop == "separated":
@@ -227,6 +236,7 @@ def build_report(progress: TournamentProgress, *, bootstrap: int | None = None) 
                 for key, values in seat_metrics.items()
                 if isinstance(key, tuple) and key[0] == e.name
             },
+            leaks.get(e.name, LeakMetrics()),
         )
         for e in board.entrants
     ]
@@ -243,6 +253,7 @@ def build_report(progress: TournamentProgress, *, bootstrap: int | None = None) 
         calibration=calibration_of(progress.done.values(), config.entrants),
         total_tokens=sum(m.prompt_tokens + m.completion_tokens for m in spent),
         total_cost_usd=sum(m.cost_usd for m in spent),
+        ablations=ablations(config, progress.schedule, games) if config.forks else [],
     )
 
 

@@ -20,8 +20,9 @@ ABORTED = "aborted"
 
 
 def block_labels(config: TournamentConfig) -> list[str]:
-    """A name per variant block (``werewolf:werewolf-9``), numbered where two share one."""
-    labels = [block.label for block in config.variants]
+    """A name per block (``werewolf:werewolf-9``, then the forks blocks' ``forks:day:2:village``),
+    numbered where two share one."""
+    labels = [block.label for block in config.variants] + [b.label for b in config.forks]
     repeated = {label for label, n in Counter(labels).items() if n > 1}
     return [f"{label}#{i + 1}" if label in repeated else label for i, label in enumerate(labels)]
 

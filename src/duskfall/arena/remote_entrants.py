@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.remote_spec import RemoteEntrant
+from duskfall.arena.remote_spec import RemoteEntrant, fill
 from duskfall.core.errors import DuskfallError
 from duskfall.core.registry import get_variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError
@@ -157,7 +157,7 @@ class RemoteSeats:
             "game_id": self.game_id,
             "variant": self.variant.id,
         }
-        argv = [part.format(**values) for part in entry.spec.command]
+        argv = [fill(part, values) for part in entry.spec.command]
         entry.errors = self.log_dir / f"{self.game_id}-seat{entry.seat.seat}.err"
         with entry.errors.open("wb") as errors:
             try:

@@ -3,6 +3,9 @@ is started and plays is in :mod:`duskfall.arena.remote_entrants`."""
 
 from __future__ import annotations
 
+import string
+from collections.abc import Mapping
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 REMOTE = "remote"  # the entrant spec of a remote entrant
@@ -23,12 +26,30 @@ class RemoteEntrant(BaseModel):
     @classmethod
     def _placeholders(cls, value: list[str]) -> list[str]:
         for part in value:
-            try:
-                part.format(**{name: "" for name in PLACEHOLDERS})
-            except (KeyError, IndexError, ValueError) as exc:
-                raise ValueError(
-                    f"command part {part!r}: placeholders are "
-                    + ", ".join("{" + name + "}" for name in PLACEHOLDERS)
-                    + f" ({exc})"
-                ) from None
+            fill(part, dict.fromkeys(PLACEHOLDERS, ""))  # raises ValueError for a bad one
         return value
+
+
+def fill(part: str, values: Mapping[str, str]) -> str:
+    """``part`` of a command with its placeholders (``{port}``...) replaced by ``values``;
+    ValueError for anything else in braces: an unknown name, a format (``{port:>99999}`` would
+    allocate gigabytes), a conversion, an attribute or an index (``{`` and ``}`` are written
+    ``{{`` and ``}}``)."""
+    known = ", ".join("{" + name + "}" for name in PLACEHOLDERS)
+    out = []
+    try:
+        pieces = list(string.Formatter().parse(part))
+    except ValueError as exc:
+        raise ValueError(f"command part {part!r}: {exc}; placeholders are {known}") from None
+    for literal, name, spec, conversion in pieces:
+        out.append(literal)
+        if name is None:
+            continue
+        if name not in values or spec or conversion:
+            raise ValueError(
+                f"command part {part!r}: {{{name}{'!' + conversion if conversion else ''}"
+                f"{':' + spec if spec else ''}}} is no placeholder; placeholders are {known}"
+                " (no format or conversion)"
+            )
+        out.append(str(values[name]))
+    return "".join(out)

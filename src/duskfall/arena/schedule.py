@@ -19,6 +19,9 @@ luck of the deal.
   against a different opponent each time (the offset cycles through 1..k-1 across deals, so
   every ordered pair meets equally often). With two entrants it is ``sides``.
 
+A ``[[forks]]`` block (:mod:`duskfall.arena.forks`) adds a deal per source game: its forks,
+one per entrant and repeat, each entrant in the same seats of the same moment.
+
 In every schedule the display names are shuffled per game, and where the variant offers
 ``seat_order`` (:mod:`duskfall.core.seating`) the seats of every game of a deal are permuted,
 so nothing remembered from one game of a deal maps onto another (which seat, which name, held
@@ -48,9 +51,24 @@ from duskfall.core.seating import SEAT_ORDER
 from duskfall.core.sides import EVIL, VILLAGE, side_of
 from duskfall.core.variant import State, Variant, parse_config
 
-__all__ = ["EVIL", "VILLAGE", "Slot", "build_schedule", "deal_size", "side_of"]
+__all__ = ["EVIL", "REST", "VILLAGE", "ForkOf", "Slot", "build_schedule", "deal_size", "side_of"]
 
 ATTEMPTS = 50  # draws of a game's seating before one that repeats an earlier game is kept
+
+
+REST = "(rest)"  # the seats of a fork around the entrant (:mod:`duskfall.arena.forks`)
+
+
+@dataclass(frozen=True)
+class ForkOf:
+    """What a slot of a ``[[forks]]`` block forks: the source game's log, the moment, the
+    seats' seed (shared by the forks of one source and repeat) and the agents of the seats
+    around the entrant (``rest[i]`` for a seat named :data:`REST`)."""
+
+    source: str
+    at: str
+    seed: int
+    rest: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -59,7 +77,8 @@ class Slot:
 
     ``deal`` numbers the deal across the whole tournament; ``deal_games`` is how many games it
     has (1 in ``mixed``). ``pairing`` is (evil entrant, village entrant) when one entrant holds
-    each side."""
+    each side. A slot of a ``[[forks]]`` block (``fork``) plays a fork of a logged game: its
+    seed and config are the source game's (its deal), its other seats :data:`REST`."""
 
     index: int
     block: int
@@ -70,9 +89,16 @@ class Slot:
     pairing: tuple[str, str] | None = None
     deal: int = 0
     deal_games: int = 1
+    fork: ForkOf | None = None
 
     def agents(self, entrants: dict[str, str]) -> str:
         """The per-seat agent list of this game (``heuristic,random,...``)."""
+        if self.fork is not None:
+            rest = self.fork.rest
+            return ",".join(
+                rest[seat] if name == REST else entrants[name]
+                for seat, name in enumerate(self.seats)
+            )
         return ",".join(entrants[name] for name in self.seats)
 
 
@@ -105,6 +131,11 @@ def build_schedule(config: TournamentConfig) -> list[Slot]:
         variant = get_variant(block.variant)
         maker = {"sides": _sides, "duplicate": _duplicate}.get(config.schedule, _mixed)
         deals.append(maker(config, variant, block, number, config.block_games(block)))
+    if config.forks:
+        from duskfall.arena.forks import fork_deals  # it builds on this module
+
+        for number, forks in enumerate(config.forks, len(config.variants)):
+            deals.append(fork_deals(config, forks, number))
     order = _interleaved(deals) if config.stop == "separated" else _in_turn(deals)
     slots: list[Slot] = []
     for deal_number, deal in enumerate(order):

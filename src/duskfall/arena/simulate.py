@@ -14,12 +14,10 @@ game's events, so memory stays flat however many games are played.
 from __future__ import annotations
 
 import itertools
-import os
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from duskfall.arena.backends import Backend, LoopBackend, PoolBackend, uses_models
@@ -31,6 +29,7 @@ from duskfall.arena.workers import max_workers
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.rng import game_seeds
 from duskfall.runtime.settings import SeatFailurePolicy
+from duskfall.store.files import prepare_log_dir
 from duskfall.store.index import GameIndex, default_db_path
 
 
@@ -68,19 +67,6 @@ class SimulationReport:
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds else 0.0
-
-
-def _check_log_dir(log_dir: str) -> Path:
-    """Create ``log_dir`` (absolute), or say in one line why games cannot be logged there."""
-    path = Path(log_dir).resolve()
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        probe = path / f".duskfall-probe-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise ConfigError(f"cannot write game logs in {log_dir}: {exc.strerror or exc}") from None
-    return path
 
 
 class SimulationFailed(DuskfallError):
@@ -170,7 +156,7 @@ def simulate(
             f"workers must be between 1 and {max_workers()} on this machine "
             f"(4 per CPU, at least 8), not {workers}"
         )
-    games_dir = _check_log_dir(log_dir) if log_dir is not None else None
+    games_dir = prepare_log_dir(log_dir) if log_dir is not None else None
     db = default_db_path()
     template = GameJob(
         variant=variant,

@@ -30,7 +30,7 @@ from typing import Any
 from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.driver import drive
 from duskfall.arena.driver_lock import DriverLock, TournamentBusy
-from duskfall.arena.game_job import GameJob
+from duskfall.arena.game_job import ForkJob, GameJob
 from duskfall.arena.recording import RecordWriter
 from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.tournament_config import TournamentConfig
@@ -46,6 +46,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.usage import Usage
 from duskfall.session import GameSetup, plan_game
 from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.packed import packed_file
 from duskfall.store.slots import FAILED, INTERRUPTED, RUNNING, SlotRecord, SlotTable, slot_records
 
 __all__ = [
@@ -226,6 +227,14 @@ def stored_config(index: GameIndex, name: str) -> TournamentConfig:
 
 def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob:
     agents = slot.agents(config.seat_agents())
+    fork = None
+    if slot.fork is not None:  # its source log travels with it
+        source = Path(slot.fork.source)
+        try:
+            packed = packed_file(source)
+        except OSError as exc:
+            raise ConfigError(f"cannot read the source game {source}: {exc.strerror}") from None
+        fork = ForkJob(packed, source.name, slot.fork.at, slot.fork.seed)
     return GameJob(
         tournament=config.name,
         slot=slot.index,
@@ -244,6 +253,7 @@ def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob
         keep_log=True,
         keep_row=True,
         remote=dict(config.remote),
+        fork=fork,
     )
 
 

@@ -1,6 +1,7 @@
 """A tournament's configuration: read from TOML, checked field by field, one-line errors.
 
-Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
+Example (every field but ``name``, ``entrants`` and ``games`` has a default; ``games`` is
+needed only with ``[[variants]]`` blocks)::
 
     name = "bots"
     games = 40              # per variant block
@@ -41,6 +42,16 @@ Example (every field but ``name``, ``entrants`` and ``games`` has a default)::
     max_cost_usd = 5.0
     max_tokens = 2_000_000
     per_entrant_max_cost_usd = 2.0
+
+    # paired ablations: fork logged games at a moment, one fork per entrant in the chosen
+    # seats (:mod:`duskfall.arena.forks`)
+    [[forks]]
+    source = "games/*.jsonl"  # a glob (relative to this file) or "tournament:NAME"
+    at = "day:2"              # where to fork, as duskfall fork --at names moments
+    seats = "village"         # the entrant's seats: a team, a role, or seat numbers [0, 3]
+    rest = "heuristic"        # the other seats (default: the source game's own agents)
+    repeats = 1               # forks per source game and entrant
+    games = 50                # at most this many source games
 """
 
 from __future__ import annotations
@@ -59,6 +70,7 @@ from duskfall.arena.worker_env import ENV_NAME
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
 from duskfall.core.validation import describe_errors
+from duskfall.store.files import read_user_text
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 ENTRANT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
@@ -94,6 +106,27 @@ class Budget(_Strict):
     max_tokens: int | None = Field(None, gt=0)
     per_entrant_max_cost_usd: float | None = Field(None, gt=0)
     per_entrant_max_tokens: int | None = Field(None, gt=0)
+
+
+class ForksBlock(_Strict):
+    """``[[forks]]``: paired ablations on logged games (:mod:`duskfall.arena.forks`).
+
+    ``logs`` are the source games' logs, filled from ``source`` when the config file is
+    loaded (finished games only, in order, at most ``games``): the schedule is a function of
+    the config alone, so the set of source games is fixed with it."""
+
+    source: str
+    at: str = "day:2"
+    seats: str | list[int] = "village"
+    rest: str | None = None
+    repeats: int = Field(1, ge=1, le=1000)
+    games: int | None = Field(None, ge=1, le=1_000_000)
+    logs: list[str] = Field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        seats = self.seats if isinstance(self.seats, str) else "+".join(map(str, self.seats))
+        return f"forks:{self.at}:{seats}"
 
 
 class BoardOptions(_Strict):
@@ -133,8 +166,9 @@ class TournamentConfig(_Strict):
 
     name: str
     entrants: dict[str, str]
-    variants: list[VariantBlock] = Field(min_length=1)
-    games: int = Field(ge=1, le=1_000_000)
+    variants: list[VariantBlock] = Field(default_factory=list)
+    forks: list[ForksBlock] = Field(default_factory=list)
+    games: int | None = Field(None, ge=1, le=1_000_000)
     seed: int = Field(0, ge=0, lt=2**128)
     schedule: Literal["mixed", "sides", "duplicate"] = "mixed"
     stop: Literal["all", "separated"] = "all"
@@ -180,6 +214,19 @@ class TournamentConfig(_Strict):
         return {name: spec.strip() for name, spec in value.items()}
 
     @model_validator(mode="after")
+    def _blocks(self) -> TournamentConfig:
+        if not self.variants and not self.forks:
+            raise ValueError("give at least one [[variants]] or [[forks]] block")
+        if self.games is None and any(block.games is None for block in self.variants):
+            raise ValueError("games is needed (games per [[variants]] block, or its own games)")
+        remote = [name for name, spec in self.entrants.items() if spec == REMOTE]
+        if self.forks and remote:
+            raise ValueError(
+                f"entrant {remote[0]!r} is remote: remote entrants cannot play forks yet"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _remote_programs(self) -> TournamentConfig:
         remote = {name for name, spec in self.entrants.items() if spec == REMOTE}
         for name in sorted(remote - set(self.remote)):
@@ -207,11 +254,15 @@ class TournamentConfig(_Strict):
         }
 
     def block_games(self, block: VariantBlock) -> int:
-        return block.games or self.games
+        return block.games or self.games or 0
+
+    def fork_games(self, block: ForksBlock) -> int:
+        return len(block.logs) * len(self.entrants) * block.repeats
 
     @property
     def total_games(self) -> int:
-        return sum(self.block_games(b) for b in self.variants)
+        played = sum(self.block_games(b) for b in self.variants)
+        return played + sum(self.fork_games(b) for b in self.forks)
 
     def games_dir(self, base: Path) -> Path:
         """Where the games' logs go: ``log_dir`` (relative to ``base``), else
@@ -260,17 +311,31 @@ def _check_blocks(config: TournamentConfig) -> None:
             )
 
 
-def load_tournament(path: str | Path) -> TournamentConfig:
-    """Read and check a TOML tournament config (one ConfigError for any problem)."""
+def load_tournament(path: str | Path, db: Path | None = None) -> TournamentConfig:
+    """Read and check a TOML tournament config (one ConfigError for any problem); the source
+    games of its ``[[forks]]`` blocks are found (globs relative to the file, tournaments in the
+    index ``db``, else the default one)."""
     path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"no tournament config {path}")
+    if path.is_dir():
+        raise ConfigError(f"{path} is a directory, not a tournament config")
+    text = read_user_text(path, "tournament config")  # no FIFO, no /dev/zero, no huge file
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"no tournament config {path}") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path} is a directory, not a tournament config") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
-    return parse_tournament(data)
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deep") from None
+    except ValueError as exc:  # a number too long to convert
+        raise ConfigError(f"{path}: not valid TOML: {str(exc)[:200]}") from None
+    config = parse_tournament(data)
+    if not config.forks:
+        return config
+    from duskfall.arena.forks import find_sources  # it builds on this module
+
+    blocks = [
+        block.model_copy(update={"logs": find_sources(block, path.resolve().parent, db)})
+        for block in config.forks
+    ]
+    return parse_tournament({**config.model_dump(), "forks": [b.model_dump() for b in blocks]})

@@ -62,6 +62,8 @@ def _json(text: str, what: str) -> Any:
         if what.startswith("--"):  # an option's value: kept as plain text
             raise
         raise ConfigError(f"{what} is not valid JSON: {exc.msg}") from None
+    except ValueError:  # an integer over Python's limit of digits
+        raise ConfigError(f"{what} holds a number with too many digits") from None
     check_depth(value, what)
     return value
 

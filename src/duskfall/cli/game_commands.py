@@ -35,7 +35,7 @@ from duskfall.core.rng import check_seed, game_seed
 from duskfall.lab.lineage import verify_fork
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GamePlan, GameSetup, PreparedGame, assemble, plan_game
-from duskfall.store.anchor import check_not_cut
+from duskfall.store.anchor import check_not_cut, unfinished_note
 from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, TornLine, read_log
 from duskfall.store.replay import replay as replay_log
@@ -78,6 +78,9 @@ def play(
     ] = None,
     agents: AgentsOpt = None,
     log: Annotated[Path | None, typer.Option("--log", help="where to write the game log")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="overwrite the --log file even if it holds a game")
+    ] = False,
     preset: PresetOpt = None,
     human: Annotated[
         list[int] | None,
@@ -106,9 +109,10 @@ def play(
     setup = GameSetup(
         variant=chosen.id,
         seed=seed,
-        agents=with_humans(agents or default_agents(chosen), humans),
+        agents=with_humans(default_agents(chosen) if agents is None else agents, humans),
         config=config,
         log_path=log,
+        overwrite=force,
         settings=runtime_settings(
             retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
         ),
@@ -170,7 +174,7 @@ def simulate(
     chosen = resolve_variant(variant)
     check_seed(seed, "--seed")
     config = with_preset(parse_config_options(set_, config_file), preset, chosen)
-    spec = agents or default_agents(chosen)
+    spec = default_agents(chosen) if agents is None else agents
     agent_options = parse_config_options(agent_option, None, "--agent-option")
     settings = runtime_settings(on_seat_failure=on_seat_failure)
     first = game_seed(seed, "simulate", 0)
@@ -238,15 +242,17 @@ def replay(
 ) -> None:
     """Re-apply a log's actions, check every event is reproduced exactly, and show the game.
 
-    Any damage to the log (a changed, removed or moved line breaks its hash chain; lines cut off
-    its end fall short of its index row) is an error; only a torn last line (a process killed
-    mid-write) is cut with a warning. A fork is also checked against its parent: the parent's
-    events up to the fork replay, and the fork's copy of them is unchanged.
+    Any damage to the log (a changed, removed or moved line breaks its hash chain; a finished
+    game without its end record, or lines cut off its end short of its index row) is an error;
+    only a torn last line (a process killed mid-write) is cut with a warning, and a log without
+    an end that no index row vouches for is said to be unfinished or cut. A fork is also checked
+    against its parent: the parent's events up to the fork replay, and the fork's copy of them
+    is unchanged.
     """
     game_log = read_log(log, strict=False)
     if game_log.corrupt is not None and not isinstance(game_log.corrupt, TornLine):
         raise game_log.corrupt
-    check_not_cut(log, game_log)
+    note = unfinished_note(game_log, check_not_cut(log, game_log))
     if game_log.corrupt is not None:
         console.print(
             f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it"
@@ -259,6 +265,7 @@ def replay(
     header = game_log.header
     if header.variant == "gm":
         _show_gm_log(game_log, quiet)
+        _warn(note)
         return
     try:
         with progress_bar(console, "replaying", len(game_log.events)) as advance:
@@ -282,10 +289,16 @@ def replay(
         f"[green]replay verified:[/] {result.actions} actions re-applied, "
         f"{result.rules_events} rules events reproduced exactly"
     )
+    _warn(note)
     verdict = verify_fork(game_log, log, parent)
     if verdict is not None:
         colour = "green" if verdict.link is not None else "yellow"
         console.print(f"[{colour}]fork:[/] {escape(verdict.describe())}", highlight=False)
+
+
+def _warn(note: str | None) -> None:
+    if note is not None:
+        console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False)
 
 
 def _show_gm_log(game_log: GameLog, quiet: bool) -> None:

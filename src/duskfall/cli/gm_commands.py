@@ -130,6 +130,9 @@ def gm(
     log: Annotated[
         Path | None, typer.Option("--log", help="log file (default games/gm-CARD-TIME.jsonl)")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="overwrite the --log file even if it holds a game")
+    ] = False,
     resume: Annotated[
         Path | None, typer.Option("--resume", help="continue a saved or interrupted game log")
     ] = None,
@@ -179,7 +182,7 @@ def gm(
         data.update(overrides)
         if players is not None:
             data["players"] = _with_personas(parse_players(players), data)
-        plan = plan_new_game(make_settings(data), log_path=log)
+        plan = plan_new_game(make_settings(data), log_path=log, overwrite=force)
         game, log_path = _checked(plan), plan.path
         console.print(
             f"[bold]{game.card.title}[/]  ({game.card.id}, {game.card.language})  "

@@ -15,6 +15,7 @@ from duskfall.cli import app
 from duskfall.cli.common import check_port, parse_config_options, resolve_variant, with_preset
 from duskfall.cli.console import safe_console
 from duskfall.client.agent import AgentClient, AgentPlayer
+from duskfall.client.aio import NoHello
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import check_seed, game_seeds
 from duskfall.core.terminal import guard_logging
@@ -23,6 +24,7 @@ from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings
 from duskfall.server.lobby import GameResult
 from duskfall.server.stand_in import Policy
+from duskfall.store.files import prepare_log_dir
 from duskfall.store.indexing import check_game_index
 
 console = safe_console()
@@ -139,8 +141,9 @@ async def _serve(settings: ServerSettings) -> None:
         where = f" -> {result.log_path}" if result.log_path else ""
         console.print(f"game {result.game_id}: {winner} ({how}){where}", soft_wrap=True)
 
-    if settings.log_dir is not None:
-        check_game_index()  # before any client connects, not inside the first game
+    if settings.log_dir is not None:  # before any client connects, not inside the first game
+        prepare_log_dir(settings.log_dir)  # /dev/null, a file, a read-only place: one line
+        check_game_index()
     server = GameServer(settings, on_game_done=report)
     if settings.bot not in server.variant.bots():
         raise ConfigError(
@@ -188,6 +191,10 @@ def connect(
             help="seat token to send in the HELLO (a tournament's remote seat sets it)",
         ),
     ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option(min=0.1, help="seconds to connect and to get the server's HELLO"),
+    ] = 10.0,
 ) -> None:
     """Join a server with built-in agents; each plays one game."""
     if count < 1:
@@ -197,7 +204,10 @@ def connect(
     check_port(port)
     seeds = game_seeds(check_seed(seed, "--seed"), "connect", range(count))
     players = [AgentPlayer(agent, variant=variant, seed=s) for s in seeds]
-    results = asyncio.run(_connect(host, port, players, name, token))
+    results = asyncio.run(_connect(host, port, players, name, token, timeout))
+    unreachable = [r for _, r in results if isinstance(r, NoHello | ConfigError)]
+    if len(unreachable) == len(results):  # no client got in: one line, as for a bad option
+        raise ConfigError(str(unreachable[0]))
     failed = 0
     for index, (client, game_over) in enumerate(results):
         seat = client.session.player_id
@@ -218,9 +228,16 @@ def connect(
 
 
 async def _connect(
-    host: str, port: int, players: list[AgentPlayer], name: str | None, token: str | None
+    host: str,
+    port: int,
+    players: list[AgentPlayer],
+    name: str | None,
+    token: str | None,
+    timeout: float,
 ) -> list[tuple[AgentClient, GameEvent | BaseException | None]]:
-    clients = [AgentClient(host, port, player, name=name) for player in players]
+    clients = [
+        AgentClient(host, port, player, name=name, connect_timeout=timeout) for player in players
+    ]
 
     async def play(client: AgentClient) -> GameEvent | None:
         try:

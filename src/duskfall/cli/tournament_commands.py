@@ -21,6 +21,7 @@ from duskfall.arena.tournament import (
     TournamentInterrupted,
     TournamentProgress,
     run_tournament,
+    stored_config,
     tournament_progress,
 )
 from duskfall.arena.tournament_config import TournamentConfig, load_tournament
@@ -65,6 +66,26 @@ def _db(db: Path | None) -> Path:
     return path
 
 
+def _config(config_path: Path, db: Path | None) -> tuple[TournamentConfig, Path]:
+    """The tournament's config and index. A ``[[forks]]`` block's source games are those the
+    tournament was started with (its stored copy), not what its glob finds today."""
+    path = _db(db)
+    config = load_tournament(config_path, path)
+    if config.forks and path.exists():
+        with GameIndex(path) as index:
+            try:
+                stored = stored_config(index, config.name)
+            except ConfigError:
+                return config, path
+        if [b.source for b in stored.forks] == [b.source for b in config.forks]:
+            pinned = [
+                b.model_copy(update={"logs": s.logs})
+                for b, s in zip(config.forks, stored.forks, strict=True)
+            ]
+            config = config.model_copy(update={"forks": pinned})
+    return config, path
+
+
 def _progress(config: TournamentConfig, db: Path) -> TournamentProgress:
     if not db.exists():
         raise ConfigError(f"no game index at {db}: tournament {config.name!r} has not started")
@@ -81,8 +102,8 @@ def _play(
     *,
     resume: bool,
 ) -> None:
-    config = load_tournament(config_path)
-    path = _db(db).resolve()
+    config, path = _config(config_path, db)
+    path = path.resolve()
     if path.exists():
         with GameIndex(path) as index:
             started = index.tournament_games(config.name)
@@ -192,8 +213,7 @@ def resume(
 @tournament_app.command()
 def status(config: ConfigArg, db: DbOpt = None) -> None:
     """Games finished (per node), in flight, failed and missing; the driver; spending."""
-    loaded = load_tournament(config)
-    path = _db(db)
+    loaded, path = _config(config, db)
     state = _progress(loaded, path)
     spent = state.spent().total
     driver = driver_of(loaded.games_dir(config.resolve().parent))
@@ -265,8 +285,8 @@ def report(
     from duskfall.arena.leaderboard import build_report
     from duskfall.cli.tournament_display import leaderboard_table
 
-    loaded = load_tournament(config)
-    state = _progress(loaded, _db(db))
+    loaded, path = _config(config, db)
+    state = _progress(loaded, path)
     if exclude_fallbacks:
         state = state.without_fallbacks()
     result = build_report(state, bootstrap=bootstrap)
@@ -315,8 +335,7 @@ def plan(
     from duskfall.arena.results import played_game
     from duskfall.cli.tournament_display import plan_table
 
-    loaded = load_tournament(config)
-    path = _db(db)
+    loaded, path = _config(config, db)
     pilot = []
     if path.exists():
         state = _progress(loaded, path)

@@ -186,6 +186,46 @@ def _behaviour(report: TournamentReport) -> list[Table]:
     return [votes, spend]
 
 
+def _tells(report: TournamentReport) -> Table | None:
+    """What seats gave away in public (:mod:`duskfall.lab.leaks`), if any seat spoke."""
+    if not any(e.leaks.speeches for e in report.entrants):
+        return None
+    table = _table(
+        "tells: what seats gave away in public",
+        "entrant", "speeches", "exposed", "leaked", "seer true",
+        caption="exposed: an evil seat naming its role or a teammate, per evil speech; leaked: "
+        "its own chat, reasoning or results verbatim, per speech; seer true: checked claims",
+    )  # fmt: skip
+    for e in report.entrants:
+        leaks = e.leaks
+        seer = leaks.seer_accuracy
+        table.add_row(
+            e.name,
+            str(leaks.speeches),
+            _rate(leaks.exposure_rate),
+            _rate(leaks.leak_rate),
+            "-" if seer is None else f"{seer:.0%} of {leaks.true_claims + leaks.false_claims}",
+        )
+    return table
+
+
+def _ablations(report: TournamentReport) -> list[Table]:
+    """The forks blocks' paired differences (:mod:`duskfall.arena.forks`), a table a block."""
+    tables: dict[str, Table] = {}
+    for d in report.ablations:
+        table = tables.get(d.block)
+        if table is None:
+            table = tables[d.block] = _table(
+                f"paired ablation {d.block}: one fork per entrant",
+                "measure", "pair", "difference [95%]", "games", "verdict",
+                caption="paired by source game; intervals resample whole source games",
+            )  # fmt: skip
+            table.columns[2].no_wrap = True
+        shown = Estimate(d.point, d.low, d.high).format("+.2f")
+        table.add_row(d.measure, f"{d.first} - {d.second}", shown, str(d.sources), d.verdict)
+    return list(tables.values())
+
+
 def leaderboard_table(report: TournamentReport) -> list[Table | Text]:
     """Everything the terminal shows, in order."""
     board = report.board
@@ -194,6 +234,8 @@ def leaderboard_table(report: TournamentReport) -> list[Table | Text]:
         if optional is not None:
             out.append(optional)
     out += [_sides(board), _agents(report), *_behaviour(report)]
+    tells = _tells(report)
+    out += [*([] if tells is None else [tells]), *_ablations(report)]
     if report.calibration.overall:
         calibration = _table(
             "belief calibration (P(evil) of other players)", "entrant", "beliefs", "Brier",

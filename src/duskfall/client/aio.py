@@ -22,8 +22,14 @@ CLOSE_TIMEOUT = 5.0
 RECONNECT_DELAY = 0.2  # seconds before the first try to reclaim a dropped seat (then more)
 
 
+class NoHello(ConnectionError):
+    """The peer accepted the connection but never said HELLO: it is no duskfall server (or
+    one that seats a connection only after the client's HELLO)."""
+
+
 class AsyncClient(ClientBase):
-    """Plays one seat over an asyncio stream; every request with actions gets one answer."""
+    """Plays one seat over an asyncio stream; every request with actions gets one answer.
+    The server's HELLO must come within ``connect_timeout`` seconds (:class:`NoHello`)."""
 
     def _setup(self) -> None:
         self.reader: asyncio.StreamReader | None = None
@@ -80,8 +86,12 @@ class AsyncClient(ClientBase):
                     data = b""
                 elif failures:  # just reconnected: the server's HELLO comes at once, or never
                     data = await asyncio.wait_for(reader.read(READ_SIZE), self.connect_timeout)
+                elif self.session.player_id is None:  # no HELLO yet: it comes at once, or never
+                    data = await self._first_read(reader)
                 else:
                     data = await reader.read(READ_SIZE)
+            except NoHello:
+                raise
             except (ConnectionError, OSError, TimeoutError):
                 data = b""
             if not data:
@@ -96,6 +106,15 @@ class AsyncClient(ClientBase):
             for request in requests:
                 await self._answer(request)
         return self.session.game_over
+
+    async def _first_read(self, reader: asyncio.StreamReader) -> bytes:
+        try:
+            return await asyncio.wait_for(reader.read(READ_SIZE), self.connect_timeout)
+        except TimeoutError:
+            raise NoHello(
+                f"{self.host}:{self.port} sent no HELLO within {self.connect_timeout:g} s: is it "
+                "a duskfall server?"
+            ) from None
 
     async def _come_back(self, failures: int) -> bool:
         """The connection dropped before the end: reclaim the seat with its token (and the

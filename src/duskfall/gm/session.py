@@ -36,6 +36,7 @@ from duskfall.llm.preflight import Announce, first_not_ready
 from duskfall.runtime.record import Observer
 from duskfall.session import open_record
 from duskfall.store.log import GameLog, LogHeader, read_log, truncate_to_whole_events
+from duskfall.store.repair import check_new_log
 
 VARIANT = "gm"
 ModelFactory = Callable[[str], ChatModel]
@@ -185,9 +186,13 @@ def plan_new_game(
     log_path: Path | None = None,
     model_factory: ModelFactory | None = None,
     people: Mapping[str, ChatModel] | None = None,
+    overwrite: bool = False,
 ) -> GMPlan:
     """A new game's card, seats, models and log header (a bad setting raises ConfigError);
-    ``people``: see :func:`build_models`."""
+    ``people``: see :func:`build_models`. A ``log_path`` that holds a game (or any file) is
+    refused unless ``overwrite``."""
+    if log_path is not None:
+        check_new_log(log_path, force=overwrite)
     card = resolve_card(settings)
     roster = seats(settings, card)
     gm_model, player_models = build_models(settings.gm_model, roster, model_factory, people)

@@ -128,7 +128,8 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
     moment, cut = _cut(parent, rounds, request.at, replacement)
     variant, dealt = new_state_for(parent)
     seed = header.seats_seed if request.seed is None else check_seed(request.seed, "--seed")
-    spec = request.agents or ",".join(str(entry.get("agent")) for entry in header.roster)
+    roster = ",".join(str(entry.get("agent")) for entry in header.roster)
+    spec = roster if request.agents is None else request.agents
     agents = parse_spec(variant, spec, dealt.num_seats)(dealt)
     try:
         participants = build_participants(variant, agents, seed, {}, request.agent_options)

@@ -14,6 +14,7 @@ seat-equivariant), so there are only :data:`SIZE` parameters: few enough for CMA
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ import numpy as np
 from duskfall.core.errors import ConfigError
 from duskfall.learn.encoders.sports_mafia import PHASES, ROLES, N
 from duskfall.learn.menu import Menu
+from duskfall.store.files import read_user_text
 
 F = 19  # per-seat features
 MENU = Menu(N)
@@ -161,20 +163,32 @@ class LinearPolicy:
 
     @classmethod
     def load(cls, path: str | Path) -> LinearPolicy:
-        data = read_checkpoint(path)
+        data = read_checkpoint(path, size=SIZE)
         if data.get("kind") != "linear-softmax":
             raise ConfigError(f"{path} is not a linear-softmax policy checkpoint")
         return cls(np.asarray(data["theta"], dtype=np.float64))
 
 
-def read_checkpoint(path: str | Path) -> Mapping[str, Any]:
-    """A checkpoint's JSON, or one ConfigError saying why it cannot be read."""
+def read_checkpoint(path: str | Path, size: int | None = None) -> Mapping[str, Any]:
+    """A checkpoint's JSON, or one ConfigError saying why it cannot be read: not a regular
+    file, too large, not JSON (or nested too deep), or a ``theta`` that is not a list of
+    finite numbers (of ``size`` of them, when given)."""
+    if not Path(path).exists():
+        raise ConfigError(f"no policy checkpoint at {path}")
+    text = read_user_text(path, "policy checkpoint")
     try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"no policy checkpoint at {path}") from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot read policy checkpoint {path}: {exc}") from None
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deep" if isinstance(exc, RecursionError) else str(exc)[:200]
+        raise ConfigError(f"cannot read policy checkpoint {path}: {reason}") from None
     if not isinstance(data, dict) or "theta" not in data:
         raise ConfigError(f"{path} is not a duskfall policy checkpoint")
+    theta = data["theta"]
+    numbers = isinstance(theta, list) and all(
+        isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in theta
+    )
+    if not numbers:
+        raise ConfigError(f"{path}: 'theta' must be a list of finite numbers")
+    if size is not None and len(theta) != size:
+        raise ConfigError(f"{path}: 'theta' has {len(theta)} numbers, this policy takes {size}")
     return data

@@ -87,7 +87,7 @@ class SearchedParams:
     def load(cls, path: str | Path) -> SearchedParams:
         from duskfall.learn.policy import read_checkpoint
 
-        return cls(tuple(float(x) for x in read_checkpoint(path)["theta"]))
+        return cls(tuple(float(x) for x in read_checkpoint(path, size=SIZE)["theta"]))
 
 
 def fact_table(obs: Mapping[str, Any], seat: int) -> list[tuple[float, ...]]:

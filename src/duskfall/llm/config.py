@@ -29,6 +29,7 @@ from typing import Any
 from duskfall.core.errors import ConfigError
 from duskfall.core.redaction import register_secret, register_secret_env
 from duskfall.llm.prices import register_price
+from duskfall.store.files import read_user_text
 
 CONFIG_ENV = "DUSKFALL_LLM_CONFIG"
 KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -85,14 +86,22 @@ def load_config(path: str | os.PathLike[str] | None = None) -> LLMConfig:
     if not path:
         return LLMConfig()
     file = Path(path)
+    if not file.exists():
+        raise ConfigError(f"LLM config file {file} does not exist; fix {CONFIG_ENV}")
+    text = read_user_text(file, "LLM config file")  # no FIFO, no /dev/zero, no huge file
     try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"LLM config file {file} does not exist; fix {CONFIG_ENV}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"LLM config file {file} is not valid TOML: {exc}") from None
-    for model, price in data.pop("prices", {}).items():
-        if not (isinstance(price, list) and 2 <= len(price) <= 4):
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
+        reason = "nested too deep" if isinstance(exc, RecursionError) else str(exc)[:200]
+        raise ConfigError(f"LLM config file {file} is not valid TOML: {reason}") from None
+    prices = data.pop("prices", {})
+    if not isinstance(prices, dict):
+        raise ConfigError(f"{file}: [prices] must be a table of model = [input, output]")
+    for model, price in prices.items():
+        numbers = isinstance(price, list) and all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in price
+        )
+        if not (numbers and 2 <= len(price) <= 4):
             raise ConfigError(
                 f"{file}: price of {model!r} must be [input, output] per 1M tokens, "
                 "optionally followed by cached input and cache write"

@@ -53,8 +53,16 @@ def game_over_message(payload: Mapping[str, Any], game_id: str) -> dict[str, Any
     )
 
 
+def announce_end(seats: Mapping[int, RemoteSeat], game_id: str, payload: Mapping[str, Any]) -> None:
+    """Send every seat the ``GAME_OVER`` of ``payload`` (the game_over event's)."""
+    body = event_body(game_over_message(payload, game_id))
+    for seat in seats.values():
+        seat.send_event(body)
+
+
 class WireObserver:
-    """Forwards a game's events to its remote seats (an observer of the game record)."""
+    """Forwards a game's events to its remote seats (an observer of the game record);
+    ``ended`` once it has sent them ``GAME_OVER``."""
 
     def __init__(
         self,
@@ -76,6 +84,7 @@ class WireObserver:
         self.frames.follow_state()
         self._acted: set[int] = set()
         self._update: asyncio.Handle | None = None
+        self.ended = False
 
     def on_event(self, event: Event) -> None:
         self.frames.state_changed()
@@ -94,9 +103,8 @@ class WireObserver:
             if self._update is not None:
                 self._update.cancel()
                 self._update = None
-            body = event_body(game_over_message(event.payload, self.game_id))
-            for seat in self.seats.values():
-                seat.send_event(body)
+            announce_end(self.seats, self.game_id, event.payload)
+            self.ended = True
 
     def on_phase_end(self) -> None:
         pass

@@ -18,12 +18,13 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
-from duskfall.core.outcome import Outcome
+from duskfall.core.errors import DuskfallError
+from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.variant import State, Variant
 from duskfall.protocol.messages import ServerHello
 from duskfall.protocol.observations import ObservationFrames
 from duskfall.runtime.settings import RuntimeSettings
-from duskfall.server.broadcast import WireObserver
+from duskfall.server.broadcast import WireObserver, announce_end
 from duskfall.server.connection import Connection
 from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.settings import ServerSettings
@@ -205,32 +206,44 @@ class Room:
         )
 
     async def _run(self) -> None:
+        remote = {s.seat: s for s in self.seats if s is not None}
+        wire: WireObserver | None = None
         try:
             self.game = prepare_game(self._setup())
-            remote = {s.seat: s for s in self.seats if s is not None}
-            self.game.record.observers.append(
-                WireObserver(
-                    self.game.state,
-                    remote,
-                    self.game_id,
-                    state_updates=self.settings.state_updates,
-                    frames=self.frames,
-                )
+            wire = WireObserver(
+                self.game.state,
+                remote,
+                self.game_id,
+                state_updates=self.settings.state_updates,
+                frames=self.frames,
             )
+            self.game.record.observers.append(wire)
             self.outcome = await self.game.run()
         except asyncio.CancelledError:
-            self._abort("server shutting down")
+            self._abort("server shutting down", remote, wire)
             raise
+        except DuskfallError as exc:  # the game cannot go on (its log cannot be written...)
+            log.error("%s: game stopped: %s", self.game_id, exc)
+            self._abort(f"the server could not go on with the game: {exc}", remote, wire)
         except Exception:
             log.exception("%s: game failed", self.game_id)
-            self._abort("internal error")
+            self._abort("internal error", remote, wire)
         finally:
             await self._close()
 
-    def _abort(self, reason: str) -> None:
+    def _abort(self, reason: str, remote: dict[int, RemoteSeat], wire: WireObserver | None) -> None:
+        """End a game that cannot go on, and make sure its clients hear ``GAME_OVER`` even
+        when its record can no longer be written (the record tells them, when it can)."""
         game = self.game
         if game is not None and game.state.outcome() is None and self.outcome is None:
-            self.outcome = game.scheduler.abort(reason)
+            try:
+                self.outcome = game.scheduler.abort(reason)
+            except Exception as exc:  # the record is what failed: the clients are told below
+                log.error("%s: the abort could not be recorded: %s", self.game_id, exc)
+                self.outcome = Outcome(None, Termination.ABORTED, reason)
+        if wire is None or not wire.ended:
+            payload = {"winner": None, "termination": Termination.ABORTED.value, "reason": reason}
+            announce_end(remote, self.game_id, payload)
 
     async def _close(self) -> None:
         for timer in self._expiry.values():

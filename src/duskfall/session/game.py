@@ -34,6 +34,7 @@ from duskfall.session.participants import (
 from duskfall.session.preflight import preflight
 from duskfall.session.record import open_record
 from duskfall.store.log import LogHeader
+from duskfall.store.repair import check_new_log
 
 DEFAULT_LOG_DIR = Path("games")
 
@@ -53,7 +54,8 @@ class GameSetup:
     event, and a game nobody follows (no log, no observer, every seat a bot) does not build
     the runtime's own records of its actions at all. ``side_dir``: where a game that writes no
     log of its own (one a worker plays for a tournament's driver) keeps the files it leaves
-    beside a log (a cognitive seat's record folder), as if its log were there.
+    beside a log (a cognitive seat's record folder), as if its log were there. A ``log_path``
+    given that already holds a game (or any file) is refused unless ``overwrite``.
     """
 
     variant: str
@@ -63,6 +65,7 @@ class GameSetup:
     game_id: str | None = None
     log_path: Path | None = None
     write_log: bool = True
+    overwrite: bool = False
     settings: RuntimeSettings = field(default_factory=RuntimeSettings)
     participants: Mapping[int, Participant] = field(default_factory=dict)
     agent_options: Mapping[str, Any] = field(default_factory=dict)
@@ -182,6 +185,8 @@ def plan_game(setup: GameSetup) -> GamePlan:
         extra=dict(setup.header_extra),
     )
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
+    if setup.log_path is not None and setup.write_log:  # a path given: it may hold a game
+        check_new_log(setup.log_path, force=setup.overwrite)
     participants = build_participants(
         variant, agents, seed, setup.participants, setup.agent_options
     )

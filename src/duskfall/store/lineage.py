@@ -24,7 +24,7 @@ from typing import Any
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import DuskfallError, LogCorrupt
 from duskfall.core.events import Event
-from duskfall.store.log import GameLog, LineReader, LogHeader
+from duskfall.store.log import GameLog, LineReader, LogHeader, log_lines
 
 FORK_KEY = "fork"
 
@@ -82,13 +82,12 @@ def chain_head(path: str | Path, events: int) -> str:
     reader = LineReader(str(path))
     if events < 0:
         raise LogCorrupt(f"{path}: no event number {events}", 0)
-    with Path(path).open("r", encoding="utf-8", newline="") as handle:
-        for line in handle:
-            if not line.endswith("\n"):
-                break
-            reader.take(line[:-1])
-            if reader.header is not None and len(reader.events) == events:
-                return reader.head
+    for line in log_lines(path):
+        if not line.endswith("\n"):
+            break
+        reader.take(line[:-1])
+        if reader.header is not None and len(reader.events) == events:
+            return reader.head
     raise LogCorrupt(f"{path}: the log has only {len(reader.events)} events, not {events}", 0)
 
 

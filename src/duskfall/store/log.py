@@ -9,7 +9,14 @@ most about one phase.
 
 Every line ends with ``"h"``: the SHA-256 (hex) of the previous line's ``h`` followed by the
 exact bytes of this line without its ``h`` (the header starts the chain from the empty
-string). Changing, removing or moving any line breaks the chain from there on. Lines are
+string). Changing, removing or moving any line breaks the chain from there on.
+
+A log carries its own end: when the game ends, a last line ``{"type": "end", "events": N,
+"last": H}`` follows its ``game_over`` (N events, H the ``h`` of the last of them, and its own
+``h``). A chain cannot show lines cut off its end, but the end record can: a log of format 3
+whose game ended and that has no end record was cut (:class:`MissingEnd`), and one without
+``game_over`` either did not finish or was cut before it (only its index row can tell which).
+Logs of format 2 predate the end record (:attr:`GameLog.has_end_records`). Lines are
 parsed strictly (every field present with its type; a bad visibility is an error, never
 ``public``). A truncated, corrupt or unchained line is reported as :class:`LogCorrupt` with the
 number of whole events before it; everything up to the last whole event stays readable
@@ -38,9 +45,12 @@ from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.core.rng import parse_seed
+from duskfall.store.files import NotARegularFile, check_writable_file, open_regular
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 UNCHAINED_FORMAT = 1
+END_FORMAT = 3  # the first format whose finished games end with an end record
+END = "end"  # the ``type`` of the end record
 _HASH_TAIL = re.compile(r',"h":"([0-9a-f]{64})"\}$')
 
 
@@ -206,6 +216,29 @@ def parse_event(data: Any, what: str = "event") -> Event:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class LogEnd:
+    """A log's end record: how many events it holds and the chain hash of the last one."""
+
+    events: int
+    last: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": END, "events": self.events, "last": self.last}
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> LogEnd:
+        events, last = data.get("events"), data.get("last")
+        if not isinstance(events, int) or isinstance(events, bool) or not isinstance(last, str):
+            raise LogCorrupt("a malformed end record", 0)
+        return cls(events, last)
+
+
+class MissingEnd(LogCorrupt):
+    """A log whose game ended (``game_over``) has no end record after it: lines were cut from
+    its end (or its process died between its last two lines)."""
+
+
 class TornLine(LogCorrupt):
     """The log's last line has no newline: the process died while writing it (or the file
     was cut). Resume cuts it; replay checks the whole events before it."""
@@ -224,13 +257,14 @@ class LineReader:
         self.events: list[Event] = []
         self.head = ""
         self.number = 0
+        self.end: LogEnd | None = None
 
     @property
     def chained(self) -> bool:
         return self.header is None or self.header.format != UNCHAINED_FORMAT
 
     def take(self, line: str) -> Event | None:
-        """Check and parse the next line: its event, or None for the header."""
+        """Check and parse the next line: its event, or None for the header and the end."""
         self.number += 1
         where = f"{self.where}:{self.number}"
         body, digest = line, None
@@ -255,6 +289,21 @@ class LineReader:
                 else:
                     self._check_link(where, body, digest)
                 self.header = header
+                return None
+            if self.end is not None:
+                raise LogCorrupt("a line after the log's end record", 0)
+            if isinstance(data, dict) and data.get("type") == END:
+                end = LogEnd.parse(data)
+                if end.events != len(self.events):
+                    raise LogCorrupt(
+                        f"the end record says {end.events} events, the log holds "
+                        f"{len(self.events)}",
+                        0,
+                    )
+                if end.last != self.head:
+                    raise LogCorrupt("the end record names another last event", 0)
+                self._check_link(where, body, digest)
+                self.end = end
                 return None
             event = parse_event(data, where)
             self._check_link(where, body, digest)
@@ -296,11 +345,14 @@ class LogWriter:
 
     def __init__(self, path: str | Path, header: LogHeader | None = None, *, append: bool = False):
         self.path = Path(path)
+        check_writable_file(self.path, "the game log")  # a FIFO would block the open for ever
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._head: str | None = ""
+        self._events = 0
         if append:
             existing = read_log(self.path)
             self._head = existing.head if existing.chained else None
+            self._events = len(existing.events)
         self._file: IO[str] | None = self.path.open("a" if append else "w", encoding="utf-8")
         if header is not None and not append:
             self._write(header.to_dict())
@@ -317,6 +369,7 @@ class LogWriter:
 
     def on_event(self, event: Event) -> None:
         self._write(event.to_dict())
+        self._events += 1
 
     def on_phase_end(self) -> None:
         """Flush, and fsync off the event loop when one is running (a server must not stall)."""
@@ -331,6 +384,9 @@ class LogWriter:
         loop.run_in_executor(None, _fsync_quietly, self._file.fileno())
 
     def on_game_end(self, outcome: Outcome | None) -> None:
+        """Write the end record (the game is over: nothing follows), then close the file."""
+        if self._file is not None and self._head is not None:
+            self._write(LogEnd(self._events, self._head).to_dict())
         self.close()
 
     def sync(self) -> None:
@@ -362,10 +418,16 @@ class GameLog:
     events: list[Event]
     corrupt: LogCorrupt | None = None
     head: str = ""
+    end: LogEnd | None = None
 
     @property
     def chained(self) -> bool:
         return self.header.format != UNCHAINED_FORMAT
+
+    @property
+    def has_end_records(self) -> bool:
+        """Whether the log's format ends a finished game with an end record (format 3 on)."""
+        return self.header.format >= END_FORMAT
 
     @property
     def finished(self) -> bool:
@@ -382,9 +444,26 @@ class GameLog:
         return None
 
 
-def _lines(path: Path) -> Iterator[str]:
-    with path.open("r", encoding="utf-8", errors="strict", newline="") as handle:
-        yield from handle
+MAX_LINE_CHARS = 64 * 1024 * 1024  # far above any event's line; a longer one is no log's
+
+
+class LineTooLong(LogCorrupt):
+    """A line longer than :data:`MAX_LINE_CHARS` (read no further: no log has one)."""
+
+
+def log_lines(path: str | Path) -> Iterator[str]:
+    """The lines of the log file ``path``, each with its newline (the last may lack it);
+    :class:`LogCorrupt` if ``path`` is no regular file (a FIFO would never end) or a line is
+    longer than :data:`MAX_LINE_CHARS`."""
+    try:
+        handle = open_regular(path, "log")
+    except NotARegularFile as exc:
+        raise LogCorrupt(str(exc), 0) from None
+    with handle:
+        while line := handle.readline(MAX_LINE_CHARS + 1):
+            if len(line) > MAX_LINE_CHARS:
+                raise LineTooLong(f"{path}: a line longer than {MAX_LINE_CHARS} characters", 0)
+            yield line
 
 
 def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
@@ -399,7 +478,7 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
     reader = LineReader(str(path))
     problem: LogCorrupt | None = None
     try:
-        for line in _lines(path):
+        for line in log_lines(path):
             if not line.endswith("\n"):
                 problem = TornLine(
                     f"{path}:{reader.number + 1}: the log ends mid-line "
@@ -408,6 +487,8 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
                 )
                 break
             reader.take(line[:-1])
+    except LineTooLong as exc:
+        problem = LineTooLong(str(exc), len(reader.events))
     except LogCorrupt as exc:
         problem = exc
     except UnicodeDecodeError:
@@ -416,9 +497,16 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
         raise LogCorrupt(f"{path}: cannot read the log ({exc.strerror})", 0) from None
     if reader.header is None:
         raise problem or LogCorrupt(f"{path}: empty log (no header)", 0)
+    log = GameLog(reader.header, reader.events, problem, reader.head, reader.end)
+    if problem is None and log.end is None and log.has_end_records and log.finished:
+        problem = log.corrupt = MissingEnd(
+            f"{path}: the game ended but the log has no end record after its "
+            f"{len(log.events)} events: lines were cut from its end",
+            len(log.events),
+        )
     if problem is not None and strict:
         raise problem
-    return GameLog(reader.header, reader.events, problem, reader.head)
+    return log
 
 
 def truncate_to_whole_events(path: str | Path, log: GameLog) -> None:

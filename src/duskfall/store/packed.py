@@ -22,7 +22,7 @@ from pathlib import Path
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
-from duskfall.store.log import LogHeader, chained_line
+from duskfall.store.log import LogEnd, LogHeader, chained_line
 
 COMPRESSION_LEVEL = 1  # fast: a game's log shrinks about 5-10x at level 1 already
 
@@ -51,6 +51,12 @@ class Packed:
         return len(self.data)
 
 
+def packed_file(path: Path, *, compress: bool = True) -> Packed:
+    """A file's bytes packed to travel (a fork's source log sent to a worker)."""
+    data = path.read_bytes()
+    return Packed(zlib.compress(data, COMPRESSION_LEVEL) if compress else data, compress)
+
+
 class LogBuffer:
     """An observer that builds a game's log in memory: :meth:`packed` gives its bytes."""
 
@@ -58,6 +64,7 @@ class LogBuffer:
         self._compressor = zlib.compressobj(COMPRESSION_LEVEL) if compress else None
         self._parts: list[bytes] = []
         self._head = ""
+        self._events = 0
         self._write(header.to_dict())
 
     def _write(self, data: dict[str, object]) -> None:
@@ -71,12 +78,13 @@ class LogBuffer:
 
     def on_event(self, event: Event) -> None:
         self._write(event.to_dict())
+        self._events += 1
 
     def on_phase_end(self) -> None:
         pass
 
     def on_game_end(self, outcome: Outcome | None) -> None:
-        pass
+        self._write(LogEnd(self._events, self._head).to_dict())  # as LogWriter ends a log
 
     def packed(self) -> Packed:
         """The log so far (call once, at the end: it closes the compressed stream)."""

@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from duskfall.core import event_kinds as kinds
-from duskfall.core.errors import DuskfallError
+from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.outcome import Termination
+from duskfall.store.files import check_writable_file, open_regular
 from duskfall.store.index import INTERRUPTED, GameRow, Usage
-from duskfall.store.log import read_log
+from duskfall.store.log import END, read_log
 
 if TYPE_CHECKING:
     from duskfall.store.index import GameIndex
@@ -53,30 +54,56 @@ class Repair:
         return f"{self.game_id}: running -> {self.status} ({self.reason})"
 
 
-def last_line(path: Path) -> str:
-    """The last non-empty line of a file (read from its end; raises OSError)."""
-    with path.open("rb") as handle:
+def last_lines(path: Path, count: int = 2) -> list[str]:
+    """The last ``count`` non-empty lines of a file, oldest first (read from its end; raises
+    OSError)."""
+    with open_regular(path, "log", "rb") as handle:
         handle.seek(0, os.SEEK_END)
         size = handle.tell()
         handle.seek(max(0, size - TAIL_BYTES))
-        lines = handle.read().rstrip(b"\n").rsplit(b"\n", 1)
-    return lines[-1].decode("utf-8", errors="replace")
+        lines = handle.read().rstrip(b"\n").rsplit(b"\n", count)
+    return [line.decode("utf-8", errors="replace") for line in lines[-count:]]
 
 
 def last_event_outcome(path: Path) -> dict[str, Any] | None:
-    """The ``game_over`` payload if the log's last line is that event, else None."""
+    """The ``game_over`` payload if the log's last event is that event (followed by the log's
+    end record, or last of all in a log from before end records), else None."""
     try:
-        last = json.loads(last_line(path))
-    except (OSError, ValueError):
+        lines = [json.loads(line) for line in last_lines(path)]
+    except (OSError, ValueError, DuskfallError):  # DuskfallError: not a regular file
         return None
+    if lines and isinstance(lines[-1], dict) and lines[-1].get("type") == END:
+        lines.pop()
+    last = lines[-1] if lines else None
     if isinstance(last, dict) and last.get("kind") == kinds.GAME_OVER:
         payload = last.get("payload")
         return payload if isinstance(payload, dict) else {}
     return None
 
 
+def check_new_log(path: str | os.PathLike[str], *, force: bool = False) -> None:
+    """Refuse to start a new game log at ``path`` over one that holds a game, finished or
+    not (or over any other file), unless ``force``; a FIFO, a device or a folder is refused
+    even then (one ConfigError saying what is there and what to do)."""
+    path = Path(path)
+    check_writable_file(path, "the game log")
+    if force or not path.exists() or path.stat().st_size == 0:
+        return
+    if last_event_outcome(path) is not None:
+        held = "a finished game"
+    else:
+        try:
+            read_log(path, strict=False)
+            held = f"an unfinished game (continue it with 'duskfall resume {path}')"
+        except DuskfallError:
+            held = "a file that is no game log"
+    raise ConfigError(
+        f"{path} already holds {held}; give another --log, or pass --force to overwrite it"
+    )
+
+
 def _header_only(path: Path) -> bool:
-    with path.open("rb") as handle:
+    with open_regular(path, "log", "rb") as handle:
         handle.readline()
         return handle.read(1) == b""
 

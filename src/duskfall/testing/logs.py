@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from duskfall.store.log import chained_line
+from duskfall.store.log import END, chained_line
 
 
 def parse_lines(data: bytes) -> list[dict[str, Any]]:
@@ -19,9 +19,14 @@ def parse_lines(data: bytes) -> list[dict[str, Any]]:
 
 
 def rechain(items: list[dict[str, Any]]) -> bytes:
-    """A log of ``items`` with a fresh, valid hash chain (what a deliberate edit must redo)."""
-    head, out = "", []
-    for item in items:
+    """A log of ``items`` with a fresh, valid hash chain, its end record (if it has one) naming
+    the events before it (what a deliberate edit must redo)."""
+    head, out, events = "", [], 0
+    for index, item in enumerate(items):
+        if item.get("type") == END:
+            item = {**item, "events": events, "last": head}
+        elif index > 0:
+            events += 1
         line, head = chained_line(head, item)
         out.append(line)
     return "".join(out).encode()

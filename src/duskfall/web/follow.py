@@ -10,7 +10,8 @@ import asyncio
 from pathlib import Path
 
 from duskfall.core.errors import LogCorrupt
-from duskfall.store.log import LineReader, LogHeader
+from duskfall.store.files import NotARegularFile, open_regular
+from duskfall.store.log import MAX_LINE_CHARS, LineReader, LogHeader
 from duskfall.web.feed import GameFeed
 from duskfall.web.tasks import cancel_and_wait
 from duskfall.web.timeline import Timeline
@@ -21,9 +22,9 @@ POLL_SECONDS = 0.5
 def header_reader(path: Path) -> LineReader:
     """A reader of the log at ``path`` that has read its header; raises :class:`LogCorrupt`."""
     try:
-        with path.open("r", encoding="utf-8") as handle:
-            first = handle.readline()
-    except (OSError, UnicodeDecodeError) as exc:
+        with open_regular(path, "log") as handle:
+            first = handle.readline(MAX_LINE_CHARS)
+    except (OSError, UnicodeDecodeError, NotARegularFile) as exc:
         raise LogCorrupt(f"{path}: {getattr(exc, 'strerror', None) or exc}", 0) from None
     if not first.endswith("\n"):
         raise LogCorrupt(f"{path}: empty log (no header)", 0)
@@ -69,11 +70,11 @@ class LogFollower:
         if self.done:
             return 0
         try:
-            with self.path.open("rb") as handle:
+            with open_regular(self.path, "log", "rb") as handle:
                 handle.seek(self._offset)
                 chunk = handle.read()
-        except OSError as exc:
-            self._stop(f"{self.path}: {exc.strerror}")
+        except (OSError, NotARegularFile) as exc:
+            self._stop(f"{self.path}: {getattr(exc, 'strerror', None) or exc}")
             return 0
         self._offset += len(chunk)
         *lines, self._rest = (self._rest + chunk).split(b"\n")
@@ -93,8 +94,8 @@ class LogFollower:
         except (LogCorrupt, UnicodeDecodeError) as exc:
             self._stop(str(exc))
             return False
-        assert event is not None
-        self.feed.push(event)
+        if event is not None:  # None: the log's end record, after its game_over
+            self.feed.push(event)
         return True
 
     def _stop(self, problem: str) -> None:
