@@ -161,67 +161,6 @@ def _each_slot_once(db: Path, games: int) -> None:
     assert {status for _, status, _ in rows} == {"finished"}
 
 
-BOTS = {
-    "name": "lost-node",
-    "games": 600,
-    "seed": 9,
-    "entrants": {"smart": "heuristic", "naive": "random"},
-    "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
-    "execution": {"games_per_task": 12},
-}
-
-
-def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
-    two_nodes: LocalRayCluster, tmp_path: Path, say: Say
-) -> None:
-    config = parse_tournament({**BOTS, "log_dir": "games"})
-    say("the same tournament on the local event loop, uninterrupted")
-    run(config, tmp_path / "local")
-    where = tmp_path / "ray"
-    _config_file(where, BOTS)
-    db = where / "index.db"
-    args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
-    driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
-    say(f"{BOTS['games']} bot games on node-a and node-b; node-b dies in a task once it has 8")
-
-    def mid_task() -> bool:
-        """node-b has played some games and is in a task (still, a moment later)."""
-        if sum(host == "node-b" for _, _, host in index_rows(db)) < 8:
-            return not namespaces_available() and len(index_rows(db)) >= 60
-        if not two_nodes.running(NODE_B.name, "play_on_ray"):
-            return False
-        time.sleep(0.1)
-        return two_nodes.running(NODE_B.name, "play_on_ray") > 0
-
-    _wait_for("node-b to play 8 games and be playing more", mid_task, 180, driver)
-    killed_at = time.time()
-    rows = index_rows(db)
-    two_nodes.kill(NODE_B.name)
-    on_b = sum(host == "node-b" for _, _, host in rows)
-    say(f"killed node-b (all its processes) after {len(rows)} games, {on_b} of them its own")
-    out = _finish(driver)
-    after = time.time() - killed_at
-    _each_slot_once(db, BOTS["games"])
-    records = slot_records(db, BOTS["name"])
-    retried = {slot: r for slot, r in records.items() if r.attempts}
-    nodes = sorted({host for _, _, host in index_rows(db)})
-    say(
-        f"all {BOTS['games']} games recorded once, {after:.1f}s after the kill; played on "
-        f"{', '.join(nodes)}; {len(retried)} game(s) lost with node-b and played again"
-    )
-    for record in list(retried.values())[:2]:
-        say(f"  slot {record.slot}: {record.reason}")
-    unplayed = [(r.slot, r.state, r.reason) for r in records.values() if r.state != "played"]
-    assert not unplayed
-    if namespaces_available():
-        assert "node-b" in nodes and "node-a" in nodes, nodes
-    assert retried, "node-b had no game in flight when it died"
-    reasons = {r.reason or "" for r in retried.values()}
-    assert all("died" in reason or "lost" in reason for reason in reasons), reasons
-    assert f"{BOTS['games']} game(s) played" in out
-    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
-
-
 def _model_tournament(stub: StubServer, name: str, **extra: Any) -> dict[str, Any]:
     return {
         "name": name,
@@ -238,6 +177,76 @@ def _model_tournament(stub: StubServer, name: str, **extra: Any) -> dict[str, An
 @pytest.fixture
 def stub(stub_server: StubMaker) -> StubServer:
     return stub_server(latency=0.05)
+
+
+def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
+    two_nodes: LocalRayCluster,
+    stub_server: StubMaker,
+    in_background: InBackground[Any],
+    tmp_path: Path,
+    say: Say,
+) -> None:
+    """node-b dies while it plays a game (one of its model calls is held at the endpoint, so
+    it certainly has a game in flight): that game is played again on node-a, and the
+    tournament ends as it would have on one process."""
+    psutil = require("psutil")
+    caught = threading.Event()
+    release = asyncio.Event()
+    armed = [False]
+
+    def b_played() -> int:
+        return sum(host == NODE_B.name for _, _, host in index_rows(where / "index.db"))
+
+    async def on_call(peer: tuple[str, int]) -> None:
+        if armed[0] and not caught.is_set() and b_played() >= 2:
+            try:
+                caller = _process_of(psutil, peer, stub.port).pid
+            except (AssertionError, psutil.Error):  # its connection is gone already
+                return
+            if caller in two_nodes.pids(NODE_B.name):
+                caught.set()
+                await release.wait()
+
+    stub = stub_server(latency=0.01, on_call=on_call)
+    data = _model_tournament(stub, "lost-node", games=16)
+    config = parse_tournament({**data, "log_dir": "games"})
+    say("an LLM tournament (a stub endpoint) on the local event loop, uninterrupted")
+    run(config, tmp_path / "local")
+    armed[0] = True
+    where = tmp_path / "ray"
+    _config_file(where, data)
+    db = where / "index.db"
+    args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
+    driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
+    say("the same on node-a and node-b; node-b dies in the middle of its third game")
+    try:
+        _wait_for("a call from node-b after two of its games", caught.is_set, 240, driver)
+        before = len(index_rows(db))
+        killed_at = time.time()
+        two_nodes.kill(NODE_B.name)
+        say(f"killed node-b (all its processes) after {before} games, {b_played()} its own")
+    finally:
+        in_background(_set(release))
+    out = _finish(driver)
+    after = time.time() - killed_at
+    _each_slot_once(db, 16)
+    records = slot_records(db, "lost-node")
+    retried = {slot: r for slot, r in records.items() if r.attempts}
+    nodes = sorted({host for _, _, host in index_rows(db)})
+    say(
+        f"all 16 games recorded once, {after:.1f}s after the kill; played on "
+        f"{', '.join(nodes)}; {len(retried)} game(s) lost with node-b and played again"
+    )
+    for record in list(retried.values())[:2]:
+        say(f"  slot {record.slot}: {record.reason}")
+    unplayed = [(r.slot, r.state, r.reason) for r in records.values() if r.state != "played"]
+    assert not unplayed
+    assert retried, "node-b's game in flight was not played again"
+    reasons = {r.reason or "" for r in retried.values()}
+    assert all("died" in reason or "lost" in reason for reason in reasons), reasons
+    assert all(index_host == "node-a" for slot, _, index_host in index_rows(db) if slot in retried)
+    assert "node-b" in nodes and "16 game(s) played" in out
+    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
 
 
 def _files_holding(root: Path, needle: str) -> list[Path]:

@@ -193,25 +193,18 @@ class LocalRayCluster:
         process.wait(30)
         self._outputs.pop(name).close()
 
-    def running(self, name: str, task: str) -> int:
-        """How many of node ``name``'s worker processes are running a task of function
-        ``task`` now (Ray names a busy worker ``ray::<function>``, an idle one ``ray::IDLE``)."""
+    def pids(self, name: str) -> set[int]:
+        """The process ids (as this machine sees them) of every process of node ``name``."""
         import psutil
 
         process = self._processes.get(name)
         if process is None:
-            return 0
+            return set()
         try:
             family = psutil.Process(process.pid).children(recursive=True)
         except psutil.NoSuchProcess:
-            return 0
-        busy = 0
-        for child in family:
-            try:
-                busy += child.cmdline()[:1] == [f"ray::{task}"]
-            except psutil.Error:
-                continue
-        return busy
+            return set()
+        return {process.pid, *(child.pid for child in family)}
 
     def alive(self) -> list[str]:
         return [name for name, process in self._processes.items() if process.poll() is None]
