@@ -212,3 +212,24 @@ def _speaks(log: GameLog, seat: int) -> bool:
         and e.payload.get("sub_phase") == "SPEECH"
         for e in log.events
     )
+
+
+@pytest.mark.parametrize(
+    ("variant", "config"),
+    [("werewolf", {"preset": "werewolf-12"}), ("mafia", {}), ("sports-mafia", {})],
+)
+def test_checks_read_by_convention_agree_with_the_variants_declared_facts(
+    variant: str, config: dict[str, Any], tmp_path: Path, index: Path
+) -> None:
+    """A variant from outside that declares no facts is read by convention: on the built-in
+    variants the convention finds exactly the checks their facts declare."""
+    from duskfall.lab.texts import Vocabulary
+
+    for seed in range(4):
+        log = read_log(play_logged(variant, config, seed, "heuristic", tmp_path / f"{seed}.jsonl"))
+        chosen, state = new_state_for(log)
+        words = Vocabulary.of(chosen, state, log.events)
+        declared = words.checks(log.events, chosen.info.facts)
+        assert words.checks(log.events) == declared
+        if seed == 0:
+            assert declared, f"{variant}: no check in a game of heuristic bots"
