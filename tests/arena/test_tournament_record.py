@@ -13,7 +13,7 @@ import pytest
 from arena.conftest import StubMaker
 from arena.tournament_kit import bot_config, outcomes, report, run
 from conftest import CliRun
-from duskfall.arena.backends import Finished, LoopBackend
+from duskfall.arena.backends import Finished, LoopBackend, uses_models
 from duskfall.arena.game_job import GameJob, SlotFailure
 from duskfall.arena.tournament import Looks, tournament_progress
 from duskfall.arena.worker_env import absolute_options, absolute_spec
@@ -226,3 +226,33 @@ def test_paths_a_game_reads_are_made_absolute_for_workers_elsewhere(tmp_path: Pa
     assert absolute_spec("heuristic", here) == "heuristic"
     options = absolute_options({"llm_config": "keys.toml", "concurrency": 2}, here)
     assert options == {"llm_config": str(here / "keys.toml"), "concurrency": 2}
+
+
+class Batching(LoopBackend):
+    """The event loop, taking bot games four to a task (as a pool or Ray would), and noting
+    how many games each task holds."""
+
+    games_per_cpu_task = 4
+
+    def __init__(self) -> None:
+        super().__init__(2)
+        self.sizes: list[int] = []
+
+    def start(self, task_id: int, jobs: Sequence[GameJob]) -> None:
+        self.sizes.append(len(jobs))
+        super().start(task_id, jobs)
+
+
+def test_a_mix_of_bots_plays_in_batches_and_a_mix_with_a_model_one_game_a_task(
+    tmp_path: Path,
+) -> None:
+    ladder = {"half": "mix:heuristic@0.5/random", "smart": "heuristic"}
+    config = bot_config("sides", games=8, entrants=ladder)
+    backend = Batching()
+    assert run(config, tmp_path, backend_factory=lambda: backend).played == 16
+    assert max(backend.sizes) > 1  # a mix of two bots is a bot: its games come in batches
+    assert not uses_models(ladder.values())
+    assert not uses_models(["town=mix:heuristic@0.7/random,mafia=random", "remote"])
+    assert uses_models(["mix:llm:openai:m@http://127.0.0.1:9/v1@0.5/random"])
+    assert uses_models(["town=heuristic,mafia=mix:random@0.2/cognitive:local"])
+    assert uses_models(["llm:local"]) and uses_models(["random,heuristic,llm:local"])

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from duskfall.agents.specs import calls_models
 from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.driver import drive
 from duskfall.arena.driver_lock import DriverLock, TournamentBusy
@@ -367,7 +368,7 @@ def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
     """Check every model-backed entrant once (one tiny request per model) on games of the
     schedule, before any game is played: an entrant that cannot play is one error line
     (:class:`~duskfall.session.SeatNotReady`), not a tournament of fallbacks."""
-    unchecked = {name for name, spec in config.entrants.items() if ":" in spec}
+    unchecked = {name for name, spec in config.entrants.items() if calls_models(spec)}
     for slot in slots:
         if not unchecked & set(slot.seats):
             continue
