@@ -39,6 +39,7 @@ from duskfall.store.sqlite_file import GameIndexError, open_database, write_tran
 
 if TYPE_CHECKING:
     from duskfall.store.repair import Repair
+    from duskfall.store.search import Facets, GamePage, GameQuery
 
 log = logging.getLogger(__name__)
 
@@ -513,6 +514,20 @@ class GameIndex:
         gone = status == INTERRUPTED
         return [row for row in self._with_seats(rows) if (row.process_alive is False) == gone]
 
+    def search(self, query: GameQuery, extra: Sequence[GameRow] = ()) -> GamePage:
+        """One page of the games matching ``query``, and their count; ``extra`` rows (games
+        the index does not hold) are filtered, sorted and paged with them
+        (:mod:`duskfall.store.search`)."""
+        from duskfall.store.search import search  # it builds on this module
+
+        return search(self._db, query, self._with_seats, extra)
+
+    def facets(self, extra: Sequence[GameRow] = ()) -> Facets:
+        """The variants, tournaments and agents the games have, to filter by."""
+        from duskfall.store.search import facets
+
+        return facets(self._db, extra)
+
     def tournament_games(self, name: str) -> list[GameRow]:
         """Every game tagged with tournament ``name``, by slot (a slot played again after an
         interruption has several rows: the interrupted one and the new one)."""
@@ -557,6 +572,17 @@ class GameIndex:
             ids = ", ".join(r[0] for r in rows[:2])
             raise UnknownGame(f"{game_id!r} matches several games ({ids}, ...); give more of it")
         return self._with_seats(rows)[0]
+
+    def missing(self, game_ids: Sequence[str]) -> list[str]:
+        """The ids of ``game_ids`` that no row of the index has, in their order."""
+        known: set[str] = set()
+        for start in range(0, len(game_ids), 500):
+            chunk = game_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            known.update(
+                i for (i,) in self._db.execute(f"SELECT id FROM games WHERE id IN ({marks})", chunk)
+            )
+        return [i for i in game_ids if i not in known]
 
     def _with_seats(self, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
         if not rows:
