@@ -448,6 +448,14 @@ class GameIndex:
                 (termination, utc_now(), utc_now(), game_id),
             )
 
+    def move_log(self, game_id: str, log_path: str | Path) -> None:
+        """Say where a game's log is now (its folder was moved, or copied to another machine)."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET log_path = ? WHERE id = ?",
+                (str(Path(log_path).resolve()), game_id),
+            )
+
     def add_rows(self, rows: Sequence[GameRow]) -> None:
         """Insert (or replace) whole rows in one transaction: simulations use this in batches."""
         if not rows:
