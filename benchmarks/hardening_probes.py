@@ -763,7 +763,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--items", default="1,2,3,4,5,6,7,8,9")
     parser.add_argument("--baseline", help="also run the command-line probes on this commit")
-    parser.add_argument("--web-seconds", type=float, default=15.0)
+    parser.add_argument("--web-seconds", type=float, default=40.0)
     args = parser.parse_args()
     items = [int(x) for x in args.items.split(",")]
     print(f"{load_average()} before")

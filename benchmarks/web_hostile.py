@@ -1,6 +1,6 @@
 """``duskfall web`` under a slowloris, on today's code and on the code before its limits.
 
-    python benchmarks/web_hostile.py [--attackers 1100] [--bodies 20] [--seconds 25]
+    python benchmarks/web_hostile.py [--attackers 1100] [--bodies 20] [--seconds 40]
         [--reconnect-delay 1] [--fd-limit 1024] [--baseline REF] [--only now|before]
 
 Each server runs in a process of its own with the usual limit of 1,024 file descriptors. First
@@ -187,7 +187,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--attackers", type=int, default=1100)
     parser.add_argument("--bodies", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=25.0, help="length of the attack")
+    parser.add_argument("--seconds", type=float, default=40.0, help="length of the attack")
     parser.add_argument("--reconnect-delay", type=float, default=1.0)
     parser.add_argument("--fd-limit", type=int, default=1024)
     parser.add_argument("--baseline", default=BEFORE)
