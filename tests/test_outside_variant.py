@@ -1,6 +1,8 @@
 """A variant from outside duskfall: written in a package of its own, registered through the
 ``duskfall.variants`` entry-point group (no edit of duskfall), checked by duskfall.testing's kit
-and played from the command line.
+and played from the command line; through what its ``VariantInfo`` declares (spectator, facts,
+learning encoder) it gets the web's god view with its own lines, ballots and marks, tournament
+behaviour metrics and a PettingZoo environment.
 
 The package is the canonical skeleton of docs/contributing.md for a tiny 3-seat game,
 "odd-one-out": one seat is secretly the odd one; each day every seat votes for another at the
@@ -10,6 +12,7 @@ a three-way split and the next day begins, until the day limit (a draw).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -23,6 +26,7 @@ import pytest
 import duskfall
 from duskfall.core.registry import get_variant, variant_ids
 from duskfall.testing import VariantKit
+from duskfall.testing.require import require
 
 PACKAGE = "odd_one_out"
 VARIANT_ID = "odd-one-out"
@@ -329,19 +333,125 @@ SOURCES = {
                     other.votes[voter] = rng.choice([s for s in range(SEATS) if s != voter])
             return other
     """,
+    "spectator.py": """
+        from collections.abc import Mapping
+        from typing import Any
+
+        from duskfall.core import Event
+        from duskfall.core.spectator import Ballot, SeatCard, Spectator, card, mark
+
+        from odd_one_out.facts import FACTS
+
+
+        class OddSpectator(Spectator):
+            def line(self, event: Event, names: Mapping[int, str] | None = None) -> str | None:
+                if event.kind == "VOTES":
+                    votes = event.payload["votes"].items()
+                    casts = ", ".join(f"{v} points at {t}" for v, t in votes)
+                    return f"day {event.day}, fingers point: {casts}"
+                return None
+
+            def marks(self, event: Event) -> list[dict[str, Any]]:
+                if event.kind == "ELIMINATED":
+                    return mark(event.payload["seat"], "exiled", f"pointed out, day {event.day}")
+                return []
+
+            def ballot(self, event: Event) -> Ballot | None:
+                return FACTS.ballot(event)
+
+            def seat_card(self, observation: Mapping[str, Any]) -> SeatCard:
+                limit = observation["day_limit"]
+                return card(observation, (), lambda name: [f"Day limit: {limit}"])
+
+
+        SPECTATOR = OddSpectator()
+    """,
+    "facts.py": """
+        from collections.abc import Mapping
+        from typing import Any
+
+        from duskfall.core import Event
+        from duskfall.core.facts import GameFacts, SeatFacts
+        from duskfall.core.spectator import Ballot
+
+
+        class OddFacts(GameFacts):
+            def ballot(self, event: Event) -> Ballot | None:
+                if event.kind != "VOTES":
+                    return None
+                votes = event.payload["votes"]
+                casts = tuple((int(v), int(t), 1.0) for v, t in votes.items())
+                return Ballot("pointing", casts, exile=True)
+
+            def mode(self, kind: str) -> str:
+                return "vote" if kind == "VOTE" else "other"
+
+            def seat(self, observation: Mapping[str, Any]) -> SeatFacts:
+                role = str(observation["role"])
+                return SeatFacts(role, role, role == "odd", observation["day"], "DAY", (0, 1, 2),
+                                 (0, 1, 2))
+
+
+        FACTS = OddFacts()
+    """,
+    "encoder.py": """
+        from collections.abc import Mapping
+        from typing import Any
+
+        import numpy as np
+        from duskfall.core.encoding import Features, Menu, none_only, target_mask
+
+        class OddEncoder:
+            def __init__(self, seats: int, seat: int) -> None:
+                self.menu = Menu(seats)
+                self.seat = seat
+                self.seats = seats
+                self.size = 2 * seats + 2
+
+            def features(self, obs: Mapping[str, Any]) -> np.ndarray:
+                f = Features(self.size)
+                f.one_hot(self.seat, self.seats)
+                f.scalar(1.0 if obs["role"] == "odd" else 0.0)
+                f.scalar(obs["day"] / obs["day_limit"])
+                pointed = [0.0] * self.seats
+                for day in obs["past_votes"]:
+                    for target in day.values():
+                        pointed[target] += 1 / (self.seats * obs["day_limit"])
+                f.values(pointed, self.seats)
+                return f.done()
+
+            def mask(self, legal: Any, obs: Mapping[str, Any]) -> np.ndarray:
+                targets = getattr(legal, "targets", None)
+                if targets is None:
+                    return none_only(self.menu)
+                return target_mask(self.menu, targets, False)
+
+            def action(self, legal: Any, obs: Mapping[str, Any], index: int) -> Any:
+                slot, seat = self.menu.read(index)
+                return {"type": "VOTE", "target": seat}
+    """,
     "variant.py": """
         from collections.abc import Mapping
         from typing import Any
 
         from duskfall.core import Event, LegalActions, VariantInfo
+        from duskfall.core.learning import Learning, SeatEncoder
         from pydantic import BaseModel
 
         from odd_one_out import prompts
         from odd_one_out.bots import HeuristicBot, RandomBot
         from odd_one_out.config import OddConfig
+        from odd_one_out.facts import FACTS
         from odd_one_out.rules import ODD, PAIR, OddState
+        from odd_one_out.spectator import SPECTATOR
         from odd_one_out.testing import scramble_hidden
         from odd_one_out.wire import WIRE
+
+
+        def encoder(seats: int, seat: int) -> SeatEncoder:
+            from odd_one_out.encoder import OddEncoder  # numpy, only when learning
+
+            return OddEncoder(seats, seat)
 
 
         class OddOneOut:
@@ -351,7 +461,12 @@ SOURCES = {
             team_aliases: Mapping[str, str] = {"pair": PAIR, "odd": ODD}
             config_model: type[BaseModel] = OddConfig
             info = VariantInfo(
-                render_view=prompts.render_view, scramble_hidden=scramble_hidden, wire=WIRE
+                render_view=prompts.render_view,
+                scramble_hidden=scramble_hidden,
+                wire=WIRE,
+                spectator=SPECTATOR,
+                facts=FACTS,
+                learning=Learning(encoder),
             )
 
             def new_game(self, config: BaseModel, seed: int) -> OddState:
@@ -490,3 +605,98 @@ def test_duskfall_play_runs_the_outside_variant(site: Path, tmp_path: Path) -> N
     )
     assert replayed.returncode == 0, replayed.stderr
     assert "replay verified" in replayed.stdout
+
+
+def play_logged(games_dir: Path, seed: int, agents: str = "heuristic") -> str:
+    """A finished, logged game of the outside variant; its id."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from duskfall.session import GameSetup, run_game
+
+    game_id = f"{VARIANT_ID}-test-{seed}"
+    setup = GameSetup(
+        VARIANT_ID,
+        seed=seed,
+        agents=agents,
+        game_id=game_id,
+        log_path=games_dir / f"{game_id}.jsonl",
+    )
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own (the app's test client has one)
+        pool.submit(asyncio.run, run_game(setup)).result()
+    return game_id
+
+
+def test_the_web_god_view_shows_its_own_lines_ballots_and_marks(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require("fastapi", "pip install 'duskfall[web]'")
+    from fastapi.testclient import TestClient
+
+    from duskfall.web.access import Access
+    from duskfall.web.app import WebSettings, create_app
+
+    db = tmp_path / "index.db"
+    monkeypatch.setenv("DUSKFALL_DB", str(db))
+    games = tmp_path / "games"
+    games.mkdir()
+    game_id = play_logged(games, seed=1)
+    settings = WebSettings(
+        games, db, Access("odd-one-out-admin-token"), allow_hosts=("testserver",)
+    )
+    with TestClient(create_app(settings)) as client:
+        god = client.get(f"/api/games/{game_id}").json()
+        seat = client.get(f"/api/games/{game_id}?seat=0").json()
+    events = god["events"]
+    votes = [e for e in events if e["kind"] == "VOTES"]
+    assert votes and votes[0]["text"].startswith("day 1, fingers point: 0 points at")
+    assert votes[0]["ballot"] == "pointing" and len(votes[0]["votes"]) == 3
+    (out,) = [e for e in events if e["kind"] == "ELIMINATED"]
+    assert out["marks"] == [
+        {"seat": out["payload"]["seat"], "mark": "exiled", "text": f"pointed out, day {out['day']}"}
+    ]
+    roles = [e for e in events if e["kind"] == "ROLE"]
+    assert all(e["reveals"] == {str(e["payload"]["seat"]): e["payload"]["role"]} for e in roles)
+    assert [e["kind"] for e in seat["events"] if e["kind"] == "ROLE"] == ["ROLE"]  # its own
+
+
+def test_a_tournament_of_it_reports_behaviour_metrics(site: Path, tmp_path: Path) -> None:
+    from duskfall.arena.leaderboard import build_report
+    from duskfall.arena.tournament import run_tournament, tournament_progress
+    from duskfall.arena.tournament_config import parse_tournament
+    from duskfall.store.index import GameIndex
+
+    config = parse_tournament(
+        {
+            "name": "odd-board",
+            "entrants": {"crowd": "heuristic", "dice": "random"},
+            "variants": [{"variant": VARIANT_ID}],
+            "games": 6,
+            "seed": 5,
+            "schedule": "mixed",
+            "log_dir": "games",
+        }
+    )
+    summary = run_tournament(config, base_dir=tmp_path, db=tmp_path / "index.db")
+    assert summary.played == 6 and not summary.failed
+    with GameIndex(tmp_path / "index.db") as index:
+        report = build_report(tournament_progress(config, index), bootstrap=20)
+    assert {e.name for e in report.entrants} == {"crowd", "dice"}
+    for entrant in report.entrants:  # its ballots are exile votes: accuracy is measured
+        assert entrant.metrics.exile_votes > 0 and entrant.metrics.vote_accuracy is not None
+
+
+def test_a_pettingzoo_environment_of_it_passes_the_api_test(site: Path) -> None:
+    require("pettingzoo", "pip install 'duskfall[learn]'")
+    import numpy as np
+    from pettingzoo.test import api_test
+
+    from duskfall.learn.aec import DuskfallAEC
+
+    api_test(DuskfallAEC(VARIANT_ID), num_cycles=60)
+    env = DuskfallAEC(VARIANT_ID, opponents={2: "heuristic"})
+    env.reset(seed=3)
+    for agent in env.agent_iter(200):
+        obs, _reward, done, cut, _ = env.last()
+        assert obs["observation"].shape == (8,) and agent in ("seat_0", "seat_1")
+        env.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert set(env.rewards.values()) <= {-1, 0, 1}

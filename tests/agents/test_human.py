@@ -16,6 +16,7 @@ from duskfall.core.events import Event, visible_to
 from duskfall.core.prompting import flatten
 from duskfall.core.variant import Decision, VariantInfo
 from duskfall.runtime.checking import CheckedAnswer, check_answer
+from duskfall.runtime.participant import DecisionRequest
 from duskfall.variants.werewolf import VARIANT
 from duskfall.variants.werewolf.actions import Pick, Say
 from duskfall.variants.werewolf.rules import WerewolfState
@@ -56,11 +57,12 @@ def player(lines: str, variant: Any = VARIANT, seat: int = 5) -> tuple[HumanPlay
 async def ask(human: HumanPlayer, table: Table, seat: int, hint: str | None = None) -> Any:
     state: WerewolfState = table.state
     legal = state.legal(seat)
-    return await human.decide(
-        "", "", decision=Decision(seat, legal.kind), observation=state.observe(seat),
-        legal=legal, hint=hint, attempt=1 if hint else 0, entries=table.entries(seat),
+    request = DecisionRequest(
+        decision=Decision(seat, legal.kind), observation=state.observe(seat), legal=legal,
+        hint=hint, attempt=1 if hint else 0, entries=table.entries(seat),
         prompt_kit=VARIANT.info.prompt_kit,
     )  # fmt: skip
+    return await human.decide("", "", request)
 
 
 def action_of(answer: Any) -> Any:
@@ -211,7 +213,9 @@ async def test_works_for_any_variant_names_map_to_seats() -> None:
         "players": [{"seat": 1, "name": "Bob"}, {"seat": 2, "name": "Ann"}],
         "history": ["Bob was nominated"],
     }
-    reply = await human.decide("", "", observation=obs, legal=NumbersOnly(), hint=None, attempt=0)
+    legal = NumbersOnly()
+    request = DecisionRequest(decision=Decision(0, legal.kind), observation=obs, legal=legal)
+    reply = await human.decide("", "", request)
     assert action_of(reply) == 1
     text = out.getvalue()
     assert "turn: 3" in text and " - Bob was nominated" in text

@@ -22,6 +22,7 @@ from duskfall.llm import (
     TransientError,
 )
 from duskfall.llm.memory import RunningMemory
+from duskfall.runtime.participant import DecisionRequest
 
 VOTE_SCHEMA = {
     "type": "object",
@@ -31,23 +32,25 @@ VOTE_SCHEMA = {
 FAST = RetryPolicy(retries=1, base_delay=0.001, jitter=0)
 
 
-class Schema:
-    def __init__(self, value: dict[str, Any]) -> None:
+class Legal:
+    """A legal view whose only part the agent reads is its schema."""
+
+    def __init__(self, kind: str, value: dict[str, Any]) -> None:
+        self.kind = kind
         self.value = value
 
-    def get(self) -> dict[str, Any]:
+    def schema(self) -> dict[str, Any]:
         return self.value
 
 
-def extra(events: list[Event], attempt: int = 0, day: int = 1) -> dict[str, Any]:
-    return {
-        "decision": Decision(3, "VOTING"),
-        "observation": {"day": day, "phase": "VOTING", "secret": "not for prompts"},
-        "schema": Schema(VOTE_SCHEMA),
-        "attempt": attempt,
-        "hint": None,
-        "emit": events.append,
-    }
+def asked(events: list[Event], attempt: int = 0, day: int = 1) -> DecisionRequest:
+    return DecisionRequest(
+        decision=Decision(3, "VOTING"),
+        observation={"day": day, "phase": "VOTING", "secret": "not for prompts"},
+        legal=Legal("VOTING", VOTE_SCHEMA),  # type: ignore[arg-type]
+        attempt=attempt,
+        emit=events.append,
+    )
 
 
 def reply(target: int, think: str = "seat 5 dodged the question") -> str:
@@ -58,7 +61,7 @@ async def test_one_call_per_decision_with_envelope_schema_and_persona() -> None:
     provider = ScriptedProvider([reply(5)])
     agent = LLMAgent(Model(provider), seat=3, persona="A grumpy retired detective.")
     events: list[Event] = []
-    raw = await agent.decide("RULES", "VIEW", **extra(events))
+    raw = await agent.decide("RULES", "VIEW", asked(events))
     assert json.loads(raw)["action"] == {"type": "VOTE", "target": 5}
     [request] = provider.requests
     assert request.schema is not None
@@ -76,7 +79,7 @@ async def test_one_call_per_decision_with_envelope_schema_and_persona() -> None:
 async def test_each_call_is_an_admin_llm_event() -> None:
     agent = LLMAgent(Model(ScriptedProvider([reply(2)])), seat=3)
     events: list[Event] = []
-    await agent.decide("RULES", "VIEW", **extra(events))
+    await agent.decide("RULES", "VIEW", asked(events))
     [event] = events
     assert (event.kind, event.visibility, event.source) == ("llm_call", "admin", "llm")
     payload = event.payload
@@ -94,7 +97,7 @@ async def test_memory_carries_own_notes_and_stays_bounded() -> None:
     provider = ScriptedProvider(replies)
     agent = LLMAgent(Model(provider), seat=3, notes=RunningMemory(budget_chars=500))
     for i in range(30):
-        await agent.decide("RULES", f"VIEW {i}", **extra([], day=i))
+        await agent.decide("RULES", f"VIEW {i}", asked([], day=i))
     first, last = provider.requests[0], provider.requests[-1]
     assert MEMORY_HEADER not in first.messages[1]["content"]
     user = last.messages[1]["content"]
@@ -109,8 +112,8 @@ async def test_memory_carries_own_notes_and_stays_bounded() -> None:
 async def test_a_retry_replaces_the_note_of_its_decision() -> None:
     provider = ScriptedProvider([reply(2, think="first try"), reply(5, think="second try")])
     agent = LLMAgent(Model(provider), seat=3)
-    await agent.decide("R", "V", **extra([]))
-    await agent.decide("R", "V", **extra([], attempt=1))
+    await agent.decide("R", "V", asked([]))
+    await agent.decide("R", "V", asked([], attempt=1))
     assert len(agent.notes.notes) == 1
     assert "second try" in agent.notes.render()
 
@@ -118,8 +121,8 @@ async def test_a_retry_replaces_the_note_of_its_decision() -> None:
 async def test_memory_can_be_turned_off() -> None:
     provider = ScriptedProvider([reply(5), reply(5)])
     agent = LLMAgent(Model(provider), notes=RunningMemory(budget_chars=0))
-    await agent.decide("R", "V", **extra([]))
-    await agent.decide("R", "V", **extra([]))
+    await agent.decide("R", "V", asked([]))
+    await agent.decide("R", "V", asked([]))
     assert provider.requests[1].messages[1]["content"] == "V"
 
 
@@ -128,7 +131,7 @@ async def test_failed_call_is_recorded_then_raised() -> None:
     agent = LLMAgent(Model(provider, retry=FAST), seat=1)
     events: list[Event] = []
     with pytest.raises(Exception, match="gave up after 2 failed attempts"):
-        await agent.decide("R", "V", **extra(events))
+        await agent.decide("R", "V", asked(events))
     [event] = events
     assert event.payload["error"].startswith("scripted: gave up")
     assert event.payload["retries"] == 2 and event.payload["reply"] is None
@@ -139,14 +142,19 @@ async def test_a_refusing_provider_is_not_asked_again() -> None:
     agent = LLMAgent(Model(provider, retry=FAST), seat=1)
     for _ in range(2):
         with pytest.raises(ProviderUnavailable):
-            await agent.decide("R", "V", **extra([]))
+            await agent.decide("R", "V", asked([]))
     assert len(provider.requests) == 1
 
 
 async def test_free_text_decisions_still_get_the_envelope() -> None:
     provider = ScriptedProvider(lambda request: reply(2))
     agent = LLMAgent(Model(provider))
-    await agent.decide("R", "V", decision=Decision(0, "SPEECH"), emit=lambda e: None)
+    speech = Legal("SPEECH", {})
+    await agent.decide(
+        "R",
+        "V",
+        DecisionRequest(decision=Decision(0, "SPEECH"), observation={}, legal=speech),  # type: ignore[arg-type]
+    )
     schema = provider.requests[0].schema
     assert schema is not None and schema["properties"]["action"] == {}
 

@@ -34,3 +34,25 @@ def test_seer_claims_are_true_for_the_seer_and_false_for_a_wolf(
     assert by_role["Seer"].claims > 0 and by_role["Seer"].claim_truthfulness == 1.0
     assert by_role["Werewolf"].claims > 0 and by_role["Werewolf"].claim_truthfulness == 0.0
     assert by_role["Villager"].claims == 0  # wolf chat ("kill seat N") is no claim
+
+
+def test_an_eliminate_all_rounds_yes_and_no_are_not_exile_votes_on_seats_0_and_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sports mafia's eliminate-all round records ``{voter: true|false}``; those answers name
+    no player (they were once counted as votes on seat 1 and seat 0)."""
+    monkeypatch.setenv("DUSKFALL_DB", "off")
+    for seed in range(40):
+        path = tmp_path / f"sm-{seed}.jsonl"
+        asyncio.run(prepare_game(GameSetup("sports-mafia", seed=seed, log_path=path)).run())
+        log = read_log(path)
+        votes = [e.payload["votes"] for e in log.events if e.kind == "VOTES"]
+        if any(isinstance(v, bool) for round_ in votes for v in round_.values()):
+            break
+    else:
+        pytest.fail("no eliminate-all round in 40 random games")
+    on_seats = sum(
+        isinstance(t, int) and not isinstance(t, bool) for r in votes for t in r.values()
+    )
+    counted = sum(m.exile_votes for m in seat_metrics(log).values())
+    assert counted == on_seats

@@ -179,3 +179,9 @@ def test_the_report_of_a_forks_block_fits_80_columns(here: Path) -> None:
         assert f"{d.point:+.2f} [{d.low:+.2f}, {d.high:+.2f}]" in text
     html = html_report(report)  # type: ignore[arg-type]
     assert "Paired ablations" in html and "Tells" in html
+
+
+def test_plan_says_it_sizes_variant_blocks_only(here: Path, cli: CliRun) -> None:
+    config = write_config(here, 'source = "sources/*.jsonl"\nat = "day:1"')
+    code, _, err = cli("tournament", "plan", str(config), "--db", str(here / "t.db"))
+    assert code == 2 and "plan sizes [[variants]] blocks" in err and "(24 games here)" in err

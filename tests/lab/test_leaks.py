@@ -15,6 +15,7 @@ import pytest
 from duskfall.core.registry import get_variant
 from duskfall.lab.fork import ForkRequest, run_fork
 from duskfall.lab.leaks import leak_report, total
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 from duskfall.session import GameSetup, run_game
 from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import new_state_for
@@ -128,7 +129,7 @@ def test_a_seers_false_and_unfounded_claims_are_flagged(parent: Path, tmp_path: 
     assert report.findings == [] and report.seats[seer].true_claims >= 1
 
 
-class Blabber:
+class Blabber(BaseParticipant):
     """A seat that thinks aloud: its speeches are its reasoning, word for word (``paste``),
     or words of their own."""
 
@@ -141,8 +142,8 @@ class Blabber:
     def describe(self) -> str:
         return "blabber"
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
-        legal = extra["legal"]
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> str:
+        legal = request.legal
         schema: Mapping[str, Any] = legal.schema()
         if "says" in schema.get("properties", {}):
             says = self.thought if self.paste else "Nothing to add from me today."
@@ -211,3 +212,24 @@ def _speaks(log: GameLog, seat: int) -> bool:
         and e.payload.get("sub_phase") == "SPEECH"
         for e in log.events
     )
+
+
+@pytest.mark.parametrize(
+    ("variant", "config"),
+    [("werewolf", {"preset": "werewolf-12"}), ("mafia", {}), ("sports-mafia", {})],
+)
+def test_checks_read_by_convention_agree_with_the_variants_declared_facts(
+    variant: str, config: dict[str, Any], tmp_path: Path, index: Path
+) -> None:
+    """A variant from outside that declares no facts is read by convention: on the built-in
+    variants the convention finds exactly the checks their facts declare."""
+    from duskfall.lab.texts import Vocabulary
+
+    for seed in range(4):
+        log = read_log(play_logged(variant, config, seed, "heuristic", tmp_path / f"{seed}.jsonl"))
+        chosen, state = new_state_for(log)
+        words = Vocabulary.of(chosen, state, log.events)
+        declared = words.checks(log.events, chosen.info.facts)
+        assert words.checks(log.events) == declared
+        if seed == 0:
+            assert declared, f"{variant}: no check in a game of heuristic bots"

@@ -16,7 +16,7 @@ from duskfall.core.variant import get_variant
 from duskfall.learn.aec import DuskfallAEC
 from duskfall.learn.encoders import encoder_for
 from duskfall.learn.parallel import DuskfallParallel
-from duskfall.learn.tokens import ID, VOCABULARY, token_ids, words
+from duskfall.variants.sports_mafia.tokens import ID, VOCABULARY, token_ids, words
 
 CASES = [
     ("werewolf", {"preset": "werewolf-6"}),
@@ -59,8 +59,8 @@ def test_the_token_observation_passes_the_api_test_and_reads_back() -> None:
     assert token_ids(env.table.observe(seat))[-1] == ID["EOS"]
 
 
-def test_tokens_are_only_for_sports_mafia_and_bad_options_are_one_line() -> None:
-    with pytest.raises(ConfigError, match="sports-mafia only"):
+def test_tokens_are_only_for_a_variant_that_declares_them_and_bad_options_are_one_line() -> None:
+    with pytest.raises(ConfigError, match="'werewolf' has no token observation"):
         DuskfallAEC("werewolf", observation="tokens")
     with pytest.raises(ConfigError, match="reward must be"):
         DuskfallAEC("mafia", reward="dense")  # type: ignore[arg-type]
@@ -120,8 +120,8 @@ def test_features_depend_only_on_what_the_seat_may_know(variant: str, config: di
                 mover = int(_agent.removeprefix("seat_"))
                 for seat in (mover, (mover + 1) % state.num_seats):
                     other = scramble(state, seat, rng)
-                    mine = encoder_for(variant, state.num_seats, seat)
-                    theirs = encoder_for(variant, state.num_seats, seat)
+                    mine = encoder_for(get_variant(variant), state.num_seats, seat)
+                    theirs = encoder_for(get_variant(variant), state.num_seats, seat)
                     assert np.array_equal(
                         mine.features(state.observe(seat)), theirs.features(other.observe(seat))
                     ), f"seat {seat}'s features depend on hidden information"

@@ -14,7 +14,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.learn.games import BLACK, RED, bot_factory, play
 from duskfall.learn.policy import SIZE, LinearPolicy
 from duskfall.learn.search import SIZE as SEARCH_SIZE
-from duskfall.learn.search import SearchedAgent, SearchedParams, search
+from duskfall.learn.search import SearchedParams, search
 from duskfall.learn.train import TrainSettings, train
 from duskfall.learn.trained import TrainedBot, load_policy, trained_bot
 
@@ -49,7 +49,7 @@ def test_the_seed001_search_writes_parameters_that_play(tmp_path: Path) -> None:
     assert len(curve) == 1 and path.exists()
     params = SearchedParams.load(path)
     assert len(params.theta) == SEARCH_SIZE
-    agent = lambda seat, rng: SearchedAgent(seat, rng, params)  # noqa: E731
+    agent = params.bot()
     assert play(1, bot_factory("random"), agent) in (RED, BLACK, None)
 
 

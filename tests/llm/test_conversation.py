@@ -16,6 +16,17 @@ from duskfall.llm.conversation import (
     SeatConversation,
     stateless_messages,
 )
+from duskfall.llm.provider import Capabilities
+from duskfall.runtime.participant import DecisionRequest
+
+
+class VoteLegal:
+    """A legal view with no schema of its own: the envelope's action is open."""
+
+    kind = "VOTE"
+
+    def schema(self) -> dict[str, Any]:
+        return {}
 
 
 class TinyKit:
@@ -126,15 +137,14 @@ def test_stateless_prompts_hold_the_whole_history() -> None:
 
 async def vote(agent: LLMAgent, entries: Sequence[Entry]) -> None:
     """One vote decision of seat 2, having seen ``entries``."""
-    await agent.decide(
-        "ignored",
-        "ignored",
+    request = DecisionRequest(
         decision=Decision(2, "VOTE"),
         observation=OBS,
-        legal=object(),
+        legal=VoteLegal(),  # type: ignore[arg-type]
         prompt_kit=TinyKit(),
         entries=entries,
     )
+    await agent.decide("ignored", "ignored", request)
 
 
 async def test_agent_conversation_is_one_growing_prefix() -> None:
@@ -155,6 +165,7 @@ class CountingProvider(ScriptedProvider):
     """A provider with a small window whose tokens are single characters (denser than the
     four-characters-a-token estimate), so only its own count keeps prompts inside it."""
 
+    capabilities = Capabilities(schema=True, token_count=True)
     context_tokens = 1400
 
     def count_tokens(self, text: str) -> int:

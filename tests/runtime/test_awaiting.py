@@ -15,6 +15,7 @@ from duskfall.core.variant import parse_config
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of
 from duskfall.runtime.handler import PhaseContext, ask
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 
 VARIANT = get_variant("sports-mafia")
 DECLARATION = {"type": "DECLARATION", "declaration": [0] * 10}
@@ -150,15 +151,15 @@ class Counting:
         return self.legal.parse(data)
 
 
-class CheckingSeat:
+class CheckingSeat(BaseParticipant):
     """A participant that checks each answer itself on arrival, as the remote seat does."""
 
     def __init__(self, answers: list[Any]) -> None:
         self.answers = answers
         self.legals: list[Counting] = []
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
-        legal = Counting(extra["legal"])
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+        legal = Counting(request.legal)
         self.legals.append(legal)
         return CheckedAnswer.of(self.answers.pop(0), legal)
 

@@ -16,7 +16,7 @@ from duskfall.core.rng import derive_rng
 from duskfall.core.variant import parse_config
 from duskfall.runtime.failures import FailureStreaks
 from duskfall.runtime.handler import AskHandler, HandlerResult, PhaseContext, ask, ask_seat
-from duskfall.runtime.participant import BotParticipant
+from duskfall.runtime.participant import BaseParticipant, BotParticipant, DecisionRequest
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
@@ -24,15 +24,15 @@ from duskfall.runtime.settings import RuntimeSettings
 VARIANT = get_variant("sports-mafia")
 
 
-class Scripted:
-    """Answers from a list; records the prompts and extras it was given."""
+class Scripted(BaseParticipant):
+    """Answers from a list; records the prompts and requests it was given."""
 
     def __init__(self, replies: list[Any]) -> None:
         self.replies = list(replies)
-        self.calls: list[tuple[str, str, dict[str, Any]]] = []
+        self.calls: list[tuple[str, str, DecisionRequest]] = []
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
-        self.calls.append((system_prompt, user_prompt, extra))
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+        self.calls.append((system_prompt, user_prompt, request))
         reply = self.replies.pop(0)
         if isinstance(reply, BaseException):
             raise reply
@@ -63,10 +63,10 @@ async def test_valid_answer_is_parsed_and_thought_recorded() -> None:
     action = await ask(ctx, 0, player, log)
     assert action.declaration == (0,) * 10
     assert [e.kind for e in log] == ["thought"]
-    system, user, extra = player.calls[0]
+    system, user, request = player.calls[0]
     assert "Sports mafia" in system and "DECLARATION" in user
-    assert extra["attempt"] == 0 and extra["hint"] is None
-    schema = extra["schema"].get()  # the LLM form of the decision, not the wire form
+    assert request.attempt == 0 and request.hint is None
+    schema = request.schema  # the LLM form of the decision, not the wire form
     assert schema["properties"]["type"] == {"const": "DECLARATION"}
     assert schema == llm_schema(ctx.state.legal(0)) and "beliefs" in schema["properties"]
 
@@ -76,7 +76,7 @@ async def test_invalid_answer_is_retried_with_the_hint() -> None:
     log: list[Any] = []
     player = Scripted(['{"action": {"type": "VOTE", "target": 1}}', "garbage", DECLARE])
     await ask(ctx, 0, player, log)
-    hints = [c[2]["hint"] for c in player.calls]
+    hints = [c[2].hint for c in player.calls]
     assert hints[0] is None and "DECLARATION" in hints[1] and hints[2]
     assert "refused" in player.calls[1][1]  # the hint reaches the prompt too
     assert [e.kind for e in log] == ["invalid_action", "invalid_action", "thought"]
@@ -298,13 +298,13 @@ async def test_a_record_that_keeps_no_events_still_numbers_them() -> None:
     assert dropped == kept and [e["seq"] for e in dropped] == list(range(len(dropped)))
 
 
-class Broken:
+class Broken(BaseParticipant):
     """A participant whose every call raises (a model that cannot be reached)."""
 
     def __init__(self) -> None:
         self.calls = 0
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
         self.calls += 1
         raise ConnectionError("no route to the model")
 

@@ -11,16 +11,17 @@ import pytest
 
 from duskfall.agents.llm_agent import LLMAgent
 from duskfall.llm import Completion, Model, TransientError
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.types import Message
 from duskfall.session import GameSetup, SeatNotReady, plan_game, prepare_checked_game
 from duskfall.session.preflight import preflight
 
 
-class Counting:
+class Counting(Provider):
     """A provider without a ``ping`` of its own: it gets the tiny request; ``fails`` first."""
 
     name = "counting"
-    supports_schema = True
+    capabilities = Capabilities(schema=True)
     max_concurrency = 4
     endpoint = "counting"
 
@@ -83,6 +84,8 @@ async def test_bots_and_scripted_models_need_no_request() -> None:
 
 class Loading(Counting):
     """A provider that checks itself (``ping``) and says what that does the first time."""
+
+    capabilities = Capabilities(schema=True, ping=True)
 
     def __init__(self, model: str) -> None:
         super().__init__(model)

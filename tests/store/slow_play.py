@@ -10,9 +10,10 @@ from typing import Any
 from duskfall.agents.specs import AgentContext, register_agent_kind
 from duskfall.cli import main
 from duskfall.core.bot import Bot
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 
 
-class SlowBot:
+class SlowBot(BaseParticipant):
     """Plays a bot after a pause."""
 
     renders_prompts = False
@@ -21,9 +22,9 @@ class SlowBot:
         self.bot = bot
         self.delay = delay
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
         await asyncio.sleep(self.delay)
-        return self.bot.act(extra["observation"], extra["legal"])
+        return self.bot.act(request.observation, request.legal)
 
 
 def make_slow(context: AgentContext) -> SlowBot:

@@ -7,10 +7,10 @@ import random
 from typing import Any
 
 from duskfall.core.registry import get_variant
+from duskfall.core.spectator import observed_names
 from duskfall.core.variant import parse_config
 from duskfall.web.forms import decision_form
 from duskfall.web.human import _reader
-from duskfall.web.knowledge import observed_names
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("mafia", {}),

@@ -10,9 +10,18 @@ from duskfall.core.events import Event
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import parse_config
 from duskfall.store.index import GameIndex, GameRow, SeatRow
-from duskfall.web import marks
-from duskfall.web.knowledge import knowledge
+from duskfall.web import present
 from duskfall.web.stats import seat_results, statistics
+
+SPECTATOR = get_variant("werewolf").info.spectator
+
+
+def marks(event: Event) -> list[dict[str, object]]:
+    return present.marks(SPECTATOR, event)
+
+
+def knowledge(observation: dict[str, object]) -> dict[str, object]:
+    return SPECTATOR.seat_card(observation).to_dict()
 
 
 def test_werewolf_marks() -> None:
@@ -21,35 +30,24 @@ def test_werewolf_marks() -> None:
         {"deaths": [{"seat": 3, "cause": "wolves"}, {"seat": 1, "cause": "poison"}]},
         "admin", day=2, phase="NIGHT",
     )  # fmt: skip
-    assert [m["text"] for m in marks.marks("werewolf", night)] == [
+    assert [m["text"] for m in marks(night)] == [
         "killed by the wolves, night 2",
         "poisoned by the witch, night 2",
     ]
     check = Event("seer_action", {"seat": 2, "target": 5, "result": "Werewolf"}, day=1)
-    assert marks.marks("werewolf", check) == [
-        {"seat": 5, "mark": "checked", "text": "checked: Werewolf, night 1"}
-    ]
+    assert marks(check) == [{"seat": 5, "mark": "checked", "text": "checked: Werewolf, night 1"}]
     badge = Event("sheriff_elected", {"seat": 2, "reason": "elected"})
-    assert marks.marks("werewolf", badge)[0]["mark"] == "badge"
-    assert marks.marks("werewolf", Event("deaths", {"seats": "odd"})) == []
-
-
-def test_ballots_and_weights() -> None:
-    badge = Event("vote", {"seat": 2, "target": 4, "weight": 1.0, "sub_phase": "BADGE_VOTE"})
-    exile = Event("vote", {"seat": 2, "target": 5, "weight": 1.5, "sub_phase": "VOTE"})
-    assert marks.ballot(badge) == "sheriff election" and marks.ballot(exile) == "exile vote"
-    assert marks.vote_weights(exile) == {2: 1.5}
-    second = Event("VOTES", {"round": 1, "votes": {"0": 1}})
-    assert marks.ballot(second) == "exile vote (round 2)"
+    assert marks(badge)[0]["mark"] == "badge"
+    assert marks(Event("deaths", {"seats": "odd"})) == []
 
 
 def test_names_from_either_shape() -> None:
-    assert marks.seat_names(Event("game_start", {"players": ["Ada", "Bram"]})) == {
+    assert present.names(SPECTATOR, Event("game_start", {"players": ["Ada", "Bram"]})) == {
         0: "Ada",
         1: "Bram",
     }
     setup = Event("setup", {"players": [{"seat": 1, "name": "Bruno"}]})
-    assert marks.seat_names(setup) == {1: "Bruno"}
+    assert present.names(SPECTATOR, setup) == {1: "Bruno"}
 
 
 def test_the_seat_card_is_plain_words() -> None:
@@ -61,11 +59,12 @@ def test_the_seat_card_is_plain_words() -> None:
         }
     )  # fmt: skip
     assert card["headline"] == "You are Bram (seat 1), the Witch"
+    assert isinstance(card["lines"], list)
     assert "Antidote: left" in card["lines"] and "Poison: used" in card["lines"]
     assert "The wolves attacked Ada (seat 0) tonight" in card["lines"]
     assert "You hold the sheriff's badge" in card["lines"]
     wolf = knowledge({"seat": 4, "role": "Werewolf", "wolves": [4, 5], "checks": []})
-    assert "Your teammates: seat 5" in wolf["lines"]
+    assert "Your teammates: seat 5" in wolf["lines"]  # type: ignore[operator]
 
 
 def test_statistics_count_simulated_games(tmp_path: Path) -> None:

@@ -34,12 +34,13 @@ from duskfall.core.terminal import guarded_console
 from duskfall.core.variant import Variant
 from duskfall.runtime.checking import CheckedAnswer
 from duskfall.runtime.parsing import Reply
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 
 DEFAULT_TIMEOUT = 3600.0
 HELP_WORDS = frozenset({"?", "help"})
 
 
-class HumanPlayer:
+class HumanPlayer(BaseParticipant):
     """The Participant of a person at the terminal (LLM prompts are never rendered for it)."""
 
     renders_prompts = False
@@ -79,12 +80,13 @@ class HumanPlayer:
     def _say(self, text: str) -> None:
         self._console.print(Text(text))
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> CheckedAnswer:
-        observation: Mapping[str, Any] = extra["observation"]
-        legal = extra["legal"]
-        if extra.get("attempt", 0) == 0:
-            self._turn(observation, legal, extra.get("entries"))
-        hint = extra.get("hint")
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> CheckedAnswer:
+        observation, legal = request.observation, request.legal
+        if request.attempt == 0:
+            self._turn(observation, legal, request.entries)
+        hint = request.hint
         if hint:
             self._say(refused(hint))
         form = form_for(self.variant, observation, legal)

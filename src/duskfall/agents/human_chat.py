@@ -17,18 +17,19 @@ from duskfall.core.redaction import redact
 from duskfall.core.terminal import printable
 from duskfall.llm.errors import LLMError
 from duskfall.llm.model import Model
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.retry import RetryPolicy
 from duskfall.llm.types import Completion, Message
 
 SPEC = "human"
 
 
-class HumanChatProvider:
+class HumanChatProvider(Provider):
     """A person at a terminal; see the module docstring."""
 
     name = SPEC
+    capabilities = Capabilities(ping=True)
     model = SPEC
-    supports_schema = False
     max_concurrency = 1
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:

@@ -16,7 +16,7 @@ Memory (``memory`` option):
   (older days as their digest), plus the seat's own short notes of its earlier decisions.
 
 Every call, successful or not, is recorded by the model (a
-:class:`~duskfall.llm.calls.CallRecord` around ``extra["emit"]``) as an ``admin`` ``llm_call``
+:class:`~duskfall.llm.calls.CallRecord` around ``request.emit``) as an ``admin`` ``llm_call``
 event with the prompt, reply, tokens, cost, latency and retries.
 
 Options (``AgentContext.options``, shared by every LLM seat of a game):
@@ -66,6 +66,7 @@ from duskfall.core.errors import ConfigError, IllegalAction
 from duskfall.core.prompting import Entry, PromptKit
 from duskfall.core.transcript import contract_text, system_prompt
 from duskfall.core.usage import Tally
+from duskfall.core.variant import Decision
 from duskfall.llm import CallOptions, CallRecord, LLMError, Model, ProviderUnavailable
 from duskfall.llm.conversation import SeatConversation, stateless_messages
 from duskfall.llm.envelope import REASONING_CHARS, envelope_schema
@@ -73,6 +74,7 @@ from duskfall.llm.memory import RunningMemory, clip
 from duskfall.llm.options import ModelOptions, read_options
 from duskfall.llm.types import Message
 from duskfall.runtime.parsing import decode_reply
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 
 DEFAULT_MAX_TOKENS = 600
 DEFAULT_CONTEXT_TOKENS = 100_000
@@ -116,10 +118,11 @@ class LLMAgentOptions(ModelOptions):
         return self.persona or None
 
 
-class LLMAgent:
+class LLMAgent(BaseParticipant):
     """A participant backed by a :class:`~duskfall.llm.Model`."""
 
     renders_prompts = True
+    decision_timeout: float
 
     def __init__(
         self,
@@ -213,37 +216,34 @@ class LLMAgent:
             notes=f"{MEMORY_HEADER}\n{notes}" if notes else "",
         )
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> str:
         """One model call; returns the raw reply for the handler to decode and validate."""
         if self._broken is not None:
             raise self._broken  # the provider refused us for good (bad key, unknown model)
-        schema_source = extra.get("schema")
-        action_schema = schema_source.get() if schema_source is not None else None
-        schema = envelope_schema(action_schema, self.reasoning_chars)
-        attempt = extra.get("attempt", 0)
+        schema = envelope_schema(request.schema, self.reasoning_chars)
+        attempt = request.attempt
         messages = self.messages(
             system_prompt,
             user_prompt,
-            kit=extra.get("prompt_kit"),
-            entries=extra.get("entries"),
-            observation=extra.get("observation"),
-            legal=extra.get("legal"),
-            hint=extra.get("hint"),
+            kit=request.prompt_kit,
+            entries=request.entries,
+            observation=request.observation,
+            legal=request.legal,
+            hint=request.hint,
             retry=bool(attempt),
         )
-        decision = extra.get("decision")
-        where = _where(extra.get("observation"), decision)
+        where = _where(request.observation, request.decision)
         record = CallRecord(
-            extra.get("emit") or _drop,
+            request.emit,
             seat=self.seat,
             day=where["day"],
             phase=where["phase"],
-            fields={"decision": getattr(decision, "kind", None), "attempt": attempt},
+            fields={"decision": request.kind, "attempt": attempt},
             tally=self.tally,
         )
         if not attempt:
             self._decisions += 1  # a retry of the same decision replaces its memory note
-            await self._daily_beliefs(messages, extra, where)
+            await self._daily_beliefs(messages, request, where)
         try:
             completion = await self.model.complete(
                 messages,
@@ -257,24 +257,23 @@ class LLMAgent:
             raise
         if self.conversation is not None:
             self.conversation.answered(completion.text)
-        self._remember(completion.text, decision, where)
+        self._remember(completion.text, request.decision, where)
         return completion.text
 
     async def _daily_beliefs(
-        self, messages: list[Message], extra: Mapping[str, Any], where: Mapping[str, Any]
+        self, messages: list[Message], request: DecisionRequest, where: Mapping[str, Any]
     ) -> None:
         """With ``beliefs=daily``: the first decision of a day asks for beliefs first."""
-        observation, emit = extra.get("observation"), extra.get("emit")
-        if observation is None or emit is None or not self.beliefs.due(where["day"]):
+        if not self.beliefs.due(where["day"]):
             return
         await ask_beliefs(
             self.model,
             messages,
-            observation,
+            request.observation,
             seat=self.seat,
             day=where["day"],
             phase=where["phase"],
-            emit=emit,
+            emit=request.emit,
             options=self._options_for(messages, "beliefs"),
             deadline=self.decision_timeout * 0.4,
         )
@@ -286,15 +285,14 @@ class LLMAgent:
         seed = call_seed(self.game_seed, self.seat, messages, purpose)
         return dataclasses.replace(self.options, seed=seed)
 
-    def _remember(self, reply: str, decision: Any, where: Mapping[str, Any]) -> None:
+    def _remember(self, reply: str, decision: Decision, where: Mapping[str, Any]) -> None:
         if self.conversation is not None or self.notes.budget_chars <= 0:
             return
         try:
             decoded = decode_reply(reply)
         except IllegalAction:  # an undecodable reply leaves no note; the handler will re-ask
             return
-        kind = getattr(decision, "kind", "decision")
-        parts = [f"{where['phase']} {where['day']}, {kind}:"]
+        parts = [f"{where['phase']} {where['day']}, {decision.kind}:"]
         if decoded.think:
             parts.append(f"thought {clip(decoded.think, 90)!r};")
         parts.append(f"chose {_compact(decoded.action)}")
@@ -311,11 +309,10 @@ def call_seed(
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> 1
 
 
-def _where(observation: Mapping[str, Any] | None, decision: Any) -> dict[str, Any]:
+def _where(obs: Mapping[str, Any], decision: Decision) -> dict[str, Any]:
     """Day and phase of a decision, read from the seat's observation where it has them."""
-    obs = observation if observation is not None else {}
     day = obs.get("day", obs.get("turn", 0))
-    phase = obs.get("phase") or getattr(decision, "kind", "")
+    phase = obs.get("phase") or decision.kind
     return {"day": int(day) if isinstance(day, int) else 0, "phase": str(phase)}
 
 
@@ -329,10 +326,6 @@ def _compact(action: Any) -> str:
             items.append(f"{key}={value}")
         return clip(", ".join(items), 70)
     return clip(str(action), 70)
-
-
-def _drop(event: Any) -> None:
-    """Where the calls of an agent asked without ``emit`` go."""
 
 
 def check_retired(options: Mapping[str, Any]) -> None:

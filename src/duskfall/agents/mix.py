@@ -27,7 +27,13 @@ from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import LegalActions, Variant
-from duskfall.runtime.participant import BotParticipant, Participant
+from duskfall.runtime.participant import (
+    BaseParticipant,
+    BotParticipant,
+    DecisionRequest,
+    Participant,
+    describe_player,
+)
 
 HELP = (
     "mix:A@p/B (each decision by agent A with probability p, else B; e.g. mix:heuristic@0.7/random)"
@@ -97,7 +103,7 @@ class MixBot(Bot):
         return f"mix:{self.first.describe()}@{self.p:g}/{self.second.describe()}"
 
 
-class MixParticipant:
+class MixParticipant(BaseParticipant):
     """Two participants behind one seat (at least one is not a bot); see the module doc."""
 
     def __init__(
@@ -107,31 +113,29 @@ class MixParticipant:
         self.p = p
         self.rng = chooser
         self.taken = [0, 0]
-        self.renders_prompts = any(getattr(x, "renders_prompts", True) for x in self.parts)
-        self.reads_history = any(getattr(x, "reads_history", False) for x in self.parts)
-        timeouts = [getattr(x, "decision_timeout", None) for x in self.parts]
-        known = [float(t) for t in timeouts if t]
+        self.renders_prompts = any(x.renders_prompts for x in self.parts)
+        self.reads_history = any(x.reads_history for x in self.parts)
+        known = [float(t) for t in (x.decision_timeout for x in self.parts) if t]
         self.decision_timeout = max(known) if known else None
 
-    async def decide(self, system_prompt: str, user_prompt: str, *args: Any, **extra: Any) -> Any:
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
         chosen = 0 if self.rng.random() < self.p else 1
         self.taken[chosen] += 1
-        return await self.parts[chosen].decide(system_prompt, user_prompt, *args, **extra)
+        return await self.parts[chosen].decide(system_prompt, user_prompt, request)
 
     def watch_game(self, game_id: str, log_path: Path | None) -> Any:
         """Both parts follow the game if they keep records of it."""
-        observers = []
-        for part in self.parts:
-            watch = getattr(part, "watch_game", None)
-            observer = watch(game_id, log_path) if callable(watch) else None
-            if observer is not None:
-                observers.append(observer)
+        observers = [
+            observer
+            for part in self.parts
+            if (observer := part.watch_game(game_id, log_path)) is not None
+        ]
         if not observers:
             return None
         return observers[0] if len(observers) == 1 else _Both(observers)
 
     def describe(self) -> str:
-        names = [str(getattr(x, "describe", lambda: "?")()) for x in self.parts]
+        names = [describe_player(x) for x in self.parts]
         return f"mix:{names[0]}@{self.p:g}/{names[1]}"
 
 

@@ -18,10 +18,11 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import State, Variant
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import Player
 
 
 @dataclass
@@ -39,7 +40,7 @@ class AgentContext:
         return derive_rng(self.seed, f"agent:{self.seat}")
 
 
-AgentFactory = Callable[[AgentContext], Participant]
+AgentFactory = Callable[[AgentContext], Player]
 OptionCheck = Callable[[Mapping[str, Any]], Collection[str]]
 """Checks the agent options a kind reads (one ConfigError for a bad value); returns their
 names."""
@@ -226,13 +227,13 @@ def check_agent_options(options: Mapping[str, Any]) -> None:
         )
 
 
-def make_participant(agent: str, ctx: AgentContext) -> Participant:
+def make_participant(agent: str, ctx: AgentContext) -> Player:
     """Build the participant for one seat from an agent string such as ``heuristic``."""
     kind, _, arg = agent.partition(":")
     bots = ctx.variant.bots()
     if kind in bots and not arg:
-        participant: Participant = bots[kind](ctx.seat, ctx.rng)
-        return participant
+        bot: Bot = bots[kind](ctx.seat, ctx.rng)
+        return bot
     factory = _KINDS.get(kind)
     if factory is None:
         raise ConfigError(f"unknown agent {agent!r}")

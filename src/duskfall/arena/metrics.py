@@ -16,23 +16,24 @@ What is counted (``evil`` is the variant's last team, see :mod:`duskfall.arena.s
   village power role (any village role other than the side's most common, plain one), per
   night kill.
 * **teammate votes** (bussing): exile votes an evil seat cast on another evil seat.
-* **role claims**: in sports mafia, declarations in which a seat claimed sheriff checks; in
-  werewolf, public speeches claiming the seer (the plain form the werewolf bots read and
-  speak, ``I am the Seer. Seat 4 is a werewolf.``, see
-  :mod:`duskfall.variants.werewolf.bot_reading`); truthful when the seat held that role.
+* **role claims**: public claims of a role, as the variant reads them (sports mafia:
+  declarations with sheriff checks; werewolf: speeches claiming the seer in the plain form its
+  bots speak, ``I am the Seer. Seat 4 is a werewolf.``); truthful when the seat held that role.
 * **legal first try**: decisions answered legally at the first attempt; **fallbacks**: decisions
   settled by the documented fallback.
 * **model usage**: calls, prompt tokens (cached and uncached), completion tokens, cost and
   latency from the ``llm_call`` events of the seat.
 
-Votes and kills come from each variant's own event kinds (``_VARIANT_FACTS``); a variant not
-listed there still gets survival, decisions and model usage.
+Votes, kills and claims come from the variant's facts (``VariantInfo.facts``,
+:mod:`duskfall.core.facts`): its ballots that can put a player out, its evil side's night
+kills, its public role claims. A variant that declares none still gets survival, decisions and
+model usage.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,11 +42,9 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.counts import Summable
 from duskfall.core.events import Event
 from duskfall.core.usage import Usage
+from duskfall.core.variant import Variant
 from duskfall.store.log import GameLog
 from duskfall.store.replay import new_state_for
-from duskfall.variants.werewolf.bot_reading import SEER_CLAIM
-from duskfall.variants.werewolf.phases import WOLF_CHAT
-from duskfall.variants.werewolf.roles import SEER
 
 
 @dataclass
@@ -142,70 +141,28 @@ def total(metrics: Iterable[SeatMetrics]) -> SeatMetrics:
 
 @dataclass
 class _Facts:
-    """What a variant's events say about votes, kills and claims."""
+    """What a game's events say about votes, kills and claims (the variant's facts)."""
 
     exile_votes: list[tuple[int, int, int]] = field(default_factory=list)  # day, voter, target
     night_kills: list[int] = field(default_factory=list)
     claims: list[tuple[int, str]] = field(default_factory=list)  # seat, role it claimed
 
 
-def _sports_mafia(events: Iterable[Event], facts: _Facts) -> None:
+def _facts_of(variant: Variant, events: Iterable[Event]) -> _Facts:
+    """The exile votes (casts on a seat of the ballots that can put a player out), the evil
+    side's night kills and the public role claims the variant's facts read in ``events``."""
+    read, facts = variant.info.facts, _Facts()
     for event in events:
-        payload = event.payload
-        if event.kind == "VOTES":
-            for voter, target in payload.get("votes", {}).items():
-                if isinstance(target, int):
-                    facts.exile_votes.append((event.day, int(voter), target))
-        elif event.kind == "PLAYER_KILLED":
-            facts.night_kills.append(int(payload["player_id"]))
-        elif event.kind == "DECLARATION":
-            claims = payload.get("sheriff_claims") or []
-            if any(any(row) for row in claims):
-                facts.claims.append((int(payload["player_id"]), "SHERIFF"))
-
-
-def _werewolf(events: Iterable[Event], facts: _Facts) -> None:
-    for event in events:
-        payload = event.payload
-        if event.kind == "vote" and payload.get("sub_phase") == "VOTE":
-            if payload.get("target") is not None:
-                facts.exile_votes.append((event.day, payload["seat"], payload["target"]))
-        elif event.kind == "night_resolved":
-            facts.night_kills.extend(
-                d["seat"] for d in payload.get("deaths", []) if d.get("cause") == "wolves"
-            )
-        elif _public_seer_claim(event):
-            facts.claims.append((payload["seat"], SEER.upper()))
-
-
-def _public_seer_claim(event: Event) -> bool:
-    """A werewolf speech (not the wolves' chat) claiming the seer."""
-    payload = event.payload
-    return (
-        event.kind == "speech"
-        and payload.get("sub_phase") != WOLF_CHAT
-        and SEER_CLAIM.search(str(payload.get("text", ""))) is not None
-    )
-
-
-def _mafia(events: Iterable[Event], facts: _Facts) -> None:
-    for event in events:
-        payload = event.payload
-        if event.kind == "vote_result":
-            for voter, target in (payload.get("votes") or {}).items():
-                if isinstance(target, int):
-                    facts.exile_votes.append((event.day, int(voter), target))
-        elif event.kind == "night_summary" and isinstance(payload.get("mafia_target"), int):
-            deaths = payload.get("deaths") or {}
-            if str(payload["mafia_target"]) in deaths:
-                facts.night_kills.append(payload["mafia_target"])
-
-
-_VARIANT_FACTS: dict[str, Callable[[Iterable[Event], _Facts], None]] = {
-    "sports-mafia": _sports_mafia,
-    "werewolf": _werewolf,
-    "mafia": _mafia,
-}
+        ballot = read.ballot(event)
+        if ballot is not None and ballot.exile:
+            facts.exile_votes += [
+                (event.day, voter, target)
+                for voter, target, _ in ballot.casts
+                if target is not None
+            ]
+        facts.night_kills += read.night_kills(event)
+        facts.claims += [(claim.seat, claim.role) for claim in read.claims(event)]
+    return facts
 
 
 def _power_roles(roles: dict[int, str], sides: dict[int, str]) -> set[str]:
@@ -235,11 +192,8 @@ def seat_metrics(log: GameLog, since: int = 0) -> dict[int, SeatMetrics]:
         )
         for seat in roles
     }
-    facts = _Facts()
-    extract = _VARIANT_FACTS.get(variant.id)
     own = log.events[since:] if since else log.events
-    if extract is not None:
-        extract(own, facts)
+    facts = _facts_of(variant, own)
     _count_votes(facts, sides, out)
     _count_kills(facts, roles, sides, out)
     for seat, role in facts.claims:

@@ -336,12 +336,20 @@ def plan(
     from duskfall.cli.tournament_display import plan_table
 
     loaded, path = _config(config, db)
+    if not loaded.variants:
+        raise ConfigError(
+            "tournament plan sizes [[variants]] blocks; a [[forks]] block plays its source "
+            f"games x entrants x repeats ({loaded.total_games} games here): add source games or "
+            "repeats to narrow its intervals"
+        )
     pilot = []
     if path.exists():
         state = _progress(loaded, path)
         games = [played_game(row) for _, row in sorted(state.done.items())]
-        pilot = [g for _, g in sorted(rated_by_slot(state, games).items()) if g is not None]
-    result = make_plan(loaded, gap, pilot, proxy_games)
+        forks = {s.index for s in state.schedule if s.fork is not None}
+        rated = rated_by_slot(state, [g for g in games if g.slot not in forks])
+        pilot = [g for _, g in sorted(rated.items()) if g is not None]
+    result = make_plan(loaded.model_copy(update={"forks": []}), gap, pilot, proxy_games)
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
         return

@@ -7,9 +7,8 @@ Agents are built through :mod:`duskfall.agents.specs`, so every registered kind 
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from duskfall.agents.specs import AgentContext, make_participant, parse_spec
@@ -17,24 +16,13 @@ from duskfall.client.aio import AsyncClient
 from duskfall.client.wire_legal import check_wire_support, legal_from_wire
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
-from duskfall.core.llm_form import llm_schema
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import Decision, LegalActions, Variant
 from duskfall.protocol.messages import ActionRequest, ErrorMessage, ServerHello
 from duskfall.runtime.parsing import decode_reply
-from duskfall.runtime.participant import BotParticipant, Participant
+from duskfall.runtime.participant import BotParticipant, DecisionRequest, Participant
 
 log = logging.getLogger(__name__)
-
-
-class _Schema:
-    """``extra["schema"]``: the JSON schema, built only if the agent asks for it."""
-
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
-        self._build = build
-
-    def get(self) -> dict[str, Any]:
-        return self._build()
 
 
 class AgentPlayer:
@@ -89,21 +77,18 @@ class AgentPlayer:
         legal = legal_from_wire(variant, request.phase, request.valid_actions, request.legal_state)
         observation = request.observation
         system = user = ""
-        if getattr(participant, "renders_prompts", True):
+        if participant.renders_prompts:
             system, user = variant.render_prompts(observation, legal, hint)
-        raw = await participant.decide(
-            system,
-            user,
+        asked = DecisionRequest(
             decision=Decision(seat, request.phase),
             observation=observation,
             legal=legal,
-            schema=_Schema(functools.partial(llm_schema, legal)),
-            hint=hint,
-            attempt=attempt,
             game_id=request.game_id or "",
             variant=variant.id,
-            emit=lambda event: None,
+            hint=hint,
+            attempt=attempt,
         )
+        raw = await participant.decide(system, user, asked)
         return _wire_action(raw, legal)
 
     def describe(self) -> str:

@@ -24,8 +24,11 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
+from duskfall.core.facts import GameFacts
+from duskfall.core.learning import Learning
 from duskfall.core.outcome import Outcome
 from duskfall.core.prompting import PromptKit
+from duskfall.core.spectator import Spectator
 from duskfall.core.terminal_form import TerminalForm
 from duskfall.core.validation import validated
 
@@ -166,7 +169,16 @@ class VariantInfo:
     * ``prompt_kit``: the pieces of its LLM prompts (:mod:`duskfall.core.prompting`), from
       which every LLM seat's prompt is composed, and a person's view at the terminal;
     * ``terminal_form``: how a person at the terminal enters a decision, question by question
-      (:mod:`duskfall.core.terminal_form`; None for a decision answered in one line).
+      (:mod:`duskfall.core.terminal_form`; None for a decision answered in one line);
+    * ``spectator``: how its events look to a spectator (lines, reveals, marks, ballots) and
+      what a seat knows (:mod:`duskfall.core.spectator`);
+    * ``facts``: what its events and views say in the common form metrics and agents read
+      (votes, kills, claims, lessons, decision modes; :mod:`duskfall.core.facts`);
+    * ``learning``: its learning encoder, for the PettingZoo environments
+      (:mod:`duskfall.core.learning`; None: no environment);
+    * ``roles``: the names of the roles it deals (empty: not declared);
+    * ``role_named``: the name of a role as people write it (``seers`` -> ``Seer``), or
+      ValueError naming the roles.
     """
 
     presets: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -177,6 +189,11 @@ class VariantInfo:
     wire: WireCodec | None = None
     prompt_kit: PromptKit | None = None
     terminal_form: Callable[[Mapping[str, Any], Any], TerminalForm | None] | None = None
+    spectator: Spectator = field(default_factory=Spectator)
+    facts: GameFacts = field(default_factory=GameFacts)
+    learning: Learning | None = None
+    roles: tuple[str, ...] = ()
+    role_named: Callable[[str], str] | None = None
 
 
 class Variant(Protocol):

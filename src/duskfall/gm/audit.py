@@ -2,7 +2,7 @@
 
 A card whose skeleton says ``audit = "werewolf"`` (and maps each of its roles to a role of
 the werewolf rules engine with ``rules_role``) gets a shadow game of the real rules engine
-(:mod:`duskfall.variants.werewolf`, played by :mod:`duskfall.gm.shadow`), dealt as the GM's
+(the ``werewolf`` variant, played by :mod:`duskfall.gm.shadow`), dealt as the GM's
 game was dealt, that follows what the GM announced. The shadow's decisions are answered from
 the GM's game: at dawn, the wolves' kill and the witch's potion that explain the deaths the
 GM announced (the witch's potion and its target, and the wolves' target when nobody died, are
@@ -36,11 +36,8 @@ from collections.abc import Mapping
 from duskfall.core.events import Event
 from duskfall.gm import event_kinds as kinds
 from duskfall.gm.event_kinds import UNMAPPED
-from duskfall.gm.shadow import Flag, Night, ShadowGame
+from duskfall.gm.shadow import NIGHT_ROLES, WEREWOLF, Flag, Night, ShadowGame, rules_role
 from duskfall.gm.skeleton import Skeleton
-from duskfall.variants.werewolf.roles import GUARD, SEER, WEREWOLF, WITCH, canonical_role
-
-NIGHT_ROLES = {WEREWOLF, SEER, WITCH, GUARD}
 
 __all__ = ["Flag", "WerewolfAudit", "audit_for"]
 
@@ -106,7 +103,7 @@ class WerewolfAudit:
 
     def _rules_role(self, card_role: str) -> str:
         spec = self.skeleton.role(card_role)
-        return canonical_role(spec.rules_role or card_role)
+        return rules_role(spec.rules_role or card_role)
 
     @property
     def _game(self) -> ShadowGame:

@@ -48,7 +48,6 @@ from duskfall.runtime.record import GameRecord
 
 # Errors that no retry can fix: the game stops at once with their message.
 FATAL_MODEL_ERRORS: tuple[type[Exception], ...] = (MissingDependency, ConfigError)
-SEEDED_PROVIDERS = ("local", "openai")
 
 
 ChatModel: TypeAlias = Model
@@ -435,7 +434,7 @@ class GMGame(Pausable):
     ) -> tuple[Completion | None, LLMError | None]:
         """One model call with a hard deadline, recorded by the model as an admin ``llm_call``
         event (what the index and web read); returns (completion, None) or (None, error)."""
-        seeded = model.provider.name in SEEDED_PROVIDERS
+        seeded = model.provider.capabilities.seed
         options = CallOptions(
             max_tokens=max_tokens,
             temperature=self.settings.temperature,

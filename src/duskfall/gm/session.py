@@ -31,6 +31,7 @@ from duskfall.gm.cards import Card, PlayerSpec, card_from_dict
 from duskfall.gm.config import GMSettings, make_settings, resolve_card, seats
 from duskfall.gm.game import ChatModel, GMGame
 from duskfall.gm.names import check_roster
+from duskfall.gm.spectator import GM_VARIANT
 from duskfall.gm.state import GMState
 from duskfall.llm.preflight import Announce, first_not_ready
 from duskfall.runtime.record import Observer
@@ -38,7 +39,7 @@ from duskfall.session import open_record
 from duskfall.store.log import GameLog, LogHeader, read_log, truncate_to_whole_events
 from duskfall.store.repair import check_new_log
 
-VARIANT = "gm"
+VARIANT = GM_VARIANT
 ModelFactory = Callable[[str], ChatModel]
 
 

@@ -1,6 +1,7 @@
 """The shadow game of a GM's werewolf game: the real rules engine, played from what the GM did.
 
-:class:`ShadowGame` holds a :class:`~duskfall.variants.werewolf.rules.WerewolfState` dealt as
+:class:`ShadowGame` holds a state of the ``werewolf`` variant (found with
+:func:`~duskfall.core.registry.get_variant`, played through the State contract) dealt as
 the GM's game was dealt and answers its decisions from the GM's game (see
 :mod:`duskfall.gm.audit`): at dawn, the wolves' kill and the witch's potion that explain the
 deaths the GM announced; at the exile, every living player's vote for the player the GM put
@@ -15,18 +16,44 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from duskfall.core.errors import IllegalAction
+from duskfall.core.errors import DuskfallError, IllegalAction
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import State, Variant, parse_config
 from duskfall.gm.event_kinds import UNMAPPED
-from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.config import WerewolfConfig
-from duskfall.variants.werewolf.roles import WEREWOLF, WITCH
-from duskfall.variants.werewolf.rules import WerewolfState
+
+RULES_VARIANT = "werewolf"
+# The werewolf variant's roles and decision kinds the shadow answers (its wire vocabulary).
+WEREWOLF, WITCH, SEER, GUARD = "Werewolf", "Witch", "Seer", "Guard"
+WOLF_CHAT, WOLF_KILL, VOTE, SPEECH, LAST_WORDS = (
+    "WOLF_CHAT", "WOLF_KILL", "VOTE", "SPEECH", "LAST_WORDS",
+)  # fmt: skip
+SPEECH_KINDS = frozenset({WOLF_CHAT, "BADGE_SPEECH", LAST_WORDS, SPEECH})
+NIGHT_ROLES = frozenset({WEREWOLF, SEER, WITCH, GUARD})
 
 ANTIDOTE_WORDS = re.compile(r"antidote|\bsave|解药|救", re.IGNORECASE)
 POISON_WORDS = re.compile(r"poison|毒", re.IGNORECASE)
 SAID = "..."  # what the shadow says for a speech the GM's game does not map
 
 Answer = Callable[[int], Any]  # a seat -> its action (wire form) in the shadow game
+
+
+def werewolf() -> Variant:
+    """The rules the shadow plays."""
+    return get_variant(RULES_VARIANT)
+
+
+def rules_role(name: str) -> str:
+    """The werewolf rules' name of a role as a card writes it (``seers`` -> ``Seer``);
+    ValueError if the rules have no such role."""
+    named = werewolf().info.role_named
+    if named is None:
+        raise ValueError(f"the {RULES_VARIANT} rules name no roles")
+    return named(name)
+
+
+def decision_of(state: State, seat: int) -> str | None:
+    """The kind of the decision ``seat`` must make now, if any."""
+    return next((d.kind for d in state.pending() if d.seat == seat), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,30 +77,34 @@ class ShadowGame:
     raises ValueError if the rules have no such game."""
 
     def __init__(self, names: Sequence[str], roles: Sequence[str]) -> None:
-        config = WerewolfConfig(
-            roles=list(roles),
-            names=list(names),
-            deal="in_order",
-            badge=False,  # the cards have no sheriff
-            wolf_rounds=1,
-            last_words_first_night_only=False,  # the cards give every death last words
-            day_limit=200,
-        )
-        self.engine = WerewolfState(config, 0)
+        variant = werewolf()
+        config = {
+            "roles": list(roles),
+            "names": list(names),
+            "deal": "in_order",
+            "badge": False,  # the cards have no sheriff
+            "wolf_rounds": 1,
+            "last_words_first_night_only": False,  # the cards give every death last words
+            "day_limit": 200,
+        }
+        try:
+            self.engine: State = variant.new_game(parse_config(variant, config), 0)
+        except DuskfallError as exc:
+            raise ValueError(str(exc)) from None
         self.seat = {name: i for i, name in enumerate(names)}
 
     def role(self, player: str) -> str:
-        return self.engine.role_of[self.seat[player]]
+        return self.engine.roles()[self.seat[player]]
 
     def is_out(self, player: str) -> bool:
-        return not self.engine.is_alive[self.seat[player]]
+        return self.seat[player] not in self.engine.alive()
 
     def take_last_words(self, player: str) -> bool:
         """Whether the rules give ``player`` last words now (they are then said)."""
         seat = self.seat[player]
-        if self.engine.decision_of(seat) != P.LAST_WORDS:
+        if decision_of(self.engine, seat) != LAST_WORDS:
             return False
-        self.engine.apply(seat, {"type": P.LAST_WORDS, "says": SAID})
+        self.engine.apply(seat, {"type": LAST_WORDS, "says": SAID})
         return True
 
     @property
@@ -102,9 +133,9 @@ class ShadowGame:
 
     @staticmethod
     def _refused(kind: str, why: str) -> Flag:
-        if kind == P.WITCH:
+        if kind == WITCH.upper():
             return Flag("illegal_witch_action", f"the rules refuse the witch's potion: {why}")
-        if kind == P.VOTE:  # everyone voted for the player the GM exiled
+        if kind == VOTE:  # everyone voted for the player the GM exiled
             return Flag("dead_player_acts", f"the GM exiled a player who is out ({why})")
         return Flag("dead_player_acts", f"the GM put out a player who is out ({why})")
 
@@ -112,15 +143,16 @@ class ShadowGame:
         """The day's speeches and the vote that exiles ``exiled`` (None: nobody)."""
         target = None if exiled is None else self.seat[exiled]
         votes: dict[str, Answer] = {
-            P.VOTE: lambda seat: {"type": P.VOTE, "target": None if seat == target else target}
+            VOTE: lambda seat: {"type": VOTE, "target": None if seat == target else target}
         }
-        return self._drive((P.WOLF_CHAT, P.WOLF_KILL, P.WITCH, P.SEER, P.GUARD), votes)
+        night = (WOLF_CHAT, WOLF_KILL, WITCH.upper(), SEER.upper(), GUARD.upper())
+        return self._drive(night, votes)
 
     def settle_night(self, tonight: Night) -> list[Flag]:
         """At dawn: the wolves' kill and the witch's potion that explain the deaths the GM
         announced; then what the rules say died, against what the GM said."""
         engine = self.engine
-        flags = self._drive((P.WOLF_KILL,), {})
+        flags = self._drive((WOLF_KILL,), {})
         if engine.outcome() is not None:
             return flags
         deaths = tonight.deaths
@@ -133,25 +165,28 @@ class ShadowGame:
         if saved is not None:
             flags.append(saved)
             witch = {"potion": "PASS"}
-        dead_before = {s for s in range(engine.num_seats) if not engine.is_alive[s]}
+        dead_before = set(range(engine.num_seats)) - set(engine.alive())
         answers: dict[str, Answer] = {
-            P.WOLF_KILL: lambda seat: {"type": P.WOLF_KILL, "target": attacked},
-            P.WITCH: lambda seat: {"type": P.WITCH, "target": None, **witch},
-            P.SEER: lambda seat: self._seer_check(tonight, seat),
+            WOLF_KILL: lambda seat: {"type": WOLF_KILL, "target": attacked},
+            WITCH.upper(): lambda seat: {"type": WITCH.upper(), "target": None, **witch},
+            SEER.upper(): lambda seat: self._seer_check(tonight, seat),
         }
-        flags += self._drive((P.SPEECH, P.LAST_WORDS, P.VOTE), answers)
-        died = {s for s in range(engine.num_seats) if not engine.is_alive[s]} - dead_before
+        flags += self._drive((SPEECH, LAST_WORDS, VOTE), answers)
+        died = set(range(engine.num_seats)) - set(engine.alive()) - dead_before
         return flags + self._compare_deaths({self.seat[n] for n in deaths}, died)
 
     def _witch_plan(self, tonight: Night, deaths: list[str]) -> tuple[dict[str, Any], list[Flag]]:
         """The witch's potion tonight, from her private reply (wire form of the engine)."""
         engine = self.engine
-        name = next((n for n, s in self.seat.items() if engine.role_of[s] == WITCH), None)
+        roles = engine.roles()
+        name = next((n for n, s in self.seat.items() if roles[s] == WITCH), None)
         said = " ".join(tonight.replies.get(name, [])) if name else ""
         wants = {p for p, words in (("ANTIDOTE", ANTIDOTE_WORDS), ("POISON", POISON_WORDS))
                  if words.search(said)}  # fmt: skip
         flags = []
-        for potion, left in (("ANTIDOTE", engine.antidote), ("POISON", engine.poison)):
+        potions = engine.observe(self.seat[name]) if name else {}
+        for potion in ("ANTIDOTE", "POISON"):
+            left = bool(potions.get(potion.lower()))
             if potion in wants and not left:
                 flags.append(
                     Flag("witch_potion_twice", f"the witch used her {potion.lower()} again")
@@ -183,7 +218,8 @@ class ShadowGame:
         if not saved:
             return None, None
         engine = self.engine
-        wolves = {n for n, s in self.seat.items() if engine.role_of[s] == WEREWOLF}
+        roles = engine.roles()
+        wolves = {n for n, s in self.seat.items() if roles[s] == WEREWOLF}
         said = " ".join(t for n in wolves for t in tonight.replies.get(n, []))
         named = [n for n in _named(said, self.seat) if n not in wolves]
         if not named:
@@ -194,11 +230,10 @@ class ShadowGame:
         engine = self.engine
         player = next(n for n, s in self.seat.items() if s == seat)
         said = " ".join(tonight.replies.get(player, []))
-        living = [
-            n for n in _named(said, self.seat, exclude=player) if engine.is_alive[self.seat[n]]
-        ]
+        alive = engine.alive()
+        living = [n for n in _named(said, self.seat, exclude=player) if self.seat[n] in alive]
         target = self.seat[living[0]] if living else _filler(engine)(seat)["target"]
-        return {"type": P.SEER, "target": target}
+        return {"type": SEER.upper(), "target": target}
 
     def _compare_deaths(self, announced: set[int], died: set[int]) -> list[Flag]:
         if announced == died:
@@ -222,19 +257,19 @@ def _named(text: str, seats: Mapping[str, int], exclude: str | None = None) -> l
     return [n for at, n in sorted(found) if at >= 0]
 
 
-def _filler(engine: WerewolfState) -> Answer:
+def _filler(engine: State) -> Answer:
     """A neutral answer to a decision the GM's game does not map: an empty speech, no kill,
     no vote, no potion; a seer's check of the first player she may check."""
 
     def answer(seat: int) -> dict[str, Any]:
-        kind = engine.decision_of(seat)
-        if kind in P.SPEECH_KINDS:
+        kind = decision_of(engine, seat)
+        if kind in SPEECH_KINDS:
             return {"type": kind, "says": SAID}
-        if kind == P.WITCH:
-            return {"type": P.WITCH, "potion": "PASS", "target": None}
-        if kind == P.SEER:
+        if kind == WITCH.upper():
+            return {"type": kind, "potion": "PASS", "target": None}
+        if kind == SEER.upper():
             target = next(s for s in engine.alive() if s != seat)
-            return {"type": P.SEER, "target": target}
+            return {"type": kind, "target": target}
         return {"type": kind, "target": None}
 
     return answer

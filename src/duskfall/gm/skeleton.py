@@ -33,7 +33,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from duskfall.variants.werewolf.roles import canonical_role
+from duskfall.gm.shadow import rules_role
 
 
 class RoleSpec(BaseModel):
@@ -100,7 +100,7 @@ class Skeleton(BaseModel):
         if self.audit == "werewolf":
             for role in self.roles:
                 try:
-                    canonical_role(role.rules_role or role.name)
+                    rules_role(role.rules_role or role.name)
                 except ValueError as exc:
                     raise ValueError(
                         f"role {role.name!r} has no werewolf rules_role: {exc}"

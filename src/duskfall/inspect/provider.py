@@ -21,6 +21,7 @@ from typing import Any
 from duskfall.core.errors import MissingDependency
 from duskfall.llm.config import LLMConfig
 from duskfall.llm.errors import LLMError
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.types import Completion, Message, Usage
 
 MAX_CONCURRENCY = 256  # inspect_ai holds its own per-model connection limit
@@ -34,19 +35,23 @@ def _inspect_model(name: str | None) -> Any:
     return get_model(name or None)
 
 
-class InspectProvider:
+class InspectProvider(Provider):
     """Chat completions through an inspect_ai ``Model``."""
 
     name = "inspect"
-    supports_schema = True
+    capabilities = Capabilities(schema=True, seed=True, ping=True)
     max_concurrency = MAX_CONCURRENCY
-    takes_seed = True
     default_timeout = 600.0  # inspect_ai applies its own timeouts and retries
 
     def __init__(self, model: Any) -> None:
         self.inspect_model = model
         self.model = str(model)
         self.endpoint = f"inspect:{self.model}"
+
+    @classmethod
+    def from_spec(cls, arg: str, config: LLMConfig) -> InspectProvider:
+        """``inspect`` (the model under evaluation) or ``inspect:PROVIDER/MODEL``."""
+        return cls(_inspect_model(arg or None))
 
     def __repr__(self) -> str:
         return f"InspectProvider({self.model!r})"
@@ -127,8 +132,3 @@ def _usage(usage: Any) -> Usage:
         cached_tokens=read,
         cache_write_tokens=written,
     )
-
-
-def from_spec(arg: str, config: LLMConfig) -> InspectProvider:
-    """``inspect`` (the model under evaluation) or ``inspect:PROVIDER/MODEL``."""
-    return InspectProvider(_inspect_model(arg or None))

@@ -41,7 +41,7 @@ from duskfall.inspect.scorers import behaviour, calibration, win
 from duskfall.llm.registry import register_provider
 
 # ``llm:inspect`` (the model under evaluation) and ``llm:inspect:PROVIDER/MODEL``
-register_provider("inspect", "duskfall.inspect.provider:from_spec")
+register_provider("inspect", "duskfall.inspect.provider:InspectProvider")
 
 
 def _mapping(value: Mapping[str, Any] | str | None, what: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from typing import Any
 from duskfall.core.bot import Bot
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import LegalActions, parse_config
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 
 USER = 0  # the program's seat
 
@@ -281,7 +282,7 @@ _STEERS: dict[str, Callable[[SteeringBot, Mapping[str, Any], LegalActions], Any]
 }
 
 
-class SteeringVoter:
+class SteeringVoter(BaseParticipant):
     """A steering bot as a participant: in the day-1 votes of the ``tie`` goal (asked of all
     seats at once) it waits for the program's vote first; otherwise it answers at once."""
 
@@ -290,8 +291,8 @@ class SteeringVoter:
     def __init__(self, bot: SteeringBot) -> None:
         self.bot = bot
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
-        observation, legal = extra["observation"], extra["legal"]
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+        observation, legal = request.observation, request.legal
         if legal.kind == "VOTING" and observation.get("turn") == 0:
             await self.bot.director.vote_of_round(round_of(observation))
         return self.bot.act(observation, legal)

@@ -114,7 +114,7 @@ def leak_report(log: GameLog, *, since: int = 0, min_words: int = MIN_WORDS) -> 
     words = Vocabulary.of(variant, state, log.events)
     said = texts_of(log.events)
     results = _result_texts(variant, log, words)
-    checks = words.checks(log.events)
+    checks = words.checks(log.events, variant.info.facts)
     report = LeakReport({seat: LeakMetrics() for seat in state.roles()})
     reader = _Reader(words)
     for speech in (s for s in said if s.public and s.seq >= since):

@@ -7,8 +7,10 @@ the same reading when its events keep them too:
 * a *speech* is a rules event with a text (``text``/``says``) and a speaker (``seat``/
   ``player_id``): public when its visibility is ``public``, a private chat otherwise;
 * a seat's *reasoning* is a ``thought`` event (the runtime records every agent's reasoning);
-* a *check result* is a rules event shown to one seat only, about a ``target``, naming a role or
-  a team of the game (the seer's "Werewolf", the sheriff's "MAFIA" or "BLACK");
+* a *check result* is what the variant's facts say a private event taught its seat
+  (``VariantInfo.facts.learnt``: the seer's check, the sheriff's investigation); a variant that
+  declares no facts is read by convention: a rules event shown to one seat only, about a
+  ``target``, naming a role or a team of the game ("Werewolf", "MAFIA", "BLACK");
 * seats are referred to as ``seat 4``, ``player 4``, ``#4`` or by the names the game's opening
   events list (``players``: names by seat, or ``{seat, name}`` objects).
 """
@@ -22,10 +24,12 @@ from typing import Any
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import PUBLIC, Event
+from duskfall.core.facts import GameFacts
 from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import State, Variant
 
 TEXT_KEYS = ("text", "says")
+NOT_RESULTS = frozenset({"sub_phase", "kind", "type", "action", "phase"})  # decision names
 SPEAKER_KEYS = ("seat", "player_id")
 EVIL_EXTRA = frozenset({"evil", "bad", "wolf", "wolves", "scum"})
 GOOD_EXTRA = frozenset({"good", "innocent", "clear", "cleared", "villager", "town", "townie"})
@@ -127,17 +131,30 @@ class Vocabulary:
         team = self.teams.get(seat)
         return {s for s, t in self.teams.items() if t == team and s != seat}
 
-    def checks(self, events: Iterable[Event]) -> list[Check]:
-        """Every check result in ``events`` (see the module docstring)."""
+    def checks(self, events: Iterable[Event], facts: GameFacts | None = None) -> list[Check]:
+        """Every check result in ``events``: as the variant's ``facts`` say them where it
+        declares them (``learnt``), else read by the convention of the module docstring."""
+        declared = facts is not None and type(facts) is not GameFacts
         out = []
         for event in events:
             scope, _, seats = event.visibility.partition(":")
+            if event.source != "rules" or scope != "seats" or not seats.isdigit():
+                continue
+            if declared:
+                assert facts is not None
+                learnt = facts.learnt(event.kind, event.payload)
+                for checked, evil in (learnt.checks if learnt else {}).items():
+                    out.append(Check(event.seq, int(seats), checked, evil))
+                continue
             target = event.payload.get("target")
-            if event.source != "rules" or scope != "seats" or "," in seats:
+            if not isinstance(target, int) or isinstance(target, bool):
                 continue
-            if not isinstance(target, int) or isinstance(target, bool) or not seats.isdigit():
-                continue
-            named = {word for value in event.payload.values() for word in _lowered(value)}
+            named = {
+                word
+                for key, value in event.payload.items()
+                if key not in NOT_RESULTS
+                for word in _lowered(value)
+            }
             if named & self.evil:
                 out.append(Check(event.seq, int(seats), target, True))
             elif named & self.good:

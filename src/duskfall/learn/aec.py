@@ -3,14 +3,16 @@
 ``DuskfallAEC("werewolf", {"preset": "werewolf-9"})`` has one agent per seat (``seat_0``...);
 ``opponents={3: "heuristic"}`` plays seat 3 by a built-in bot instead (or any
 ``factory(seat, rng)``), so a learner can face the bots. Each agent observes
-``{"observation": float32 vector, "action_mask": int8 vector}`` (:mod:`.encoders`, built from
-the seat's ``observe`` only) and acts with an index of the menu (:mod:`.menu`). Seats that are
+``{"observation": float32 vector, "action_mask": int8 vector}`` (the variant's encoder,
+:mod:`.encoders`, built from the seat's ``observe`` only) and acts with an index of the menu
+(:class:`~duskfall.core.encoding.Menu`). Seats that are
 dead stay agents until the game ends (they are never selected). Rewards come at the end
 (:class:`~duskfall.learn.table.Table`). ``reset(seed=s)`` deals the game of seed ``s``;
 ``reset()`` after that deals a seed derived from the last one
 (:func:`~duskfall.core.rng.derive_seed`:
 never ``s+1``, so one game's seed does not give the next), and before any seed a fresh random one.
-``observation="tokens"`` (sports mafia) observes token ids instead (:mod:`.tokens`).
+``observation="tokens"`` observes token ids instead, for a variant that declares them (sports
+mafia).
 An index outside the mask raises ValueError naming the legal ones (``illegal="fallback"``
 plays the rules' documented fallback instead).
 """
@@ -29,7 +31,6 @@ from pettingzoo import AECEnv
 from duskfall.core.rng import derive_seed
 from duskfall.learn.spaces import action_space, observation_space
 from duskfall.learn.table import ObservationMode, OpponentFactory, RewardMode, Table
-from duskfall.learn.tokens import VOCABULARY
 
 
 def agent_name(seat: int) -> str:
@@ -68,7 +69,8 @@ class DuskfallAEC(AECEnv):
 
     @functools.cache  # noqa: B019 - one space object per agent, as required
     def observation_space(self, agent: str) -> spaces.Dict:
-        vocabulary = len(VOCABULARY) if self.table.observation_mode == "tokens" else 0
+        tokens = self.table.tokens
+        vocabulary = len(tokens.vocabulary) if tokens is not None else 0
         return observation_space(self.table.obs_size, self.table.menu.size, vocabulary)
 
     @functools.cache  # noqa: B019

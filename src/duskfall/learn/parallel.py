@@ -23,7 +23,6 @@ from duskfall.core.rng import derive_seed
 from duskfall.learn.aec import agent_name, seat_of
 from duskfall.learn.spaces import action_space, observation_space
 from duskfall.learn.table import ObservationMode, OpponentFactory, RewardMode, Table
-from duskfall.learn.tokens import VOCABULARY
 
 Obs = dict[str, np.ndarray]
 
@@ -52,7 +51,8 @@ class DuskfallParallel(ParallelEnv):
 
     @functools.cache  # noqa: B019 - one space object per agent, as required
     def observation_space(self, agent: str) -> spaces.Dict:
-        vocabulary = len(VOCABULARY) if self.table.observation_mode == "tokens" else 0
+        tokens = self.table.tokens
+        vocabulary = len(tokens.vocabulary) if tokens is not None else 0
         return observation_space(self.table.obs_size, self.table.menu.size, vocabulary)
 
     @functools.cache  # noqa: B019

@@ -1,6 +1,7 @@
 """A small linear softmax policy over the sports-mafia env observation (numpy only).
 
-The env observation (:mod:`.encoders.sports_mafia`) is read back as a table of per-seat
+The env observation (the sports-mafia encoder, :mod:`duskfall.variants.sports_mafia.encoder`,
+through the variant's ``learning`` declaration) is read back as a table of per-seat
 features ``phi(i)`` (19 numbers: is it me, alive, nominated, tied, teammate, my checks of it,
 how the others declared it, what it declared of me, sheriff claims about it and by it, votes
 for it, by it against me and mine for it, and a constant). The logit of a menu entry about
@@ -23,10 +24,26 @@ from typing import Any
 
 import numpy as np
 
+from duskfall.core.encoding import Menu
 from duskfall.core.errors import ConfigError
-from duskfall.learn.encoders.sports_mafia import PHASES, ROLES, N
-from duskfall.learn.menu import Menu
+from duskfall.core.registry import get_variant
+from duskfall.core.variant import parse_config
+from duskfall.learn.encoders import encoder_for
+from duskfall.learn.games import VARIANT
 from duskfall.store.files import read_user_text
+
+
+def _sports_encoder() -> Any:
+    """A sports-mafia seat's encoder: the layout this policy reads (its roles and phases)."""
+    variant = get_variant(VARIANT)
+    seats = variant.new_game(parse_config(variant, {}), 0).num_seats
+    return encoder_for(variant, seats, 0)
+
+
+_LAYOUT = _sports_encoder()
+N: int = _LAYOUT.menu.seats
+ROLES: tuple[str, ...] = _LAYOUT.roles
+PHASES: tuple[str, ...] = _LAYOUT.phases
 
 F = 19  # per-seat features
 MENU = Menu(N)

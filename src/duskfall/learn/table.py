@@ -19,12 +19,12 @@ from typing import Any, Literal, Protocol
 import numpy as np
 from pydantic import BaseModel
 
+from duskfall.core.encoding import MORE, none_only
 from duskfall.core.errors import ConfigError
+from duskfall.core.learning import SeatEncoder, TokenEncoding
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import State, Variant, get_variant, parse_config
-from duskfall.learn.encoders import encoder_for
-from duskfall.learn.encoders.base import MORE, SeatEncoder, none_only
-from duskfall.learn.tokens import MAX_TOKENS, tokens
+from duskfall.learn.encoders import encoder_for, tokens_of
 
 RewardMode = Literal["win", "shaped"]
 ObservationMode = Literal["vector", "tokens"]
@@ -60,10 +60,11 @@ class Table:
             raise ConfigError(f"reward must be 'win' or 'shaped', not {reward!r}")
         if observation not in ("vector", "tokens"):
             raise ConfigError(f"observation must be 'vector' or 'tokens', not {observation!r}")
-        if observation == "tokens" and variant_id != "sports-mafia":
-            raise ConfigError("the token observation exists for sports-mafia only")
         self.observation_mode = observation
         self.variant, self.config = variant_and_config(variant_id, config)
+        self.tokens: TokenEncoding | None = (
+            tokens_of(self.variant) if observation == "tokens" else None
+        )
         probe = self.variant.new_game(self.config, 0)
         self.num_seats = probe.num_seats
         self.reward_mode = reward
@@ -78,10 +79,10 @@ class Table:
                 )
         self.learners = [s for s in range(self.num_seats) if s not in self.opponent_specs]
         self.encoders: list[SeatEncoder] = [
-            encoder_for(self.variant.id, self.num_seats, s) for s in range(self.num_seats)
+            encoder_for(self.variant, self.num_seats, s) for s in range(self.num_seats)
         ]
         self.menu = self.encoders[0].menu
-        self.obs_size = self.encoders[0].size if observation == "vector" else MAX_TOKENS
+        self.obs_size = self.encoders[0].size if self.tokens is None else self.tokens.max_tokens
         self._seen: dict[int, Mapping[str, Any]] = {}
         self.state: State = probe
         self.seed = 0
@@ -94,7 +95,7 @@ class Table:
         self.seed = seed
         self.state = self.variant.new_game(self.config, seed)
         self.encoders = [
-            encoder_for(self.variant.id, self.num_seats, s) for s in range(self.num_seats)
+            encoder_for(self.variant, self.num_seats, s) for s in range(self.num_seats)
         ]
         bots = self.variant.bots()
         self.opponents = {}
@@ -168,8 +169,8 @@ class Table:
     # -- what a seat is shown ------------------------------------------------------------
 
     def features(self, seat: int) -> np.ndarray:
-        if self.observation_mode == "tokens":
-            return tokens(self.observe(seat))
+        if self.tokens is not None:
+            return self.tokens.encode(self.observe(seat))
         return self.encoders[seat].features(self.observe(seat))
 
     def mask(self, seat: int) -> np.ndarray:

@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.core.bot import Bot
+from duskfall.core.encoding import MORE
 from duskfall.core.errors import ConfigError
+from duskfall.core.registry import get_variant
 from duskfall.learn import require
-from duskfall.learn.encoders.base import MORE
-from duskfall.learn.encoders.sports_mafia import N, SportsMafiaEncoder
-from duskfall.learn.policy import LinearPolicy, read_checkpoint
+from duskfall.learn.encoders import encoder_for
+from duskfall.learn.games import VARIANT
+from duskfall.learn.policy import LinearPolicy, N, read_checkpoint
 
 
 class TrainedBot(Bot):
@@ -30,7 +32,7 @@ class TrainedBot(Bot):
     def __init__(self, seat: int, rng: random.Random, policy: LinearPolicy) -> None:
         super().__init__(seat, rng)
         self.policy = policy
-        self.encoder = SportsMafiaEncoder(N, seat)
+        self.encoder = encoder_for(get_variant(VARIANT), N, seat)
 
     def act(self, observation: Mapping[str, Any], legal: Any) -> Any:
         encoder = self.encoder
@@ -62,9 +64,7 @@ def trained_bot(path: str | Path, seat: int, rng: random.Random) -> Bot:
     policy = load_policy(str(path))
     if isinstance(policy, LinearPolicy):
         return TrainedBot(seat, rng, policy)
-    from duskfall.learn.search import SearchedAgent
-
-    return SearchedAgent(seat, rng, policy)
+    return policy.bot()(seat, rng)
 
 
 def make_trained_agent(ctx: Any) -> Bot:

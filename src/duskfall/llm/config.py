@@ -1,7 +1,8 @@
 """Where API keys and defaults come from: the environment, or a TOML file the user points to.
 
-Keys are read from ``OPENAI_API_KEY`` / ``ANTHROPIC_API_KEY`` first, then from the file named
-by ``DUSKFALL_LLM_CONFIG`` (or passed as ``config_path``)::
+Keys are read from the provider's key variables first (``OPENAI_API_KEY``,
+``ANTHROPIC_API_KEY``: each provider declares its own, ``Provider.key_env``), then from the
+file named by ``DUSKFALL_LLM_CONFIG`` (or passed as ``config_path``)::
 
     [openai]
     api_key = "sk-..."
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,8 +34,6 @@ from duskfall.llm.prices import register_price
 from duskfall.store.files import read_user_text
 
 CONFIG_ENV = "DUSKFALL_LLM_CONFIG"
-KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
-register_secret_env(*KEY_ENV.values())
 
 
 class Secret:
@@ -60,9 +60,15 @@ class LLMConfig:
 
     providers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def api_key(self, provider: str) -> Secret | None:
-        env = KEY_ENV.get(provider)
-        value = os.environ.get(env) if env else None
+    def api_key(self, provider: str, env: Sequence[str] | None = None) -> Secret | None:
+        """The key of ``provider``: from the first of its key variables that is set (``env``,
+        else the ones the provider declares), else from the file's ``[provider]`` table."""
+        if env is None:
+            from duskfall.llm.registry import key_variables  # the registry reads this module
+
+            env = key_variables(provider)
+        register_secret_env(*env)
+        value = next((os.environ[name] for name in env if os.environ.get(name)), None)
         if not value:
             value = self.providers.get(provider, {}).get("api_key")
         return Secret(value) if value else None

@@ -82,9 +82,11 @@ class Model:
         self.concurrency = concurrency or provider.max_concurrency
         self.fold_system = fold_system
         self.endpoint: EndpointState = endpoint_state(provider.endpoint)
-        self.context_tokens: int | None = getattr(provider, "context_tokens", None)
-        self._counter: Callable[[str], int] | None = getattr(provider, "count_tokens", None)
-        self.exact_counts = self._counter is not None
+        self.context_tokens = provider.context_tokens
+        self.exact_counts = provider.capabilities.token_count
+        self._counter: Callable[[str], int] = (
+            provider.count_tokens if self.exact_counts else approx_tokens
+        )
         self.tally = Tally()
 
     def __repr__(self) -> str:
@@ -92,7 +94,7 @@ class Model:
 
     def count_tokens(self, messages: Sequence[Message]) -> int:
         """The tokens ``messages`` take in the prompt, chat-template markers included."""
-        count = self._counter or approx_tokens
+        count = self._counter
         return sum(count(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
 
     async def complete(
@@ -150,10 +152,10 @@ class Model:
         sent = _checked_messages(messages)
         if self.fold_system:
             sent = fold_system(sent)
-        if schema is not None and not self.provider.supports_schema:
+        if schema is not None and not self.provider.capabilities.schema:
             sent = _with_schema_instruction(sent, schema)
         sampling = options.to_dict() if options is not None else {}
-        if not getattr(self.provider, "takes_seed", False):
+        if not self.provider.takes_seed:
             sampling.pop("seed", None)
         usage, errors, queued = Usage(), [], [0.0]
         format_left, failures, requeued = self.retry.format_retries, 0, 0
@@ -207,13 +209,12 @@ class Model:
         """Ask the endpoint how many calls it serves at once (once per endpoint), where the
         provider can ask (``concurrency_hint``)."""
         state = self.endpoint
-        hint = getattr(self.provider, "concurrency_hint", None)
-        if state.asked or hint is None:
+        if state.asked:
             return
         async with state.lock():
             if not state.asked:
                 try:
-                    learnt = await hint()
+                    learnt = await self.provider.concurrency_hint()
                 finally:
                     state.asked = True
                 if learnt is not None and (state.learnt is None or learnt < state.learnt):

@@ -1,6 +1,7 @@
 """Pre-flight: is a model ready to play? One check, before a game writes anything.
 
-A provider that can check itself without a request defines ``async ping()`` (the embedded
+A provider that can check itself without a request declares ``capabilities.ping`` and
+defines ``async ping()`` (the embedded
 model loads its file: the extra installed, the model present; a scripted one has nothing to
 check); one whose check takes a while says what it is doing through ``loading_note()``,
 which is passed to ``announce``. Any other gets one tiny request with a short timeout,
@@ -41,13 +42,11 @@ async def check_model(
     provider = model.provider
     limit = min(timeout, model.timeout)
     try:
-        ping = getattr(provider, "ping", None)
-        if callable(ping):
-            note = getattr(provider, "loading_note", None)
-            text = note() if callable(note) else None
+        if provider.capabilities.ping:
+            text = provider.loading_note()
             if text and announce is not None:
                 announce(text)
-            await ping()
+            await provider.ping()
             return
         async with asyncio.timeout(limit):
             await _ping(model)

@@ -1,6 +1,7 @@
 """Prices per million tokens, used to put a cost on every call. Users can add their own.
 
-Prices are matched on the model name by longest prefix, so ``gpt-4o-mini-2024-07-18`` finds
+Providers declare the list prices of the models they serve (``Provider.prices``); prices
+are matched on the model name by longest prefix, so ``gpt-4o-mini-2024-07-18`` finds
 ``gpt-4o-mini``. A price registered for ``provider:model`` wins over the bare model name.
 Unknown models (and the embedded local model) cost nothing. Prompt tokens read from the
 provider's cache are billed at the cached-input price and those written to it at the
@@ -40,25 +41,9 @@ def _or(price: float | None, default: float) -> float:
     return default if price is None else price
 
 
-# Published list prices (USD per 1M tokens: input, output, cached input, cache write) at the
-# time of writing; override as they change. OpenAI caches on its own and bills no writes;
-# Anthropic bills cache reads at a tenth of the input price and 5-minute writes at 1.25 times.
-_PRICES: dict[str, Price] = {
-    "gpt-4o-mini": Price(0.15, 0.60, 0.075),
-    "gpt-4o": Price(2.50, 10.00, 1.25),
-    "gpt-4.1-nano": Price(0.10, 0.40, 0.025),
-    "gpt-4.1-mini": Price(0.40, 1.60, 0.10),
-    "gpt-4.1": Price(2.00, 8.00, 0.50),
-    "o3-mini": Price(1.10, 4.40, 0.55),
-    "o4-mini": Price(1.10, 4.40, 0.275),
-    "claude-3-haiku": Price(0.25, 1.25, 0.03, 0.30),
-    "claude-3-5-haiku": Price(0.80, 4.00, 0.08, 1.00),
-    "claude-haiku-4-5": Price(1.00, 5.00, 0.10, 1.25),
-    "claude-3-5-sonnet": Price(3.00, 15.00, 0.30, 3.75),
-    "claude-3-7-sonnet": Price(3.00, 15.00, 0.30, 3.75),
-    "claude-sonnet-4": Price(3.00, 15.00, 0.30, 3.75),
-    "claude-opus-4": Price(15.00, 75.00, 1.50, 18.75),
-}
+# Prices set by the user (the config file's ``[prices]``, :func:`register_price`); the list
+# prices of known models are declared by their providers (``Provider.prices``).
+_PRICES: dict[str, Price] = {}
 
 
 def register_price(
@@ -77,11 +62,16 @@ def register_price(
 
 
 def price_of(provider: str, model: str) -> Price | None:
-    """The price for ``model`` served by ``provider``, or None if unknown."""
+    """The price for ``model`` served by ``provider``, or None if unknown: the user's
+    ``provider:model`` price, else the longest matching name prefix among the user's prices
+    and the list prices providers declare."""
+    from duskfall.llm.registry import declared_prices  # the registry builds on this module
+
+    table = {**declared_prices(provider), **_PRICES}
     for key in (f"{provider}:{model}", model):
-        best = max((k for k in _PRICES if key.startswith(k)), key=len, default=None)
+        best = max((k for k in table if key.startswith(k)), key=len, default=None)
         if best is not None:
-            return _PRICES[best]
+            return table[best]
     return None
 
 

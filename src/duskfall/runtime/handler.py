@@ -23,28 +23,24 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
+from typing import Any, Literal, NamedTuple, Protocol
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
-from duskfall.core.llm_form import llm_schema
 from duskfall.core.redaction import redact, redact_value
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import Decision, LegalActions, State, Variant
 from duskfall.runtime.awaiting import DeadlinePassed
 from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of
-from duskfall.runtime.participant import LazyObservation, Participant
+from duskfall.runtime.participant import DecisionRequest, LazyObservation, Participant, Player
 from duskfall.runtime.seen import SeenEvents
 from duskfall.runtime.settings import RuntimeSettings
 
 RAW_LOG_LIMIT = 2000
-
-Player: TypeAlias = Participant | Bot
-"""Whoever plays a seat: an asynchronous participant, or a synchronous bot."""
 
 
 @dataclass
@@ -97,7 +93,7 @@ class Answer(NamedTuple):
 
 
 def _timeout_for(participant: Participant, settings: RuntimeSettings) -> float:
-    own = getattr(participant, "decision_timeout", None)
+    own = participant.decision_timeout
     return float(own) if own else settings.decision_timeout
 
 
@@ -143,14 +139,14 @@ class _SeatAsk:
             return await self._request(self.participant, attempt, hint)
 
     def _request(self, participant: Participant, attempt: int, hint: str | None) -> Any:
-        """The participant's ``decide`` call for this attempt, prompts and extras built."""
+        """The participant's ``decide`` call for this attempt, prompts and request built."""
         context, state = self.context, self.context.state
         system, user = "", ""
         entries: Sequence[Mapping[str, Any]] | None = None
         kit = context.variant.info.prompt_kit
-        renders = getattr(participant, "renders_prompts", True)
+        renders = participant.renders_prompts
         if kit is not None and context.seen is not None:
-            if renders or getattr(participant, "reads_history", False):
+            if renders or participant.reads_history:
                 entries = context.seen.entries(self.seat)
             if renders:
                 system, user = stateless_prompts(
@@ -158,23 +154,21 @@ class _SeatAsk:
                 )
         elif renders:
             system, user = context.variant.render_prompts(self.observation, self.legal, hint)
-        return participant.decide(
-            system,
-            user,
+        request = DecisionRequest(
             decision=self.decision,
-            prompt_kit=kit,
-            entries=entries,
             observation=self.observation,
             legal=self.legal,
-            schema=_LazySchema(functools.partial(llm_schema, self.legal)),
-            hint=hint,
-            attempt=attempt,
             game_id=context.game_id,
             variant=context.variant.id,
             day=state.day,
             phase=state.phase,
+            hint=hint,
+            attempt=attempt,
+            prompt_kit=kit,
+            entries=entries,
             emit=self.log.append,
         )
+        return participant.decide(system, user, request)
 
     def decode(self, raw: Any) -> Any:
         """The legal action in ``raw`` (its thought recorded); IllegalAction if there is none."""
@@ -321,21 +315,6 @@ async def ask(
 ) -> Any:
     """The action of :func:`ask_seat` (whether it is the fallback shows in ``log``)."""
     return (await ask_seat(context, seat, participant, log, kind)).action
-
-
-class _LazySchema:
-    """The JSON schema of a decision, built only if an agent asks for it."""
-
-    __slots__ = ("_build", "_value")
-
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
-        self._build = build
-        self._value: dict[str, Any] | None = None
-
-    def get(self) -> dict[str, Any]:
-        if self._value is None:
-            self._value = self._build()
-        return self._value
 
 
 def _redacted_action(action: Any, legal: LegalActions) -> Any:

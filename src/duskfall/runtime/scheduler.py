@@ -31,6 +31,7 @@ from duskfall.runtime.handler import (
     Player,
     settle_bot,
 )
+from duskfall.runtime.participant import describe_player
 from duskfall.runtime.pausing import Pausable
 from duskfall.runtime.record import GameRecord, action_event
 from duskfall.runtime.seen import SeenEvents
@@ -262,9 +263,7 @@ def _events_of(record: GameRecord) -> Callable[[], list[Event]]:
 
 
 def _describe_seat(participants: Mapping[int, Player], seat: int) -> str:
-    participant = participants.get(seat)
-    describe = getattr(participant, "describe", None)
-    return str(describe()) if callable(describe) else type(participant).__name__
+    return describe_player(participants[seat])
 
 
 def _seats(groups: dict[str, list[Decision]]) -> Iterator[int]:

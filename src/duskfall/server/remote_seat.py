@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
-from duskfall.core.variant import Decision, LegalActions, Variant
+from duskfall.core.variant import LegalActions, Variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
 from duskfall.protocol.messages import (
     ActionResponse,
@@ -47,7 +47,12 @@ from duskfall.protocol.observations import Field, ObservationFrames
 from duskfall.protocol.strict import wire_form_error
 from duskfall.runtime.awaiting import Awaiting, DeadlinePassed, StaleAnswer
 from duskfall.runtime.checking import CheckedAnswer
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import (
+    BaseParticipant,
+    DecisionRequest,
+    Participant,
+    describe_player,
+)
 from duskfall.server.seat_events import SeatEvents
 from duskfall.server.stand_in import Policy
 
@@ -105,7 +110,7 @@ class _Gone:
 _GONE = _Gone()
 
 
-class RemoteSeat:
+class RemoteSeat(BaseParticipant):
     """The participant of one seat played by a remote client (see the module docstring)."""
 
     renders_prompts = False
@@ -227,7 +232,7 @@ class RemoteSeat:
         if asked is None or not (missed or by == "fallback"):
             return
         request_id, kind = asked
-        player = "fallback" if by == "fallback" else _describe(self._stand_in or self)
+        player = "fallback" if by == "fallback" else describe_player(self._stand_in or self)
         self.send(
             action_played(
                 "TIMEOUT" if missed else "FALLBACK",
@@ -296,18 +301,16 @@ class RemoteSeat:
 
     # -- runtime side --------------------------------------------------------------------
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
         """The client's checked answer (a refusal was already told to it), or a stand-in's."""
         self._asked, self._missed_deadline = None, False
         if self._gone:
-            return await self._play_stand_in(system_prompt, user_prompt, extra, "disconnected")
+            return await self._play_stand_in(system_prompt, user_prompt, request, "disconnected")
         if self.benched:
-            return await self._play_stand_in(system_prompt, user_prompt, extra, "benched")
-        legal: LegalActions = extra["legal"]
-        decision: Decision = extra["decision"]
-        observation: Mapping[str, Any] = extra["observation"]
+            return await self._play_stand_in(system_prompt, user_prompt, request, "benched")
+        legal, decision, observation = request.legal, request.decision, request.observation
 
-        def request(request_id: int) -> _Request:
+        def framed(request_id: int) -> _Request:
             self._asked = (request_id, decision.kind)
             seen = plain_observation(observation)
             message = action_request(
@@ -324,15 +327,15 @@ class RemoteSeat:
             return _Request(self.frames.frame(message, fields), fields, legal)
 
         try:
-            answer = await self._requests.ask(request, self.deadline)
+            answer = await self._requests.ask(framed, self.deadline)
         except TimeoutError:
             self._timed_out()
             self._missed_deadline = True
             if self.timeout_policy is Policy.BOT:
-                return await self._play_stand_in(system_prompt, user_prompt, extra, "timeout")
+                return await self._play_stand_in(system_prompt, user_prompt, request, "timeout")
             raise SeatTimeout(self.deadline) from None
         if isinstance(answer, _Gone):
-            return await self._play_stand_in(system_prompt, user_prompt, extra, "disconnected")
+            return await self._play_stand_in(system_prompt, user_prompt, request, "disconnected")
         return answer
 
     def _timed_out(self) -> None:
@@ -345,30 +348,23 @@ class RemoteSeat:
             )
 
     async def _play_stand_in(
-        self, system_prompt: str, user_prompt: str, extra: dict[str, Any], reason: str
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest, reason: str
     ) -> Any:
         if self._stand_in is None:
             self._stand_in = self._make_stand_in()
         stand_in = self._stand_in
-        emit = extra.get("emit")
-        if callable(emit):
-            emit(
-                Event(
-                    kinds.SEAT_STAND_IN,
-                    {"seat": self.seat, "reason": reason, "by": _describe(stand_in)},
-                    ADMIN,
-                    source="runtime",
-                )
+        request.emit(
+            Event(
+                kinds.SEAT_STAND_IN,
+                {"seat": self.seat, "reason": reason, "by": describe_player(stand_in)},
+                ADMIN,
+                source="runtime",
             )
-        return await stand_in.decide(system_prompt, user_prompt, **extra)
+        )
+        return await stand_in.decide(system_prompt, user_prompt, request)
 
     def describe(self) -> str:
         return f"remote:{self.name}" if self.name else "remote"
-
-
-def _describe(participant: Participant) -> str:
-    describe = getattr(participant, "describe", None)
-    return str(describe()) if callable(describe) else type(participant).__name__
 
 
 def plain_observation(observation: Mapping[str, Any]) -> dict[str, Any]:

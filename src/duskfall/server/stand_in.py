@@ -12,8 +12,13 @@ from enum import StrEnum
 from typing import Any
 
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import LegalActions, Variant
-from duskfall.runtime.participant import BotParticipant, Participant
+from duskfall.core.variant import Variant
+from duskfall.runtime.participant import (
+    BaseParticipant,
+    BotParticipant,
+    DecisionRequest,
+    Participant,
+)
 
 
 class Policy(StrEnum):
@@ -23,7 +28,7 @@ class Policy(StrEnum):
     BOT = "bot"  # a built-in bot of the variant
 
 
-class FallbackPlayer:
+class FallbackPlayer(BaseParticipant):
     """Plays the rules' fallback: abstain or skip where legal, else a seeded random action."""
 
     renders_prompts = False
@@ -31,9 +36,8 @@ class FallbackPlayer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
-        legal: LegalActions = extra["legal"]
-        return legal.default(self.rng)
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+        return request.legal.default(self.rng)
 
     def describe(self) -> str:
         return "fallback"

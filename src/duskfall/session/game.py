@@ -22,14 +22,13 @@ from duskfall.core.registry import get_variant
 from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import State, Variant, parse_config
 from duskfall.llm.preflight import Announce
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import Player, describe_player
 from duskfall.runtime.record import GameRecord, Observer
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session.participants import (
     attach_seat_feeds,
     build_participants,
-    describe_participant,
 )
 from duskfall.session.preflight import preflight
 from duskfall.session.record import open_record
@@ -67,7 +66,7 @@ class GameSetup:
     write_log: bool = True
     overwrite: bool = False
     settings: RuntimeSettings = field(default_factory=RuntimeSettings)
-    participants: Mapping[int, Participant] = field(default_factory=dict)
+    participants: Mapping[int, Player] = field(default_factory=dict)
     agent_options: Mapping[str, Any] = field(default_factory=dict)
     observers: Sequence[Observer] = ()
     header_extra: Mapping[str, Any] = field(default_factory=dict)
@@ -110,7 +109,7 @@ class GamePlan:
     state: State
     header: LogHeader
     agents: list[str]
-    participants: dict[int, Participant]
+    participants: dict[int, Player]
     log_path: Path | None
     events: Sequence[Event] | None = None
     inherited: bool = False
@@ -174,7 +173,7 @@ def plan_game(setup: GameSetup) -> GamePlan:
     state = variant.new_game(config, seed)
     agents = parse_spec(variant, setup.agents, state.num_seats)(state)
     for seat, participant in setup.participants.items():
-        agents[seat] = describe_participant(participant, "external")
+        agents[seat] = describe_player(participant)
     game_id = setup.game_id or new_game_id(variant.id)
     header = LogHeader(
         game_id=game_id,

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.agents.specs import AgentContext, check_agent_options, make_participant
+from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.events import Event
 from duskfall.core.redaction import redact
 from duskfall.core.variant import State, Variant
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import Player
 from duskfall.runtime.record import GameRecord, SeatFeed
 
 
@@ -43,19 +44,13 @@ class SeatAgentError(ConfigError):
         self.reason = str(error)
 
 
-def describe_participant(participant: Participant, fallback: str) -> str:
-    """How a participant given from outside is named in the roster."""
-    describe = getattr(participant, "describe", None)
-    return str(describe()) if callable(describe) else fallback
-
-
 def build_participants(
     variant: Variant,
     agents: Sequence[str],
     seed: int,
-    given: Mapping[int, Participant],
+    given: Mapping[int, Player],
     options: Mapping[str, Any],
-) -> dict[int, Participant]:
+) -> dict[int, Player]:
     """One participant per seat: ``given`` ones as they are, the others made from ``agents``.
 
     Raises :class:`SeatAgentError` when an agent cannot be made here (an unknown option
@@ -63,7 +58,7 @@ def build_participants(
     bad option value.
     """
     check_agent_options(options)
-    participants: dict[int, Participant] = {}
+    participants: dict[int, Player] = {}
     for seat, agent in enumerate(agents):
         if seat in given:
             participants[seat] = given[seat]
@@ -79,7 +74,7 @@ def build_participants(
 
 def attach_seat_feeds(
     record: GameRecord,
-    participants: Mapping[int, Participant],
+    participants: Mapping[int, Player],
     state: State,
     log_path: Path | None,
     history: Iterable[Event] = (),
@@ -89,8 +84,9 @@ def attach_seat_feeds(
     which the seat lived through), then the game's from now on."""
     earlier = list(history)
     for seat, participant in participants.items():
-        watch = getattr(participant, "watch_game", None)
-        observer = watch(record.game_id, log_path) if callable(watch) else None
+        if isinstance(participant, Bot):
+            continue  # a bot keeps no records of its own
+        observer = participant.watch_game(record.game_id, log_path)
         if observer is not None:
             channels = functools.partial(state.channels, seat)
             feed = SeatFeed(seat, channels, observer, functools.partial(state.observe, seat))

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from duskfall.core.errors import ConfigError
 from duskfall.llm.model import Model
 from duskfall.llm.preflight import Announce, first_not_ready
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import Player
 from duskfall.session.participants import seats_cannot_play
 
 
@@ -32,7 +32,7 @@ def models_by_spec(participants: Mapping[int, object]) -> dict[str, tuple[Model,
 
 
 async def preflight(
-    participants: Mapping[int, Participant],
+    participants: Mapping[int, Player],
     agents: Sequence[str],
     announce: Announce | None = None,
 ) -> None:

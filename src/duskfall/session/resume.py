@@ -21,7 +21,7 @@ from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.llm.preflight import Announce
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import Player
 from duskfall.runtime.record import Observer
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session.game import GamePlan, GameSetup, PreparedGame, assemble
@@ -94,7 +94,7 @@ def prepare_resume(path: str | Path, **options: Any) -> ResumedGame:
 def plan_resume(
     path: str | Path,
     *,
-    participants: Mapping[int, Participant] | None = None,
+    participants: Mapping[int, Player] | None = None,
     settings: RuntimeSettings | None = None,
     agent_options: Mapping[str, Any] | None = None,
     observers: Sequence[Observer] = (),

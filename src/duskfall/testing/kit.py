@@ -39,6 +39,7 @@ class VariantKit:
         "no_leak",
         "prompt_history",
         "prompt_contract",
+        "forks",
     )
 
     @property
@@ -97,6 +98,17 @@ class VariantKit:
                 self.variant, self.configs, range(self.prompt_games) if seeds is None else seeds
             )
 
+    def check_forks(self, tmp_path: Path, seeds: Iterable[int] = range(1)) -> None:
+        """Logged games of the variant's bots, forked at every phase boundary with the parent's
+        agents and seed, play the parent's game again; their links to the parent verify; and
+        a fork's model seats are shown their seat's whole history, prefix included, and no
+        line of any other (:mod:`duskfall.testing.forks`)."""
+        from duskfall.testing.forks import check_fork_prompts, check_forks
+
+        agents = "heuristic" if "heuristic" in self.variant.bots() else "random"
+        check_forks(self.variant_id, self.configs, tmp_path, agents, seeds)
+        check_fork_prompts(self.variant_id, self.configs[:1], tmp_path, seeds, 2, agents)
+
     def check_golden(self, path: Path | str) -> None:
         """The random games recorded in the golden file at ``path`` still play the same."""
         golden.check_golden(path, self.variant_id)
@@ -115,7 +127,7 @@ class VariantKit:
         if check not in self.CHECKS:
             raise ValueError(f"unknown check {check!r}; known: {', '.join(self.CHECKS)}")
         method = getattr(self, f"check_{check}")
-        if check in ("runtime_determinism", "replay"):
+        if check in ("runtime_determinism", "replay", "forks"):
             method(tmp_path)
         else:
             method()

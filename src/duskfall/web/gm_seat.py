@@ -16,6 +16,7 @@ from typing import Any
 
 from duskfall.core.errors import DuskfallError
 from duskfall.llm.model import Model
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.retry import RetryPolicy
 from duskfall.llm.types import Completion, Message
 from duskfall.web.human import BROWSER_AGENT, PageRequests
@@ -45,12 +46,12 @@ def asked_now(messages: Sequence[Message]) -> str:
     return prompt.strip().rsplit("\n\n", 1)[-1]
 
 
-class BrowserPlayer(PageRequests):
+class BrowserPlayer(PageRequests, Provider):
     """One person's seat (see the module docstring); :meth:`model` is what the game asks."""
 
     name = "human"
+    capabilities = Capabilities(ping=True)
     model = BROWSER_AGENT
-    supports_schema = False
     max_concurrency = 1
 
     def __init__(self, seat: int, player: str, timeout: float) -> None:

@@ -13,9 +13,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from duskfall.core.spectator import observed_names
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 from duskfall.web.forms import decision_form
-from duskfall.web.knowledge import knowledge, observed_names
+from duskfall.web.present import spectator_of
 
 DEFAULT_HUMAN_TIMEOUT = 300.0
 MAX_HUMAN_TIMEOUT = 3600.0
@@ -68,10 +70,11 @@ class PageRequests:
             listener(request)
 
 
-class WebHumanSeat(PageRequests):
+class WebHumanSeat(PageRequests, BaseParticipant):
     """The participant of a human seat; see the module docstring."""
 
     renders_prompts = False
+    decision_timeout: float
 
     def __init__(self, seat: int, timeout: float = DEFAULT_HUMAN_TIMEOUT) -> None:
         super().__init__(seat)
@@ -81,31 +84,31 @@ class WebHumanSeat(PageRequests):
         """``human:browser``: a resumed game must not hand this seat to the terminal."""
         return BROWSER_AGENT
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
-        legal = extra["legal"]
-        decision = extra.get("decision")
-        observation = _jsonable(extra["observation"])
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+        legal = request.legal
+        observation = _jsonable(request.observation)
         describe = legal.describe()
         form = decision_form(legal.schema(), _reader(legal), observed_names(observation), describe)
+        card = spectator_of(request.variant).seat_card(observation).to_dict()
 
-        def request(request_id: int) -> dict[str, Any]:
+        def published(request_id: int) -> dict[str, Any]:
             return {
                 "request_id": request_id,
                 "seat": self.seat,
-                "kind": getattr(decision, "kind", legal.kind),
+                "kind": request.kind,
                 "describe": describe,
                 "valid_actions": legal.to_wire(),
                 "schema": legal.schema(),
                 "form": form,
-                "knows": knowledge(observation),
+                "knows": card,
                 "observation": observation,
-                "hint": extra.get("hint"),
-                "attempt": extra.get("attempt", 0),
+                "hint": request.hint,
+                "attempt": request.attempt,
                 "timeout": self.decision_timeout,
                 "deadline": time.time() + self.decision_timeout,
             }
 
-        return await self._requests.ask(request)
+        return await self._requests.ask(published)
 
     def answer(self, request_id: int, action: Any) -> None:
         """Hand in the action for the open decision ``request_id``; raises StaleAnswer."""

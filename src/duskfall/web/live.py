@@ -19,7 +19,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import parse_config
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import Player
 from duskfall.session import GameSetup, PreparedGame, new_game_id, prepare_checked_game
 from duskfall.web.hosted import HostedGame
 from duskfall.web.human import DEFAULT_HUMAN_TIMEOUT, WebHumanSeat
@@ -65,7 +65,7 @@ async def open_live_game(request: GameRequest, games_dir: Path) -> LiveGame:
     humans = {
         seat: WebHumanSeat(seat, request.human_timeout) for seat in human_seats_of(request, seed)
     }
-    participants: dict[int, Participant] = dict(humans)
+    participants: dict[int, Player] = dict(humans)
     game_id = new_game_id(request.variant)
     setup = GameSetup(
         variant=request.variant,

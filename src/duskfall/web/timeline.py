@@ -28,7 +28,7 @@ from duskfall.core.redaction import redact, redact_value
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import State, Variant, parse_config
 from duskfall.store.log import LogHeader
-from duskfall.web import marks, present
+from duskfall.web import present
 
 #: The ``seat`` of the public view (public events only, open to everyone); also the key of
 #: its numbers in :attr:`Frame.numbers`.
@@ -76,6 +76,7 @@ class Timeline:
         self.header = header
         self.num_seats = len(header.roster)
         self.variant, self.state, self.problem = _rules_for(header)
+        self.spectator = present.spectator_of(header.variant, self.variant)
         self.frames: list[Frame] = []
         self.outcome: Outcome | None = None
         self.names: dict[int, str] = {}
@@ -117,7 +118,7 @@ class Timeline:
             s for s in range(self.num_seats) if visible_to(event, s, self._channels(s))
         )
         if event.visibility == "public" and not self.names:
-            self.names = marks.seat_names(event)
+            self.names = present.names(self.spectator, event)
         if event.kind == kinds.GAME_OVER:
             self.outcome = Outcome.from_dict(event.payload)
         views = [*seats, PUBLIC_VIEW] if event.visibility == "public" else seats
@@ -133,9 +134,10 @@ class Timeline:
         return number
 
     def _view(self, event: Event) -> dict[str, Any]:
-        casts = present.vote_casts(event)
-        reveals = present.revealed_roles(self.header.variant, event)
-        text = present.event_line(self.variant, self.header.variant, event, self.names)
+        spectator = self.spectator
+        ballot = present.ballot(spectator, event)
+        reveals = present.reveals(spectator, event)
+        text = present.event_line(spectator, self.variant, event, self.names)
         payload: dict[str, Any] = event.payload
         if event.source != "rules":  # model calls, errors, agents' text: secrets masked
             text, payload = redact(text), redact_value(payload)
@@ -151,18 +153,12 @@ class Timeline:
             "actor": present.actor(event),
             "alive": list(self._alive),
             "reveals": {str(s): r for s, r in reveals.items()},
-            "votes": None if casts is None else self._weighted(event, casts),
-            "ballot": None if casts is None else marks.ballot(event),
-            "marks": marks.marks(self.header.variant, event),
-            "names": marks.seat_names(event) if event.visibility == "public" else {},
+            "votes": None if ballot is None else [list(cast) for cast in ballot.casts],
+            "ballot": None if ballot is None else ballot.name,
+            "marks": present.marks(spectator, event),
+            "names": present.names(spectator, event) if event.visibility == "public" else {},
             "payload": payload,
         }
-
-    @staticmethod
-    def _weighted(event: Event, casts: list[tuple[int, int | None]]) -> list[list[Any]]:
-        """``[voter, target, weight]`` for each cast (weights as the event records them)."""
-        weights = marks.vote_weights(event)
-        return [[voter, target, weights.get(voter, 1.0)] for voter, target in casts]
 
     def visible(self, seat: int | None) -> list[Frame]:
         """The frames ``seat`` may see; ``None`` is the god view (all of them)."""
@@ -176,7 +172,7 @@ class Timeline:
             return dict(self.state.roles())
         found: dict[int, str] = {}
         for frame in self.frames:
-            found.update(present.revealed_roles(self.header.variant, frame.event))
+            found.update(present.reveals(self.spectator, frame.event))
         return found
 
     def describe(self) -> dict[str, Any]:

@@ -33,6 +33,10 @@ def context(seat: int = 0, mode: str = "discussion", **changes: Any) -> SessionC
         "names": {0: "Ada", 1: "Bram", 2: "Cleo", 3: "Dax", 4: "Edda", 5: "Finn"},
     }
     values.update(changes)
+    facts = WEREWOLF.info.facts
+    values.setdefault("evil", values["team"] == "werewolf")
+    values.setdefault("evil_words", facts.evil_words)
+    values.setdefault("good_words", facts.good_words)
     return SessionContext(**values)
 
 

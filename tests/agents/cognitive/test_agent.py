@@ -14,6 +14,7 @@ from duskfall.core.events import Event
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import Decision
 from duskfall.llm import Request
+from duskfall.runtime.participant import DecisionRequest
 
 from .helpers import WEREWOLF, fed_records, model, step
 
@@ -28,29 +29,26 @@ OBSERVATION = {
 VOTE_SCHEMA = {"type": "object", "properties": {"type": {"const": "VOTE"}, "target": {}}}
 
 
-class Schema:
-    def get(self) -> dict[str, Any]:
-        return VOTE_SCHEMA
-
-
 class Legal:
+    kind = "VOTE"
+
     def parse(self, action: object) -> object:
         return action
 
+    def schema(self) -> dict[str, Any]:
+        return VOTE_SCHEMA
 
-def extra(events: list[Event], kind: str = "VOTE", **more: Any) -> dict[str, Any]:
-    return {
-        "decision": Decision(0, kind),
-        "observation": OBSERVATION,
-        "legal": Legal(),
-        "schema": Schema(),
-        "hint": None,
-        "attempt": 0,
-        "game_id": "g1",
-        "variant": "werewolf",
-        "emit": events.append,
+
+def asked(events: list[Event], kind: str = "VOTE", **more: Any) -> DecisionRequest:
+    return DecisionRequest(
+        decision=Decision(0, kind),
+        observation=OBSERVATION,
+        legal=Legal(),  # type: ignore[arg-type]
+        game_id="g1",
+        variant="werewolf",
+        emit=events.append,
         **more,
-    }
+    )
 
 
 def vote(target: int) -> str:
@@ -96,7 +94,7 @@ async def test_one_decision_end_to_end(tmp_path: Path) -> None:
     reply, requests = scripted_by_stage([vote(3)])
     cognitive = agent(tmp_path, reply)
     events: list[Event] = []
-    raw = await cognitive.decide("SYSTEM", "USER", **extra(events))
+    raw = await cognitive.decide("SYSTEM", "USER", asked(events))
     assert json.loads(raw)["action"]["target"] == 3
     stages = [e.payload["stage"] for e in events if e.kind == "llm_call"]
     assert stages[0] == "planner" and stages[-1] == "writer" and "session" in stages
@@ -119,10 +117,10 @@ async def test_one_decision_end_to_end(tmp_path: Path) -> None:
 async def test_re_ask_reuses_the_plan_and_sessions(tmp_path: Path) -> None:
     reply, requests = scripted_by_stage([vote(3), vote(2)])
     cognitive = agent(tmp_path, reply)
-    await cognitive.decide("S", "U", **extra([]))
+    await cognitive.decide("S", "U", asked([]))
     before = len(requests)
     events: list[Event] = []
-    await cognitive.decide("S", "U", **extra(events, attempt=1, hint="seat 3 is dead"))
+    await cognitive.decide("S", "U", asked(events, attempt=1, hint="seat 3 is dead"))
     assert len(requests) == before + 1  # the writer only
     assert "seat 3 is dead" in requests[-1].messages[1]["content"]
 
@@ -133,7 +131,7 @@ async def test_reflector_asks_for_one_revision(tmp_path: Path) -> None:
     cognitive = agent(tmp_path, reply)
     feed(cognitive, tmp_path)
     events: list[Event] = []
-    raw = await cognitive.decide("S", "U", **extra(events))
+    raw = await cognitive.decide("S", "U", asked(events))
     stages = [e.payload["stage"] for e in events if e.kind == "llm_call"]
     assert stages[-2:] == ["writer", "writer_revision"]
     assert "team mate" in requests[-1].messages[-1]["content"]
@@ -147,14 +145,14 @@ async def test_no_revision_when_the_move_fits(tmp_path: Path) -> None:
     cognitive = agent(tmp_path, reply)
     feed(cognitive, tmp_path)
     events: list[Event] = []
-    await cognitive.decide("S", "U", **extra(events))
+    await cognitive.decide("S", "U", asked(events))
     assert "writer_revision" not in [e.payload.get("stage") for e in events]
 
 
 async def test_night_potion_skips_investigations(tmp_path: Path) -> None:
     reply, requests = scripted_by_stage([vote(3)])
     cognitive = agent(tmp_path, reply)
-    await cognitive.decide("S", "U", **extra([], kind="WITCH"))
+    await cognitive.decide("S", "U", asked([], kind="WITCH"))
     assert len(requests) == 2  # planner and writer
 
 
@@ -165,7 +163,7 @@ async def test_failing_model_raises_for_the_runtime_to_handle(tmp_path: Path) ->
     cognitive = agent(tmp_path, broken)
     events: list[Event] = []
     try:
-        await cognitive.decide("S", "U", **extra(events))
+        await cognitive.decide("S", "U", asked(events))
     except Exception as exc:  # the writer's failure reaches the handler, which re-asks/falls back
         assert "model crashed" in str(exc)
     else:

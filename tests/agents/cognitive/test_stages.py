@@ -3,45 +3,66 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from duskfall.agents.cognitive import agenda, planner, writer
-from duskfall.agents.cognitive.context import Knowledge, mode_of, session_context
+from duskfall.agents.cognitive.context import Knowledge, session_context
 from duskfall.agents.cognitive.reflector import reflect
 from duskfall.agents.cognitive.suspicion import SuspicionModel, SuspicionUpdate
+from duskfall.core.facts import MODES
+from duskfall.core.registry import get_variant
 from duskfall.llm import LLMError
 
 from .helpers import caller, context
 
+WEREWOLF, MAFIA, SPORTS = (get_variant(v).info.facts for v in ("werewolf", "mafia", "sports-mafia"))
+
 
 @pytest.mark.parametrize(
-    ("kind", "mode"),
+    ("variant", "kind", "mode"),
     [
-        ("SPEECH", "discussion"),
-        ("DAY_DISCUSSION", "discussion"),
-        ("DECLARATION", "discussion"),
-        ("LAST_WORDS", "discussion"),
-        ("VOTE", "vote"),
-        ("VOTING", "vote"),
-        ("DAY_VOTE", "vote"),
-        ("BADGE_VOTE", "vote"),
-        ("WOLF_KILL", "kill"),
-        ("NIGHT_KILL", "kill"),
-        ("MAFIA_VOTE", "kill"),
-        ("SEER", "inspect"),
-        ("SHERIFF_ACTION", "inspect"),
-        ("NIGHT_SHERIFF", "inspect"),
-        ("GUARD", "protect"),
-        ("DOCTOR_ACTION", "protect"),
-        ("WITCH", "potion"),
-        ("WOLF_CHAT", "team_chat"),
-        ("MAFIA_CHAT", "team_chat"),
-        ("BADGE_RUN", "badge"),
+        ("werewolf", "SPEECH", "discussion"),
+        ("mafia", "DAY_DISCUSSION", "discussion"),
+        ("sports-mafia", "DECLARATION", "discussion"),
+        ("werewolf", "LAST_WORDS", "discussion"),
+        ("werewolf", "VOTE", "vote"),
+        ("sports-mafia", "VOTING", "vote"),
+        ("mafia", "DAY_VOTE", "vote"),
+        ("werewolf", "BADGE_VOTE", "vote"),
+        ("werewolf", "WOLF_KILL", "kill"),
+        ("sports-mafia", "NIGHT_KILL", "kill"),
+        ("mafia", "MAFIA_VOTE", "kill"),
+        ("werewolf", "SEER", "inspect"),
+        ("mafia", "SHERIFF_ACTION", "inspect"),
+        ("sports-mafia", "NIGHT_SHERIFF", "inspect"),
+        ("werewolf", "GUARD", "protect"),
+        ("mafia", "DOCTOR_ACTION", "protect"),
+        ("werewolf", "WITCH", "potion"),
+        ("werewolf", "WOLF_CHAT", "team_chat"),
+        ("mafia", "MAFIA_CHAT", "team_chat"),
+        ("werewolf", "BADGE_RUN", "badge"),
     ],
 )
-def test_modes(kind: str, mode: str) -> None:
-    assert mode_of(kind) == mode
+def test_modes(variant: str, kind: str, mode: str) -> None:
+    assert get_variant(variant).info.facts.mode(kind) == mode
+
+
+def test_every_decision_kind_has_a_mode_of_the_common_vocabulary() -> None:
+    from duskfall.testing.playouts import play_random_game
+
+    for variant_id in ("werewolf", "mafia", "sports-mafia"):
+        variant = get_variant(variant_id)
+        kinds: set[str] = set()
+
+        def seen(state: Any, kinds: set[str] = kinds) -> None:
+            kinds.update(d.kind for d in state.pending())
+
+        for seed in range(5):
+            play_random_game(variant, {}, seed, on_decision=seen)
+        modes = {variant.info.facts.mode(kind) for kind in kinds}
+        assert modes <= set(MODES), variant_id
 
 
 def test_context_from_each_variants_observation() -> None:
@@ -52,27 +73,38 @@ def test_context_from_each_variants_observation() -> None:
         "phase": "NIGHT",
         "players": [{"seat": 0, "name": "Ada", "alive": True}, {"seat": 1, "alive": False}],
     }
-    ctx = session_context(0, "werewolf", "SEER", werewolf)
+    ctx = session_context(0, "werewolf", "SEER", werewolf, WEREWOLF)
     assert (ctx.role, ctx.phase, ctx.mode) == ("Seer", "night", "inspect")
     assert (ctx.day, ctx.alive) == (2, (0,))
     assert ctx.players == (0, 1) and ctx.names == {0: "Ada"}
     mafia = {"roles": ["MAFIA", "DOCTOR"], "team": "mafia", "day": 1, "phase": "DAY", "players": []}
-    ctx = session_context(3, "mafia", "DAY_VOTE", mafia)
+    ctx = session_context(3, "mafia", "DAY_VOTE", mafia, MAFIA)
     assert ctx.role == "MAFIA+DOCTOR" and ctx.is_evil and ctx.phase == "day"
     sports = {"turn": 2, "phase": "VOTING", "role": "DON", "alive_players": [0, 2, 5]}
-    ctx = session_context(2, "sports-mafia", "VOTING", sports)
+    ctx = session_context(2, "sports-mafia", "VOTING", sports, SPORTS)
     assert (ctx.team, ctx.day, ctx.alive, ctx.is_evil) == ("BLACK", 3, (0, 2, 5), True)
 
 
 def test_knowledge_from_private_lines_only() -> None:
     lines = [
-        {"visibility": "team:werewolf", "payload": {"wolves": [0, 4]}},
-        {"visibility": "seats:0", "payload": {"seat": 0, "target": 2, "result": "Werewolf"}},
-        {"visibility": "seats:0", "payload": {"target": 3, "team": "RED"}},
-        {"visibility": "public", "payload": {"target": 5, "result": "Werewolf"}},
+        {"visibility": "team:werewolf", "kind": "wolf_team", "payload": {"wolves": [0, 4]}},
+        {
+            "visibility": "seats:0",
+            "kind": "seer_action",
+            "payload": {"seat": 0, "target": 2, "result": "Werewolf"},
+        },
+        {
+            "visibility": "seats:0",
+            "kind": "seer_action",
+            "payload": {"seat": 0, "target": 3, "result": "Good"},
+        },
+        {"visibility": "public", "kind": "seer_action", "payload": {"target": 5, "result": "x"}},
     ]
-    known = Knowledge.from_history(0, lines)
+    known = Knowledge.from_history(0, lines, WEREWOLF)
     assert known.allies == {4} and known.checks == {2: True, 3: False}
+    sports = [{"visibility": "seats:0", "kind": "SHERIFF_CHECK_RESULT",
+               "payload": {"target": 3, "team": "RED"}}]  # fmt: skip
+    assert Knowledge.from_history(0, sports, SPORTS).checks == {3: False}
 
 
 def test_suspicion_deltas_are_clamped_and_facts_pinned() -> None:

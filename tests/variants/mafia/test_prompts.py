@@ -9,6 +9,7 @@ import pytest
 
 from duskfall.core.errors import IllegalAction
 from duskfall.runtime.parsing import decode_reply
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 from duskfall.session import GameSetup, run_game
 from duskfall.variants.mafia import VARIANT
 from duskfall.variants.mafia.actions import Choose, Say
@@ -188,7 +189,7 @@ def test_every_event_of_a_game_formats() -> None:
     assert all(line is None or "{" not in line for line in lines)
 
 
-class NameAnswerer:
+class NameAnswerer(BaseParticipant):
     """An LLM-like participant: reads its prompt, answers JSON naming players by name; its
     first answer to a targeted decision names nobody."""
 
@@ -196,18 +197,18 @@ class NameAnswerer:
         self.calls = 0
         self.confused = True
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> str:
         self.calls += 1
         assert "You are playing Mafia" in system_prompt
-        legal = extra["legal"]
+        legal = request.legal
         assert 'Your "action" is shaped like' in user_prompt and '"reasoning"' in system_prompt
         if isinstance(legal, SayChoice):
             return json.dumps({"reasoning": "...", "action": {"says": f"message {self.calls}"}})
         if self.confused:
             self.confused = False
             return '{"reasoning": "?", "action": {"target": "whoever looks guilty"}}'
-        assert extra["hint"] is None or "no player called" in extra["hint"]
-        name = extra["observation"]["players"][legal.targets[0]]["name"]
+        assert request.hint is None or "no player called" in request.hint
+        name = request.observation["players"][legal.targets[0]]["name"]
         return json.dumps({"reasoning": "...", "action": {"target": name}})
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from duskfall.runtime.participant import Participant
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest, Participant
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.scheduler import Scheduler
 from duskfall.runtime.settings import RuntimeSettings
@@ -16,25 +16,25 @@ from duskfall.variants.werewolf import phases as P
 from .table import GUARD, SEER, game, kinds, settle
 
 
-class Scripted:
+class Scripted(BaseParticipant):
     """Returns the given raw replies in turn and remembers what it was shown."""
 
     def __init__(self, *replies: Any) -> None:
         self.replies = list(replies)
         self.calls: list[dict[str, Any]] = []
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> Any:
-        self.calls.append({"system": system_prompt, "user": user_prompt, **extra})
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+        self.calls.append({"system": system_prompt, "user": user_prompt, "request": request})
         return self.replies.pop(0)
 
 
-class Rendezvous:
+class Rendezvous(BaseParticipant):
     """Answers only once its partner has been asked too: proves both are asked at once."""
 
     def __init__(self, mine: asyncio.Event, other: asyncio.Event, reply: str) -> None:
         self.mine, self.other, self.reply = mine, other, reply
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> str:
         self.mine.set()
         await self.other.wait()
         return self.reply
@@ -76,7 +76,7 @@ async def test_a_bad_reply_is_re_asked_with_the_rules_hint() -> None:
     )
     scheduler = scheduler_for(state, {SEER: seer})
     await scheduler.step()
-    first, second = (call["hint"] for call in seer.calls)
+    first, second = (call["request"].hint for call in seer.calls)
     assert first is None and "seat 99 is not a legal choice" in second
     assert "Your previous answer was refused: seat 99" in seer.calls[1]["user"]
     logged = [(e.kind, e.payload.get("seat")) for e in scheduler.record.events]
@@ -121,11 +121,13 @@ def test_speeches_and_last_acts_are_declared_sequential() -> None:
 
 
 async def test_a_whole_game_with_raw_string_participants() -> None:
-    class Plain:
+    class Plain(BaseParticipant):
         """Answers like a terse person: words and numbers only."""
 
-        async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
-            legal = extra["legal"]
+        async def decide(
+            self, system_prompt: str, user_prompt: str, request: DecisionRequest
+        ) -> str:
+            legal = request.legal
             if legal.kind in P.SPEECH_KINDS:
                 return "I have nothing to hide."
             if legal.kind == P.WITCH:

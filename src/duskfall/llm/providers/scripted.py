@@ -12,6 +12,7 @@ When a list or generator runs dry, the call raises :class:`ScriptExhausted`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import inspect
 import itertools
@@ -20,7 +21,9 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from duskfall.llm.config import LLMConfig
 from duskfall.llm.errors import ModelSpecError, ScriptExhausted
+from duskfall.llm.provider import Capabilities, Provider
 from duskfall.llm.schema import example
 from duskfall.llm.types import Completion, Message, Request, Usage, approx_tokens
 
@@ -30,10 +33,11 @@ ScriptFunction = Callable[[Request], Any]
 _counter = itertools.count()
 
 
-class ScriptedProvider:
+class ScriptedProvider(Provider):
     """Answers from a script; records every :class:`Request` in :attr:`requests`."""
 
     name = "scripted"
+    capabilities = Capabilities(schema=True, ping=True)
     max_concurrency = 64
     takes_seed = True  # recorded in the request, so tests can see the seed sent
 
@@ -47,7 +51,8 @@ class ScriptedProvider:
     ) -> None:
         self.model = model
         self.endpoint = f"scripted#{next(_counter)}"
-        self.supports_schema = supports_schema
+        if not supports_schema:  # a model without constrained output, for tests
+            self.capabilities = dataclasses.replace(self.capabilities, schema=False)
         self.seed = seed
         self.requests: list[Request] = []
         self._function: ScriptFunction | None = None
@@ -58,6 +63,15 @@ class ScriptedProvider:
             self._function = replies
         else:
             self._replies = iter(replies)
+
+    @classmethod
+    def from_spec(cls, arg: str, config: LLMConfig) -> ScriptedProvider:
+        """``scripted`` or ``scripted:SEED``: schema-valid answers chosen from the request."""
+        try:
+            seed = int(arg) if arg else 0
+        except ValueError:
+            raise ModelSpecError(f"scripted takes an integer seed, not {arg!r}") from None
+        return cls(seed=seed)
 
     def __repr__(self) -> str:
         return f"ScriptedProvider(model={self.model!r})"
@@ -99,12 +113,3 @@ class ScriptedProvider:
         if request.schema is None:
             return "I have nothing to add."
         return json.dumps(example(request.schema, rng))
-
-
-def from_spec(arg: str, config: object) -> ScriptedProvider:
-    """``scripted`` or ``scripted:SEED``: schema-valid answers chosen from the request."""
-    try:
-        seed = int(arg) if arg else 0
-    except ValueError:
-        raise ModelSpecError(f"scripted takes an integer seed, not {arg!r}") from None
-    return ScriptedProvider(seed=seed)

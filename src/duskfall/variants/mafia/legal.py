@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from duskfall.core.choices import default_seat, is_nobody, sample_seat
 from duskfall.core.errors import IllegalAction
 from duskfall.variants.mafia.actions import SAY, Choose, Say, resolve_player
 from duskfall.variants.mafia.roles import ROLES
 
-_PASS_WORDS = frozenset({"", "none", "nobody", "no one", "pass", "skip", "abstain", "null", "-1"})
 _CHAT_LINES = (
     "I have nothing to add yet.",
     "Let's keep our eyes open.",
@@ -31,6 +31,11 @@ def _chosen(action_type: str, target: int) -> Choose:
 @cache
 def _chat_line(says: str, target: int | None) -> Say:
     return Say(says, target)
+
+
+def _passes(text: str) -> bool:
+    """Whether a text says nobody: empty, or a word for nobody (``pass``, ``abstain``...)."""
+    return not text.strip() or is_nobody(text)
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
@@ -99,7 +104,7 @@ class TargetChoice:
                 return data  # what the long way below would build from it
             data = data.to_dict()
         if not isinstance(data, Mapping):
-            if isinstance(data, str) and data.strip().casefold() in _PASS_WORDS:
+            if isinstance(data, str) and _passes(data):
                 return self._pass()
             return self._choose(resolve_player(data, self.names))
         kind = _check_type(data, self._types())
@@ -109,7 +114,7 @@ class TargetChoice:
         if (
             (kind is not None and kind == self.pass_type)
             or declined
-            or (isinstance(target, str) and target.strip().casefold() in _PASS_WORDS)
+            or (isinstance(target, str) and _passes(target))
             or (target is None and self.pass_type is not None)
         ):
             return self._pass(reasoning, says)
@@ -120,14 +125,12 @@ class TargetChoice:
         return self._choose(resolve_player(target, self.names), reasoning, says)
 
     def default(self, rng: random.Random) -> Choose:
-        return self._pass() if self.pass_type else self._choose(rng.choice(self.targets))
+        target = default_seat(rng, self.targets, self.pass_type is not None)
+        return self._pass() if target is None else self._choose(target)
 
     def sample(self, rng: random.Random) -> Choose:
-        targets = self.targets  # one draw among the targets and, if passable, a pass
-        i = rng.randrange(len(targets) + 1 if self.pass_type else len(targets))
-        if i == len(targets):
-            return self._pass()
-        return _chosen(self.action_type, targets[i])
+        target = sample_seat(rng, self.targets, self.pass_type is not None)
+        return self._pass() if target is None else _chosen(self.action_type, target)
 
     def to_wire(self) -> dict[str, Any]:
         """``type`` and ``target`` as the action spells them (a passable choice lists the
@@ -187,7 +190,7 @@ class SayChoice:
             raise IllegalAction(
                 f'"target" must be a living player or null, not seat {target}', "invalid_target"
             )
-        if isinstance(claim, str) and claim.strip().casefold() in _PASS_WORDS:
+        if isinstance(claim, str) and _passes(claim):
             claim = None
         if claim is not None:
             if not isinstance(claim, str) or claim.strip().upper() not in ROLES:
@@ -217,7 +220,7 @@ class SayChoice:
         if not isinstance(says, str):
             raise IllegalAction('put your message in "says" (a string)', "bad_format")
         target = data.get("target")
-        if isinstance(target, str) and target.strip().casefold() in _PASS_WORDS:
+        if isinstance(target, str) and _passes(target):
             target = None
         target_seat = None if target is None else resolve_player(target, self.names)
         return self._say(says, target_seat, data.get("claim"))

@@ -26,6 +26,7 @@ from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_vi
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.seating import seated
+from duskfall.core.tally import count, seats
 from duskfall.core.variant import Decision
 from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.config import MafiaConfig
@@ -438,11 +439,13 @@ class MafiaState:
             "target": action.target,
             "target_name": self.names[action.target],
             "says": action.says,
-            "tally": _keyed(_tally(votes)),
+            "tally": _keyed(count(votes.items()).counts),
         }
         return self._to_channel(channel, entry)
 
-    def _protect(self, doctor: int, target: int, consensus: dict[int, int] | None) -> Event:
+    def _protect(
+        self, doctor: int, target: int, consensus: Mapping[int | None, float] | None
+    ) -> Event:
         self._night["protections"][doctor] = target
         self.last_protection[doctor] = (self.day, target)
         payload: dict[str, Any] = {
@@ -520,11 +523,11 @@ class MafiaState:
             events += self._resolve_night() if self.phase == NIGHT else self._end_day()
         return events
 
-    def _plurality(self, votes: Mapping[int, int]) -> tuple[int, dict[int, int]]:
-        tally = _tally(votes)
-        best = max(tally.values())
-        tied = sorted(t for t, n in tally.items() if n == best)
-        return (tied[0] if len(tied) == 1 else self.rng.choice(tied)), tally
+    def _plurality(self, votes: Mapping[int, int]) -> tuple[int, Mapping[int | None, float]]:
+        """The team's choice: the most voted target, a tie drawn by the game's seed."""
+        tally = count(votes.items())
+        tied = seats(tally)
+        return (tied[0] if len(tied) == 1 else self.rng.choice(tied)), tally.counts
 
     def _settle_mafia_vote(self) -> list[Event]:
         target, tally = self._plurality(self._night["votes"]["mafia"])
@@ -555,15 +558,13 @@ class MafiaState:
 
     def _settle_day_vote(self, ballots: Mapping[int, Choose]) -> list[Event]:
         votes = {seat: ballots[seat].target for seat in sorted(ballots)}
-        tally = _tally({s: t for s, t in votes.items() if t is not None})
-        best = max(tally.values(), default=0)
-        top = [t for t, n in tally.items() if n == best]
-        eliminated = top[0] if len(top) == 1 and best > 1 else None
+        tally = count(votes.items())  # abstentions are not counted
+        eliminated = tally.winner if tally.top > 1 else None
         entry: dict[str, Any] = {
             "kind": "vote_result",
             "day": self.day,
             "votes": {str(s): t for s, t in votes.items()},
-            "tally": _keyed(tally),
+            "tally": _keyed(tally.counts),
             "eliminated": eliminated,
             "roles": None,
         }
@@ -706,13 +707,6 @@ def _decision(seat: int, kind: str) -> Decision:
     return Decision(seat, kind)
 
 
-def _tally(votes: Mapping[int, int]) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for target in votes.values():
-        counts[target] = counts.get(target, 0) + 1
-    return counts
-
-
-def _keyed(counts: Mapping[int, Any]) -> dict[str, Any]:
+def _keyed(counts: Mapping[Any, Any]) -> dict[str, Any]:
     """A seat-keyed mapping with string keys, as it reads back from JSON."""
     return {str(seat): value for seat, value in counts.items()}

@@ -11,9 +11,12 @@ from duskfall.core.events import Event
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
 from duskfall.variants.mafia import bots, prompts, terminal_form, testing, wire
 from duskfall.variants.mafia.config import MafiaConfig
+from duskfall.variants.mafia.facts import FACTS
+from duskfall.variants.mafia.learning import LEARNING
 from duskfall.variants.mafia.prompt_kit import KIT
 from duskfall.variants.mafia.roles import MAFIA_TEAM, ROLES, TOWN
 from duskfall.variants.mafia.rules import MafiaState
+from duskfall.variants.mafia.spectator import SPECTATOR
 
 
 class MafiaVariant:
@@ -36,6 +39,10 @@ class MafiaVariant:
         wire=wire.WIRE,
         prompt_kit=KIT,
         terminal_form=terminal_form.terminal_form,
+        spectator=SPECTATOR,
+        facts=FACTS,
+        learning=LEARNING,
+        roles=tuple(ROLES),
     )
 
     def new_game(self, config: BaseModel, seed: int) -> MafiaState:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from duskfall.core.choices import default_seat, read_yes_no
 from duskfall.core.errors import IllegalAction
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
@@ -95,7 +96,8 @@ class TargetChoice:
         return cls(target)
 
     def default(self, rng: random.Random) -> Any:
-        return self.parse(SKIP if self.allow_skip else rng.choice(self.targets))
+        target = default_seat(rng, self.targets, self.allow_skip)
+        return self.parse(SKIP if target is None else target)
 
     def sample(self, rng: random.Random) -> Any:
         return self.parse(rng.choice(self._options()))
@@ -134,12 +136,9 @@ class EliminateAllChoice:
             if "vote" not in data:
                 raise IllegalAction("Invalid action: ELIMINATE_ALL_VOTE needs 'vote'", "bad_format")
             value = data["vote"]
-        if isinstance(value, bool):
-            return EliminateAllVote(value)
-        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "y", "1"):
-            return EliminateAllVote(True)
-        if isinstance(value, str) and value.strip().lower() in ("false", "no", "n", "0"):
-            return EliminateAllVote(False)
+        yes = read_yes_no(value)
+        if yes is not None:
+            return EliminateAllVote(yes)
         raise IllegalAction(
             f"Invalid action: 'vote' must be true or false, got {value!r}", "bad_format"
         )

@@ -20,6 +20,7 @@ from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_vi
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.seating import seated
+from duskfall.core.tally import count, seats
 from duskfall.core.variant import Decision
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
@@ -352,11 +353,7 @@ class SportsMafiaState:
             if passed:
                 events.extend(self._eliminate(p) for p in self.tied)
             return events + self._end_day()
-        counts: dict[int, int] = {}
-        for target in votes.values():
-            counts[target] = counts.get(target, 0) + 1
-        top = max(counts.values())
-        leaders = sorted(t for t, c in counts.items() if c == top)
+        leaders = seats(count(votes.items()))
         if len(leaders) == 1:
             events.append(self._eliminate(leaders[0]))
             return events + self._end_day()

@@ -18,8 +18,11 @@ from duskfall.variants.sports_mafia import (
     wire,
 )
 from duskfall.variants.sports_mafia.config import SportsMafiaConfig
-from duskfall.variants.sports_mafia.roles import BLACK, RED
+from duskfall.variants.sports_mafia.facts import FACTS
+from duskfall.variants.sports_mafia.learning import LEARNING
+from duskfall.variants.sports_mafia.roles import BLACK, CITIZEN, DON, MAFIA, RED, SHERIFF
 from duskfall.variants.sports_mafia.rules import SportsMafiaState
+from duskfall.variants.sports_mafia.spectator import SPECTATOR
 
 
 class SportsMafiaVariant:
@@ -40,6 +43,10 @@ class SportsMafiaVariant:
         wire=wire.WIRE,
         prompt_kit=prompt_kit.KIT,
         terminal_form=terminal_form.terminal_form,
+        spectator=SPECTATOR,
+        facts=FACTS,
+        learning=LEARNING,
+        roles=(CITIZEN, SHERIFF, MAFIA, DON),
     )
     num_seats = 10
 

@@ -33,7 +33,7 @@ from duskfall.core.bot import Bot
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
-from duskfall.variants.werewolf.roles import HUNTER, SEER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.roles import SEER, WEREWOLF, unit_of
 
 
 class RandomBot(Bot):
@@ -291,7 +291,7 @@ class HeuristicBot(Bot):
         elif role == WEREWOLF:
             text, pick = self._wolf_cover(obs, alive)
         else:
-            text = "I am a villager." if role not in (WITCH, HUNTER) else "I am a good player."
+            text = unit_of(role).bot_words
             pick = self._suspect(obs, alive)
         if pick is not None and kind != P.BADGE_SPEECH:
             text += f" I suspect seat {pick}."

@@ -11,6 +11,7 @@ from typing import Any
 
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.roles import describe_counts
+from duskfall.variants.werewolf.units import UNITS
 
 Namer = Callable[[int | None], str]
 
@@ -59,15 +60,6 @@ def _tally(p: Mapping[str, Any], name: Namer) -> str:
     return f"{what} tally: {tally}; nobody is chosen"
 
 
-def _witch(p: Mapping[str, Any], name: Namer) -> str:
-    action = p["action"]
-    if action == "ANTIDOTE":
-        return f"[witch] {name(p['seat'])} uses the antidote on {name(p['target'])}"
-    if action == "POISON":
-        return f"[witch] {name(p['seat'])} poisons {name(p['target'])}"
-    return f"[witch] {name(p['seat'])} uses no potion"
-
-
 _LINES: dict[str, Callable[[Mapping[str, Any], Namer], str]] = {
     "game_start": lambda p, n: f"Werewolf begins with {describe_counts(p['roles_in_play'])}.",
     "roles_dealt": lambda p, n: "roles: " + ", ".join(f"{i}={r}" for i, r in enumerate(p["roles"])),
@@ -82,14 +74,6 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Namer], str]] = {
         if p["target"] is not None
         else "[wolves] the werewolves kill nobody tonight"
     ),
-    "witch_told": lambda p, n: (
-        f"[witch] the werewolves attacked {n(p['target'])} tonight"
-        if p["target"] is not None
-        else "[witch] nobody was attacked tonight"
-    ),
-    "witch_action": _witch,
-    "guard_action": lambda p, n: f"[guard] {n(p['seat'])} protects {n(p['target'])}",
-    "seer_action": lambda p, n: f"[seer] {n(p['seat'])} checks {n(p['target'])}: {p['result']}",
     "night_resolved": lambda p, n: (
         f"night: attacked {n(p['attacked'])}"
         + (" (saved)" if p["saved"] else "")
@@ -127,11 +111,6 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Namer], str]] = {
         else f"No sheriff: {p['reason']}"
     ),
     "exiled": lambda p, n: f"{n(p['seat'])} is exiled.",
-    "hunter_shot": lambda p, n: (
-        f"{n(p['seat'])} is the Hunter and shoots {n(p['target'])}!"
-        if p["target"] is not None
-        else f"{n(p['seat'])} is the Hunter and holds fire."
-    ),
     "badge_passed": lambda p, n: (
         f"{n(p['seat'])} passes the sheriff's badge to {n(p['target'])}"
         if p["target"] is not None
@@ -142,6 +121,10 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Namer], str]] = {
         + ", ".join(f"{n(i)}={r}" for i, r in enumerate(p["roles"]))
     ),
 }
+
+
+for _unit in UNITS.values():  # the lines of the events a role causes are the role's own
+    _LINES.update(_unit.lines)
 
 
 def event_line(kind: str, payload: Mapping[str, Any], name: Namer) -> str | None:

@@ -8,12 +8,18 @@ name, or a word such as ``abstain``. Refusals raise :class:`IllegalAction` with 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from duskfall.core.choices import (
+    default_seat,
+    read_seat,
+    read_text,
+    read_yes_no,
+    sample_seat,
+)
 from duskfall.core.errors import IllegalAction
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import (
@@ -27,24 +33,6 @@ from duskfall.variants.werewolf.actions import (
     YesNo,
 )
 
-NONE_WORDS = frozenset(
-    {
-        "none",
-        "null",
-        "nobody",
-        "no one",
-        "noone",
-        "abstain",
-        "skip",
-        "pass",
-        "-1",
-        "no kill",
-        "hold",
-    }
-)
-YES_WORDS = frozenset({"yes", "y", "true", "1", "run", "withdraw", "ok", "sure"})
-NO_WORDS = frozenset({"no", "n", "false", "0", "stay", "pass", "skip", "keep"})
-_LEADING_SEAT = re.compile(r"^\s*(?:seat|player)?\s*#?\s*(-?\d+)\b", re.IGNORECASE)
 _CANNED_SPEECHES = (
     "I am a simple villager.",
     "I have nothing to add.",
@@ -90,38 +78,6 @@ def _payload(data: Any, kind: str, keys: Sequence[str]) -> Any:
     )
 
 
-def read_seat(value: Any, names: Sequence[str]) -> int | None:
-    """A seat from a number, ``"3"``, ``"seat 3"``, ``"3 (Dax)"`` or a name; None for "abstain"."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise IllegalAction("expected a seat number or a name, got a boolean", "bad_format")
-    if isinstance(value, int):
-        return None if value == -1 else value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if not isinstance(value, str):
-        raise IllegalAction(
-            f"expected a seat number or a name, got {type(value).__name__}", "bad_format"
-        )
-    text = value.strip().strip(".!\"'").strip()
-    low = text.lower()
-    if low in NONE_WORDS:
-        return None
-    match = _LEADING_SEAT.match(text)
-    if match:
-        number = int(match.group(1))
-        return None if number == -1 else number
-    exact = [seat for seat, name in enumerate(names) if name.lower() == low]
-    if exact:
-        return exact[0]
-    words = set(re.findall(r"[\w'-]+", low))
-    mentioned = [seat for seat, name in enumerate(names) if name.lower() in words]
-    if len(mentioned) == 1:
-        return mentioned[0]
-    raise IllegalAction(f"{value!r} is not a seat number or a player's name", "invalid_target")
-
-
 @dataclass(slots=True)
 class TargetChoice:
     """Choose one seat among ``targets`` (or nobody, when ``none_allowed``).
@@ -163,14 +119,10 @@ class TargetChoice:
         return f"{text} or '{self.none_word}'" if self.none_allowed else text
 
     def default(self, rng: random.Random) -> Pick:
-        if self.none_allowed:
-            return Pick(self.kind, None)
-        return Pick(self.kind, rng.choice(self.targets))
+        return Pick(self.kind, default_seat(rng, self.targets, self.none_allowed))
 
     def sample(self, rng: random.Random) -> Pick:
-        n = len(self.targets) + (1 if self.none_allowed else 0)
-        i = rng.randrange(n)
-        return _pick(self.kind, self.targets[i] if i < len(self.targets) else None)
+        return _pick(self.kind, sample_seat(rng, self.targets, self.none_allowed))
 
     def schema(self) -> dict[str, Any]:
         allowed: list[int | None] = list(self.targets)
@@ -216,7 +168,7 @@ class SpeechChoice:
             text = _payload(data, self.kind, ("says", "text", "speech", "message"))
         if not isinstance(text, str):
             raise IllegalAction("a speech must be text", "bad_format")
-        text = " ".join(text.split())[: self.max_chars]
+        text = read_text(text, self.max_chars)
         if isinstance(data, Say) and text == data.text:
             return data
         return Say(self.kind, text)
@@ -386,14 +338,9 @@ class YesNoChoice:
                 raise IllegalAction(f"this decision is {self.kind}, not {data.kind}")
             return data
         value = _payload(data, self.kind, (YES_NO_FIELDS[self.kind], "yes", "answer"))
-        if isinstance(value, bool):
-            return YesNo(self.kind, value)
-        if isinstance(value, str):
-            low = value.strip().strip(".!").lower()
-            if low in YES_WORDS:
-                return YesNo(self.kind, True)
-            if low in NO_WORDS:
-                return YesNo(self.kind, False)
+        yes = read_yes_no(value)
+        if yes is not None:
+            return YesNo(self.kind, yes)
         raise IllegalAction(f"answer yes or no: {self.question}", "bad_format")
 
     def default(self, rng: random.Random) -> YesNo:

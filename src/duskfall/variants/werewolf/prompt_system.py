@@ -12,28 +12,20 @@ from typing import Any
 
 from duskfall.variants.werewolf.event_text import namer
 from duskfall.variants.werewolf.prompt_labels import player_names
+from duskfall.variants.werewolf.role_unit import in_play
 from duskfall.variants.werewolf.roles import (
     GODS,
     GUARD,
-    HUNTER,
     ROLES,
     SEER,
     VILLAGER,
-    WEREWOLF,
-    WITCH,
     WOLF_TEAM,
     describe_counts,
+    unit_of,
 )
+from duskfall.variants.werewolf.units import UNITS
 
 Obs = Mapping[str, Any]
-
-
-def _in_play(obs: Obs, role: str) -> bool:
-    return obs["roles_in_play"].get(role, 0) > 0
-
-
-def _hunter_shoots(obs: Obs) -> bool:
-    return _in_play(obs, HUNTER) and bool(obs["rules"]["hunter_shot"])
 
 
 def _wolf_night(obs: Obs) -> str:
@@ -53,29 +45,14 @@ def _wolf_night(obs: Obs) -> str:
 
 def _night_rules(obs: Obs) -> list[str]:
     lines = ["Night:", _wolf_night(obs)]
-    if _in_play(obs, WITCH):
-        lines.append(
-            "- The Witch is then told whom the werewolves attacked, if anyone. She has one "
-            "antidote, which saves the attacked player (not herself), and one poison, which "
-            "kills any other living player; each works once per game, and she uses at most one "
-            "potion a night. She is asked only while she has a potion left."
-        )
-    if _in_play(obs, GUARD):
-        guard = (
-            "- The Guard protects one living player (itself included) from the werewolves' "
-            "attack, never the same player two nights running; protection does not stop poison."
-        )
-        if _in_play(obs, WITCH):
-            fate = "survives" if obs["rules"]["guarded_and_saved"] == "survives" else "dies"
-            guard += f" A player both guarded and saved by the antidote {fate}."
-        lines.append(guard)
-    if _in_play(obs, SEER):
-        lines.append(
-            "- The Seer checks one other living player and learns whether they are Good or a "
-            "Werewolf."
-        )
-    if _in_play(obs, GUARD) or _in_play(obs, SEER):
-        roles = [r for r in (GUARD, SEER) if _in_play(obs, r)]
+    acting = sorted(
+        (unit for unit in UNITS.values() if unit.night is not None and in_play(obs, unit.name)),
+        key=lambda unit: unit.night or 0,
+    )
+    for unit in acting:
+        lines.extend(unit.night_rules(obs))
+    if in_play(obs, GUARD) or in_play(obs, SEER):
+        roles = [r for r in (GUARD, SEER) if in_play(obs, r)]
         verb = "act" if len(roles) > 1 else "acts"
         lines.append(
             f"- The {' and the '.join(roles)} {verb} last, without being told whom the "
@@ -119,14 +96,8 @@ def _day_rules(obs: Obs) -> list[str]:
         + ("; the sheriff's vote counts 1.5" if badge else "")
         + ". The player with the most votes is exiled and says last words; a tie exiles nobody."
     )
-    if _hunter_shoots(obs):
-        lines.append(
-            "- When the Hunter is killed by the werewolves or exiled, it reveals itself and may "
-            "shoot one living player, who dies at once without last words; a poisoned Hunter "
-            "cannot shoot."
-        )
-    elif _in_play(obs, HUNTER):
-        lines.append("- At this table the Hunter does not shoot: it has no power.")
+    for unit in UNITS.values():
+        lines.extend(unit.day_rules(obs))
     if badge:
         lines.append("- A dying sheriff passes the badge to a living player or tears it up.")
     return lines
@@ -137,11 +108,11 @@ def _win_rules(obs: Obs) -> list[str]:
     if rules["win_condition"] == "all-kill":
         wolves_win = "every player who is not a werewolf is dead"
     else:
-        gods = [r for r in ROLES if r in GODS and _in_play(obs, r)]
+        gods = [r for r in ROLES if r in GODS and in_play(obs, r)]
         sides = []
         if gods:
             sides.append(f"every god ({', '.join(gods)}) is dead")
-        if _in_play(obs, VILLAGER):
+        if in_play(obs, VILLAGER):
             sides.append("every Villager is dead")
         wolves_win = " or when ".join(sides)
     return [
@@ -170,54 +141,12 @@ def rules_text(obs: Obs) -> str:
     return "\n".join(lines)
 
 
-def _power(obs: Obs) -> str:
-    role = obs["role"]
-    if role == HUNTER:
-        if not _hunter_shoots(obs):
-            return "At this table the Hunter has no power: you speak and vote by day."
-        return (
-            "When the werewolves kill you or the village exiles you, you may shoot one living "
-            "player, who dies with you (not if you were poisoned)."
-        )
-    return POWERS[role]
-
-
-POWERS = {
-    WEREWOLF: "Each night you and your fellow werewolves choose a player to attack. By day you "
-    "speak and vote like everyone else; only the werewolves know who the werewolves are.",
-    VILLAGER: "You have no power at night; by day you speak and vote.",
-    SEER: "Each night you check one other living player and learn whether they are Good or a "
-    "Werewolf; only you learn the result.",
-    WITCH: "Each night you are told whom the werewolves attacked. You have one antidote (it "
-    "saves the attacked player, but not yourself) and one poison (it kills any other living "
-    "player), each once per game, at most one potion a night.",
-    GUARD: "Each night you protect one living player (yourself included) from the werewolves' "
-    "attack, never the same player two nights running. Protection does not stop poison.",
-}
-
-STRATEGY = {
-    WEREWOLF: "Pass for a villager by day, defend your partners without seeming to, and steer "
-    "the votes onto good players; the Seer and the Witch are the most dangerous to you, and a "
-    "false role claim can confuse the village.",
-    VILLAGER: "Listen for contradictions, watch who defends whom and how everyone votes, back a "
-    "credible Seer, and do not split the village's votes.",
-    SEER: "Check the players whose side matters most (loud speakers, sheriff candidates) and "
-    "reveal your results when they can swing a vote: once you claim, the werewolves hunt you.",
-    WITCH: "Saving the first night's victim is usually right; keep the poison for a player you "
-    "are confident is a werewolf, such as one a credible Seer named.",
-    HUNTER: "Keep your role hidden so the werewolves do not avoid you; if you are killed or "
-    "exiled, shoot the player you suspect most.",
-    GUARD: "Protect the player the werewolves most want dead (a revealed Seer, the sheriff), "
-    "and vary your protection, since no player can be protected two nights running.",
-}
-
-
 def role_text(obs: Obs) -> str:
     """Who the seat is: name, seat, role, team, power, goal and (werewolves) team-mates."""
     name = namer(player_names(obs))
     lines = [
         f"You are {name(obs['seat'])}, the {obs['role']}, on the {obs['team']} team.",
-        _power(obs),
+        unit_of(obs["role"]).power(obs),
     ]
     if obs["team"] == WOLF_TEAM:
         mates = [name(w) for w in obs.get("wolves", ()) if w != obs["seat"]]
@@ -241,5 +170,5 @@ def system_text(obs: Obs, *, coaching: bool) -> str:
         f"You are {obs['name']}, a player of this game.\n{role_text(obs)}",
     ]
     if coaching:
-        parts.append(f"Strategy hints: {STRATEGY[obs['role']]}")
+        parts.append(f"Strategy hints: {unit_of(obs['role']).strategy}")
     return "\n\n".join(parts)

@@ -1,23 +1,21 @@
-"""Roles, teams and presets of Werewolf, as data."""
+"""Roles, teams and presets of Werewolf, as data: the roles are the units of
+:mod:`duskfall.variants.werewolf.units` (each declared in one place)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-WEREWOLF = "Werewolf"
-VILLAGER = "Villager"
-SEER = "Seer"
-WITCH = "Witch"
-HUNTER = "Hunter"
-GUARD = "Guard"
+from duskfall.variants.werewolf.classic_roles import GUARD, HUNTER, SEER, VILLAGER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.role_unit import VILLAGE_TEAM, WOLF_TEAM, RoleUnit
+from duskfall.variants.werewolf.units import UNITS
 
-ROLES: tuple[str, ...] = (WEREWOLF, VILLAGER, SEER, WITCH, HUNTER, GUARD)
-GODS: frozenset[str] = frozenset({SEER, WITCH, HUNTER, GUARD})
+__all__ = ["GUARD", "HUNTER", "SEER", "VILLAGER", "WEREWOLF", "WITCH", "RoleUnit", "unit_of"]
+
+ROLES: tuple[str, ...] = tuple(UNITS)
+GODS: frozenset[str] = frozenset(name for name, unit in UNITS.items() if unit.god)
 UNIQUE_ROLES: frozenset[str] = GODS
 
-WOLF_TEAM = "werewolf"
-VILLAGE_TEAM = "village"
 TEAMS: tuple[str, ...] = (VILLAGE_TEAM, WOLF_TEAM)
 
 TEAM_ALIASES: dict[str, str] = {
@@ -46,18 +44,21 @@ DEFAULT_NAMES: tuple[str, ...] = (
 )  # fmt: skip
 
 
+def unit_of(role: str) -> RoleUnit:
+    """The unit of ``role`` (a canonical role name)."""
+    return UNITS[role]
+
+
 def team_of_role(role: str) -> str:
-    return WOLF_TEAM if role == WEREWOLF else VILLAGE_TEAM
+    return UNITS[role].team
 
 
 def canonical_role(name: str) -> str:
     """``"seer"``, ``"Seers"``, ``"werewolves"`` -> the canonical role name, else ValueError."""
     key = name.strip().lower()
-    for role in ROLES:
-        if key in (role.lower(), role.lower() + "s", role.lower() + "es"):
+    for role, unit in UNITS.items():
+        if key in (role.lower(), role.lower() + "s", role.lower() + "es", unit.plural_name.lower()):
             return role
-    if key == "werewolves":
-        return WEREWOLF
     raise ValueError(f"unknown role {name!r}; roles are {', '.join(ROLES)}")
 
 
@@ -76,7 +77,7 @@ def check_role_list(roles: Sequence[str]) -> None:
 
 
 def plural(role: str) -> str:
-    return "Werewolves" if role == WEREWOLF else role + "s"
+    return UNITS[role].plural_name
 
 
 def describe_counts(counts: Mapping[str, int]) -> str:

@@ -15,15 +15,16 @@ is built.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.seating import seated
+from duskfall.core.tally import count, seats, seats_of
 from duskfall.core.variant import Decision
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, POISON, Action, Pick, Potion, Say, YesNo
@@ -47,13 +48,22 @@ from duskfall.variants.werewolf.roles import (
     WITCH,
     WOLF_TEAM,
     team_of_role,
+    unit_of,
 )
 from duskfall.variants.werewolf.view import PlayerView, WerewolfObservation, observe
 
 WOLF_CHANNEL = team_visibility(WOLF_TEAM)
 GOOD, BAD = "Good", "Werewolf"
 
-Step = tuple[Any, ...]
+Resolver = Callable[[dict[int, Action]], None]
+"""What settles a batch of answers (a bound method of the state)."""
+
+
+class Step(NamedTuple):
+    """One step of the queue: ``run(*args)`` (a bound method of the state: no names looked up)."""
+
+    run: Callable[..., None]
+    args: tuple[Any, ...] = ()
 
 
 class WerewolfState:
@@ -78,6 +88,8 @@ class WerewolfState:
         self.poison = WITCH in roles
         self.last_guarded: int | None = None
         self.checks: list[tuple[int, int, str]] = []  # (night, target, result) of the seer
+        self.revealed: dict[int, str] = {}  # seat -> role shown to everybody (role hooks)
+        self.voteless: set[int] = set()  # living seats no longer asked to vote (role hooks)
         self.events: list[Event] = []
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
@@ -92,7 +104,7 @@ class WerewolfState:
         self._night_deaths: list[tuple[int, str]] = []
         self._candidates: list[int] = []
         self._outcome: Outcome | None = None
-        self._queue: deque[Step] = deque([("_night_start", 1)])
+        self._queue: deque[Step] = deque([Step(self._night_start, (1,))])
         self._legal: dict[int, Choice] = {}  # see legal()
         self._speech_choices = {
             kind: _speech_choice(kind, config.speech_max_chars) for kind in P.SPEECH_KINDS
@@ -132,7 +144,7 @@ class WerewolfState:
         self._answers: dict[int, Action] = {}
         self._pending: list[Decision] = []
         self._legal.clear()  # already empty once every asked seat has answered
-        self._resolver = ""
+        self._resolver: Resolver | None = None
 
     # -- the State contract ---------------------------------------------------------------
 
@@ -170,8 +182,9 @@ class WerewolfState:
         del self._legal[seat]
         if len(answers) == len(self._asks):
             resolver = self._resolver
+            assert resolver is not None
             self._clear_asks()
-            getattr(self, resolver)(answers)
+            resolver(answers)
             self._run()
         return self.events[start:]
 
@@ -252,6 +265,8 @@ class WerewolfState:
         payload["sub_phase"] = sub_phase
         self.events.append(Event(kind, payload, visibility, self.day, self.phase))
 
+    emit = _emit  # what a role's hooks call (RoleUnit.exiled and the like)
+
     def _audience_of(self, visibility: str) -> frozenset[int]:
         """The seats that see events of ``visibility`` (worked out once per visibility)."""
         audience = self._audience.get(visibility)
@@ -292,22 +307,24 @@ class WerewolfState:
         while self._outcome is None and not self._pending:
             if not queue:
                 queue.append(
-                    ("_day_start",) if self.phase == P.NIGHT else ("_night_start", self.day + 1)
+                    Step(self._day_start)
+                    if self.phase == P.NIGHT
+                    else Step(self._night_start, (self.day + 1,))
                 )
-            step = queue.popleft()
-            getattr(self, step[0])(*step[1:])
+            run, args = queue.popleft()
+            run(*args)
 
     def _next(self, *steps: Step) -> None:
         """Run ``steps`` before whatever is queued."""
         self._queue.extendleft(reversed(steps))
 
-    def _ask(self, resolver: str, asks: Sequence[tuple[int, str]]) -> None:
+    def _ask(self, resolver: Resolver, asks: Sequence[tuple[int, str]]) -> None:
         self._asks = dict(asks)
         self._pending = [_decision(seat, kind) for seat, kind in asks]
         self._resolver = resolver
 
     def _ask_all(
-        self, resolver: str, kind: str, seats: Sequence[int], shared: bool = False
+        self, resolver: Resolver, kind: str, seats: Sequence[int], shared: bool = False
     ) -> None:
         """Ask ``seats`` the same kind of decision; ``shared``: with the same choices, made
         here once for all of them."""
@@ -377,19 +394,24 @@ class WerewolfState:
         self._new_night()
         self._emit("night_start", PUBLIC)
         self._queue.extend(
-            [("_wolf_round", 1), ("_witch_turn",), ("_guard_seer_turn",), ("_resolve_night",)]
+            [
+                Step(self._wolf_round, (1,)),
+                Step(self._witch_turn),
+                Step(self._guard_seer_turn),
+                Step(self._resolve_night),
+            ]
         )
 
     def _wolf_round(self, round_no: int) -> None:
         wolves = self._living_wolves()
         chat: list[Step] = (
-            [("_ask_speech", P.WOLF_CHAT, w) for w in wolves] if len(wolves) > 1 else []
+            [Step(self._ask_speech, (P.WOLF_CHAT, w)) for w in wolves] if len(wolves) > 1 else []
         )
-        self._next(*chat, ("_ask_wolf_kill", round_no))
+        self._next(*chat, Step(self._ask_wolf_kill, (round_no,)))
 
     def _ask_wolf_kill(self, round_no: int) -> None:
         self._wolf_round_no = round_no
-        self._ask_all("_resolve_wolf_kill", P.WOLF_KILL, self._living_wolves(), shared=True)
+        self._ask_all(self._resolve_wolf_kill, P.WOLF_KILL, self._living_wolves(), shared=True)
 
     def _resolve_wolf_kill(self, answers: dict[int, Action]) -> None:
         votes = [(seat, _target(answers[seat])) for seat in sorted(answers)]
@@ -399,13 +421,10 @@ class WerewolfState:
             self._emit(
                 "wolf_votes", WOLF_CHANNEL, P.WOLF_KILL, round=self._wolf_round_no, votes=casts
             )
-            self._next(("_wolf_round", self._wolf_round_no + 1))
+            self._next(Step(self._wolf_round, (self._wolf_round_no + 1,)))
             return
-        counts: dict[int | None, int] = {}
-        for _, t in votes:
-            counts[t] = counts.get(t, 0) + 1
-        top = max(counts.values())
-        self._attacked = next(t for _, t in votes if counts[t] == top)
+        # the most voted target (killing nobody counts): the first voted for among a tie
+        self._attacked = count(votes, nobody_counts=True).leaders[0]
         self._emit("werewolf_kill", WOLF_CHANNEL, P.WOLF_KILL, target=self._attacked, votes=casts)
 
     def _witch_turn(self) -> None:
@@ -414,7 +433,7 @@ class WerewolfState:
             return
         self._told = self._attacked
         self._emit("witch_told", _private(witch), P.WITCH, seat=witch, target=self._told)
-        self._ask("_resolve_witch", [(witch, P.WITCH)])
+        self._ask(self._resolve_witch, [(witch, P.WITCH)])
 
     def _resolve_witch(self, answers: dict[int, Action]) -> None:
         ((witch, action),) = answers.items()
@@ -436,7 +455,7 @@ class WerewolfState:
         guard, seer = self._living_role(GUARD), self._living_role(SEER)
         asks = [(s, kind) for s, kind in ((guard, P.GUARD), (seer, P.SEER)) if s is not None]
         if asks:
-            self._ask("_resolve_guard_seer", sorted(asks))
+            self._ask(self._resolve_guard_seer, sorted(asks))
 
     def _resolve_guard_seer(self, answers: dict[int, Action]) -> None:
         for seat in sorted(answers):
@@ -496,8 +515,10 @@ class WerewolfState:
         self.phase = P.DAY
         self._emit("day_start", PUBLIC)
         if self.day == 1 and self.config.badge:
-            self._queue.append(("_badge_run",))
-        self._queue.extend([("_dawn",), ("_day_speeches",), ("_ask_vote",), ("_day_end",)])
+            self._queue.append(Step(self._badge_run))
+        self._queue.extend(
+            [Step(self._dawn), Step(self._day_speeches), Step(self._ask_vote), Step(self._day_end)]
+        )
 
     def _dawn(self) -> None:
         deaths, self._night_deaths = self._night_deaths, []
@@ -515,18 +536,18 @@ class WerewolfState:
         steps: list[Step] = []
         for seat, cause in batch:
             if last_words:
-                steps.append(("_ask_speech", P.LAST_WORDS, seat))
+                steps.append(Step(self._ask_speech, (P.LAST_WORDS, seat)))
             if (
                 self.role_of[seat] == HUNTER
                 and self.config.hunter_shot
                 and cause in (Cause.WOLVES.value, Cause.EXILE.value)
             ):
-                steps.append(("_ask_one", "_resolve_hunter", P.HUNTER_SHOT, seat))
+                steps.append(Step(self._ask_one, (self._resolve_hunter, P.HUNTER_SHOT, seat)))
             if self.sheriff == seat:
-                steps.append(("_ask_one", "_resolve_badge_pass", P.BADGE_PASS, seat))
+                steps.append(Step(self._ask_one, (self._resolve_badge_pass, P.BADGE_PASS, seat)))
         self._next(*steps)
 
-    def _ask_one(self, resolver: str, kind: str, seat: int) -> None:
+    def _ask_one(self, resolver: Resolver, kind: str, seat: int) -> None:
         self._ask(resolver, [(seat, kind)])
 
     def _ask_speech(self, kind: str, seat: int) -> None:
@@ -535,7 +556,7 @@ class WerewolfState:
             self._asks = {seat: kind}
             self._pending = [_decision(seat, kind)]
             self._legal = {seat: self._speech_choices[kind]}
-            self._resolver = "_resolve_speech"
+            self._resolver = self._resolve_speech
 
     def _resolve_speech(self, answers: dict[int, Action]) -> None:
         ((seat, action),) = answers.items()
@@ -567,36 +588,39 @@ class WerewolfState:
         order = [s for s in self._living() if s != self.sheriff]
         if self.sheriff is not None and self.is_alive[self.sheriff]:
             order.append(self.sheriff)
-        self._next(*(("_ask_speech", P.SPEECH, s) for s in order))
+        self._next(*(Step(self._ask_speech, (P.SPEECH, s)) for s in order))
 
     def _ask_vote(self) -> None:
-        self._ask_all("_resolve_vote", P.VOTE, self._living())
+        voters = self._living()
+        if self.voteless:
+            voters = tuple(s for s in voters if s not in self.voteless)
+        self._ask_all(self._resolve_vote, P.VOTE, voters)
 
     def _resolve_vote(self, answers: dict[int, Action]) -> None:
         chosen = self._count_votes(answers, P.VOTE, lambda s: 1.5 if s == self.sheriff else 1.0)
-        if chosen is not None:
+        if chosen is not None and unit_of(self.role_of[chosen]).exiled(self, chosen):
             self._emit("exiled", PUBLIC, P.VOTE, seat=chosen)
             self._deaths([(chosen, Cause.EXILE.value)], last_words=True)
 
-    def _count_votes(self, answers: dict[int, Action], kind: str, weight: Any) -> int | None:
+    def _count_votes(
+        self, answers: dict[int, Action], kind: str, weight: Callable[[int], float]
+    ) -> int | None:
         """Reveal the votes and tally them; a unique top seat is chosen, a tie chooses no one."""
-        tally: dict[int, float] = {}
+        casts: list[tuple[int, int | None]] = []
         events, day, phase = self.events, self.day, self.phase
         for seat in sorted(answers):
             target = _target(answers[seat])
-            w = weight(seat)
-            payload = {"seat": seat, "target": target, "weight": w, "sub_phase": kind}
+            payload = {"seat": seat, "target": target, "weight": weight(seat), "sub_phase": kind}
             events.append(Event("vote", payload, PUBLIC, day, phase))
-            if target is not None:
-                tally[target] = tally.get(target, 0.0) + w
-        top = max(tally.values(), default=0.0)
-        tied = sorted(s for s, v in tally.items() if v == top)
-        chosen = tied[0] if len(tied) == 1 else None
+            casts.append((seat, target))
+        tally = count(casts, weight)
+        tied = seats(tally)
+        chosen = tally.winner
         self._emit(
             "vote_result",
             PUBLIC,
             kind,
-            tally=[{"seat": s, "votes": v} for s, v in sorted(tally.items())],
+            tally=[{"seat": s, "votes": tally.counts[s]} for s in sorted(seats_of(tally))],
             chosen=chosen,
             tied=tied if len(tied) > 1 else [],
         )
@@ -609,7 +633,7 @@ class WerewolfState:
     # -- sheriff election -----------------------------------------------------------------
 
     def _badge_run(self) -> None:
-        self._ask_all("_resolve_badge_run", P.BADGE_RUN, self._living(), shared=True)
+        self._ask_all(self._resolve_badge_run, P.BADGE_RUN, self._living(), shared=True)
 
     def _resolve_badge_run(self, answers: dict[int, Action]) -> None:
         self._candidates = [s for s in sorted(answers) if _yes(answers[s])]
@@ -618,11 +642,11 @@ class WerewolfState:
         if len(self._candidates) < 2:
             self._settle_badge()
             return
-        speeches = [("_ask_speech", P.BADGE_SPEECH, c) for c in self._candidates]
-        self._next(*speeches, ("_badge_withdraw",))
+        speeches = [Step(self._ask_speech, (P.BADGE_SPEECH, c)) for c in self._candidates]
+        self._next(*speeches, Step(self._badge_withdraw))
 
     def _badge_withdraw(self) -> None:
-        self._ask_all("_resolve_badge_withdraw", P.BADGE_WITHDRAW, self._candidates, shared=True)
+        self._ask_all(self._resolve_badge_withdraw, P.BADGE_WITHDRAW, self._candidates, shared=True)
 
     def _resolve_badge_withdraw(self, answers: dict[int, Action]) -> None:
         withdrawn = [s for s in sorted(answers) if _yes(answers[s])]
@@ -638,7 +662,7 @@ class WerewolfState:
         if len(self._remaining) < 2 or not voters:
             self._settle_badge()
             return
-        self._ask_all("_resolve_badge_vote", P.BADGE_VOTE, voters, shared=True)
+        self._ask_all(self._resolve_badge_vote, P.BADGE_VOTE, voters, shared=True)
 
     def _settle_badge(self) -> None:
         """No vote: a lone candidate is elected; no candidate, or no voter, loses the badge."""

@@ -13,9 +13,12 @@ from duskfall.core.variant import LegalActions, Variant, VariantInfo
 from duskfall.variants.werewolf import bots, prompts, terminal_form, testing, wire
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.config import WerewolfConfig
+from duskfall.variants.werewolf.facts import FACTS
+from duskfall.variants.werewolf.learning import LEARNING
 from duskfall.variants.werewolf.prompt_kit import KIT
-from duskfall.variants.werewolf.roles import PRESETS, ROLES, TEAM_ALIASES, TEAMS
+from duskfall.variants.werewolf.roles import PRESETS, ROLES, TEAM_ALIASES, TEAMS, canonical_role
 from duskfall.variants.werewolf.rules import WerewolfState
+from duskfall.variants.werewolf.spectator import SPECTATOR
 
 
 class WerewolfVariant:
@@ -33,6 +36,11 @@ class WerewolfVariant:
         wire=wire.WIRE,
         prompt_kit=KIT,
         terminal_form=terminal_form.terminal_form,
+        spectator=SPECTATOR,
+        facts=FACTS,
+        learning=LEARNING,
+        roles=tuple(ROLES),
+        role_named=canonical_role,
     )
     roles = ROLES
 

@@ -2,8 +2,8 @@
 
 ``observe(state, seat)`` holds everything ``seat`` may know and nothing else: the public
 roster, its own role, the rules, the events it saw (its history) and its role's private
-knowledge (partners, checks, potions, last protection). Prompts, protocol observations and bot
-inputs are all built from it.
+knowledge (partners, checks, potions, last protection: each role's unit says which).
+Prompts, protocol observations and bot inputs are all built from it.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from typing import Any, NotRequired, Protocol, TypedDict
 
 from duskfall.core.outcome import Outcome
-from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.roles import GUARD, SEER, WEREWOLF, WITCH, team_of_role
+from duskfall.variants.werewolf.roles import team_of_role, unit_of
 
 
 class PlayerView(TypedDict):
@@ -57,6 +56,7 @@ class WerewolfObservation(TypedDict):
     poison: NotRequired[bool]
     attacked_tonight: NotRequired[int | None]
     last_guarded: NotRequired[int | None]
+    revealed: NotRequired[bool]
     outcome: NotRequired[dict[str, Any]]
 
 
@@ -128,17 +128,7 @@ def observe(state: ObservedGame, seat: int) -> WerewolfObservation:
         "rules": state.public_rules,
         "history": list(state.history(seat)),
     }
-    if role == WEREWOLF:
-        is_wolf = state.is_wolf
-        obs["wolves"] = [s for s in range(state.num_seats) if is_wolf[s]]
-    elif role == SEER:
-        obs["checks"] = [{"night": n, "target": t, "result": r} for n, t, r in state.checks]
-    elif role == WITCH:
-        obs["antidote"] = state.antidote
-        obs["poison"] = state.poison
-        obs["attacked_tonight"] = state.told_to_witch if state.phase == P.NIGHT else None
-    elif role == GUARD:
-        obs["last_guarded"] = state.last_guarded
+    obs.update(unit_of(role).view(state, seat))  # type: ignore[typeddict-item]
     outcome = state.outcome()
     if outcome is not None:
         obs["outcome"] = outcome.to_dict()

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from duskfall.learn.encoders.sports_mafia import PHASES, ROLES
 from duskfall.variants.sports_mafia.actions import NUM_PLAYERS
+from duskfall.variants.sports_mafia.encoder import PHASES, ROLES
 
 MAX_TOKENS = 1024
 MAX_TURNS = 12

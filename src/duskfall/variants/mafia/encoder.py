@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from duskfall.learn.encoders.base import Features, index_of, none_only, target_mask
-from duskfall.learn.menu import Menu
+from duskfall.core.encoding import Features, Menu, index_of, none_only, target_mask
 from duskfall.variants.mafia import phases as P
 from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.legal import SayChoice, TargetChoice

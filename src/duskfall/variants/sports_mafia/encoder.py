@@ -22,8 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from duskfall.learn.encoders.base import MORE, Features, index_of, none_only, target_mask
-from duskfall.learn.menu import Menu
+from duskfall.core.encoding import MORE, Features, Menu, index_of, none_only, target_mask
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
     SKIP,
@@ -40,6 +39,9 @@ N = NUM_PLAYERS
 
 
 class SportsMafiaEncoder:
+    roles = ROLES
+    phases = PHASES
+
     def __init__(self, seats: int, seat: int) -> None:
         assert seats == N
         self.menu = Menu(N)

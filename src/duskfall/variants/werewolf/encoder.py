@@ -19,13 +19,16 @@ from typing import Any
 
 import numpy as np
 
-from duskfall.learn.encoders.base import Features, index_of, none_only, target_mask
-from duskfall.learn.menu import Menu
+from duskfall.core.encoding import Features, Menu, index_of, none_only, target_mask
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
 from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, WitchChoice, YesNoChoice
-from duskfall.variants.werewolf.roles import ROLES
+from duskfall.variants.werewolf.roles import GUARD, HUNTER, SEER, VILLAGER, WEREWOLF, WITCH
+
+# The roles of the learned layout, fixed so that a vector keeps its meaning (and a trained
+# policy its inputs) when a role is added: a role outside it reads as no role.
+ROLES = (WEREWOLF, VILLAGER, SEER, WITCH, HUNTER, GUARD)
 
 KINDS = P.ALL_KINDS
 

@@ -1,0 +1,105 @@
+"""A Werewolf role as one unit: everything the game says and does about a role, in one place.
+
+A :class:`RoleUnit` declares its team and whether it is a god (unique, and counted for the
+"all gods dead" win), where its night step falls, the rules text and the power every prompt
+gives it, a coaching hint, the private facts its holder's view shows, the lines and marks of
+the events it causes, what a bot holding it says of itself, and what happens when the village
+exiles it (:attr:`RoleUnit.exiled`, a hook on the game through :class:`Table`). The registry
+of units is :data:`duskfall.variants.werewolf.units.UNITS`; the rules, view, prompts, event
+text, spectator, bots and no-leak check read them. Night steps that ask a decision (the
+wolves, the Witch, the Guard and the Seer) are steps of the rules engine, dispatched as typed
+steps; a unit gives their place in the night (``night``), which orders the rules text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from duskfall.core.events import Event
+
+WOLF_TEAM = "werewolf"
+VILLAGE_TEAM = "village"
+
+Obs = Mapping[str, Any]
+Namer = Callable[[int | None], str]
+Line = Callable[[Mapping[str, Any], Namer], str]
+"""An event's line from its payload, naming seats with the namer (``seat 3 (Cleo)``)."""
+MarkFinder = Callable[[Event], list[dict[str, Any]]]
+Reveal = Callable[[Mapping[str, Any]], dict[int, str]]
+"""The roles an event's payload shows to whoever sees the event (``{seat: role}``)."""
+
+
+class Table(Protocol):
+    """What a role's hooks may change in a game: the roles shown to everybody (``revealed``:
+    seat -> role), the seats that no longer vote (``voteless``), and the events it emits."""
+
+    revealed: dict[int, str]
+    voteless: set[int]
+
+    def emit(
+        self, kind: str, visibility: str, sub_phase: str | None = None, **payload: Any
+    ) -> None: ...
+
+
+def in_play(obs: Obs, role: str) -> bool:
+    """Whether ``role`` is dealt at this table (from the public roles in play)."""
+    return obs["roles_in_play"].get(role, 0) > 0
+
+
+def _no_lines(obs: Obs) -> Sequence[str]:
+    return ()
+
+
+def _no_facts(state: Any, seat: int) -> dict[str, Any]:
+    return {}
+
+
+def _dies(table: Table, seat: int) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class RoleUnit:
+    """One role (see the module docstring).
+
+    * ``name``, ``team``, ``god`` (a god is unique in a game and counts for the gods' side of
+      the win condition), ``plural`` (``Werewolves``; default ``name + "s"``);
+    * ``night``: the position of its night step (lower acts earlier; None: no night step);
+    * ``power(obs)``: what its holder can do, in the seat's system prompt; ``strategy``: the
+      coaching hint;
+    * ``night_rules(obs)``, ``day_rules(obs)``: its lines in the table's rules (every seat's
+      prompt), given the public facts of the table;
+    * ``view(state, seat)``: the private facts its holder's view adds;
+    * ``lines``, ``marks``, ``reveals``: the line (god view, history, prompts), the card marks
+      and the roles shown by the events it causes, by event kind;
+    * ``bot_words``: what a bot holding it says of itself in a speech;
+    * ``exiled(table, seat)``: True if the exile kills the seat (the default); a role that
+      survives it changes the table instead (reveals itself, loses its vote...).
+    """
+
+    name: str
+    power: Callable[[Obs], str]
+    strategy: str
+    team: str = VILLAGE_TEAM
+    god: bool = False
+    plural: str = ""
+    night: int | None = None
+    night_rules: Callable[[Obs], Sequence[str]] = _no_lines
+    day_rules: Callable[[Obs], Sequence[str]] = _no_lines
+    view: Callable[[Any, int], dict[str, Any]] = _no_facts
+    lines: Mapping[str, Line] = field(default_factory=dict)
+    marks: Mapping[str, MarkFinder] = field(default_factory=dict)
+    reveals: Mapping[str, Reveal] = field(default_factory=dict)
+    bot_words: str = "I am a villager."
+    exiled: Callable[[Table, int], bool] = _dies
+
+    @property
+    def plural_name(self) -> str:
+        return self.plural or self.name + "s"
+
+
+def said(text: str) -> Callable[[Obs], str]:
+    """A power that does not depend on the table."""
+    return lambda obs: text
