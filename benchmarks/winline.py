@@ -151,7 +151,7 @@ def show_calibration(readings: Iterable[Reading], policy: str, seconds: float) -
         observed = Proportion(sum(r.village_won for r in inside), len(inside))
         lo, hi = observed.interval()
         error += len(inside) * abs(mean - observed.rate)
-        holds = lo <= mean <= hi
+        holds = lo - 1e-9 <= mean <= hi + 1e-9  # the interval is computed in floats
         covered, filled = covered + holds, filled + 1
         print(
             f"   {low:.1f}-{high:.1f}   {len(inside):7d}  {mean:14.3f}  "
