@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from duskfall.agents.specs import calls_models
 from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.driver import drive
 from duskfall.arena.driver_lock import DriverLock, TournamentBusy
@@ -41,7 +42,7 @@ from duskfall.arena.tournament_run import (
     Spending,
     TournamentRun,
 )
-from duskfall.arena.worker_env import absolute_spec, worker_env
+from duskfall.arena.worker_env import absolute_options, absolute_spec, worker_env
 from duskfall.core.errors import ConfigError
 from duskfall.core.usage import Usage
 from duskfall.session import GameSetup, plan_game
@@ -248,7 +249,7 @@ def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob
             "decision_timeout": config.decision_timeout,
             "on_seat_failure": config.on_seat_failure,
         },
-        agent_options=_agent_options(config),
+        agent_options=absolute_options(_agent_options(config), here),
         game_id=slot_game_id(salt, config, slot),
         keep_log=True,
         keep_row=True,
@@ -324,6 +325,7 @@ def run_tournament(
             progress=progress,
             looks=looks,
         )
+        run.declared = set(variables.secrets)
         try:
             drive(
                 runner,
@@ -366,7 +368,7 @@ def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
     """Check every model-backed entrant once (one tiny request per model) on games of the
     schedule, before any game is played: an entrant that cannot play is one error line
     (:class:`~duskfall.session.SeatNotReady`), not a tournament of fallbacks."""
-    unchecked = {name for name, spec in config.entrants.items() if ":" in spec}
+    unchecked = {name for name, spec in config.entrants.items() if calls_models(spec)}
     for slot in slots:
         if not unchecked & set(slot.seats):
             continue

@@ -23,8 +23,8 @@ import logging
 import os
 import socket
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,9 +35,11 @@ from duskfall.core.events import Event
 from duskfall.core.redaction import redact, redact_value
 from duskfall.core.usage import Tally, call_usage
 from duskfall.store.log import LogHeader, utc_now
+from duskfall.store.sqlite_file import GameIndexError, open_database, write_transaction
 
 if TYPE_CHECKING:
     from duskfall.store.repair import Repair
+    from duskfall.store.search import Facets, GamePage, GameQuery
 
 log = logging.getLogger(__name__)
 
@@ -138,10 +140,6 @@ ALTER TABLE games ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
     3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS,
     4: _PARENT_COLUMNS,
 }
-
-
-class GameIndexError(DuskfallError):
-    """The game index cannot be opened or used."""
 
 
 class UnknownGame(DuskfallError):
@@ -328,10 +326,7 @@ class GameIndex:
         if not self.path.parent.is_dir():
             raise GameIndexError(f"cannot create game index {self.path}: no such directory")
         try:
-            self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            self._db.execute("PRAGMA busy_timeout = 30000")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db = open_database(self.path)
             self._db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
@@ -389,19 +384,9 @@ class GameIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
         """One write transaction (taken eagerly so concurrent writers queue, not deadlock)."""
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as exc:
-            raise GameIndexError(f"game index {self.path}: {exc}") from None
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        return write_transaction(self._db, self.path)
 
     # -- writing -----------------------------------------------------------------------
 
@@ -529,6 +514,20 @@ class GameIndex:
         gone = status == INTERRUPTED
         return [row for row in self._with_seats(rows) if (row.process_alive is False) == gone]
 
+    def search(self, query: GameQuery, extra: Sequence[GameRow] = ()) -> GamePage:
+        """One page of the games matching ``query``, and their count; ``extra`` rows (games
+        the index does not hold) are filtered, sorted and paged with them
+        (:mod:`duskfall.store.search`)."""
+        from duskfall.store.search import search  # it builds on this module
+
+        return search(self._db, query, self._with_seats, extra)
+
+    def facets(self, extra: Sequence[GameRow] = ()) -> Facets:
+        """The variants, tournaments and agents the games have, to filter by."""
+        from duskfall.store.search import facets
+
+        return facets(self._db, extra)
+
     def tournament_games(self, name: str) -> list[GameRow]:
         """Every game tagged with tournament ``name``, by slot (a slot played again after an
         interruption has several rows: the interrupted one and the new one)."""
@@ -573,6 +572,17 @@ class GameIndex:
             ids = ", ".join(r[0] for r in rows[:2])
             raise UnknownGame(f"{game_id!r} matches several games ({ids}, ...); give more of it")
         return self._with_seats(rows)[0]
+
+    def missing(self, game_ids: Sequence[str]) -> list[str]:
+        """The ids of ``game_ids`` that no row of the index has, in their order."""
+        known: set[str] = set()
+        for start in range(0, len(game_ids), 500):
+            chunk = game_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            known.update(
+                i for (i,) in self._db.execute(f"SELECT id FROM games WHERE id IN ({marks})", chunk)
+            )
+        return [i for i in game_ids if i not in known]
 
     def _with_seats(self, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
         if not rows:

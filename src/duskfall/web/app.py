@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -40,7 +40,8 @@ from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.rng import parse_seed
 from duskfall.core.variant import parse_config
 from duskfall.gm.config import DEFAULT_CARD
-from duskfall.store.index import UnknownGame
+from duskfall.store.index import LISTED_STATUSES, UnknownGame
+from duskfall.store.search import GameQuery
 from duskfall.web.access import Access, bearer
 from duskfall.web.catalog import Catalog, shown_id
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
@@ -158,8 +159,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app = FastAPI(title="duskfall", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.hub = hub
     app.state.settings = settings
+    app.include_router(tournament_routes(settings.db))  # first: it serves /static/report.css
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(tournament_routes(settings.db))
 
     @app.exception_handler(DuskfallError)
     async def user_error(request: Any, exc: DuskfallError) -> JSONResponse:
@@ -261,8 +262,35 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         return variant_catalog()
 
     @app.get("/api/games")
-    async def games() -> list[dict[str, Any]]:
-        return hub.list_games()
+    async def games(
+        variant: str | None = None,
+        status: str | None = None,
+        agent: str | None = None,
+        tournament: str | None = None,
+        source: str | None = None,
+        q: str | None = None,
+        sort: str = "started_at",
+        order: str = "desc",
+        limit: int = 50,
+        offset: int = 0,
+    ) -> dict[str, Any]:
+        """A page of the game list: filtered, sorted and paged by the server (a bad
+        parameter: 400 with one line saying what is wrong)."""
+        if order not in ("asc", "desc"):
+            raise HTTPException(400, f"order is asc or desc, not {order!r}")
+        query = GameQuery(variant, status, agent, tournament, source, q, sort,  # type: ignore[arg-type]
+                          order == "desc", limit, offset)  # fmt: skip
+        query.check()
+        page = await hub.page(query)
+        return {
+            "games": page.games,
+            "total": page.total,
+            "offset": offset,
+            "limit": limit,
+            "sort": sort,
+            "order": order,
+            "facets": {"statuses": list(LISTED_STATUSES), **asdict(page.facets)},
+        }
 
     @app.post("/api/games", status_code=201)
     async def start_game(body: StartGame, authorization: AuthHeader = None) -> dict[str, Any]:
