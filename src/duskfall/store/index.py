@@ -25,8 +25,8 @@ import logging
 import os
 import socket
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +39,7 @@ from duskfall.core.usage import Tally, call_usage
 from duskfall.store.index_schema import SCHEMA_VERSION as SCHEMA_VERSION
 from duskfall.store.index_schema import V1_COLUMNS, SchemaTooNew, connect
 from duskfall.store.log import LogHeader, utc_now
+from duskfall.store.sqlite_file import GameIndexError, write_transaction
 
 if TYPE_CHECKING:
     from duskfall.store.repair import Repair
@@ -53,10 +54,6 @@ DISABLED = frozenset({"", "off", "none"})
 STATUSES = ("running", "finished", "aborted")
 INTERRUPTED = "interrupted"  # not stored: a running game whose process is gone
 LISTED_STATUSES = (*STATUSES, INTERRUPTED)
-
-
-class GameIndexError(DuskfallError):
-    """The game index cannot be opened or used."""
 
 
 class UnknownGame(DuskfallError):
@@ -269,19 +266,9 @@ class GameIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
         """One write transaction (taken eagerly so concurrent writers queue, not deadlock)."""
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as exc:
-            raise GameIndexError(f"game index {self.path}: {exc}") from None
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        return write_transaction(self._db, self.path)
 
     # -- writing -----------------------------------------------------------------------
 
@@ -341,6 +328,14 @@ class GameIndex:
                 "UPDATE games SET status = 'aborted', termination = ?, updated_at = ?, "
                 "finished_at = ?, pid = NULL WHERE id = ? AND status = 'running'",
                 (termination, utc_now(), utc_now(), game_id),
+            )
+
+    def move_log(self, game_id: str, log_path: str | Path) -> None:
+        """Say where a game's log is now (its folder was moved, or copied to another machine)."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET log_path = ? WHERE id = ?",
+                (str(Path(log_path).resolve()), game_id),
             )
 
     def add_rows(self, rows: Sequence[GameRow]) -> None:

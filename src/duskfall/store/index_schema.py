@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from duskfall.store.sqlite_file import open_database
+
 SCHEMA_VERSION = 5
 
 # seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
@@ -108,10 +110,7 @@ class SchemaTooNew(sqlite3.DatabaseError):
 
 def connect(path: Path) -> sqlite3.Connection:
     """A connection to the index at ``path``, its schema the current one."""
-    db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
-    db.execute("PRAGMA busy_timeout = 30000")
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = NORMAL")
+    db = open_database(path)
     db.execute("PRAGMA foreign_keys = ON")
     migrate(db)
     return db
