@@ -45,7 +45,13 @@ from duskfall.store.search import GameQuery
 from duskfall.web.access import Access, bearer
 from duskfall.web.catalog import Catalog, shown_id
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
-from duskfall.web.gm_live import DEFAULT_PLAYER_MODEL, GM_VARIANT, GMRequest, card_seats
+from duskfall.web.gm_live import (
+    DEFAULT_PLAYER_MODEL,
+    GM_VARIANT,
+    OPTIONS_HELP,
+    GMRequest,
+    card_seats,
+)
 from duskfall.web.guard import DEFAULT_MAX_BODY, Guard, HostAllowList
 from duskfall.web.hello import BadHello, parse_hello
 from duskfall.web.hosted import HostedGame
@@ -142,6 +148,7 @@ def gm_catalog_entry() -> dict[str, Any]:
         "agents": DEFAULT_PLAYER_MODEL,
         "seats": next(iter(cards.values())),
         "presets": cards,
+        "options_help": OPTIONS_HELP,
     }
 
 
