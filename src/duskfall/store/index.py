@@ -23,8 +23,8 @@ import logging
 import os
 import socket
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +35,7 @@ from duskfall.core.events import Event
 from duskfall.core.redaction import redact, redact_value
 from duskfall.core.usage import Tally, call_usage
 from duskfall.store.log import LogHeader, utc_now
+from duskfall.store.sqlite_file import GameIndexError, open_database, write_transaction
 
 if TYPE_CHECKING:
     from duskfall.store.repair import Repair
@@ -157,10 +158,6 @@ def insert_rows(
         f"{verb} {seats} (game_id, seat, agent, model) VALUES (?, ?, ?, ?)",
         [(row.id, s.seat, s.agent, s.model) for row in rows for s in row.seats],
     )
-
-
-class GameIndexError(DuskfallError):
-    """The game index cannot be opened or used."""
 
 
 class UnknownGame(DuskfallError):
@@ -347,10 +344,7 @@ class GameIndex:
         if not self.path.parent.is_dir():
             raise GameIndexError(f"cannot create game index {self.path}: no such directory")
         try:
-            self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            self._db.execute("PRAGMA busy_timeout = 30000")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db = open_database(self.path)
             self._db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
@@ -408,19 +402,9 @@ class GameIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
         """One write transaction (taken eagerly so concurrent writers queue, not deadlock)."""
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as exc:
-            raise GameIndexError(f"game index {self.path}: {exc}") from None
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        return write_transaction(self._db, self.path)
 
     # -- writing -----------------------------------------------------------------------
 
@@ -480,6 +464,14 @@ class GameIndex:
                 "UPDATE games SET status = 'aborted', termination = ?, updated_at = ?, "
                 "finished_at = ?, pid = NULL WHERE id = ? AND status = 'running'",
                 (termination, utc_now(), utc_now(), game_id),
+            )
+
+    def move_log(self, game_id: str, log_path: str | Path) -> None:
+        """Say where a game's log is now (its folder was moved, or copied to another machine)."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET log_path = ? WHERE id = ?",
+                (str(Path(log_path).resolve()), game_id),
             )
 
     def add_rows(self, rows: Sequence[GameRow]) -> None:
