@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,6 +32,7 @@ from arena.conftest import StubMaker
 from arena.tournament_kit import outcomes, report, run
 from conftest import InBackground
 from duskfall.arena.tournament_config import parse_tournament
+from duskfall.store.index import GameIndex, GameRow
 from duskfall.store.slots import slot_records
 from duskfall.testing.ray_cluster import (
     FAST_FAILURE_DETECTION,
@@ -249,6 +251,11 @@ def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
     assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
 
 
+def _rows(db: Path, name: str) -> list[GameRow]:
+    with GameIndex(db) as index:
+        return index.tournament_games(name)
+
+
 def _files_holding(root: Path, needle: str) -> list[Path]:
     found = []
     for path in root.rglob("*"):
@@ -283,16 +290,21 @@ def test_a_killed_driver_resumes_from_another_host_to_the_same_results(
     driver.send_signal(signal.SIGKILL)
     driver.wait(30)
     played = len(index_rows(db))
-    say(f"kill -9 of the driver after {played} games; resuming from host 'elsewhere'")
+    elsewhere = tmp_path / "elsewhere"  # its machine is gone; a copy of its folder is here
+    shutil.copytree(where, elsewhere)
+    shutil.rmtree(where)
+    say(f"kill -9 of the driver after {played} games; resuming on host 'elsewhere' from a copy")
     args[1] = "resume"
-    out = _finish(_duskfall(args, where, env, host="elsewhere"))
+    out = _finish(_duskfall(args, elsewhere, env, host="elsewhere"))
     say(out.strip().splitlines()[0] if out.strip() else "(no output)")
-    _each_slot_once(db, 8)
+    _each_slot_once(elsewhere / "index.db", 8)
     assert f"{8 - played} game(s) played" in out
-    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
+    assert outcomes(report(config, elsewhere)) == outcomes(report(config, tmp_path / "local"))
+    logs = [Path(row.log_path or "") for row in _rows(elsewhere / "index.db", config.name)]
+    assert all(log.is_relative_to(elsewhere) and log.exists() for log in logs)
     assert stub.credentials[f"Bearer {secret}"] > 0  # the workers had the key
     assert all(key == f"Bearer {secret}" for key in stub.credentials)
-    folders = [two_nodes.root, *two_nodes.ray_dirs, where]
+    folders = [two_nodes.root, *two_nodes.ray_dirs, elsewhere]
     leaks = [path for folder in folders for path in _files_holding(folder, secret)]
     files = sum(1 for folder in folders for path in folder.rglob("*") if path.is_file())
     say(

@@ -4,6 +4,7 @@ than counted, games with fallbacks flagged, every slot's game written once, path
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from duskfall.arena.tournament import Looks, tournament_progress
 from duskfall.arena.worker_env import absolute_options, absolute_spec
 from duskfall.arena.workers import TaskLost
 from duskfall.store.index import GameIndex
+from duskfall.store.log import read_log
 from duskfall.testing.stub_server import StubServer
 
 
@@ -256,3 +258,23 @@ def test_a_mix_of_bots_plays_in_batches_and_a_mix_with_a_model_one_game_a_task(
     assert uses_models(["mix:llm:openai:m@http://127.0.0.1:9/v1@0.5/random"])
     assert uses_models(["town=heuristic,mafia=mix:random@0.2/cognitive:local"])
     assert uses_models(["llm:local"]) and uses_models(["random,heuristic,llm:local"])
+
+
+def test_resume_from_a_copy_of_the_folder_elsewhere_points_the_index_at_the_copy(
+    tmp_path: Path,
+) -> None:
+    """The first machine is gone; its tournament folder and index were copied to another,
+    which resumes there: the missing game is played, and every row names the copy's log."""
+    config = bot_config("sides", execution={"attempts": 1})
+    run(config, tmp_path / "whole")
+    first, elsewhere = tmp_path / "first", tmp_path / "elsewhere"
+    assert run(config, first, backend_factory=lambda: Losing({5: 1})).failed
+    shutil.copytree(first, elsewhere)
+    shutil.rmtree(first)
+    assert run(config, elsewhere).played == 1
+    with GameIndex(elsewhere / "index.db") as index:
+        rows = index.tournament_games(config.name)
+    assert sorted(r.tournament_slot for r in rows) == list(range(8))
+    assert all(Path(r.log_path or "").parent == elsewhere / "games" for r in rows)
+    assert all(read_log(r.log_path or "").header.game_id == r.id for r in rows)
+    assert outcomes(report(config, elsewhere)) == outcomes(report(config, tmp_path / "whole"))

@@ -211,6 +211,21 @@ def slot_game_id(salt: str, config: TournamentConfig, slot: Slot) -> str:
     return f"{slot.variant}-{digest[:16]}"
 
 
+def follow_moved_logs(index: GameIndex, name: str, games_dir: Path) -> int:
+    """Point the index at the logs in ``games_dir`` of tournament ``name``'s games whose logs
+    are not where it says (the folder and index were moved, or copied to the machine that
+    resumes): their rows name the folder they were written in. Returns how many moved."""
+    moved = 0
+    for row in index.tournament_games(name):
+        if row.log_path is None or Path(row.log_path).exists():
+            continue
+        here = games_dir / Path(row.log_path).name
+        if here.exists():
+            index.move_log(row.id, here)
+            moved += 1
+    return moved
+
+
 def stored_config(index: GameIndex, name: str) -> TournamentConfig:
     """The config a tournament was played with (its copy next to the games' logs)."""
     from duskfall.arena.tournament_config import parse_tournament
@@ -303,6 +318,7 @@ def run_tournament(
     variables = worker_env([*config.execution.env, *env])
     with DriverLock(games_dir, config.name) as lock, GameIndex(db) as index, SlotTable(db) as slots:
         slots.take_over(config.name)  # we hold the lock: their driver is gone
+        follow_moved_logs(index, config.name, games_dir)
         state = tournament_progress(config, index)
         for row in [*state.interrupted, *state.running]:  # rows of drivers before this design
             index.abandon(row.id, ABANDONED)
