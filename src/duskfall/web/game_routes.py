@@ -95,13 +95,11 @@ def game_routes(gates: Gates) -> APIRouter:
 
     @router.get("/api/games/{game_id}/seats")
     async def seats(game_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
-        gates.require_admin(authorization)
-        return seat_links(gates.live_game(game_id))
+        return seat_links(gates.admin_game(game_id, authorization))
 
     @router.post("/api/games/{game_id}/abort")
     async def abort(game_id: str, authorization: AuthHeader = None) -> dict[str, str]:
-        gates.require_admin(authorization)
-        game = gates.live_game(game_id)
+        game = gates.admin_game(game_id, authorization)
         await game.abort("stopped by the admin")
         return {"status": game.feed.status}
 
@@ -117,15 +115,13 @@ def game_routes(gates: Gates) -> APIRouter:
 
     @router.post("/api/games/{game_id}/pause")
     async def pause(game_id: str, authorization: AuthHeader = None) -> dict[str, str]:
-        gates.require_admin(authorization)
-        game = gates.live_game(game_id)
+        game = gates.admin_game(game_id, authorization)
         game.pause()
         return {"status": game.feed.status}
 
     @router.post("/api/games/{game_id}/resume")
     async def resume(game_id: str, authorization: AuthHeader = None) -> dict[str, str]:
-        gates.require_admin(authorization)
-        game = gates.live_game(game_id)
+        game = gates.admin_game(game_id, authorization)
         game.resume()
         return {"status": game.feed.status}
 

@@ -53,6 +53,11 @@ class Gates:
         if not self.access.is_admin(bearer(authorization)):
             raise HTTPException(403, "this needs the admin token printed by 'duskfall web'")
 
+    def admin_game(self, game_id: str, authorization: str | None) -> HostedGame:
+        """The live game ``game_id``, for the admin only (403 otherwise, 404 if not running)."""
+        self.require_admin(authorization)
+        return self.live_game(game_id)
+
     def check_answer(self, game_id: str, seat: int | str, authorization: str | None) -> HostedGame:
         game = self.live_game(game_id)
         number = seat if isinstance(seat, int) else int(seat) if seat.isdigit() else -1
