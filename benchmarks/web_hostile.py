@@ -1,15 +1,17 @@
 """``duskfall web`` under a slowloris, on today's code and on the code before its limits.
 
-    python benchmarks/web_hostile.py [--attackers 1100] [--bodies 20] [--seconds 25]
-        [--fd-limit 1024] [--baseline REF] [--only now|before]
+    python benchmarks/web_hostile.py [--attackers 1100] [--bodies 20] [--seconds 40]
+        [--reconnect-delay 1] [--fd-limit 1024] [--baseline REF] [--only now|before]
 
 Each server runs in a process of its own with the usual limit of 1,024 file descriptors. First
 50 honest requests (``GET /api/games``, one at a time) are timed with no attack (the baseline);
 then ``--attackers`` connections send a request's headers one byte a second and never finish
-them (reconnecting whenever they are cut), and ``--bodies`` clients holding the admin token
-send a POST body one byte a second; meanwhile 50 honest requests are made again, each given
-5 s. Printed per server: honest requests answered and their time as a ratio of the baseline's,
-how many slow connections were cut and after how long, and the server's descriptors and RSS.
+them (reconnecting ``--reconnect-delay`` seconds after they are cut: 1 by default, the pace of
+their bytes; 0 makes the attack a flood of connections as well), and ``--bodies`` clients
+holding the admin token send a POST body one byte a second; meanwhile 50 honest requests are
+made again, each given 5 s. Printed per server: honest requests answered and their time as a
+ratio of the baseline's, how many slow connections were cut and after how long, and the
+server's descriptors and RSS.
 """
 
 from __future__ import annotations
@@ -101,8 +103,8 @@ async def honest(port: int, timeout: float) -> float | None:
     return time.perf_counter() - start if b" 200 " in status else None
 
 
-async def slow(port: int, head: bytes, stop: asyncio.Event, cuts: Cuts) -> None:
-    """Send ``head`` and then a byte a second for ever; reconnect whenever cut."""
+async def slow(port: int, head: bytes, stop: asyncio.Event, cuts: Cuts, delay: float) -> None:
+    """Send ``head`` and then a byte a second for ever; reconnect ``delay`` s after a cut."""
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -121,6 +123,8 @@ async def slow(port: int, head: bytes, stop: asyncio.Event, cuts: Cuts) -> None:
             cuts.lasted.append(time.perf_counter() - start)
         reading.cancel()
         writer.close()
+        if delay and not stop.is_set():
+            await asyncio.sleep(delay)
 
 
 async def measure(name: str, src: Path, args: argparse.Namespace) -> None:
@@ -132,11 +136,14 @@ async def measure(name: str, src: Path, args: argparse.Namespace) -> None:
             base_times = [t for t in base if t is not None]
             stop = asyncio.Event()
             loris, bodies = Cuts(), Cuts()
+            delay = args.reconnect_delay
             attack = [
-                asyncio.create_task(slow(port, PARTIAL, stop, loris)) for _ in range(args.attackers)
+                asyncio.create_task(slow(port, PARTIAL, stop, loris, delay))
+                for _ in range(args.attackers)
             ]
             attack += [
-                asyncio.create_task(slow(port, BODY_HEAD, stop, bodies)) for _ in range(args.bodies)
+                asyncio.create_task(slow(port, BODY_HEAD, stop, bodies, delay))
+                for _ in range(args.bodies)
             ]
             await asyncio.sleep(2)  # the attack is under way
             during = [await honest(port, 5.0) for _ in range(HONEST)]
@@ -180,7 +187,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--attackers", type=int, default=1100)
     parser.add_argument("--bodies", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=25.0, help="length of the attack")
+    parser.add_argument("--seconds", type=float, default=40.0, help="length of the attack")
+    parser.add_argument("--reconnect-delay", type=float, default=1.0)
     parser.add_argument("--fd-limit", type=int, default=1024)
     parser.add_argument("--baseline", default=BEFORE)
     parser.add_argument("--only", choices=("now", "before"))
@@ -190,7 +198,8 @@ async def main() -> None:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"{args.attackers} slowloris connections and {args.bodies} slow bodies for "
-        f"{args.seconds:g} s; server limited to {args.fd_limit} file descriptors"
+        f"{args.seconds:g} s, reconnecting {args.reconnect_delay:g} s after a cut; server "
+        f"limited to {args.fd_limit} file descriptors"
     )
     if args.only != "now":
         await measure(f"before ({args.baseline})", baseline_src(args.baseline), args)

@@ -135,6 +135,7 @@ def show_calibration(readings: Iterable[Reading], policy: str, seconds: float) -
     )
     print("   predicted     games  mean predicted  observed village wins [95%]")
     error = 0.0
+    covered = filled = 0
     for decile in range(10):
         low, high = decile / 10, (decile + 1) / 10
         inside = [
@@ -150,12 +151,15 @@ def show_calibration(readings: Iterable[Reading], policy: str, seconds: float) -
         observed = Proportion(sum(r.village_won for r in inside), len(inside))
         lo, hi = observed.interval()
         error += len(inside) * abs(mean - observed.rate)
+        holds = lo - 1e-9 <= mean <= hi + 1e-9  # the interval is computed in floats
+        covered, filled = covered + holds, filled + 1
         print(
             f"   {low:.1f}-{high:.1f}   {len(inside):7d}  {mean:14.3f}  "
-            f"{observed.rate:.3f} [{lo:.3f}, {hi:.3f}]"
+            f"{observed.rate:.3f} [{lo:.3f}, {hi:.3f}]{'' if holds else '  outside'}"
         )
     brier = sum(((r.predicted or 0.0) - r.village_won) ** 2 for r in read) / max(1, len(read))
     base = sum(r.village_won for r in read) / max(1, len(read))
+    print(f"   coverage: {covered} of {filled} deciles' intervals hold their mean prediction")
     print(
         f"   Brier {brier:.4f} (always {base:.3f}: {base * (1 - base):.4f}); "
         f"expected calibration error {error / max(1, len(read)):.4f}; load {load()}"

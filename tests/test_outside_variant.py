@@ -594,7 +594,8 @@ def test_duskfall_play_runs_the_outside_variant(site: Path, tmp_path: Path) -> N
     assert "Odd one out" in played.stdout and ("wins" in played.stdout or "Draw" in played.stdout)
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[0]["variant"] == VARIANT_ID
-    assert not [e for e in lines[1:] if e["kind"] in ("fallback", "participant_error")]
+    assert lines[-1]["type"] == "end"  # the log carries its own end
+    assert not [e for e in lines[1:-1] if e["kind"] in ("fallback", "participant_error")]
     replayed = subprocess.run(
         [sys.executable, "-m", "duskfall", "replay", str(log)],
         cwd=tmp_path,

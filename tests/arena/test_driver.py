@@ -170,3 +170,18 @@ def test_results_keep_their_games_fields() -> None:
     job = _job(5)
     result = dataclasses.replace(_played(job), node="node-b")
     assert result.node == "node-b" and result.total.total_tokens == 0
+
+
+def test_every_game_of_a_lost_batch_is_played_again() -> None:
+    lost = [False]
+
+    def script(tries: int, jobs: Sequence[GameJob]) -> Finished:
+        if len(jobs) == 3 and not lost[0]:
+            lost[0] = True
+            return TaskLost("the node running it died or became unreachable (NodeDiedError)")
+        return [_played(job) for job in jobs]
+
+    run = Run(3, per_task=3)
+    drive(Scripted(script), run, Sink(run), attempts=2)
+    assert sorted(run.played) == [0, 1, 2]
+    assert sorted(slot for slot, _, final in run.failures if not final) == [0, 1, 2]

@@ -120,6 +120,21 @@ def test_the_forks_of_a_source_differ_by_the_entrant_alone(here: Path) -> None:
     assert len(logs) == 8 and all(read_log(p).header.extra["fork"]["parent"] for p in logs)
 
 
+def test_the_schedule_is_the_same_whatever_the_source_files_are_called(here: Path) -> None:
+    """Logged games get random ids (and file names): the same games under other names give
+    the same forks, so the same commands give the same report."""
+    renamed = here / "renamed"
+    renamed.mkdir()
+    for number, path in enumerate(sorted((here / "sources").glob("*.jsonl"))):
+        (renamed / f"{(7 * number) % 12:02d}.jsonl").write_bytes(path.read_bytes())
+    plans = []
+    for folder in ("sources", "renamed"):
+        path = write_config(here, f'source = "{folder}/*.jsonl"\nat = "day:1"', name=folder)
+        slots = build_schedule(load_tournament(path))
+        plans.append([(s.deal, s.seed, s.fork.seed if s.fork else None) for s in slots])
+    assert plans[0] == plans[1] and len(plans[0]) == 2 * 12
+
+
 def test_a_resumed_report_keeps_the_source_games_it_started_with(here: Path, cli: CliRun) -> None:
     config = write_config(here, 'source = "sources/*.jsonl"\nat = "day:1"\nrest = "random"')
     code, _, err = cli("tournament", "run", str(config), "--db", str(here / "t.db"))

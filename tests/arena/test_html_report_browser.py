@@ -1,4 +1,4 @@
-"""Full tier: the HTML report opens offline in Chromium and shows its plots."""
+"""Full tier: the HTML report opens offline in Chromium and shows its plots (inline SVG)."""
 
 from __future__ import annotations
 
@@ -28,13 +28,14 @@ def test_the_html_report_opens_in_chromium_and_shows_its_plots(tmp_path: Path) -
             page = context.new_page()
             page.goto(page_file.as_uri())
             assert page.locator("h1").inner_text() == "Tournament bots-sides"
-            plots = page.locator("img.plot")
+            plots = page.locator("svg.plot")
             assert plots.count() >= 3
             sizes = plots.evaluate_all(
-                "imgs => imgs.map(i => [i.complete, i.naturalWidth, i.naturalHeight])"
+                "svgs => svgs.map(s => [s.getBoundingClientRect().width,"
+                " s.getBoundingClientRect().height, s.querySelectorAll('circle, rect').length])"
             )
-            for complete, width, height in sizes:
-                assert complete and width > 200 and height > 100  # decoded pictures
+            for width, height, marks in sizes:
+                assert width > 200 and height > 100 and marks > 0  # drawn plots
             assert "smart" in page.locator("table").first.inner_text()
         finally:
             chromium.close()

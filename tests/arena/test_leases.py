@@ -70,3 +70,21 @@ def test_no_more_leases_than_the_limit_whatever_happens(
         table.expire()
         assert 0 <= table.held("endpoint") <= limit
         assert table.held("endpoint") == len(table.holders())
+
+
+def test_a_table_started_again_learns_the_slots_still_held_and_hands_out_none_before() -> None:
+    clock = Clock()
+    table = LeaseTable(ttl=3.0, clock=clock, restarted=True)
+    assert table.take("endpoint", 1, "new", "c") is False  # grace: holders may not have told yet
+    table.renew("a", {"t1": "endpoint"})  # a's renewal: it still holds t1
+    clock.now = 1.6  # grace over
+    assert table.take("endpoint", 1, "new", "c") is False  # t1 is held
+    table.give_back("t1")
+    table.renew("a", {"t1": "endpoint"})  # a renewal sent before the release, arriving after it
+    assert table.take("endpoint", 1, "new", "c") is True
+
+
+def test_a_table_that_never_restarted_trusts_only_itself() -> None:
+    table = LeaseTable(ttl=3.0, clock=Clock())
+    table.renew("a", {"ghost": "endpoint"})
+    assert table.held("endpoint") == 0

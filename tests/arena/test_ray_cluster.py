@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,9 +28,11 @@ from typing import Any
 
 import pytest
 
+from arena.conftest import StubMaker
 from arena.tournament_kit import outcomes, report, run
 from conftest import InBackground
 from duskfall.arena.tournament_config import parse_tournament
+from duskfall.store.index import GameIndex, GameRow
 from duskfall.store.slots import slot_records
 from duskfall.testing.ray_cluster import (
     FAST_FAILURE_DETECTION,
@@ -160,63 +163,6 @@ def _each_slot_once(db: Path, games: int) -> None:
     assert {status for _, status, _ in rows} == {"finished"}
 
 
-BOTS = {
-    "name": "lost-node",
-    "games": 600,
-    "seed": 9,
-    "entrants": {"smart": "heuristic", "naive": "random"},
-    "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
-    "execution": {"games_per_task": 4},
-}
-
-
-def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
-    two_nodes: LocalRayCluster, tmp_path: Path, say: Say
-) -> None:
-    config = parse_tournament({**BOTS, "log_dir": "games"})
-    say("the same tournament on the local event loop, uninterrupted")
-    run(config, tmp_path / "local")
-    where = tmp_path / "ray"
-    _config_file(where, BOTS)
-    db = where / "index.db"
-    args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
-    driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
-    say(f"{BOTS['games']} bot games on node-a and node-b; node-b dies once it has played 12")
-    _wait_for(
-        "node-b to play 12 games",
-        lambda: (
-            sum(host == "node-b" for _, _, host in index_rows(db)) >= 12
-            or (not namespaces_available() and len(index_rows(db)) >= 60)
-        ),
-        180,
-        driver,
-    )
-    killed_at = time.time()
-    rows = index_rows(db)
-    two_nodes.kill(NODE_B.name)
-    on_b = sum(host == "node-b" for _, _, host in rows)
-    say(f"killed node-b (all its processes) after {len(rows)} games, {on_b} of them its own")
-    out = _finish(driver)
-    after = time.time() - killed_at
-    _each_slot_once(db, BOTS["games"])
-    records = slot_records(db, BOTS["name"])
-    retried = {slot: r for slot, r in records.items() if r.attempts}
-    nodes = sorted({host for _, _, host in index_rows(db)})
-    say(
-        f"all {BOTS['games']} games recorded once, {after:.1f}s after the kill; played on "
-        f"{', '.join(nodes)}; {len(retried)} game(s) lost with node-b and played again"
-    )
-    for record in list(retried.values())[:2]:
-        say(f"  slot {record.slot}: {record.reason}")
-    assert all(r.state == "played" for r in records.values())
-    if namespaces_available():
-        assert "node-b" in nodes and "node-a" in nodes
-    assert retried, "node-b had no game in flight when it died"
-    assert all("died" in (r.reason or "") or "lost" in (r.reason or "") for r in retried.values())
-    assert f"{BOTS['games']} game(s) played" in out
-    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
-
-
 def _model_tournament(stub: StubServer, name: str, **extra: Any) -> dict[str, Any]:
     return {
         "name": name,
@@ -231,11 +177,83 @@ def _model_tournament(stub: StubServer, name: str, **extra: Any) -> dict[str, An
 
 
 @pytest.fixture
-def stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
-    server = StubServer(latency=0.05)
-    in_background(server.start())
-    yield server
-    in_background(server.close())
+def stub(stub_server: StubMaker) -> StubServer:
+    return stub_server(latency=0.05)
+
+
+def test_a_node_lost_mid_run_costs_only_its_games_in_flight(
+    two_nodes: LocalRayCluster,
+    stub_server: StubMaker,
+    in_background: InBackground[Any],
+    tmp_path: Path,
+    say: Say,
+) -> None:
+    """node-b dies while it plays a game (one of its model calls is held at the endpoint, so
+    it certainly has a game in flight): that game is played again on node-a, and the
+    tournament ends as it would have on one process."""
+    psutil = require("psutil")
+    caught = threading.Event()
+    release = asyncio.Event()
+    armed = [False]
+
+    def b_played() -> int:
+        return sum(host == NODE_B.name for _, _, host in index_rows(where / "index.db"))
+
+    async def on_call(peer: tuple[str, int]) -> None:
+        if armed[0] and not caught.is_set() and b_played() >= 2:
+            try:
+                caller = _process_of(psutil, peer, stub.port).pid
+            except (AssertionError, psutil.Error):  # its connection is gone already
+                return
+            if caller in two_nodes.pids(NODE_B.name):
+                caught.set()
+                await release.wait()
+
+    stub = stub_server(latency=0.01, on_call=on_call)
+    data = _model_tournament(stub, "lost-node", games=16)
+    config = parse_tournament({**data, "log_dir": "games"})
+    say("an LLM tournament (a stub endpoint) on the local event loop, uninterrupted")
+    run(config, tmp_path / "local")
+    armed[0] = True
+    where = tmp_path / "ray"
+    _config_file(where, data)
+    db = where / "index.db"
+    args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
+    driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
+    say("the same on node-a and node-b; node-b dies in the middle of its third game")
+    try:
+        _wait_for("a call from node-b after two of its games", caught.is_set, 240, driver)
+        before = len(index_rows(db))
+        killed_at = time.time()
+        two_nodes.kill(NODE_B.name)
+        say(f"killed node-b (all its processes) after {before} games, {b_played()} its own")
+    finally:
+        in_background(_set(release))
+    out = _finish(driver)
+    after = time.time() - killed_at
+    _each_slot_once(db, 16)
+    records = slot_records(db, "lost-node")
+    retried = {slot: r for slot, r in records.items() if r.attempts}
+    nodes = sorted({host for _, _, host in index_rows(db)})
+    say(
+        f"all 16 games recorded once, {after:.1f}s after the kill; played on "
+        f"{', '.join(nodes)}; {len(retried)} game(s) lost with node-b and played again"
+    )
+    for record in list(retried.values())[:2]:
+        say(f"  slot {record.slot}: {record.reason}")
+    unplayed = [(r.slot, r.state, r.reason) for r in records.values() if r.state != "played"]
+    assert not unplayed
+    assert retried, "node-b's game in flight was not played again"
+    reasons = {r.reason or "" for r in retried.values()}
+    assert all("died" in reason or "lost" in reason for reason in reasons), reasons
+    assert all(index_host == "node-a" for slot, _, index_host in index_rows(db) if slot in retried)
+    assert "node-b" in nodes and "16 game(s) played" in out
+    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
+
+
+def _rows(db: Path, name: str) -> list[GameRow]:
+    with GameIndex(db) as index:
+        return index.tournament_games(name)
 
 
 def _files_holding(root: Path, needle: str) -> list[Path]:
@@ -272,16 +290,21 @@ def test_a_killed_driver_resumes_from_another_host_to_the_same_results(
     driver.send_signal(signal.SIGKILL)
     driver.wait(30)
     played = len(index_rows(db))
-    say(f"kill -9 of the driver after {played} games; resuming from host 'elsewhere'")
+    elsewhere = tmp_path / "elsewhere"  # its machine is gone; a copy of its folder is here
+    shutil.copytree(where, elsewhere)
+    shutil.rmtree(where)
+    say(f"kill -9 of the driver after {played} games; resuming on host 'elsewhere' from a copy")
     args[1] = "resume"
-    out = _finish(_duskfall(args, where, env, host="elsewhere"))
+    out = _finish(_duskfall(args, elsewhere, env, host="elsewhere"))
     say(out.strip().splitlines()[0] if out.strip() else "(no output)")
-    _each_slot_once(db, 8)
+    _each_slot_once(elsewhere / "index.db", 8)
     assert f"{8 - played} game(s) played" in out
-    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
+    assert outcomes(report(config, elsewhere)) == outcomes(report(config, tmp_path / "local"))
+    logs = [Path(row.log_path or "") for row in _rows(elsewhere / "index.db", config.name)]
+    assert all(log.is_relative_to(elsewhere) and log.exists() for log in logs)
     assert stub.credentials[f"Bearer {secret}"] > 0  # the workers had the key
     assert all(key == f"Bearer {secret}" for key in stub.credentials)
-    folders = [two_nodes.root, *two_nodes.ray_dirs, where]
+    folders = [two_nodes.root, *two_nodes.ray_dirs, elsewhere]
     leaks = [path for folder in folders for path in _files_holding(folder, secret)]
     files = sum(1 for folder in folders for path in folder.rglob("*") if path.is_file())
     say(
@@ -292,18 +315,48 @@ def test_a_killed_driver_resumes_from_another_host_to_the_same_results(
     assert not leaks
 
 
+def _one_call_at_a_time(
+    stub: StubServer, name: str, cluster: LocalRayCluster, where: Path
+) -> tuple[dict[str, Any], subprocess.Popen[str]]:
+    """A four-game LLM tournament whose endpoint takes one call at a time (leases of 3 s),
+    started on the cluster: its config data and its driver."""
+    data = _model_tournament(
+        stub,
+        name,
+        games=4,
+        agent_options={"concurrency": 1},
+        execution={"lease_seconds": LEASE},
+    )
+    _config_file(where, data)
+    args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
+    return data, _duskfall([*args, "--address", cluster.address], where, cluster.driver_env())
+
+
+def _as_uninterrupted(data: dict[str, Any], where: Path, tmp_path: Path) -> None:
+    """Every slot played once, and the same games as the tournament played uninterrupted."""
+    _each_slot_once(where / "index.db", data["games"])
+    config = parse_tournament({**data, "log_dir": "games"})
+    run(config, tmp_path / "local")
+    assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
+
+
+LEASE = 3.0
+
+
 def test_a_worker_killed_holding_an_endpoint_slot_gives_it_back_after_its_lease(
-    two_nodes: LocalRayCluster, in_background: InBackground[Any], tmp_path: Path, say: Say
+    two_nodes: LocalRayCluster,
+    stub_server: StubMaker,
+    in_background: InBackground[Any],
+    tmp_path: Path,
+    say: Say,
 ) -> None:
     psutil = require("psutil")
-    held: dict[str, Any] = {"armed": False, "calls": 0, "peer": None, "served_after": None}
+    held: dict[str, Any] = {"calls": 0, "peer": None, "served_after": None}
     arrived = threading.Event()
     release = asyncio.Event()
     killed_at: list[float] = []
 
     async def on_call(peer: tuple[str, int]) -> None:
-        if not held["armed"]:
-            return
         held["calls"] += 1
         if killed_at and held["served_after"] is None:
             held["served_after"] = time.monotonic() - killed_at[0]
@@ -312,44 +365,27 @@ def test_a_worker_killed_holding_an_endpoint_slot_gives_it_back_after_its_lease(
             arrived.set()
             await release.wait()
 
-    stub = StubServer(latency=0.02, on_call=on_call)
-    in_background(stub.start())
+    stub = stub_server(latency=0.02, on_call=on_call)
+    where = tmp_path / "ray"
     try:
-        lease = 3.0
-        data = _model_tournament(
-            stub,
-            "killed-worker",
-            games=4,
-            agent_options={"concurrency": 1},
-            execution={"lease_seconds": lease},
-        )
-        config = parse_tournament({**data, "log_dir": "games"})
-        say("an LLM tournament whose endpoint takes one call at a time, on the local loop")
-        run(config, tmp_path / "local")
-        held["armed"] = True
-        where = tmp_path / "ray"
-        _config_file(where, data)
-        args = ["tournament", "run", "t.toml", "--db", "index.db", "--backend", "ray"]
-        driver = _duskfall([*args, "--address", two_nodes.address], where, two_nodes.driver_env())
-        say("the same on the cluster; the 12th call to the endpoint is held")
+        data, driver = _one_call_at_a_time(stub, "killed-worker", two_nodes, where)
+        say("an LLM tournament, one call at a time to its endpoint; the 12th call is held")
         _wait_for("the 12th call", arrived.is_set, 240, driver)
         worker = _process_of(psutil, held["peer"], stub.port)
-        say(f"killing its worker (pid {worker.pid}: {' '.join(worker.cmdline())[:60]})")
+        say(f"killing its worker (pid {worker.pid}: {' '.join(worker.cmdline())[:40]})")
         worker.kill()
         killed_at.append(time.monotonic())
-        in_background(_set(release))
-        _finish(driver)
-        waited = held["served_after"]
-        say(f"the next call was served {waited:.1f}s after the kill (lease {lease:g}s)")
-        assert waited is not None and waited < lease + 5
-        assert stub.max_in_flight == 1  # the slot was never handed out twice
-        _each_slot_once(where / "index.db", 4)
-        records = slot_records(where / "index.db", "killed-worker")
-        assert any("worker" in (r.reason or "") for r in records.values() if r.attempts)
-        assert outcomes(report(config, where)) == outcomes(report(config, tmp_path / "local"))
     finally:
         in_background(_set(release))
-        in_background(stub.close())
+    _finish(driver)
+    waited = held["served_after"]
+    say(f"the next call was served {waited:.1f}s after the kill (lease {LEASE:g}s)")
+    assert waited is not None and waited < LEASE + 5
+    assert stub.max_in_flight == 1  # the slot was never handed out twice
+    records = slot_records(where / "index.db", "killed-worker")
+    assert any("worker" in (r.reason or "") for r in records.values() if r.attempts)
+    stub.on_call = None
+    _as_uninterrupted(data, where, tmp_path)
 
 
 async def _set(event: asyncio.Event) -> None:
@@ -363,3 +399,36 @@ def _process_of(psutil: Any, peer: tuple[str, int], server_port: int) -> Any:
         if local and remote and local.port == peer[1] and remote.port == server_port:
             return psutil.Process(connection.pid)
     raise AssertionError(f"no process has the connection from {peer}")
+
+
+def test_the_endpoint_limit_service_killed_mid_run_comes_back_and_the_run_goes_on(
+    two_nodes: LocalRayCluster, stub_server: StubMaker, tmp_path: Path, say: Say
+) -> None:
+    """The actor keeping an endpoint's slots is killed while games are in flight: Ray starts
+    it again on the driver's node, the holders tell it what they hold, and the tournament
+    ends as it would have, the endpoint never seeing two calls at once."""
+    psutil = require("psutil")
+    arrived = threading.Event()
+
+    async def on_call(peer: tuple[str, int]) -> None:
+        if stub.stats["ok"] >= 15:
+            arrived.set()
+
+    stub = stub_server(latency=0.05, on_call=on_call)
+    where = tmp_path / "ray"
+    data, driver = _one_call_at_a_time(stub, "killed-limits", two_nodes, where)
+    say("an LLM tournament, one call at a time to its endpoint; its limit service is killed")
+    _wait_for("15 calls", arrived.is_set, 240, driver)
+    keepers = [
+        process
+        for process in psutil.process_iter(["cmdline"])
+        if any("RayLeaseKeeper" in part for part in process.info["cmdline"] or ())
+    ]
+    assert len(keepers) == 1, keepers
+    keepers[0].kill()
+    out = _finish(driver)
+    say(f"Ray started it again and the run went on: {out.strip().splitlines()[0]}")
+    records = slot_records(where / "index.db", "killed-limits")
+    assert not [r.reason for r in records.values() if r.attempts]  # no game was lost to it
+    assert stub.max_in_flight == 1
+    _as_uninterrupted(data, where, tmp_path)

@@ -8,14 +8,13 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from arena.conftest import StubMaker
 from arena.tournament_kit import run
-from conftest import InBackground
 from duskfall.arena.shared_limits import LimitsService, PoolLimits
 from duskfall.arena.tournament_config import parse_tournament
 from duskfall.store.slots import slot_records
@@ -52,11 +51,8 @@ async def test_a_pool_slot_is_held_once_and_given_back_by_a_cancelled_wait() -> 
 
 
 @pytest.fixture
-def stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
-    server = StubServer(latency=0.02)
-    in_background(server.start())
-    yield server
-    in_background(server.close())
+def stub(stub_server: StubMaker) -> StubServer:
+    return stub_server(latency=0.02)
 
 
 def _model_tournament(stub: StubServer, **overrides: Any) -> Any:
@@ -99,7 +95,7 @@ def test_ray_tasks_share_an_endpoint_limit(stub: StubServer, tmp_path: Path) -> 
 
 @pytest.mark.slow
 def test_a_worker_killed_holding_an_endpoint_slot_gives_it_back_after_its_lease(
-    in_background: InBackground[Any], tmp_path: Path
+    stub_server: StubMaker, tmp_path: Path
 ) -> None:
     """The worker making the 10th call is killed while the call is in flight (it holds the
     endpoint's only slot): the slot comes back when its lease runs out, its game is played
@@ -118,13 +114,8 @@ def test_a_worker_killed_holding_an_endpoint_slot_gives_it_back_after_its_lease(
                     os.kill(connection.pid, signal.SIGKILL)
                     seen["killed"] = time.monotonic()
 
-    stub = StubServer(latency=0.02, on_call=on_call)
-    in_background(stub.start())
-    try:
-        config = _model_tournament(stub, execution={"lease_seconds": lease})
-        summary = run(config, tmp_path)
-    finally:
-        in_background(stub.close())
+    stub = stub_server(latency=0.02, on_call=on_call)
+    summary = run(_model_tournament(stub, execution={"lease_seconds": lease}), tmp_path)
     assert seen["killed"] is not None
     assert summary.played == 4 and summary.retried == 1 and not summary.failed
     assert stub.max_in_flight == 1

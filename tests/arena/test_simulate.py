@@ -72,3 +72,21 @@ async def test_an_unlogged_game_counts_what_its_log_would_hold(
     actions = sum(event.kind == "action" for event in log.events)
     assert unlogged.decisions == logged.decisions == actions > 0
     assert (unlogged.winner, unlogged.days) == (logged.winner, logged.days)
+
+
+def test_aborted_games_are_left_out_of_the_rates() -> None:
+    """A game that ended without a result (a seat kept failing) is no draw: it is left out of
+    every rate, and counted apart."""
+    from duskfall.arena.game_job import GameResult
+    from duskfall.arena.simulate import SimulationReport
+
+    report = SimulationReport("werewolf", "heuristic")
+    for slot, (winner, termination) in enumerate(
+        [("village", "win"), ("werewolf", "win"), (None, "day_limit"), (None, "aborted")]
+    ):
+        report.add(GameResult(slot, f"g{slot}", winner, termination, {}))
+    assert (report.games, report.aborted) == (4, 1)
+    assert [str(report.win_rate(t)) for t in ("village", "draw")] == [
+        "33.3% [6.1%, 79.2%] (1/3)",
+        "33.3% [6.1%, 79.2%] (1/3)",
+    ]

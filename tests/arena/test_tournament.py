@@ -138,6 +138,10 @@ def test_model_seats_with_daily_beliefs_get_brier_scores(tmp_path: Path, talker:
         rows = index.tournament_games(config.name)
     asked = [e for row in rows for e in read_log(row.log_path).events if e.kind == "beliefs"]
     assert asked and {event.day for event in asked} >= {1}  # the seats were asked, daily
+    if talker.startswith("cognitive:"):  # its seats' record folders came back with the games
+        for row in rows:
+            folder = Path(row.log_path or "").with_name(f"{row.id}.records")
+            assert list(folder.glob("seat-*/history.jsonl")), folder
 
 
 @pytest.mark.parametrize(

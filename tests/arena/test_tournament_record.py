@@ -4,19 +4,23 @@ than counted, games with fallbacks flagged, every slot's game written once, path
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from arena.conftest import StubMaker
 from arena.tournament_kit import bot_config, outcomes, report, run
-from conftest import CliRun, InBackground
-from duskfall.arena.backends import Finished, LoopBackend
-from duskfall.arena.game_job import GameJob
-from duskfall.arena.tournament import tournament_progress
+from conftest import CliRun
+from duskfall.arena.backends import Finished, LoopBackend, uses_models
+from duskfall.arena.game_job import GameJob, SlotFailure
+from duskfall.arena.tournament import Looks, tournament_progress
+from duskfall.arena.worker_env import absolute_options, absolute_spec
 from duskfall.arena.workers import TaskLost
 from duskfall.store.index import GameIndex
+from duskfall.store.log import read_log
 from duskfall.testing.stub_server import StubServer
 
 
@@ -70,7 +74,7 @@ def test_failed_tries_are_played_again_and_a_hopeless_slot_waits_for_resume(
 
 
 @pytest.fixture
-def flaky_stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
+def flaky_stub(stub_server: StubMaker) -> StubServer:
     """An endpoint that drops the connection of its calls 2 to 7 (the first is the check
     before the run): the first game's model seat gets no answer at all for a while."""
     calls = [0]
@@ -80,10 +84,7 @@ def flaky_stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
         if 2 <= calls[0] <= 7:
             raise ConnectionResetError("dropped")
 
-    server = StubServer(on_call=drop)
-    in_background(server.start())
-    yield server
-    in_background(server.close())
+    return stub_server(on_call=drop)
 
 
 def _model_config(stub: StubServer, name: str, **extra: Any) -> Any:
@@ -118,12 +119,9 @@ def test_a_game_whose_endpoint_never_answered_is_played_again(
 
 
 @pytest.fixture
-def nonsense_stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
+def nonsense_stub(stub_server: StubMaker) -> StubServer:
     """An endpoint that answers, but never with a legal action."""
-    server = StubServer(answer=lambda request: "I refuse to play.")
-    in_background(server.start())
-    yield server
-    in_background(server.close())
+    return stub_server(answer=lambda request: "I refuse to play.")
 
 
 def test_games_with_fallbacks_are_counted_flagged_and_can_be_left_out(
@@ -174,3 +172,109 @@ def test_a_declared_variable_missing_from_the_shell_is_one_line(
         "--env", "NOT A NAME",
     )  # fmt: skip
     assert code == 2 and "name of an environment variable" in err
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_planned_looks_see_exactly_their_games_and_may_stop_the_run(
+    tmp_path: Path, workers: int
+) -> None:
+    """A stopping rule looks at planned counts of games: starting holds at each count until
+    the games in flight are in, and the rule may stop the run there."""
+    config = bot_config("sides", games=20, parallel_games=4, workers=workers)
+    seen: list[int] = []
+
+    def decide(recorded: int) -> str | None:
+        seen.append(recorded)
+        return "every pair separated" if len(seen) == 2 else None
+
+    summary = run(config, tmp_path, looks=Looks(at=(8, 16, 24), decide=decide))
+    assert seen == [8, 16]
+    assert summary.played == 16 and summary.stopped_by == "every pair separated"
+    with GameIndex(tmp_path / "index.db") as index:
+        assert len(tournament_progress(config, index).done) == 16
+
+
+class Keyless(LoopBackend):
+    """The event loop, but every game fails as on a worker without the API key."""
+
+    def wait(self, timeout: float) -> list[tuple[int, Finished]]:
+        reason = "SeatAgentError: seats 0-2 cannot play: no OpenAI API key: set OPENAI_API_KEY"
+        return [
+            (task_id, [SlotFailure(r.slot, reason, "node-b") for r in finished])
+            if isinstance(finished, list)
+            else (task_id, finished)
+            for task_id, finished in super().wait(timeout)
+        ]
+
+
+def test_a_cause_every_game_meets_stops_the_run_and_names_the_missing_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-only-in-the-drivers-shell")
+    config = bot_config("sides", games=20, execution={"attempts": 2})
+    summary = run(config, tmp_path, backend_factory=lambda: Keyless(1))
+    assert summary.played == 0 and len(summary.failed) == 5  # not 40 slots x 2 tries
+    assert (summary.stopped_by or "").startswith("5 games in a row could not be played")
+    assert "--env OPENAI_API_KEY sends it to workers" in summary.failed[0]
+    assert "sk-only" not in " ".join(summary.failed)
+
+
+def test_paths_a_game_reads_are_made_absolute_for_workers_elsewhere(tmp_path: Path) -> None:
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "m.gguf").write_bytes(b"")
+    here = tmp_path
+    assert absolute_spec("llm:local:models/m.gguf", here) == f"llm:local:{here}/models/m.gguf"
+    assert absolute_spec("llm:local:missing.gguf", here) == "llm:local:missing.gguf"
+    assert absolute_spec("heuristic", here) == "heuristic"
+    options = absolute_options({"llm_config": "keys.toml", "concurrency": 2}, here)
+    assert options == {"llm_config": str(here / "keys.toml"), "concurrency": 2}
+
+
+class Batching(LoopBackend):
+    """The event loop, taking bot games four to a task (as a pool or Ray would), and noting
+    how many games each task holds."""
+
+    games_per_cpu_task = 4
+
+    def __init__(self) -> None:
+        super().__init__(2)
+        self.sizes: list[int] = []
+
+    def start(self, task_id: int, jobs: Sequence[GameJob]) -> None:
+        self.sizes.append(len(jobs))
+        super().start(task_id, jobs)
+
+
+def test_a_mix_of_bots_plays_in_batches_and_a_mix_with_a_model_one_game_a_task(
+    tmp_path: Path,
+) -> None:
+    ladder = {"half": "mix:heuristic@0.5/random", "smart": "heuristic"}
+    config = bot_config("sides", games=8, entrants=ladder)
+    backend = Batching()
+    assert run(config, tmp_path, backend_factory=lambda: backend).played == 16
+    assert max(backend.sizes) > 1  # a mix of two bots is a bot: its games come in batches
+    assert not uses_models(ladder.values())
+    assert not uses_models(["town=mix:heuristic@0.7/random,mafia=random", "remote"])
+    assert uses_models(["mix:llm:openai:m@http://127.0.0.1:9/v1@0.5/random"])
+    assert uses_models(["town=heuristic,mafia=mix:random@0.2/cognitive:local"])
+    assert uses_models(["llm:local"]) and uses_models(["random,heuristic,llm:local"])
+
+
+def test_resume_from_a_copy_of_the_folder_elsewhere_points_the_index_at_the_copy(
+    tmp_path: Path,
+) -> None:
+    """The first machine is gone; its tournament folder and index were copied to another,
+    which resumes there: the missing game is played, and every row names the copy's log."""
+    config = bot_config("sides", execution={"attempts": 1})
+    run(config, tmp_path / "whole")
+    first, elsewhere = tmp_path / "first", tmp_path / "elsewhere"
+    assert run(config, first, backend_factory=lambda: Losing({5: 1})).failed
+    shutil.copytree(first, elsewhere)
+    shutil.rmtree(first)
+    assert run(config, elsewhere).played == 1
+    with GameIndex(elsewhere / "index.db") as index:
+        rows = index.tournament_games(config.name)
+    assert sorted(r.tournament_slot for r in rows) == list(range(8))
+    assert all(Path(r.log_path or "").parent == elsewhere / "games" for r in rows)
+    assert all(read_log(r.log_path or "").header.game_id == r.id for r in rows)
+    assert outcomes(report(config, elsewhere)) == outcomes(report(config, tmp_path / "whole"))

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from duskfall.testing.hostile import BAD_INPUTS, ENDLESS_INPUTS, ENDLESS_SOURCES, bad_input_files
+
 pytestmark = [pytest.mark.subprocess, pytest.mark.timeout(300)]
 
 CLI = [sys.executable, "-c", "from duskfall.cli import main; main()"]
@@ -24,17 +26,7 @@ WAIT = 60  # no command here may take longer: a hang fails the test
 
 @pytest.fixture
 def place(tmp_path: Path) -> Path:
-    (tmp_path / "big.json").write_text('{"day_limit": ' + "9" * 5000 + "}")
-    (tmp_path / "deep.toml").write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
-    (tmp_path / "strings.json").write_text(
-        '{"kind": "linear-softmax", "variant": "sports-mafia", "theta": ["a", "b"]}'
-    )
-    (tmp_path / "wide.toml").write_text(
-        'name = "t"\nvariant = "sports-mafia"\nseed = 1\n[entrants]\nmine = "remote"\n'
-        'other = "random"\n[remote.mine]\ncommand = ["prog", "{port:>2900000000}"]\n'
-    )
-    os.mkfifo(tmp_path / "fifo")
-    return tmp_path
+    return bad_input_files(tmp_path)
 
 
 def one_line_exit_2(args: list[str], cwd: Path, **options: object) -> str:
@@ -50,43 +42,13 @@ def one_line_exit_2(args: list[str], cwd: Path, **options: object) -> str:
     return lines[0]
 
 
-ENDLESS = ["/dev/zero", "fifo"]  # a device that never ends, a FIFO nobody writes
-
-
-@pytest.mark.parametrize("source", ENDLESS)
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["replay", "{}"],
-        ["resume", "{}"],
-        ["gm", "--resume", "{}"],
-        ["tournament", "run", "{}"],
-        ["play", "--agents", "trained:{}"],
-        ["play", "--config-file", "{}"],
-        ["gm", "--card", "{}", "--model", "scripted"],
-        ["play", "--log", "{}"],
-        ["gm", "--log", "{}", "--model", "scripted", "--max-steps", "1"],
-    ],
-    ids=lambda a: " ".join(a) if isinstance(a, list) else a,
-)
+@pytest.mark.parametrize("source", ENDLESS_SOURCES)
+@pytest.mark.parametrize("args", ENDLESS_INPUTS, ids=" ".join)
 def test_files_that_never_end_or_never_open(args: list[str], source: str, place: Path) -> None:
     one_line_exit_2([a.format(source) for a in args], place)  # a log on /dev/zero too
 
 
-@pytest.mark.parametrize(
-    ("args", "said"),
-    [
-        (["play", "--config-file", "big.json"], "too many digits"),
-        (["play", "--set", "day_limit=" + "9" * 5000], "too many digits"),
-        (["tournament", "run", "deep.toml"], "nested too deep"),
-        (["play", "--agents", "trained:strings.json"], "list of finite numbers"),
-        (["serve", "--log-dir", "/dev/null", "--port", "0"], "not a folder"),
-        (["play", "--agents", ""], "empty agent spec"),
-        (["simulate", "-n", "2", "--agents", ""], "empty agent spec"),
-        (["tournament", "run", "wide.toml"], "is no placeholder"),
-    ],
-    ids=lambda a: " ".join(a)[:50] if isinstance(a, list) else a,
-)
+@pytest.mark.parametrize(("args", "said"), BAD_INPUTS, ids=lambda a: " ".join(a)[:50])
 def test_bad_values_are_one_line(args: list[str], said: str, place: Path) -> None:
     assert said in one_line_exit_2(args, place)
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,32 +20,8 @@ from conftest import CliRun, InBackground
 from duskfall.client.wire_legal import legal_from_wire
 from duskfall.core.registry import get_variant
 from duskfall.core.terminal import guarded_console, printable
-from duskfall.testing.stub_server import StubServer, schema_answer
-
-HOSTILE = "\x1b[2J\x1b]0;pwned\x07\x9b31m\u202eevil\rX"
-RAW = ("\x1b", "\x9b", "\u202e", "\x07", "\r")
-
-
-def obeyable(text: str) -> list[str]:
-    return [char for char in RAW if char in text]
-
-
-def hostile_answer(request: Mapping[str, Any]) -> str:
-    """A schema-valid answer whose free text (reasoning, speech) is the hostile text; a
-    plain-text answer (a GM player's words) is the hostile text."""
-    text = schema_answer(request)
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return HOSTILE
-    if isinstance(value, dict):
-        for key in ("reasoning", "narration"):
-            if key in value:
-                value[key] = HOSTILE
-        action = value.get("action")
-        if isinstance(action, dict) and "says" in action:
-            action["says"] = HOSTILE
-    return json.dumps(value)
+from duskfall.testing.hostile import HOSTILE_TEXT, hostile_answer, obeyable
+from duskfall.testing.stub_server import StubServer
 
 
 @pytest.fixture
@@ -58,7 +33,7 @@ def stub(in_background: InBackground[Any]) -> Iterator[StubServer]:
 
 
 def test_printable_shows_every_control_escaped() -> None:
-    shown = printable(HOSTILE)
+    shown = printable(HOSTILE_TEXT)
     assert obeyable(shown) == []
     assert shown == "\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\u202eevil\\x0dX"
     assert printable("two\nlines\tok") == "two\nlines\tok"
@@ -67,8 +42,8 @@ def test_printable_shows_every_control_escaped() -> None:
     console = guarded_console(file=out, width=200)
     table = Table()
     table.add_column("name")
-    table.add_row(HOSTILE)
-    console.print(Text(HOSTILE), table, HOSTILE, markup=False)
+    table.add_row(HOSTILE_TEXT)
+    console.print(Text(HOSTILE_TEXT), table, HOSTILE_TEXT, markup=False)
     assert obeyable(out.getvalue()) == [] and out.getvalue().count("\\x1b[2J") == 3
 
 
@@ -114,7 +89,7 @@ async def test_a_remote_clients_name_and_speech_are_shown_escaped(
         )
         action: dict[str, Any] = legal.sample(rng).to_dict()
         if "says" in action:
-            action["says"] = HOSTILE
+            action["says"] = HOSTILE_TEXT
         return action
 
     async with serving(
@@ -122,7 +97,7 @@ async def test_a_remote_clients_name_and_speech_are_shown_escaped(
         games=1, seat_after_hello=True,
     ) as server:  # fmt: skip
         client = await WireClient.open(server.port, wait_hello=False)
-        await client.send({"type": "HELLO", "name": f"bob{HOSTILE}"})
+        await client.send({"type": "HELLO", "name": f"bob{HOSTILE_TEXT}"})
         client.hello = await client.next("HELLO")
         played = asyncio.create_task(client.play(rng, says))
         await wait_game_done(server)

@@ -57,7 +57,7 @@ class RandomRecorder:
                 hello["name"] = "recorder"
             await self._send(writer, hello)
         try:
-            while data := await asyncio.wait_for(reader.read(65536), 60):
+            while data := await self._read(reader):
                 for payload in decoder.feed(data):
                     message = json.loads(payload)
                     self.recording.received.append(message)
@@ -65,6 +65,15 @@ class RandomRecorder:
         finally:
             writer.close()
         return self.recording
+
+    @staticmethod
+    async def _read(reader: asyncio.StreamReader) -> bytes:
+        """The next bytes, or none at the end: a late answer may reach a server that has already
+        closed the game's connection, and its reset ends the stream like a close."""
+        try:
+            return await asyncio.wait_for(reader.read(65536), 60)
+        except ConnectionResetError:
+            return b""
 
     async def _on(self, writer: asyncio.StreamWriter, message: Message) -> None:
         if message["type"] == "HELLO":

@@ -164,3 +164,52 @@ async def test_each_call_gets_a_seed_derived_from_the_game_seed(tmp_path: object
     assert len(set(first)) == len(first)  # a seed per call
     assert not set(first) & set(other)
     assert [r["seed"] for r in list(server.requests)[: len(first)]] == first
+
+
+async def test_llama_sampler_settings_reach_the_server_and_the_log() -> None:
+    """``repeat_penalty`` (and top_k, top_p, min_p) pin a server's sampler: llama-cpp-python's
+    server penalises repeats by default where its library does not."""
+    pinned = {"repeat_penalty": 1.0, "top_k": 40, "top_p": 0.95, "min_p": 0.05}
+    async with StubServer() as server:
+        game = await run_game(
+            GameSetup(
+                variant="werewolf",
+                config={"preset": "werewolf-6"},
+                seed=3,
+                agents=f"0=llm:openai:stub@{server.url},default=heuristic",
+                agent_options={**pinned, "temperature": 0.7},
+                write_log=False,
+            )
+        )
+    calls = [e.payload["sampling"] for e in game.record.events if e.kind == "llm_call"]
+    assert calls and all(c.items() >= {**pinned, "temperature": 0.7}.items() for c in calls)
+    assert all(r.items() >= pinned.items() for r in server.requests)
+
+
+@pytest.mark.parametrize(
+    "option", [{"top_p": 1.5}, {"min_p": -0.1}, {"top_k": -1}, {"repeat_penalty": 0}]
+)
+def test_a_bad_sampler_setting_is_one_clear_error(option: dict[str, float]) -> None:
+    from duskfall.agents.specs import check_agent_options
+    from duskfall.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=next(iter(option))):
+        check_agent_options(option)
+    with pytest.raises(ConfigError, match=next(iter(option))):
+        CallOptions(**option)
+
+
+def test_the_cognitive_agent_samples_with_the_pinned_settings() -> None:
+    from duskfall.agents.cognitive import make_cognitive_agent
+    from duskfall.agents.specs import AgentContext
+    from duskfall.core.registry import get_variant
+
+    ctx = AgentContext(
+        seat=0,
+        seed=1,
+        variant=get_variant("werewolf"),
+        arg="scripted",
+        options={"repeat_penalty": 1.0, "top_k": 20, "temperature": 0.5},
+    )
+    agent = make_cognitive_agent(ctx)
+    assert agent.call_options.to_dict() == {"temperature": 0.5, "top_k": 20, "repeat_penalty": 1.0}

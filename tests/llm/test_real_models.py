@@ -1,15 +1,13 @@
 """Whole games played by the real embedded model: in-process through llama.cpp, and over HTTP
 through ``python -m llama_cpp.server`` and the ``openai`` provider. Games are kept short (one
-day) so that each test takes a few minutes on two CPU cores."""
+day) so that each test takes a few minutes on two CPU cores; the server runs the docs' recipe
+(:mod:`duskfall.testing.llama_server`: with the server's defaults each generated token costs
+about ten times as much, and a killed test leaves no server behind)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import socket
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +30,7 @@ def gguf_path() -> Path:
     return default_model_path()
 
 
-async def play(agents: str, log_path: Path) -> None:
+async def play(agents: str, log_path: Path, options: dict[str, Any] = OPTIONS) -> None:
     game = await run_game(
         GameSetup(
             "werewolf",
@@ -40,7 +38,7 @@ async def play(agents: str, log_path: Path) -> None:
             agents=agents,
             config=CONFIG,
             log_path=log_path,
-            agent_options=OPTIONS,
+            agent_options=options,
         )
     )
     assert game.state.outcome() is not None
@@ -58,48 +56,11 @@ async def test_embedded_model_plays_a_whole_game(tmp_path: Path) -> None:
     await play("llm:local", tmp_path / "local.jsonl")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.asynccontextmanager
-async def llama_server(model: Path) -> AsyncIterator[str]:
-    require("llama_cpp.server.app", "pip install 'llama-cpp-python[server]'")
-    port = free_port()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "llama_cpp.server",
-        "--model",
-        str(model),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--n_threads",
-        "2",
-        "--n_ctx",
-        "8192",
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        assert process.stderr is not None
-        async with asyncio.timeout(300):
-            while b"Uvicorn running" not in (line := await process.stderr.readline()):
-                assert line, "llama_cpp.server exited before it was ready"
-        drain = asyncio.create_task(process.stderr.read())  # keep its pipe from filling up
-        yield f"http://127.0.0.1:{port}/v1"
-        drain.cancel()
-    finally:
-        process.terminate()
-        with contextlib.suppress(ProcessLookupError):
-            async with asyncio.timeout(30):
-                await process.wait()
-
-
 async def test_openai_provider_plays_a_whole_game_against_llama_server(tmp_path: Path) -> None:
-    async with llama_server(gguf_path()) as url:
-        await play(f"llm:openai:gemma-3-270m@{url}", tmp_path / "server.jsonl")
+    require("llama_cpp.server.app", "pip install 'llama-cpp-python[server]'")
+    from duskfall.testing.llama_server import LlamaServer
+
+    print("starting python -m llama_cpp.server with the bundled model (the docs' recipe)")
+    with LlamaServer(gguf_path()) as server:
+        options = {**server.agent_options, **OPTIONS}
+        await play(server.agent_spec, tmp_path / "server.jsonl", options)

@@ -40,7 +40,7 @@ def test_pages_and_static_files_are_served(client: TestClient) -> None:
 
 
 def test_lists_logged_games_and_variants(client: TestClient, finished_log: Path) -> None:
-    games = client.get("/api/games").json()
+    games = client.get("/api/games").json()["games"]
     row = next(g for g in games if g["game_id"] == "sports-mafia-test-3")
     assert row["status"] == "finished" and row["winner"] and not row["protected"]
     variants = {v["id"]: v for v in client.get("/api/variants").json()}
@@ -99,7 +99,7 @@ def test_a_model_that_cannot_play_is_refused_before_the_game(
     detail = refused.json()["detail"]
     assert refused.status_code == 400 and detail.startswith("seat 1 (llm:openai:x@"), detail
     assert "cannot reach http://127.0.0.1:9/v1" in detail
-    assert not list(games_dir.iterdir()) and client.get("/api/games").json() == []
+    assert not list(games_dir.iterdir()) and client.get("/api/games").json()["games"] == []
 
 
 def test_games_with_people_keep_hidden_views_behind_tokens(client: TestClient) -> None:
@@ -114,7 +114,7 @@ def test_games_with_people_keep_hidden_views_behind_tokens(client: TestClient) -
     assert mine["request"] is not None and mine["request"]["seat"] == 2
     assert "roles" not in mine and all(e["scope"] != "admin" for e in mine["events"])
     assert client.get(f"/api/games/{game_id}", headers=bearer(ADMIN)).status_code == 200
-    listed = next(g for g in client.get("/api/games").json() if g["game_id"] == game_id)
+    listed = next(g for g in client.get("/api/games").json()["games"] if g["game_id"] == game_id)
     assert listed["protected"] and listed["live"]
     with client.websocket_connect(f"/api/games/{game_id}/ws") as ws:
         assert _hello(ws, None, token) == {

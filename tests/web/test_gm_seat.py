@@ -59,7 +59,7 @@ def test_a_person_plays_a_gm_seat_over_the_api(client: TestClient, games_dir: Pa
     said = [p["text"] for p in chat if p["speaker"] == "AI-Beta"]
     assert said and all(text.startswith("mine ") for text in said)
     assert log.header.roster[1]["agent"] == "human:browser"
-    row = next(g for g in client.get("/api/games").json() if g["game_id"] == game_id)
+    row = next(g for g in client.get("/api/games").json()["games"] if g["game_id"] == game_id)
     assert row["protected"] and row["agents"][1] == "human:browser"
     assert token not in (games_dir / f"{game_id}.jsonl").read_text()
 

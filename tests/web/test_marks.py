@@ -67,7 +67,9 @@ def test_the_seat_card_is_plain_words() -> None:
     assert "Your teammates: seat 5" in wolf["lines"]  # type: ignore[operator]
 
 
-def test_statistics_count_simulated_games(tmp_path: Path) -> None:
+def test_statistics_count_finished_games_and_say_how_many_aborted_were_left_out(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "index.db"
     seats = (SeatRow(0, "heuristic"), SeatRow(1, "random"))
     rows = [
@@ -76,13 +78,18 @@ def test_statistics_count_simulated_games(tmp_path: Path) -> None:
                 cached_tokens=4, completion_tokens=2)
         for i in range(9)
     ]  # fmt: skip
+    stopped = [GameRow(f"stopped{i}", "werewolf", {"preset": "werewolf-6"}, 50 + i, seats,
+                       "aborted", termination="aborted", days=1) for i in range(4)]  # fmt: skip
     with GameIndex(db) as index:
-        index.add_rows(rows)
+        index.add_rows([*rows, *stopped])
     stats = statistics(db)
-    assert stats["games"] == 9 and stats["simulated"] == 9
+    assert (stats["games"], stats["simulated"], stats["aborted"]) == (9, 9, 4)
     variant = next(g for g in stats["groups"] if g["by"] == "variant")
+    assert (variant["games"], variant["aborted"]) == (9, 4)  # left out, and said so
     village = next(r for r in variant["rates"] if r["result"] == "village")
-    assert village["text"] == str(Proportion(6, 9))
+    draw = next(r for r in variant["rates"] if r["result"] == "draw")
+    assert village["text"] == str(Proportion(6, 9)) and draw["text"] == str(Proportion(3, 9))
+    assert variant["mean_days"] == 2.0
     assert variant["tokens"] == {
         "cached": 36, "uncached": 54, "completion": 18, "per_game": 12.0, "per_seat": 6.0,
     }  # fmt: skip
@@ -100,7 +107,9 @@ def test_statistics_count_simulated_games(tmp_path: Path) -> None:
         ("werewolf", state.roles()[0], "heuristic", won[0]),
         ("werewolf", state.roles()[1], "random", won[1]),
     ]
-    assert statistics(None) == {"games": 0, "simulated": 0, "groups": [], "seat_groups": []}
+    assert statistics(None) == {
+        "games": 0, "simulated": 0, "aborted": 0, "groups": [], "seat_groups": [],
+    }  # fmt: skip
 
 
 def test_statistics_mask_secrets_in_agent_specs(tmp_path: Path) -> None:

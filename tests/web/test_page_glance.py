@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from duskfall.store.log import read_log
+from duskfall.web.lab import view_number
+from duskfall.web.timeline import Timeline
 
 from .browser_kit import Server, checked_page, play_to_log
 
@@ -33,6 +35,15 @@ def _engine_tallies(log_path: Path) -> list[tuple[int, dict[int, float]]]:
         for e in read_log(log_path).events
         if e.kind == "vote_result"
     ]
+
+
+def _seat_view_number(log_path: Path, seat: int, seq: int) -> int:
+    """The number game-wide event ``seq`` has in the view of ``seat`` (views number their own)."""
+    log = read_log(log_path)
+    timeline = Timeline(log.header)
+    for event in log.events:
+        timeline.add(event)
+    return view_number(timeline, seat, seq)
 
 
 def _shown_tally(page: Any) -> dict[int, float]:
@@ -78,7 +89,7 @@ def test_cards_say_who_is_who_and_what_the_viewer_knows(
         assert finn.locator(".life").inner_text() == "exiled, day 1"
         assert "checked: Werewolf" in finn.inner_text()
         # Cleo's own view on day 1: her check on the cards and in "What you know", no JSON
-        exile_vote = _engine_tallies(werewolf_72)[-1][0]
+        exile_vote = _seat_view_number(werewolf_72, 2, _engine_tallies(werewolf_72)[-1][0])
         page.goto(f"{server.url}/games/{werewolf_72.stem}?seat=2#e{exile_vote}")
         page.wait_for_selector("#knows:not(.hidden) li")
         knows = page.inner_text("#knows")

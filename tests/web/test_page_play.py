@@ -116,7 +116,7 @@ def test_admin_shows_seat_links_again_and_stops_a_game(server: Server, browser: 
     last = log.events[-1]
     assert last.kind == "game_over" and last.payload["termination"] == "aborted"
     assert last.payload["reason"] == "stopped by the admin"
-    listed = httpx.get(f"{server.url}/api/games").json()
+    listed = httpx.get(f"{server.url}/api/games").json()["games"]
     assert next(g for g in listed if g["game_id"] == game_id)["status"] == "aborted"
 
 

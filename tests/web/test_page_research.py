@@ -69,10 +69,17 @@ def test_the_list_shows_simulated_games_filters_sorts_and_keeps_focus(
         page.goto(f"{server.url}/")
         page.wait_for_selector("#games tbody tr .badge:text('simulated')")
         page.select_option("#filter-variant", "mafia")
+        page.wait_for_function(
+            "() => document.getElementById('page-range').textContent === '1–1 of 1'"
+        )
         assert page.locator("#games tbody tr").count() == 1
         page.select_option("#filter-variant", "")
         page.click("button.sort[data-key=days]")
         header = page.locator("th:has(button.sort[data-key=days])")
+        page.wait_for_function(
+            "() => document.querySelector('th:has(button.sort[data-key=days])')"
+            ".getAttribute('aria-sort') !== 'none'"
+        )
         assert header.get_attribute("aria-sort") in ("ascending", "descending")
         link = page.locator("#games tbody a").first
         link.focus()

@@ -36,7 +36,7 @@ def _spectated(client: TestClient, game_id: str, seats: dict[int, str | None]) -
     """What the list, the views of ``seats`` (with their tokens) and their sockets show."""
     seen: list[Any] = [
         game_id,
-        client.get("/api/games").json(),
+        client.get("/api/games").json()["games"],
         client.get(f"/games/{game_id}").text,
     ]
     for seat, token in seats.items():
@@ -81,7 +81,9 @@ def test_a_bots_game_shows_its_seed_only_once_over(client: TestClient, games_dir
             pass
     view = client.get(f"/api/games/{fast['game_id']}?seat=1").json()
     assert view["game"]["seed"] == fast["seed"]
-    row = next(g for g in client.get("/api/games").json() if g["game_id"] == fast["game_id"])
+    row = next(
+        g for g in client.get("/api/games").json()["games"] if g["game_id"] == fast["game_id"]
+    )
     assert row["seed"] == fast["seed"]
 
 

@@ -64,7 +64,7 @@ def test_the_list_shows_no_running_totals(client: TestClient, games_dir: Path) -
         json={"variant": "sports-mafia", "seed": 3, "agents": "random", "human_seats": [4]},
         headers=bearer(ADMIN),
     ).json()
-    listed = {g["game_id"]: g for g in client.get("/api/games").json()}
+    listed = {g["game_id"]: g for g in client.get("/api/games").json()["games"]}
     running = listed[started["game_id"]]
     assert running["status"] == "running"
     assert (running["events"], running["tokens"], running["cost_usd"]) == (None, None, None)

@@ -1,1 +1,3 @@
-"""Agents: built-in bots per variant, LLM agents, humans; and agent specs."""
+"""Agents: the LLM agent, the deliberating agent (``cognitive/``), people at a terminal,
+``mix:`` agents of known strength, and agent specs (``random``, ``heuristic``, ``llm:...``)
+that pick a participant per seat; a variant's own bots live in its package."""

@@ -31,8 +31,9 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
   model's context window where known, else 100,000);
 * ``memory_chars`` (default 400): the stateless memory's own notes; 0 turns them off;
 * ``max_tokens`` (default 600; 1200 for ``local``, room for the longest reply its grammar
-  allows: 300 characters of reasoning and an 800-character speech), ``temperature``:
-  sampling options;
+  allows: 300 characters of reasoning and an 800-character speech), ``temperature``,
+  ``top_k``, ``top_p``, ``min_p``, ``repeat_penalty``: sampling options (the last four are
+  llama.cpp's, for servers that take them);
 * ``timeout`` (seconds for one model call), ``retries`` (re-sends after failures) and
   ``retry_delay`` (seconds before the first re-send; doubling after that);
 * ``decision_timeout``: seconds for one decision, retries included;
@@ -137,6 +138,7 @@ class LLMAgent(BaseParticipant):
         notes: RunningMemory | None = None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         temperature: float | None = None,
+        sampler: CallOptions | None = None,
         decision_timeout: float | None = None,
         beliefs: Literal["off", "daily"] = "off",
         game_seed: int | None = None,
@@ -154,7 +156,9 @@ class LLMAgent(BaseParticipant):
         share = EXACT_COUNT_SHARE if model.exact_counts else ESTIMATED_COUNT_SHARE
         self.budget_tokens = max(500, int(share * (int(window) - max_tokens)))
         self.notes = notes if notes is not None else RunningMemory()
-        self.options = CallOptions(max_tokens=max_tokens, temperature=temperature)
+        self.options = dataclasses.replace(
+            sampler or CallOptions(), max_tokens=max_tokens, temperature=temperature
+        )
         # a decision may wait for its turn at the model and retry; leave room for both
         self.decision_timeout = decision_timeout or max(120.0, 3 * model.timeout)
         self.tally = Tally()
@@ -353,6 +357,7 @@ def make_llm_agent(ctx: AgentContext) -> LLMAgent:
         notes=RunningMemory(budget_chars=options.memory_chars),
         max_tokens=options.max_tokens,
         temperature=options.temperature,
+        sampler=options.sampler_settings(),
         decision_timeout=options.decision_timeout,
         beliefs=options.beliefs,
         game_seed=ctx.seed,

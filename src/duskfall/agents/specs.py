@@ -205,6 +205,31 @@ def _normalise_key(variant: Variant, key: str, num_seats: int) -> str:
     return low  # a role name, matched against each seat's roles
 
 
+def agents_of(spec: str) -> list[str]:
+    """The agents a spec names: ``town=heuristic,mafia=llm:local`` gives ``heuristic`` and
+    ``llm:local``; ``random`` gives ``random``."""
+    agents = []
+    for part in spec.split(","):
+        key, sep, agent = part.partition("=")
+        agents.append((agent if sep and ":" not in key else part).strip())
+    return agents
+
+
+def calls_models(agent: str) -> bool:
+    """Whether ``agent`` may call a model endpoint: ``llm:...``, ``cognitive:...``, a mix with
+    one of those in it, and any kind registered by others (it may). A variant's bot, a
+    ``remote`` program, ``human`` and a mix of bots call none."""
+    kind, sep, arg = agent.strip().partition(":")
+    if not sep:
+        return False
+    if kind == "mix":
+        from duskfall.agents.mix import parse_mix
+
+        mixed = parse_mix(arg)
+        return calls_models(mixed.first) or calls_models(mixed.second)
+    return kind != "human"
+
+
 def check_agent_options(options: Mapping[str, Any]) -> None:
     """Refuse, whichever agents the game has, with one ConfigError: a bad value of an option
     some agent kind reads (``max_tokens=-5``), and a name no kind reads (``bogus=1``)."""

@@ -127,6 +127,7 @@ class EntrantBoard:
     tokens: int = 0
     frontier: bool = False
     sides_identified: bool = True  # False: the games tell only deception + detection apart
+    by_block: dict[str, dict[str, WinRate]] = field(default_factory=dict)  # block -> side/role
 
     @property
     def elo(self) -> Estimate:
@@ -153,6 +154,10 @@ class EntrantBoard:
             "tokens": self.tokens,
             "frontier": self.frontier,
             "sides_identified": self.sides_identified,
+            "by_block": {
+                block: {k: w.to_dict() for k, w in rates.items()}
+                for block, rates in self.by_block.items()
+            },
         }
 
 
@@ -400,6 +405,20 @@ def win_rates(games: Sequence[RatedGame]) -> dict[str, dict[str, WinRate]]:
     }
 
 
+def block_win_rates(games: Sequence[RatedGame]) -> dict[str, dict[str, dict[str, WinRate]]]:
+    """Per entrant, per block (a variant and preset): the share won by each side and each role
+    it held there (draws half). A role is what its block makes of it, so the roles of
+    different blocks are never pooled."""
+    by_block: defaultdict[str, list[RatedGame]] = defaultdict(list)
+    for game in games:
+        by_block[game.block].append(game)
+    out: defaultdict[str, dict[str, dict[str, WinRate]]] = defaultdict(dict)
+    for block, members in sorted(by_block.items()):
+        for name, rates in win_rates(members).items():
+            out[name][block] = {k: w for k, w in rates.items() if k != "all"}
+    return dict(out)
+
+
 def paired_records(games: Sequence[RatedGame]) -> dict[tuple[str, str], tuple[float, int]]:
     """(wins, games) of entrant a against b over the games where each held a whole side."""
     out: defaultdict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
@@ -459,6 +478,7 @@ def build_board(
         fit.multiplier = multiplier(fit.deals)
     played = {n: sum(any(s.entrant == n for s in g.seats) for g in games) for n in names}
     rates = win_rates(games)
+    per_block = block_win_rates(games)
     openskill = openskill_ratings(games, bootstrap=bootstrap, seed=seed) if games else {}
     spent = spending or {}
     board_entrants = []
@@ -484,6 +504,7 @@ def build_board(
                 cost,
                 tokens,
                 sides_identified=both,
+                by_block=per_block.get(name, {}),
             )
         )
     board_entrants.sort(key=lambda e: e.overall.point, reverse=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import glob
 import itertools
+import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -58,7 +59,10 @@ def find_sources(block: ForksBlock, base: Path, db: Path | None = None) -> list[
     else:
         pattern = block.source if Path(block.source).is_absolute() else str(base / block.source)
         found = sorted(Path(p) for p in glob.glob(pattern, recursive=True))
-    usable = [str(p.resolve()) for p in found if p.suffix == ".jsonl" and _reaches(p, block.at)]
+    keyed = [(key, p) for p in found if p.suffix == ".jsonl" and (key := _reaches(p, block.at))]
+    if not block.source.startswith(TOURNAMENT_SOURCE):
+        keyed.sort(key=lambda pair: pair[0])  # what the games are, not their files' names
+    usable = [str(p.resolve()) for _, p in keyed]
     if not usable:
         raise ConfigError(
             f"[[forks]] source {block.source!r}: no finished game log that reaches {block.at}"
@@ -66,16 +70,21 @@ def find_sources(block: ForksBlock, base: Path, db: Path | None = None) -> list[
     return usable[: block.games] if block.games else usable
 
 
-def _reaches(path: Path, at: str) -> bool:
-    """Whether the log at ``path`` is a finished game that has the moment ``at``."""
+def _reaches(path: Path, at: str) -> tuple[int, str, str] | None:
+    """If the log at ``path`` is a finished game that has the moment ``at``: a key that orders
+    logged games by what they are (seed, config, seats' agents), the same however often they
+    were played and whatever their random game ids and file names; else None."""
     try:
         log = read_log(path, strict=False)
         if not log.finished:
-            return False
+            return None
         find_round(rounds_of(log), at)
     except DuskfallError:
-        return False
-    return True
+        return None
+    header = log.header
+    config = json.dumps(header.config, sort_keys=True, default=str)
+    agents = ",".join(str(entry.get("agent")) for entry in header.roster)
+    return header.seed, config, agents
 
 
 def _tournament_logs(name: str, db: Path | None) -> list[Path]:

@@ -7,6 +7,11 @@ seconds later at most, and the games waiting for them go on: no run waits for a 
 A ticket given back before it was granted (its call was abandoned while waiting) is never
 granted afterwards.
 
+A holder's renewal names the tickets it holds, so a table that lost its state (the service's
+process died and was started again) learns them back at the first renewal; a table started
+again grants nothing new for a ``grace`` period first (one renewal period and a margin), so
+no slot is handed out twice in the meantime.
+
 :class:`LeaseTable` is the bookkeeping alone (no threads, no waiting, a clock you pass), so
 it is tested on its own; the services that wait on it (a manager process for a process pool,
 an actor on Ray) are in :mod:`duskfall.arena.shared_limits`.
@@ -33,11 +38,20 @@ class Lease:
 class LeaseTable:
     """Who holds which endpoint slot, until when."""
 
-    def __init__(self, ttl: float = DEFAULT_TTL, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        ttl: float = DEFAULT_TTL,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        restarted: bool = False,
+    ) -> None:
         if ttl <= 0:
             raise ValueError("a lease must last some time")
         self.ttl = ttl
         self.clock = clock
+        self.restarted = restarted
+        self._grace_until = clock() + ttl / 2 if restarted else float("-inf")
+        self._released: dict[str, float] = {}  # ticket -> when (kept a ttl: late renewals)
         self._leases: dict[str, Lease] = {}  # ticket -> lease
         self._count: dict[str, int] = {}  # key -> leases held
         self._dropped: set[str] = set()  # tickets given back before they were granted
@@ -51,7 +65,7 @@ class LeaseTable:
         if ticket in self._leases:
             return True
         self.expire()
-        if self._count.get(key, 0) >= limit:
+        if self._count.get(key, 0) >= limit or self.clock() < self._grace_until:
             return False
         self._leases[ticket] = Lease(key, holder, self.clock() + self.ttl)
         self._count[key] = self._count.get(key, 0) + 1
@@ -65,11 +79,21 @@ class LeaseTable:
             self._dropped.add(ticket)
             return False
         self._count[lease.key] -= 1
+        if self.restarted:
+            self._released[ticket] = self.clock()
         return True
 
-    def renew(self, holder: str) -> int:
-        """Extend every lease of ``holder`` by the ttl from now; how many it holds."""
+    def renew(self, holder: str, held: dict[str, str] | None = None) -> int:
+        """Extend every lease of ``holder`` by the ttl from now; how many it holds. ``held``
+        (ticket -> endpoint key) are the tickets the holder says it holds: a table started
+        again takes back in those it does not know (limit or not: they are held), unless
+        they were given back since (a renewal can arrive after the release it preceded)."""
         until = self.clock() + self.ttl
+        for ticket, key in (held or {}).items() if self.restarted else ():
+            if ticket in self._leases or ticket in self._dropped or ticket in self._released:
+                continue
+            self._leases[ticket] = Lease(key, holder, until)
+            self._count[key] = self._count.get(key, 0) + 1
         renewed = 0
         for lease in self._leases.values():
             if lease.holder == holder:
@@ -80,6 +104,8 @@ class LeaseTable:
     def expire(self) -> list[Lease]:
         """Drop the leases nobody renewed in time; the dropped ones."""
         now = self.clock()
+        if self._released:
+            self._released = {t: at for t, at in self._released.items() if at > now - self.ttl}
         gone = [(ticket, lease) for ticket, lease in self._leases.items() if lease.expires <= now]
         for ticket, lease in gone:
             del self._leases[ticket]

@@ -11,7 +11,9 @@ when its lease runs out:
   leases; each worker connects to it when it starts (:class:`PoolLimits`);
 * Ray: an actor of the run keeps them (:class:`RayLimits`), placed on the driver's own node,
   so that it lives and dies with the driver: a worker node lost takes none of the limits
-  with it, and a driver started again (``resume``) starts a new one.
+  with it, and a driver started again (``resume``) starts a new one. If the actor's own
+  process dies, Ray starts it again: the holders tell it their tickets at their next renewal,
+  and it hands out no new slot before that (:class:`~duskfall.arena.leases.LeaseTable`).
 
 A slot wait is cancellable: a call abandoned while it waits never gets the slot afterwards.
 """
@@ -87,9 +89,9 @@ class PoolLeaseKeeper:
             if self._table.give_back(ticket):
                 self._changed.notify_all()
 
-    def renew(self, holder: str) -> int:
+    def renew(self, holder: str, held: dict[str, str]) -> int:
         with self._changed:
-            return self._table.renew(holder)
+            return self._table.renew(holder, held)
 
     def holders(self) -> list[tuple[str, str]]:
         with self._changed:
@@ -144,9 +146,12 @@ class PoolLimits:
         self._keeper: Any = self._manager.keeper(ttl)  # type: ignore[attr-defined]
         self.holder = _holder()
         self._tickets = itertools.count()
+        self._held: dict[str, str] = {}  # ticket -> endpoint key, told at every renewal
         # a blocked acquire holds a thread: its own pool, so releases never wait behind one
         self._waiters = ThreadPoolExecutor(max_workers=64, thread_name_prefix="endpoint-slot")
-        _renew_forever(lambda: self._keeper.renew(self.holder), ttl, "endpoint-lease")
+        _renew_forever(
+            lambda: self._keeper.renew(self.holder, dict(self._held)), ttl, "endpoint-lease"
+        )
 
     @contextlib.asynccontextmanager
     async def hold(self, key: str, limit: int) -> AsyncIterator[None]:
@@ -160,9 +165,11 @@ class PoolLimits:
         except asyncio.CancelledError:
             self._waiters.submit(self._keeper.release, ticket)  # granted or not: never kept
             raise
+        self._held[ticket] = key
         try:
             yield
         finally:
+            self._held.pop(ticket, None)
             self._keeper.release(ticket)
 
 
@@ -180,7 +187,10 @@ class RayLeaseKeeper:
     """The Ray actor: the lease table on the actor's event loop."""
 
     def __init__(self, ttl: float) -> None:
-        self._table = LeaseTable(ttl)
+        import ray
+
+        restarted = ray.get_runtime_context().was_current_actor_reconstructed
+        self._table = LeaseTable(ttl, restarted=restarted)
         self._changed: asyncio.Condition | None = None
 
     def _condition(self) -> asyncio.Condition:
@@ -206,8 +216,8 @@ class RayLeaseKeeper:
             if self._table.give_back(ticket):
                 changed.notify_all()
 
-    async def renew(self, holder: str) -> int:
-        return self._table.renew(holder)
+    async def renew(self, holder: str, held: dict[str, str]) -> int:
+        return self._table.renew(holder, held)
 
     async def holders(self) -> list[tuple[str, str]]:
         self._table.expire()
@@ -226,6 +236,7 @@ def start_lease_keeper(ray: Any, name: str, ttl: float) -> Any:
 
 
 _ray_renewing: set[str] = set()  # keepers this process renews its leases with
+_ray_held: dict[str, dict[str, str]] = {}  # keeper -> this process's tickets -> endpoint key
 
 
 class RayLimits:
@@ -238,11 +249,14 @@ class RayLimits:
         import ray
 
         self._actor = ray.get_actor(name)
+        self._held = _ray_held.setdefault(name, {})
         if name not in _ray_renewing:
             _ray_renewing.add(name)
-            actor, holder = self._actor, self.holder
+            actor, holder, held = self._actor, self.holder, self._held
             _renew_forever(
-                lambda: ray.get(actor.renew.remote(holder), timeout=ttl), ttl, "endpoint-lease"
+                lambda: ray.get(actor.renew.remote(holder, dict(held)), timeout=ttl),
+                ttl,
+                "endpoint-lease",
             )
 
     @contextlib.asynccontextmanager
@@ -253,7 +267,9 @@ class RayLimits:
         except asyncio.CancelledError:
             self._actor.release.remote(ticket)  # granted or not: never kept
             raise
+        self._held[ticket] = key
         try:
             yield
         finally:
+            self._held.pop(ticket, None)
             self._actor.release.remote(ticket)

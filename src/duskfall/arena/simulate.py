@@ -27,6 +27,7 @@ from duskfall.arena.recording import RecordWriter
 from duskfall.arena.stats import Proportion
 from duskfall.arena.workers import max_workers
 from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.core.outcome import Termination
 from duskfall.core.rng import game_seeds
 from duskfall.runtime.settings import SeatFailurePolicy
 from duskfall.store.files import prepare_log_dir
@@ -50,15 +51,23 @@ class SimulationReport:
 
     def add(self, result: GameResult) -> None:
         self.games += 1
-        self.wins[result.winner or "draw"] += 1
+        if result.termination != Termination.ABORTED:
+            self.wins[result.winner or "draw"] += 1
         self.terminations[result.termination] += 1
         self.total_days += result.days
         self.total_decisions += result.decisions
         self.total_fallbacks += result.fallbacks
         self.total_tokens += result.total.total_tokens
 
+    @property
+    def aborted(self) -> int:
+        """Games that ended without a result (a seat kept failing): left out of the rates."""
+        return self.terminations.get(Termination.ABORTED, 0)
+
     def win_rate(self, team: str) -> Proportion:
-        return Proportion(self.wins.get(team, 0), self.games)
+        """``team``'s share of the games that finished (``draw``: finished without a winner;
+        aborted games are left out)."""
+        return Proportion(self.wins.get(team, 0), self.games - self.aborted)
 
     @property
     def mean_days(self) -> float:

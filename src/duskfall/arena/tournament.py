@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from duskfall.agents.specs import calls_models
 from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.driver import drive
 from duskfall.arena.driver_lock import DriverLock, TournamentBusy
@@ -41,7 +42,7 @@ from duskfall.arena.tournament_run import (
     Spending,
     TournamentRun,
 )
-from duskfall.arena.worker_env import absolute_spec, worker_env
+from duskfall.arena.worker_env import absolute_options, absolute_spec, worker_env
 from duskfall.core.errors import ConfigError
 from duskfall.core.usage import Usage
 from duskfall.session import GameSetup, plan_game
@@ -210,6 +211,21 @@ def slot_game_id(salt: str, config: TournamentConfig, slot: Slot) -> str:
     return f"{slot.variant}-{digest[:16]}"
 
 
+def follow_moved_logs(index: GameIndex, name: str, games_dir: Path) -> int:
+    """Point the index at the logs in ``games_dir`` of tournament ``name``'s games whose logs
+    are not where it says (the folder and index were moved, or copied to the machine that
+    resumes): their rows name the folder they were written in. Returns how many moved."""
+    moved = 0
+    for row in index.tournament_games(name):
+        if row.log_path is None or Path(row.log_path).exists():
+            continue
+        here = games_dir / Path(row.log_path).name
+        if here.exists():
+            index.move_log(row.id, here)
+            moved += 1
+    return moved
+
+
 def stored_config(index: GameIndex, name: str) -> TournamentConfig:
     """The config a tournament was played with (its copy next to the games' logs)."""
     from duskfall.arena.tournament_config import parse_tournament
@@ -248,7 +264,7 @@ def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob
             "decision_timeout": config.decision_timeout,
             "on_seat_failure": config.on_seat_failure,
         },
-        agent_options=_agent_options(config),
+        agent_options=absolute_options(_agent_options(config), here),
         game_id=slot_game_id(salt, config, slot),
         keep_log=True,
         keep_row=True,
@@ -302,6 +318,7 @@ def run_tournament(
     variables = worker_env([*config.execution.env, *env])
     with DriverLock(games_dir, config.name) as lock, GameIndex(db) as index, SlotTable(db) as slots:
         slots.take_over(config.name)  # we hold the lock: their driver is gone
+        follow_moved_logs(index, config.name, games_dir)
         state = tournament_progress(config, index)
         for row in [*state.interrupted, *state.running]:  # rows of drivers before this design
             index.abandon(row.id, ABANDONED)
@@ -324,6 +341,7 @@ def run_tournament(
             progress=progress,
             looks=looks,
         )
+        run.declared = set(variables.secrets)
         try:
             drive(
                 runner,
@@ -366,7 +384,7 @@ def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
     """Check every model-backed entrant once (one tiny request per model) on games of the
     schedule, before any game is played: an entrant that cannot play is one error line
     (:class:`~duskfall.session.SeatNotReady`), not a tournament of fallbacks."""
-    unchecked = {name for name, spec in config.entrants.items() if ":" in spec}
+    unchecked = {name for name, spec in config.entrants.items() if calls_models(spec)}
     for slot in slots:
         if not unchecked & set(slot.seats):
             continue

@@ -10,12 +10,15 @@ says to go on.
 What comes back: played games are written (:class:`~duskfall.arena.recording.RecordWriter`)
 and their slots marked played, once (a slot played twice, say a task given up for lost that
 came back after all, is written the first time only); failed tries are recorded with their
-reason and cost, and the last one marks the slot failed.
+reason and cost, and the last one marks the slot failed. Several slots given up in a row
+(none played between: a cause that every game meets) stop the run, with the reason.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +28,9 @@ from duskfall.arena.recording import RecordWriter
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.usage import Usage
 from duskfall.store.slots import SlotTable
+
+GIVE_UP_AFTER = 5  # slots given up in a row (none played between) that stop the run
+VARIABLE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")  # OPENAI_API_KEY, DUSKFALL_LLM_CONFIG
 
 
 @dataclass
@@ -110,6 +116,8 @@ class TournamentRun:
         self.looks = looks
         self._next_look = 0
         self._written: set[int] = set()
+        self._given_up_in_a_row = 0
+        self.declared: set[str] = set()  # variables sent to workers (--env)
 
     # -- plan ----------------------------------------------------------------------------
 
@@ -176,6 +184,7 @@ class TournamentRun:
         self.slots.played(
             self.config.name, [(r.slot, r.game_id, r.node, r.fallbacks) for r in fresh]
         )
+        self._given_up_in_a_row = 0
         for result in fresh:
             self._written.add(result.slot)
             self.recorded += 1
@@ -205,10 +214,25 @@ class TournamentRun:
             failure.usage,
             final=final,
         )
-        if final:
-            self.summary.failed.append(f"slot {job.slot}: {failure.reason}")
-        else:
+        if not final:
             self.summary.retried += 1
+            return
+        reason = failure.reason + undeclared_hint(failure.reason, self.declared)
+        self.summary.failed.append(f"slot {job.slot}: {reason}")
+        self._given_up_in_a_row += 1
+        if self._given_up_in_a_row >= GIVE_UP_AFTER and self.summary.stopped_by is None:
+            self.summary.stopped_by = (
+                f"{GIVE_UP_AFTER} games in a row could not be played (last: {reason})"
+            )
+
+
+def undeclared_hint(reason: str, declared: set[str]) -> str:
+    """A hint for a failure that names a variable this shell has but the workers were not
+    sent (they do not see the driver's environment), else nothing."""
+    for name in sorted(set(VARIABLE.findall(reason)) - declared):
+        if name in os.environ:
+            return f" ({name} is set in the driver's shell: --env {name} sends it to workers)"
+    return ""
 
 
 def budget_stop(config: TournamentConfig, spending: Spending) -> str | None:

@@ -5,7 +5,8 @@ A worker started by Ray does not inherit the driver's environment, nor its worki
 So the driver (:func:`worker_env`) reads the variables a run declares (secrets such as
 ``OPENAI_API_KEY``: by name, in the config's ``[execution] env`` or with ``--env NAME``) and
 sends their values with each task, and makes every path a game reads absolute (the LLM
-config file, local model files in agent specs). A worker applies them
+config file, local model files in agent specs, the ``llm_config`` and ``records_dir`` agent
+options). A worker applies them
 (:meth:`WorkerEnv.apply`) and registers the secrets for redaction, so a key echoed in an
 error is masked wherever text enters the record. A value is never printed, logged or put in
 Ray's ``runtime_env`` (whose agent logs what it is given).
@@ -17,12 +18,14 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.redaction import register_secret, register_secret_env
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 PATH_VARIABLES = ("DUSKFALL_LLM_CONFIG",)  # variables that name a file: sent, made absolute
+PATH_OPTIONS = ("llm_config", "records_dir")  # agent options that name a file or folder
 _LOCAL = re.compile(r"^((?:llm|cognitive):local:)(.+)$")
 
 
@@ -86,3 +89,14 @@ def absolute_spec(spec: str, base: Path) -> str:
     if path.is_absolute() or not (base / path).is_file():
         return spec
     return prefix + str((base / path).resolve())
+
+
+def absolute_options(options: dict[str, Any], base: Path) -> dict[str, Any]:
+    """``options`` with the agent options that name a file or folder made absolute from
+    ``base`` (the driver's working folder)."""
+    out = dict(options)
+    for name in PATH_OPTIONS:
+        value = out.get(name)
+        if isinstance(value, str) and value and not Path(value).is_absolute():
+            out[name] = str((base / value).resolve())
+    return out

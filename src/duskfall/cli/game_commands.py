@@ -207,11 +207,10 @@ def simulate(
         f"fallbacks {report.total_fallbacks}, "
         f"{report.games_per_second:.1f} games/s with {workers} worker(s)"
     )
-    aborted = report.terminations.get("aborted", 0)
-    if aborted:
+    if report.aborted:
         console.print(
-            f"[yellow]{aborted} game(s) aborted[/] by a seat that kept failing "
-            "(--on-seat-failure fallback plays its fallbacks instead)"
+            f"[yellow]{report.aborted} game(s) aborted[/] by a seat that kept failing, left out "
+            "of the rates (--on-seat-failure fallback plays its fallbacks instead)"
         )
 
 

@@ -1,4 +1,7 @@
-"""Variant-independent types: seats, outcomes, events, visibility, errors, RNG, Variant contract."""
+"""What every game shares, imported by everything else and importing nothing of duskfall:
+events and visibility, outcomes, errors, seeded RNG, the Variant/State contract and its
+``VariantInfo`` (spectator, facts, learning encoder), the registry, and the game pieces the
+variants use in common (choices, the vote tally, seating, what each seat was shown)."""
 
 from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError, DuskfallError, IllegalAction, ReplayMismatch

@@ -18,6 +18,7 @@ from duskfall.core.validation import describe_errors
 from duskfall.llm.model import Model
 from duskfall.llm.registry import get_model
 from duskfall.llm.retry import RetryPolicy
+from duskfall.llm.types import CallOptions
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
@@ -28,7 +29,9 @@ class ModelOptions(BaseModel):
     ``timeout``: seconds for one model call (0 or unset: the provider's default);
     ``retries``: re-sends after failures; ``retry_delay``: seconds before the first re-send
     (doubling after that); ``concurrency``: calls at a time to the model's endpoint;
-    ``temperature``: sampling temperature; ``decision_timeout``: seconds for one decision,
+    ``temperature``: sampling temperature; ``top_k``, ``top_p``, ``min_p``,
+    ``repeat_penalty``: llama.cpp's sampler settings, for servers that take them
+    (:class:`~duskfall.llm.types.CallOptions`); ``decision_timeout``: seconds for one decision,
     retries included; ``llm_config``: path of an LLM config file (keys, prices);
     ``fold_system``: send the system prompt inside the first user turn (for a server whose
     chat template has no system role, such as llama.cpp's ``gemma`` format).
@@ -41,9 +44,19 @@ class ModelOptions(BaseModel):
     retry_delay: float | None = Field(default=None, ge=0)
     concurrency: int | None = Field(default=None, ge=1)
     temperature: float | None = Field(default=None, ge=0)
+    top_k: int | None = Field(default=None, ge=0)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    min_p: float | None = Field(default=None, ge=0, le=1)
+    repeat_penalty: float | None = Field(default=None, gt=0)
     decision_timeout: float | None = Field(default=None, gt=0)
     llm_config: str | None = None
     fold_system: bool = False
+
+    def sampler_settings(self) -> CallOptions:
+        """The sampler settings these options pin (the rest left to the provider)."""
+        return CallOptions(
+            top_k=self.top_k, top_p=self.top_p, min_p=self.min_p, repeat_penalty=self.repeat_penalty
+        )
 
     def retry_policy(self, *, format_retries: int | None = None) -> RetryPolicy | None:
         """The retry policy these options ask for; None for the model's default."""

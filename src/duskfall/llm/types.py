@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypedDict
 
 from duskfall.core.errors import ConfigError
@@ -47,22 +47,38 @@ class Completion:
 class CallOptions:
     """Sampling options of one model call; those left ``None`` are the provider's defaults.
 
+    ``top_k``, ``top_p``, ``min_p`` and ``repeat_penalty`` are llama.cpp's sampler settings
+    (llama-cpp-python's server, llama.cpp's, the embedded model): servers differ in their
+    defaults (llama-cpp-python's server penalises repeats, 1.1, where its library does not),
+    so a recipe can pin them. OpenAI's own API takes only ``top_p`` of them.
     A bad value raises one clear :class:`~duskfall.core.errors.ConfigError`.
     """
 
     max_tokens: int | None = None
     temperature: float | None = None
     seed: int | None = None
+    top_k: int | None = None
+    top_p: float | None = None
+    min_p: float | None = None
+    repeat_penalty: float | None = None
 
     def __post_init__(self) -> None:
         if self.max_tokens is not None and self.max_tokens < 1:
             raise ConfigError(f"max_tokens must be at least 1, not {self.max_tokens}")
         if self.temperature is not None and self.temperature < 0:
             raise ConfigError(f"temperature cannot be negative, not {self.temperature:g}")
+        if self.top_k is not None and self.top_k < 0:
+            raise ConfigError(f"top_k cannot be negative, not {self.top_k}")
+        for name in ("top_p", "min_p"):
+            value = getattr(self, name)
+            if value is not None and not 0 <= value <= 1:
+                raise ConfigError(f"{name} must be between 0 and 1, not {value:g}")
+        if self.repeat_penalty is not None and self.repeat_penalty <= 0:
+            raise ConfigError(f"repeat_penalty must be positive, not {self.repeat_penalty:g}")
 
     def to_dict(self) -> dict[str, Any]:
         """The options that are set, as the keyword arguments a provider takes."""
-        values = {"max_tokens": self.max_tokens, "temperature": self.temperature, "seed": self.seed}
+        values = {option.name: getattr(self, option.name) for option in fields(self)}
         return {name: value for name, value in values.items() if value is not None}
 
 

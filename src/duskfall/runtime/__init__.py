@@ -1,1 +1,2 @@
-"""The async runtime: participants, handlers that ask and validate, the scheduler."""
+"""The async runtime: the participant seam (``DecisionRequest``, ``BaseParticipant``),
+handlers that ask and validate, the scheduler and the game record."""

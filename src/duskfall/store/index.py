@@ -6,7 +6,9 @@ The log (``store.log``) is the record of a game; the index is a summary next to 
 ``aborted``). Simulated games without a log get a summary row only (``log_path`` is NULL).
 
 The database runs in WAL mode with a busy timeout, so several processes (a server, a
-``play`` in another terminal, the web app) can read and write it at the same time.
+``play`` in another terminal, the web app) can read and write it at the same time. Its schema
+and the upgrades from older versions are :mod:`duskfall.store.index_schema`'s; this module
+holds the rows and the queries.
 
 Typical use::
 
@@ -23,8 +25,8 @@ import logging
 import os
 import socket
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,10 +36,14 @@ from duskfall.core.event_kinds import LLM_CALL
 from duskfall.core.events import Event
 from duskfall.core.redaction import redact, redact_value
 from duskfall.core.usage import Tally, call_usage
+from duskfall.store.index_schema import SCHEMA_VERSION as SCHEMA_VERSION
+from duskfall.store.index_schema import V1_COLUMNS, SchemaTooNew, connect
 from duskfall.store.log import LogHeader, utc_now
+from duskfall.store.sqlite_file import GameIndexError, write_transaction
 
 if TYPE_CHECKING:
     from duskfall.store.repair import Repair
+    from duskfall.store.search import Facets, GamePage, GameQuery
 
 log = logging.getLogger(__name__)
 
@@ -48,100 +54,6 @@ DISABLED = frozenset({"", "off", "none"})
 STATUSES = ("running", "finished", "aborted")
 INTERRUPTED = "interrupted"  # not stored: a running game whose process is gone
 LISTED_STATUSES = (*STATUSES, INTERRUPTED)
-SCHEMA_VERSION = 5
-
-# seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
-GAMES_TABLE = """
-CREATE TABLE IF NOT EXISTS {name} (
-    id                TEXT PRIMARY KEY,
-    variant           TEXT NOT NULL,
-    config            TEXT NOT NULL,
-    seed              TEXT NOT NULL,
-    status            TEXT NOT NULL,
-    winner            TEXT,
-    termination       TEXT,
-    days              INTEGER NOT NULL DEFAULT 0,
-    events            INTEGER NOT NULL DEFAULT 0,
-    prompt_tokens     INTEGER NOT NULL DEFAULT 0,
-    completion_tokens INTEGER NOT NULL DEFAULT 0,
-    cost_usd          REAL NOT NULL DEFAULT 0,
-    started_at        TEXT NOT NULL,
-    updated_at        TEXT NOT NULL,
-    finished_at       TEXT,
-    log_path          TEXT,
-    host              TEXT,
-    pid               INTEGER,
-    cached_tokens     INTEGER NOT NULL DEFAULT 0,
-    cache_write_tokens INTEGER NOT NULL DEFAULT 0,
-    tournament        TEXT,
-    tournament_slot   INTEGER,
-    parent            TEXT,
-    parent_event      INTEGER
-);
-"""
-GAMES_INDEXES = """
-CREATE INDEX IF NOT EXISTS games_by_start ON games (started_at DESC);
-CREATE INDEX IF NOT EXISTS games_by_variant ON games (variant, status);
-CREATE INDEX IF NOT EXISTS games_by_status ON games (status);
-CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament, tournament_slot);
-CREATE INDEX IF NOT EXISTS games_by_parent ON games (parent);
-"""
-SCHEMA = (
-    GAMES_TABLE.format(name="games")
-    + GAMES_INDEXES
-    + """
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seat    INTEGER NOT NULL,
-    agent   TEXT NOT NULL,
-    model   TEXT,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS seats_by_agent ON seats (agent);
-CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
-"""
-)
-# Upgrades to the current schema, by the version found. 1: the seed column becomes text
-# (SQLite cannot change a column's type in place), so the table is rebuilt; 2: the columns of
-# cached prompt tokens are added (rows of older games count none); 3: the tournament a game
-# belongs to and its slot in the tournament's schedule are added; 4: the game a fork was
-# forked from, and the parent's event number it left at.
-_V1_COLUMNS = (
-    "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
-    "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
-)
-_TOURNAMENT_COLUMNS = """
-ALTER TABLE games ADD COLUMN tournament TEXT;
-ALTER TABLE games ADD COLUMN tournament_slot INTEGER;
-CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament, tournament_slot);
-"""
-_PARENT_COLUMNS = """
-ALTER TABLE games ADD COLUMN parent TEXT;
-ALTER TABLE games ADD COLUMN parent_event INTEGER;
-CREATE INDEX IF NOT EXISTS games_by_parent ON games (parent);
-"""
-UPGRADES = {
-    1: GAMES_TABLE.format(name="games_new")
-    + f"""
-INSERT INTO games_new ({_V1_COLUMNS}) SELECT {_V1_COLUMNS.replace("seed", "CAST(seed AS TEXT)")}
-    FROM games;
-DROP TABLE games;
-ALTER TABLE games_new RENAME TO games;
-"""
-    + GAMES_INDEXES,
-    2: """
-ALTER TABLE games ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
-"""
-    + _TOURNAMENT_COLUMNS
-    + _PARENT_COLUMNS,
-    3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS,
-    4: _PARENT_COLUMNS,
-}
-
-
-class GameIndexError(DuskfallError):
-    """The game index cannot be opened or used."""
 
 
 class UnknownGame(DuskfallError):
@@ -308,7 +220,7 @@ def use_db(path: str | Path | None) -> None:
 
 
 _GAME_COLUMNS = (
-    _V1_COLUMNS
+    V1_COLUMNS
     + ", cached_tokens, cache_write_tokens, tournament, tournament_slot, parent, parent_event"
 )
 _GAME_PLACES = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
@@ -328,12 +240,9 @@ class GameIndex:
         if not self.path.parent.is_dir():
             raise GameIndexError(f"cannot create game index {self.path}: no such directory")
         try:
-            self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            self._db.execute("PRAGMA busy_timeout = 30000")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._migrate()
+            self._db = connect(self.path)
+        except SchemaTooNew as exc:
+            raise GameIndexError(f"game index {self.path} {exc}; upgrade duskfall") from None
         except sqlite3.DatabaseError as exc:
             raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
         self.repairs: list[Repair] = self.repair() if repair else []
@@ -348,38 +257,6 @@ class GameIndex:
             log.warning("game index %s not repaired: %s", self.path, exc)
             return []
 
-    def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise GameIndexError(
-                f"game index {self.path} has schema {version}, newer than this duskfall "
-                f"({SCHEMA_VERSION}); upgrade duskfall"
-            )
-        if version in UPGRADES:
-            self._upgrade(version)
-        elif version < SCHEMA_VERSION:
-            # CREATE ... IF NOT EXISTS: a concurrent first use by another process is harmless
-            self._db.executescript(
-                f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-            )
-
-    def _upgrade(self, version: int) -> None:
-        """Schema ``version`` -> the current one in one transaction (unless another process
-        just did it)."""
-        self._db.execute("PRAGMA foreign_keys = OFF")  # else rebuilding games drops its seats
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            if self._db.execute("PRAGMA user_version").fetchone()[0] == version:
-                for statement in UPGRADES[version].split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            self._db.execute("COMMIT")
-        finally:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            self._db.execute("PRAGMA foreign_keys = ON")
-
     def close(self) -> None:
         self._db.close()
 
@@ -389,19 +266,9 @@ class GameIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
         """One write transaction (taken eagerly so concurrent writers queue, not deadlock)."""
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as exc:
-            raise GameIndexError(f"game index {self.path}: {exc}") from None
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        return write_transaction(self._db, self.path)
 
     # -- writing -----------------------------------------------------------------------
 
@@ -461,6 +328,14 @@ class GameIndex:
                 "UPDATE games SET status = 'aborted', termination = ?, updated_at = ?, "
                 "finished_at = ?, pid = NULL WHERE id = ? AND status = 'running'",
                 (termination, utc_now(), utc_now(), game_id),
+            )
+
+    def move_log(self, game_id: str, log_path: str | Path) -> None:
+        """Say where a game's log is now (its folder was moved, or copied to another machine)."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE games SET log_path = ? WHERE id = ?",
+                (str(Path(log_path).resolve()), game_id),
             )
 
     def add_rows(self, rows: Sequence[GameRow]) -> None:
@@ -529,6 +404,20 @@ class GameIndex:
         gone = status == INTERRUPTED
         return [row for row in self._with_seats(rows) if (row.process_alive is False) == gone]
 
+    def search(self, query: GameQuery, extra: Sequence[GameRow] = ()) -> GamePage:
+        """One page of the games matching ``query``, and their count; ``extra`` rows (games
+        the index does not hold) are filtered, sorted and paged with them
+        (:mod:`duskfall.store.search`)."""
+        from duskfall.store.search import search  # it builds on this module
+
+        return search(self._db, query, self._with_seats, extra)
+
+    def facets(self, extra: Sequence[GameRow] = ()) -> Facets:
+        """The variants, tournaments and agents the games have, to filter by."""
+        from duskfall.store.search import facets
+
+        return facets(self._db, extra)
+
     def tournament_games(self, name: str) -> list[GameRow]:
         """Every game tagged with tournament ``name``, by slot (a slot played again after an
         interruption has several rows: the interrupted one and the new one)."""
@@ -573,6 +462,17 @@ class GameIndex:
             ids = ", ".join(r[0] for r in rows[:2])
             raise UnknownGame(f"{game_id!r} matches several games ({ids}, ...); give more of it")
         return self._with_seats(rows)[0]
+
+    def missing(self, game_ids: Sequence[str]) -> list[str]:
+        """The ids of ``game_ids`` that no row of the index has, in their order."""
+        known: set[str] = set()
+        for start in range(0, len(game_ids), 500):
+            chunk = game_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            known.update(
+                i for (i,) in self._db.execute(f"SELECT id FROM games WHERE id IN ({marks})", chunk)
+            )
+        return [i for i in game_ids if i not in known]
 
     def _with_seats(self, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
         if not rows:

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
 from duskfall.core.usage import Usage
-from duskfall.store.index import GameIndexError
 from duskfall.store.log import utc_now
+from duskfall.store.sqlite_file import GameIndexError, open_database, write_transaction
 
 RUNNING, PLAYED, FAILED, INTERRUPTED = "running", "played", "failed", "interrupted"
 
@@ -79,10 +79,7 @@ class SlotTable:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            self._db.execute("PRAGMA busy_timeout = 30000")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db = open_database(self.path)
             self._db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
@@ -96,18 +93,8 @@ class SlotTable:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as exc:
-            raise GameIndexError(f"game index {self.path}: {exc}") from None
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return write_transaction(self._db, self.path)
 
     # -- the driver's writes -------------------------------------------------------------
 

@@ -193,6 +193,19 @@ class LocalRayCluster:
         process.wait(30)
         self._outputs.pop(name).close()
 
+    def pids(self, name: str) -> set[int]:
+        """The process ids (as this machine sees them) of every process of node ``name``."""
+        import psutil
+
+        process = self._processes.get(name)
+        if process is None:
+            return set()
+        try:
+            family = psutil.Process(process.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return set()
+        return {process.pid, *(child.pid for child in family)}
+
     def alive(self) -> list[str]:
         return [name for name, process in self._processes.items() if process.poll() is None]
 

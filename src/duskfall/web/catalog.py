@@ -6,20 +6,26 @@ makes that cheap and safe next to other processes writing it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import os
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from duskfall.arena.seed_release import tournament_seed_shown
 from duskfall.core.errors import LogCorrupt
-from duskfall.store.index import GameIndex, GameRow, UnknownGame
+from duskfall.core.redaction import redact_value
+from duskfall.store.index import GameIndex, GameRow, UnknownGame, seat_rows, tournament_tag
 from duskfall.store.repair import last_event_outcome
+from duskfall.store.search import Facets, GameQuery
 from duskfall.web.feed import ENDED, has_people, public_agents
 from duskfall.web.follow import read_header
 
-SCAN_LIMIT = 500
+SCAN_LIMIT = 500  # logs the index does not know, read at most (the newest)
+REPAIR_SECONDS = 30.0
+IN_MEMORY = Path(":memory:")  # the index of a server without one: empty
 MAX_GAME_ID = 200  # longer is no game id (a file name may not be much longer anyway)
 
 Row = dict[str, Any]
@@ -78,53 +84,73 @@ def indexed_status(row: GameRow) -> str:
     return "interrupted" if row.process_alive is False else row.status
 
 
-def _index_row(row: GameRow) -> Row:
+def _index_row(row: GameRow, *, totals: bool = True) -> Row:
+    """A game as the list shows it; ``totals`` False: its days, events, tokens and cost are
+    not known (a log the index does not hold)."""
     agents = [s.agent for s in row.seats]
     status = indexed_status(row)
+    known = public_totals(status, row.events, row.tokens, row.cost_usd)
     return {
         "game_id": row.id,
         "variant": row.variant,
         "seed": public_seed(row.seed, status, _tag(row)),
         "status": status,
         "winner": row.winner,
-        "days": row.days,
-        **public_totals(status, row.events, row.tokens, row.cost_usd),
+        "days": row.days if totals else None,
+        **(known if totals else dict.fromkeys(known)),
         "started_at": row.started_at,
         "agents": public_agents(row.variant, agents),
         "protected": has_people(row.variant, agents),
         "has_log": row.log_path is not None,
         "live": False,
         "preset": row.config.get("preset"),
+        "tournament": row.tournament,
     }
 
 
-def _log_row(path: Path) -> Row | None:
+def _mtime(entry: os.DirEntry[str]) -> float:
+    try:
+        return entry.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _log_game(path: Path) -> GameRow | None:
+    """A log the index does not hold as an index row (its totals unknown: zero), or None if
+    it is no log."""
     try:
         header = read_header(path)
     except LogCorrupt:
         return None
     outcome = last_event_outcome(path)
-    agents = [str(entry.get("agent", "?")) for entry in header.roster]
     status = "running"
     if outcome is not None:
         status = "aborted" if outcome.get("termination") == "aborted" else "finished"
-    return {
-        "game_id": header.game_id,
-        "variant": header.variant,
-        "seed": public_seed(header.seed, status, header.extra.get("tournament")),
-        "status": status,
-        "winner": (outcome or {}).get("winner"),
-        "days": None,
-        "events": None,
-        "tokens": None,
-        "cost_usd": None,
-        "started_at": header.started_at,
-        "agents": public_agents(header.variant, agents),
-        "protected": has_people(header.variant, agents),
-        "has_log": True,
-        "live": False,
-        "preset": header.config.get("preset"),
-    }
+    tournament, slot = tournament_tag(header)
+    return GameRow(
+        id=header.game_id,
+        variant=header.variant,
+        config=redact_value(header.config),
+        seed=header.seed,
+        seats=seat_rows(header.roster),
+        status=status,
+        winner=(outcome or {}).get("winner"),
+        termination=(outcome or {}).get("termination"),
+        started_at=header.started_at,
+        log_path=str(path),
+        tournament=tournament,
+        tournament_slot=slot,
+    )
+
+
+@dataclass
+class ListPage:
+    """One page of the game list: its rows, the count of every match, and what the games can
+    be filtered by."""
+
+    games: list[Row]
+    total: int
+    facets: Facets
 
 
 @dataclass
@@ -133,38 +159,78 @@ class Catalog:
 
     db: Path | None
     games_dir: Path
+    _logs: dict[Path, tuple[int, int, GameRow | None]] = field(default_factory=dict, repr=False)
+    _repaired_at: float = field(default=-REPAIR_SECONDS, repr=False)
 
     @contextmanager
     def _index(self) -> Iterator[GameIndex | None]:
+        """The index, opened for this call; it repairs itself (rows left running by a dead
+        process) at most every REPAIR_SECONDS, not at every look of every page."""
         if self.db is None or not self.db.exists():
             yield None
             return
-        index = GameIndex(self.db)
+        now = time.monotonic()
+        repair = now - self._repaired_at >= REPAIR_SECONDS
+        index = GameIndex(self.db, repair=repair)
+        if repair:
+            self._repaired_at = now
         try:
             yield index
         finally:
             index.close()
 
-    def list_games(self, limit: int = 200) -> list[Row]:
-        """Indexed games (simulated ones, without a log, too), then logs in the directory the
-        index does not know."""
-        rows: dict[str, Row] = {}
+    def page(self, query: GameQuery, extra: Sequence[GameRow] = ()) -> ListPage:
+        """The games matching ``query``: indexed games (simulated ones, without a log, too),
+        logs in the directory the index does not know, and ``extra`` rows (games running
+        here that the index does not hold), filtered, sorted and paged together."""
+        with self._index() as found:
+            index = found if found is not None else GameIndex(IN_MEMORY)
+            try:
+                logs = {row.id: row for row in self._unindexed_logs(index)}
+                given = {row.id: row for row in extra}
+                others = [*(row for i, row in logs.items() if i not in given), *extra]
+                page = index.search(query, others)
+                facets = index.facets(others)
+            finally:
+                if found is None:
+                    index.close()
+        games = [_index_row(row, totals=row.id in given or row.id not in logs) for row in page.rows]
+        return ListPage(games, page.total, facets)
+
+    def _unindexed_logs(self, index: GameIndex) -> list[GameRow]:
+        """The logs of ``games_dir`` the index does not know (the newest SCAN_LIMIT of them),
+        each read once per change of its file."""
+        try:
+            entries = [e for e in os.scandir(self.games_dir) if e.name.endswith(".jsonl")]
+        except OSError:
+            return []
+        stems = {e.name[: -len(".jsonl")]: e for e in entries}
+        unknown = [stems[s] for s in index.missing(list(stems))]
+        unknown.sort(key=_mtime, reverse=True)
+        rows: dict[str, GameRow] = {}
+        for entry in unknown[:SCAN_LIMIT]:
+            row = self._log_row(Path(entry.path), entry)
+            if row is not None and row.id not in rows:
+                rows[row.id] = row
+        named = set(index.missing(list(rows)))  # a log named otherwise than its game
+        return [row for game_id, row in rows.items() if game_id in named]
+
+    def _log_row(self, path: Path, entry: os.DirEntry[str]) -> GameRow | None:
+        try:
+            stat = entry.stat()
+        except OSError:
+            return None
+        cached = self._logs.get(path)
+        if cached is not None and cached[:2] == (stat.st_mtime_ns, stat.st_size):
+            return cached[2]
+        row = _log_game(path)
+        self._logs[path] = (stat.st_mtime_ns, stat.st_size, row)
+        return row
+
+    def missing(self, game_ids: list[str]) -> list[str]:
+        """The ids of ``game_ids`` the index does not hold (all of them without an index)."""
         with self._index() as index:
-            if index is not None:
-                for game in index.list_games(limit=limit):
-                    rows[game.id] = _index_row(game)
-        if self.games_dir.is_dir():
-            logs = sorted(
-                self.games_dir.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True
-            )
-            for path in logs[:SCAN_LIMIT]:
-                if path.stem in rows:
-                    continue
-                row = _log_row(path)
-                if row is not None and row["game_id"] not in rows:
-                    rows[row["game_id"]] = row
-        ordered = sorted(rows.values(), key=lambda r: str(r["started_at"]), reverse=True)
-        return ordered[:limit]
+            return game_ids if index is None else index.missing(game_ids)
 
     def locate(self, game_id: str) -> tuple[Path, str | None]:
         """The log of ``game_id`` and the index's status for it; raises UnknownGame."""

@@ -6,12 +6,15 @@ it is driven, so that pages follow a game the same way in both cases.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
 
-from duskfall.web.catalog import Catalog, Row, no_game, public_seed, public_totals
-from duskfall.web.feed import GameFeed, public_agents
+from duskfall.core.redaction import redact_value
+from duskfall.store.index import GameRow, seat_rows, tournament_tag
+from duskfall.store.search import GameQuery
+from duskfall.web.catalog import Catalog, ListPage, no_game
+from duskfall.web.feed import ENDED, GameFeed
 from duskfall.web.follow import LogFollower
 from duskfall.web.gm_live import GMRequest, open_gm_game
 from duskfall.web.hosted import HostedGame
@@ -75,14 +78,21 @@ class GameHub:
             oldest.feed.subscribers.clear()
         return follower
 
-    def list_games(self) -> list[Row]:
-        rows = {row["game_id"]: row for row in self.catalog.list_games()}
-        for game_id, game in self.live.items():
-            row = rows.get(game_id) or _live_row(game)
-            row.update(live=True, status=game.feed.status, protected=game.feed.protected)
-            rows[game_id] = row
-        live_first = sorted(rows.values(), key=lambda r: (not r["live"], r["status"] != "running"))
-        return live_first
+    async def page(self, query: GameQuery) -> ListPage:
+        """A page of the game list (:meth:`Catalog.page`, in a thread), with the games this
+        process runs: those the index does not hold are listed too, and each says it runs
+        here."""
+        live = [_live_row(game) for game in self.live.values()]
+        page = await asyncio.to_thread(self._page, query, live)
+        for listed in page.games:
+            game = self.live.get(listed["game_id"])
+            if game is not None:
+                listed.update(live=True, status=game.feed.status, protected=game.feed.protected)
+        return page
+
+    def _page(self, query: GameQuery, live: list[GameRow]) -> ListPage:
+        unindexed = set(self.catalog.missing([row.id for row in live]))
+        return self.catalog.page(query, [row for row in live if row.id in unindexed])
 
     async def close(self) -> None:
         for game in list(self.live.values()):
@@ -91,21 +101,24 @@ class GameHub:
             await follower.stop()
 
 
-def _live_row(game: HostedGame) -> dict[str, Any]:
+def _live_row(game: HostedGame) -> GameRow:
+    """A game running here as an index row (the index may not hold it: no index, say)."""
     header = game.header
     outcome = game.feed.timeline.outcome
-    return {
-        "game_id": game.game_id,
-        "variant": header.variant,
-        "seed": public_seed(header.seed, game.feed.status, header.extra.get("tournament")),
-        "status": game.feed.status,
-        "winner": outcome.winner if outcome else None,
-        "days": game.days,
-        **public_totals(game.feed.status, len(game.feed.timeline.frames), None, None),
-        "started_at": header.started_at,
-        "agents": public_agents(header.variant, game.feed.agents),
-        "protected": game.feed.protected,
-        "has_log": game.log_path is not None,
-        "live": True,
-        "preset": header.config.get("preset"),
-    }
+    ended = game.feed.status in ENDED
+    tournament, slot = tournament_tag(header)
+    return GameRow(
+        id=game.game_id,
+        variant=header.variant,
+        config=redact_value(header.config),
+        seed=header.seed,
+        seats=seat_rows(header.roster),
+        status=game.feed.status if ended else "running",
+        winner=outcome.winner if outcome else None,
+        days=game.days,
+        events=len(game.feed.timeline.frames),
+        started_at=header.started_at,
+        log_path=None if game.log_path is None else str(game.log_path),
+        tournament=tournament,
+        tournament_slot=slot,
+    )

@@ -7,8 +7,10 @@ rows without a log) count like any other.
 The index keeps no roles: a seat's role and team come from the deal, which the rules redo from
 the game's config and seed (public once the game has ended).
 
-Games count once they have ended (finished or aborted); a game without a winner counts as a
-draw, as ``duskfall simulate`` counts it.
+Games count once they have finished: an aborted game (a killed process, a seat that kept
+failing, a game the admin stopped) ended without a result, so it is left out of every rate,
+length and mean, and each group says how many it left out. A finished game without a winner
+counts as a draw, as ``duskfall simulate`` counts it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from duskfall.core.registry import get_variant
 from duskfall.core.variant import parse_config
 from duskfall.store.index import GameIndex, GameRow
 from duskfall.web.feed import ENDED
+
+FINISHED = "finished"
 
 LIST_ALL = -1  # the index's "no limit"
 
@@ -82,15 +86,19 @@ def summarize(variant_id: str, rows: list[GameRow]) -> dict[str, Any]:
 def _groups(
     rows: list[GameRow], by: str, key: Callable[[GameRow], str | None]
 ) -> list[dict[str, Any]]:
+    """Per (variant, key): the summary of its finished games and its count of aborted ones."""
     buckets: dict[tuple[str, str], list[GameRow]] = defaultdict(list)
     for row in rows:
         value = key(row)
         if value is not None:
             buckets[(row.variant, value)].append(row)
-    return [
-        {"by": by, "variant": variant, "key": value, **summarize(variant, members)}
-        for (variant, value), members in sorted(buckets.items())
-    ]
+    groups = []
+    for (variant, value), members in sorted(buckets.items()):
+        finished = [r for r in members if r.status == FINISHED]
+        summary = summarize(variant, finished)
+        aborted = len(members) - len(finished)
+        groups.append({"by": by, "variant": variant, "key": value, **summary, "aborted": aborted})
+    return groups
 
 
 SeatResult = tuple[str, str, str, bool]  # variant, role, agent, whether its team won
@@ -114,6 +122,8 @@ def _seat_groups(rows: list[GameRow]) -> list[dict[str, Any]]:
     """Seats' win rates by role and by agent (the share of its seats whose team won)."""
     buckets: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for row in rows:
+        if row.status != FINISHED:
+            continue
         for variant, role, agent, won in seat_results(row):
             buckets[("role", variant, role)].append(won)
             buckets[("agent", variant, agent)].append(won)
@@ -126,15 +136,17 @@ def _seat_groups(rows: list[GameRow]) -> list[dict[str, Any]]:
 
 
 def statistics(db: Path | None) -> dict[str, Any]:
-    """Every ended game of the index at ``db`` (none when there is no index)."""
+    """The statistics of the index at ``db`` (none when there is no index): its finished
+    games, and how many aborted ones were left out."""
     rows: list[GameRow] = []
     if db is not None and db.exists():
         with GameIndex(db) as index:
             rows = [r for r in index.list_games(limit=LIST_ALL) if r.status in ENDED]
-    simulated = sum(1 for r in rows if r.log_path is None)
+    finished = [r for r in rows if r.status == FINISHED]
     return {
-        "games": len(rows),
-        "simulated": simulated,
+        "games": len(finished),
+        "simulated": sum(1 for r in finished if r.log_path is None),
+        "aborted": len(rows) - len(finished),
         "groups": [
             *_groups(rows, "variant", lambda r: r.variant),
             *_groups(rows, "preset", lambda r: r.config.get("preset")),

@@ -82,6 +82,7 @@ class Timeline:
         self.names: dict[int, str] = {}
         self._alive: tuple[int, ...] = self._living()
         self._shown: dict[int, int] = {}  # per view (seat, or PUBLIC_VIEW): events shown
+        self._clock: tuple[int, str] | None = None  # the day and phase of the last rules event
 
     @property
     def game_id(self) -> str:
@@ -133,7 +134,18 @@ class Timeline:
         self._shown[view] = number + 1
         return number
 
+    def _when(self, event: Event) -> tuple[int, str]:
+        """The day and phase an event is shown in: a rules event's own; any other (a model
+        call, a thought, an action) the game's at that moment, since agents date their
+        records from their own view (sports mafia's counts its turns from 0)."""
+        if event.source == "rules" or self.state is None:
+            if event.source == "rules":
+                self._clock = (event.day, event.phase)
+            return event.day, event.phase
+        return self._clock or (event.day, event.phase)
+
     def _view(self, event: Event) -> dict[str, Any]:
+        day, phase = self._when(event)
         spectator = self.spectator
         ballot = present.ballot(spectator, event)
         reveals = present.reveals(spectator, event)
@@ -143,8 +155,8 @@ class Timeline:
             text, payload = redact(text), redact_value(payload)
         return {
             "seq": event.seq,
-            "day": event.day,
-            "phase": event.phase,
+            "day": day,
+            "phase": phase,
             "kind": event.kind,
             "source": event.source,
             "scope": present.scope(event),

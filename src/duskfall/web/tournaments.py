@@ -1,9 +1,12 @@
 """Tournament pages: the list of tournaments in the index and each one's report.
 
 * ``GET /tournaments``: every tournament with its game counts, linking its page;
-* ``GET /tournaments/{name}``: the leaderboard, behaviour, head-to-head and plots of the
-  HTML report (:mod:`duskfall.arena.html_report`), each game linking its page ``/games/{id}``;
-* ``GET /api/tournaments`` and ``GET /api/tournaments/{name}``: the same as JSON.
+* ``GET /tournaments/{name}``: the report (:func:`duskfall.arena.html_report.report_body`: the
+  same body as the offline HTML file) in the site's page, each game linking ``/games/{id}``;
+  its plots are inline SVG and its stylesheet is ``/static/report.css``, so the page's
+  Content-Security-Policy (styles and images from this server only) needs no exception;
+* ``GET /api/tournaments`` and ``GET /api/tournaments/{name}``: the same as JSON (the report's
+  ``to_dict``: the board the command line prints).
 
 Only finished games are reported, so nothing hidden of a game in progress is shown. A
 tournament's config is read from the copy its run keeps next to its games' logs.
@@ -18,13 +21,18 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
-from duskfall.arena.html_report import html_report
+from duskfall.arena.html_report import report_body, stylesheet
 from duskfall.arena.leaderboard import TournamentReport, build_report
 from duskfall.arena.tournament import stored_config, tournament_progress
 from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex, default_db_path
+
+NAV = (
+    '<nav class="site-nav" aria-label="site"><a href="/">games</a>'
+    '<a href="/tournaments"{current}>tournaments</a><a href="/stats">statistics</a></nav>'
+)
 
 
 def _db(db: Path | None) -> Path:
@@ -38,10 +46,50 @@ def _report(db: Path, name: str) -> TournamentReport:
     with GameIndex(db) as index:
         try:
             config = stored_config(index, name)
-        except ConfigError as exc:
-            raise HTTPException(404, str(exc)) from None
+        except ConfigError:  # its message names the index's path on the server
+            raise HTTPException(404, f"no tournament {name!r} in this server's index") from None
         progress = tournament_progress(config, index)
     return build_report(progress)  # the config's resamples: the numbers the CLI prints
+
+
+def site_page(title: str, body: str, *, on_list: bool = False) -> str:
+    """A page of the site (its header and stylesheets) around ``body`` (already HTML)."""
+    current = ' aria-current="page"' if on_list else ""
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>duskfall · {escape(title)}</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/static/report.css">
+</head><body class="report">
+<header class="topbar"><h1><a href="/">duskfall</a></h1>
+<span class="game-title">{escape(title)}</span><span class="spacer"></span>
+{NAV.format(current=current)}</header>
+<main>{body}</main></body></html>
+"""
+
+
+def _listing(tournaments: list[dict[str, Any]]) -> str:
+    if not tournaments:
+        return (
+            '<section class="report-section"><h2>Tournaments</h2><p>No tournament in this '
+            "index yet. Run one with <code>duskfall tournament run CONFIG</code>.</p></section>"
+        )
+    rows = "".join(
+        f'<tr><th scope="row"><a href="/tournaments/{quote(t["name"], safe="")}">'
+        f"{escape(t['name'])}</a></th><td>{t['finished']}</td><td>{t['games']}</td>"
+        f"<td>{escape(t['latest'])}</td></tr>"
+        for t in tournaments
+    )
+    return (
+        '<section class="report-section" aria-labelledby="list-title"><h2 id="list-title">'
+        'Tournaments</h2><div class="scroll-x" tabindex="0" role="region" aria-label="tournaments">'
+        '<table class="report-table" data-table='
+        '"tournaments"><thead><tr><th scope="col">name</th><th scope="col">finished</th>'
+        '<th scope="col">games</th><th scope="col">latest game</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table></div></section>"
+    )
 
 
 def tournament_routes(db: Path | None) -> APIRouter:
@@ -49,15 +97,22 @@ def tournament_routes(db: Path | None) -> APIRouter:
     router = APIRouter()
 
     def listed() -> list[dict[str, Any]]:
-        with GameIndex(_db(db)) as index:
+        path = db or default_db_path()
+        if path is None or not path.exists():
+            return []
+        with GameIndex(path) as index:
             return [
                 {"name": n, "games": games, "finished": done, "latest": last}
                 for n, games, done, last in index.tournaments()
             ]
 
+    @router.get("/static/report.css", include_in_schema=False)
+    async def report_css() -> Response:
+        return Response(stylesheet(), media_type="text/css")
+
     @router.get("/api/tournaments")
     async def tournaments() -> list[dict[str, Any]]:
-        return listed()
+        return await asyncio.to_thread(listed)
 
     @router.get("/api/tournaments/{name}")
     async def tournament(name: str) -> dict[str, Any]:
@@ -69,21 +124,19 @@ def tournament_routes(db: Path | None) -> APIRouter:
 
     @router.get("/tournaments", response_class=HTMLResponse, include_in_schema=False)
     async def list_page() -> str:
-        rows = "".join(
-            f'<tr><td><a href="/tournaments/{quote(t["name"])}">{escape(t["name"])}</a></td>'
-            f"<td>{t['finished']}</td><td>{t['games']}</td><td>{escape(t['latest'])}</td></tr>"
-            for t in listed()
-        )
-        return (
-            '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            "<title>Tournaments</title></head><body><h1>Tournaments</h1>"
-            "<table><thead><tr><th>name</th><th>finished</th><th>games</th><th>latest</th>"
-            f"</tr></thead><tbody>{rows}</tbody></table></body></html>"
-        )
+        return site_page("tournaments", _listing(await asyncio.to_thread(listed)), on_list=True)
 
     @router.get("/tournaments/{name}", response_class=HTMLResponse, include_in_schema=False)
-    async def page(name: str) -> str:
-        report = await asyncio.to_thread(_report, _db(db), name)
-        return html_report(report, game_href=lambda g: f"/games/{quote(g.game_id)}")
+    async def page(name: str) -> HTMLResponse:
+        title = f"tournament {name}"
+        try:
+            report = await asyncio.to_thread(_report, _db(db), name)
+        except HTTPException as exc:
+            body = f'<section class="report-section"><p>{escape(str(exc.detail))}</p></section>'
+            return HTMLResponse(site_page(title, body), status_code=exc.status_code)
+        body = f"<h1>{escape(title.capitalize())}</h1>" + report_body(
+            report, game_href=lambda g: f"/games/{quote(g.game_id, safe='')}"
+        )
+        return HTMLResponse(site_page(title, body))
 
     return router

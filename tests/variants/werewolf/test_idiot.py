@@ -205,3 +205,17 @@ def test_a_person_plays_him_in_the_browser_seat(tmp_path: Path) -> None:
     log = read_log(games / f"{game_id}.jsonl")
     assert log.finished and kinds
     assert log.header.roster[0]["agent"] == "human:browser"
+
+
+def test_he_takes_two_source_files() -> None:
+    """The role is a unit: only ``idiot.py`` and its line in ``units.py`` name him (the issue
+    allows four; his commit also gave the view a generic ``revealed`` key)."""
+    import duskfall
+
+    src = Path(duskfall.__file__).parent
+    naming = {
+        path.relative_to(src).as_posix()
+        for path in src.rglob("*.py")
+        if "idiot" in path.read_text(encoding="utf-8").lower()
+    }
+    assert naming == {"variants/werewolf/idiot.py", "variants/werewolf/units.py"}

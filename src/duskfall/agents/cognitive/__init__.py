@@ -37,4 +37,10 @@ def make_cognitive_agent(ctx: AgentContext) -> CognitiveAgent:
     # the sessions and the runtime re-ask with their own hints: no format re-asks
     model = options.build_model(spec, format_retries=0)
     settings = CognitiveSettings.from_options(ctx.options, spec)
-    return CognitiveAgent(model, seat=ctx.seat, variant=ctx.variant, settings=settings)
+    return CognitiveAgent(
+        model,
+        seat=ctx.seat,
+        variant=ctx.variant,
+        settings=settings,
+        sampler=options.sampler_settings(),
+    )

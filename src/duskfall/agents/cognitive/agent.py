@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,11 +66,14 @@ class CognitiveAgent(BaseParticipant):
         seat: int,
         variant: Variant,
         settings: CognitiveSettings | None = None,
+        sampler: CallOptions | None = None,
     ) -> None:
         self.model = model
         self.seat = seat
         self.variant = variant
         self.settings = settings or CognitiveSettings()
+        # every stage samples alike: the temperature and the sampler settings pinned
+        self.call_options = replace(sampler or CallOptions(), temperature=self.settings.temperature)
         self.decision_timeout = self.settings.decision_timeout or max(300.0, 6 * model.timeout)
         self.tally = Tally()
         self.records: SeatRecords | None = None
@@ -127,7 +130,7 @@ class CognitiveAgent(BaseParticipant):
             self.model,
             context,
             emit,
-            options=CallOptions(temperature=self.settings.temperature),
+            options=self.call_options,
             deadline=self.decision_timeout * 0.3,
             tally=self.tally,
         )
@@ -256,7 +259,7 @@ class CognitiveAgent(BaseParticipant):
             day=context.day,
             phase=str(observation.get("phase") or context.phase),
             emit=emit,
-            options=CallOptions(temperature=self.settings.temperature),
+            options=self.call_options,
             deadline=self.decision_timeout * 0.1,
         )
 

@@ -15,8 +15,8 @@ Options (``AgentContext.options``; all optional):
 * ``beliefs``: ``off`` (default) or ``daily``: once a day, after its investigations, the seat
   states P(evil) of every other living player, as the ``llm`` agent does;
 * ``records_dir``: where games' record folders go (default: beside the game's log);
-* ``temperature``, ``timeout``, ``retries``, ``retry_delay``, ``decision_timeout``,
-  ``llm_config``: as for the ``llm`` agent.
+* ``temperature``, ``top_k``, ``top_p``, ``min_p``, ``repeat_penalty``, ``timeout``,
+  ``retries``, ``retry_delay``, ``decision_timeout``, ``llm_config``: as for the ``llm`` agent.
 
 A bad value is one clear ConfigError.
 """

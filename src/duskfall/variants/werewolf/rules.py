@@ -6,10 +6,10 @@ decisions (:meth:`WerewolfState.pending`) and waits; when the last answer of a b
 before day N. See ``phases.py`` for the order and docs/werewolf.md for every rule.
 
 Information isolation: every event carries a visibility, and a seat's history is exactly the
-events :func:`~duskfall.core.visible_to` lets it see (brought up to date when the seat's view
-is asked for, from where it was last read, so that playing costs nothing for seats nobody
-observes and :meth:`observe` stays cheap). ``view.observe`` is the one place a seat's view
-is built.
+events :func:`~duskfall.core.visible_to` lets it see (:class:`~duskfall.core.seen.SeenEvents`,
+the runtime's own record of what each seat was shown: brought up to date when the seat's view
+is asked for, so that playing costs nothing for seats nobody observes). ``view.observe`` is
+the one place a seat's view is built.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from duskfall.core.errors import IllegalAction
-from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
+from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.rng import derive_rng
 from duskfall.core.seating import seated
+from duskfall.core.seen import SeenEvents
 from duskfall.core.tally import count, seats, seats_of
 from duskfall.core.variant import Decision
 from duskfall.variants.werewolf import phases as P
@@ -124,12 +125,10 @@ class WerewolfState:
             frozenset({WOLF_TEAM}) if self.is_wolf[s] else frozenset() for s in range(n)
         ]
         self._role_seat = {r: s for s, r in enumerate(self.role_of) if r in GODS}
-        self._audience: dict[str, frozenset[int]] = {}
         self._players: list[PlayerView] | None = None
         self._living_seats: tuple[int, ...] | None = None
-        self._seen: list[list[dict[str, Any]]] = [[] for _ in range(n)]
-        self._read_upto = [0] * n  # events[:i] are already in _seen[seat]
-        self._flat: list[dict[str, Any]] = []  # the events flattened, shared by every seat
+        # every seat's history, read from the events (and the channels) as they are now
+        self._seen = SeenEvents(self.events, self._channels.__getitem__)
         self._same_targets: dict[tuple[str, tuple[int, ...]], TargetChoice] = {}
 
     def _new_night(self) -> None:
@@ -238,15 +237,7 @@ class WerewolfState:
 
     def history(self, seat: int) -> list[dict[str, Any]]:
         """The events ``seat`` saw, flattened (caught up with the events since the last call)."""
-        seen, start = self._seen[seat], self._read_upto[seat]
-        events = self.events
-        if start < len(events):
-            flat = self._flatten()
-            for i in range(start, len(events)):
-                if seat in self._audience_of(events[i].visibility):
-                    seen.append(flat[i])
-            self._read_upto[seat] = len(events)
-        return seen
+        return self._seen.entries(seat)
 
     def players_view(self) -> list[PlayerView]:
         """The public roster, rebuilt only after a death (observations are read-only)."""
@@ -266,25 +257,6 @@ class WerewolfState:
         self.events.append(Event(kind, payload, visibility, self.day, self.phase))
 
     emit = _emit  # what a role's hooks call (RoleUnit.exiled and the like)
-
-    def _audience_of(self, visibility: str) -> frozenset[int]:
-        """The seats that see events of ``visibility`` (worked out once per visibility)."""
-        audience = self._audience.get(visibility)
-        if audience is None:
-            probe = Event("", visibility=visibility)
-            audience = self._audience[visibility] = frozenset(
-                s for s in range(self.num_seats) if visible_to(probe, s, self._channels[s])
-            )
-        return audience
-
-    def _flatten(self) -> list[dict[str, Any]]:
-        """Every event as a history entry (``day``, ``phase``, ``kind`` and its payload)."""
-        flat = self._flat
-        for event in self.events[len(flat) :]:
-            flat.append(
-                {"day": event.day, "phase": event.phase, "kind": event.kind, **event.payload}
-            )
-        return flat
 
     def _deal(self) -> None:
         self._emit(

@@ -29,7 +29,7 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfStat
     if role == WEREWOLF or state.outcome() is not None:
         known |= {s for s in range(n) if state.is_wolf[s]} if role == WEREWOLF else set(range(n))
     known |= {e.payload["seat"] for e in state.events if e.kind == "hunter_shot"}
-    known |= set(state.revealed)  # roles shown to everybody (a revealed Idiot)
+    known |= set(state.revealed)  # roles shown to everybody (by a role's exile hook)
     team_known = {t: r for _, t, r in state.checks} if role == SEER else {}
     groups: dict[str | None, list[int]] = {}
     for s in range(n):

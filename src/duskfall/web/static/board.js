@@ -133,8 +133,6 @@ function phaseKey(event) {
   return `${event.day}:${isNight(event.phase) ? "n" : "d"}`;
 }
 
-const STRIP_SYMBOLS = { dead: "✝", exiled: "⚖", checked: "?", saved: "+", poisoned: "☠", guarded: "⛨", protected: "⛨", badge: "★" };
-
 /** Buttons for each night and day (with its marks), each jumping to its last shown event. */
 function stripButtons(events, shown, onJump) {
   const segments = [];
@@ -155,8 +153,8 @@ function stripButtons(events, shown, onJump) {
     const marks = seg.marks.map(([mark, index]) => el("button", {
       type: "button", class: `mark mark-${mark.mark}`, title: mark.text,
       "aria-label": `${label}: seat ${mark.seat} ${mark.text}`, onclick: () => onJump(index),
-      text: STRIP_SYMBOLS[mark.mark] || "•",
-    }));
+      "data-mark": mark.mark,
+    }, markIcon(mark.mark)));
     return el("span", { class: `segment ${night ? "night" : "day"}`, "data-first": seg.first, "data-last": seg.last },
       el("button", { type: "button", class: "seg-label", onclick: () => onJump(seg.last), text: label }), ...marks);
   });

@@ -6,7 +6,7 @@
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 // Shown in the feed only on request (thoughts, suspicions and calls have their own panels).
 const RUNTIME_KINDS = new Set(["action", "llm_call", "suspicion", "thought", "invalid_action", "fallback"]);
-const PLAY_MS = 350;
+const PLAY_MS = 350; // a step of the replay at 1×
 const PUBLIC = -1; // the public view: public events only, open to everyone
 
 const page = {
@@ -27,6 +27,10 @@ const page = {
   admin: false,
   tab: "thoughts",
   player: null,
+  speed: 1,
+  mode: "events", // the list shows the events, or the transcript by speaker
+  beliefs: { believer: null },
+  reasoning: { moves: new Map(), placed: new Set() },
   openCalls: new Set(),
   clock: null,
   baseTitle: "duskfall",
@@ -96,7 +100,7 @@ function receive(message) {
     const event = message.event;
     page.events.push(event);
     for (const [seat, name] of Object.entries(event.names || {})) if (page.game.seats[seat]) page.game.seats[seat].name = name;
-    $("events").append(eventItem(event, page.events.length - 1));
+    appendEvent(page.events.length - 1);
     if (page.following) page.position = page.events.length - 1;
     renderPosition(true);
   } else if (message.type === "status") {
@@ -145,6 +149,8 @@ function current() {
 function renderAll() {
   renderHeader();
   renderViewSelect();
+  page.reasoning = page.view === null ? reasoningOfMoves(page.events) : { moves: new Map(), placed: new Set() };
+  $("runtime-label").textContent = page.view === null ? "moves with their reasoning, model calls" : "actions";
   $("events").replaceChildren(...page.events.map(eventItem));
   $("layout").classList.toggle("god", page.view === null);
   $("god-panels").classList.toggle("hidden", page.view !== null);
@@ -202,7 +208,9 @@ function eventItem(event, index) {
     "data-day": event.day,
     tabindex: "0",
     onclick: () => moveTo(index),
-  }, el("span", { class: "when", text: when }), el("span", { class: "text" }, tag, event.text));
+  }, el("span", { class: "when", text: when }), el("span", { class: "text" }, tag, event.text,
+    page.view === null && page.reasoning.moves.has(index) ? reasoningNode(page.reasoning.moves.get(index)) : null));
+  if (page.view === null && page.reasoning.placed.has(index)) item.classList.add("attached");
   item.addEventListener("keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
@@ -210,6 +218,17 @@ function eventItem(event, index) {
     }
   });
   return item;
+}
+
+/** Add the list item of a new event; a move takes its seat's reasoning beside it (god view). */
+function appendEvent(index) {
+  const event = page.events[index];
+  if (page.view === null && event.kind === "action") {
+    const { moves, placed } = reasoningOfMoves(page.events);
+    page.reasoning = { moves, placed };
+    for (const t of placed) $("events").children[t]?.classList.add("attached");
+  }
+  $("events").append(eventItem(event, index));
 }
 
 function knownRoles(upTo) {
@@ -250,6 +269,7 @@ function renderPlayers() {
   $("players").replaceChildren(...cards);
   const picture = votePicture(page.events, page.position, seats);
   $("vote-picture").replaceChildren(...(picture ? [picture] : []));
+  renderBeliefs($("beliefs"), page.events, page.position, seats, page.beliefs);
   renderKnows(roles, marks);
 }
 
@@ -288,6 +308,7 @@ function renderPosition(live) {
     items[page.position].scrollIntoView({ block: "nearest" });
   }
   $("strip").replaceChildren(...stripButtons(page.events, shown, moveTo));
+  if (page.mode === "transcript") $("transcript").replaceChildren(...transcriptPanel(page.events, page.position, page.game.seats, moveTo));
   $("moment-link").href = event ? `#e${event.seq}` : "#";
   renderPlayers();
   renderOutcome();
@@ -400,8 +421,6 @@ function renderDecision() {
   $("announce").textContent = `Your move: ${kind}`;
 }
 
-const SPEECH_KINDS = new Set(["speech", "chat", "DECLARATION"]);
-
 /** Today's speeches beside the form (on a phone they would be a screen away). */
 function todaysSpeeches() {
   const last = page.events[page.events.length - 1];
@@ -458,7 +477,26 @@ function togglePlay() {
     const shown = shownIndexes();
     if (page.position >= shown[shown.length - 1]) stopPlaying();
     else step(1);
-  }, PLAY_MS);
+  }, PLAY_MS / page.speed);
+}
+
+function setSpeed(speed) {
+  page.speed = speed;
+  if (page.player) { // playing: go on at the new speed
+    clearInterval(page.player);
+    page.player = null;
+    togglePlay();
+  }
+}
+
+function setMode(mode) {
+  page.mode = mode;
+  $("mode-events").setAttribute("aria-pressed", String(mode === "events"));
+  $("mode-transcript").setAttribute("aria-pressed", String(mode === "transcript"));
+  $("events").classList.toggle("hidden", mode !== "events");
+  $("transcript").classList.toggle("hidden", mode !== "transcript");
+  $("runtime-filter").classList.toggle("hidden", mode !== "events");
+  renderPosition(false);
 }
 
 async function control(action) {
@@ -512,6 +550,9 @@ function wire() {
   $("next").addEventListener("click", () => step(1));
   $("live").addEventListener("click", () => moveTo(page.events.length - 1));
   $("play").addEventListener("click", togglePlay);
+  $("speed-box").replaceChildren(speedSelect(setSpeed));
+  $("mode-events").addEventListener("click", () => setMode("events"));
+  $("mode-transcript").addEventListener("click", () => setMode("transcript"));
   $("pause").addEventListener("click", () => control("pause"));
   $("resume").addEventListener("click", () => control("resume"));
   $("abort").addEventListener("click", () => {

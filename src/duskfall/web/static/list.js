@@ -2,10 +2,16 @@
 "use strict";
 
 const REFRESH_MS = 3000;
+const PAGE_SIZES = [25, 50, 100, 200];
+const FILTERS = ["variant", "status", "agent", "tournament", "source", "q"]; // the API's names
+const SORT_FIRST_DESCENDING = new Set(["started_at", "days", "events", "tokens", "cost_usd"]);
 let variants = [];
-let games = [];
-const sorting = { key: null, descending: false }; // null: the server's order (live games first)
+// what the list shows: filters, sort and page; kept in the address (a link gives the same list)
+const list = { variant: "", status: "", agent: "", tournament: "", source: "", q: "",
+  sort: "started_at", order: "desc", limit: 50, offset: 0 };
 const rows = new Map(); // game id -> {row, signature}
+let requested = 0; // the newest request: an older answer arriving late is dropped
+let total = 0;
 
 function seatSummary(agents) {
   const counts = new Map();
@@ -15,7 +21,8 @@ function seatSummary(agents) {
 
 function gameCells(game) {
   const when = game.started_at ? new Date(game.started_at).toLocaleString() : "";
-  const what = [game.variant, game.preset, game.seed === null ? null : `seed ${game.seed}`].filter(Boolean).join(" · ");
+  const what = [game.variant, game.preset, game.seed === null ? null : `seed ${game.seed}`,
+    game.tournament ? `tournament ${game.tournament}` : null].filter(Boolean).join(" · ");
   const name = game.has_log
     ? el("a", { href: `/games/${encodeURIComponent(game.game_id)}`, text: game.game_id })
     : el("span", { title: "simulated: results only, no log to replay", text: game.game_id });
@@ -51,56 +58,126 @@ function rowFor(game) {
   return entry.row;
 }
 
-function matches(game) {
-  const variant = document.getElementById("filter-variant").value;
-  const status = document.getElementById("filter-status").value;
-  const text = document.getElementById("filter-text").value.trim().toLowerCase();
-  if (variant && game.variant !== variant) return false;
-  if (status && game.status !== status) return false;
-  if (text) {
-    const hay = [game.game_id, game.winner, game.preset, ...game.agents].join(" ").toLowerCase();
-    if (!hay.includes(text)) return false;
-  }
-  return true;
-}
-
-function compare(a, b) {
-  if (sorting.key === null) return 0;
-  const x = a[sorting.key] ?? "";
-  const y = b[sorting.key] ?? "";
-  const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
-  return sorting.descending ? -order : order;
-}
-
-function fillFilter(id, values) {
+/** Options of a filter's select: "all", then `values` (the chosen one kept even if gone). */
+function fillFilter(id, values, label) {
   const select = document.getElementById(id);
-  const have = new Set([...select.options].map((o) => o.value));
-  for (const value of values) if (!have.has(value)) select.append(el("option", { value, text: value }));
+  const chosen = list[select.dataset.param];
+  const wanted = ["", ...values];
+  if (chosen && !wanted.includes(chosen)) wanted.push(chosen);
+  const have = [...select.options].map((o) => o.value);
+  if (have.join("\n") !== wanted.join("\n")) {
+    select.replaceChildren(...wanted.map((value) => el("option", { value, text: value ? (label ? label(value) : value) : "all" })));
+  }
+  select.value = chosen;
 }
 
-function renderGames() {
-  const shown = games.filter(matches).sort(compare);
+function renderGames(games) {
   const body = document.querySelector("#games tbody");
-  const wanted = shown.map(rowFor);
+  const wanted = games.map(rowFor);
   // move rows only where the order changed: an unchanged row keeps its DOM node and focus
   wanted.forEach((row, i) => {
     if (body.children[i] !== row) body.insertBefore(row, body.children[i] || null);
   });
   while (body.children.length > wanted.length) body.lastElementChild.remove();
-  document.getElementById("games-empty").classList.toggle("hidden", games.length > 0);
+  const shownIds = new Set(games.map((g) => g.game_id));
+  for (const id of [...rows.keys()]) if (!shownIds.has(id)) rows.delete(id);
+  const filtered = FILTERS.some((key) => list[key]);
+  const empty = document.getElementById("games-empty");
+  empty.textContent = filtered ? "No game matches these filters." : empty.dataset.none;
+  empty.classList.toggle("hidden", games.length > 0);
   document.getElementById("games").classList.toggle("hidden", games.length === 0);
+  renderPager();
   document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
 }
 
-async function refreshGames() {
-  try {
-    games = await api("GET", "/api/games");
-    fillFilter("filter-variant", [...new Set(games.map((g) => g.variant))].sort());
-    fillFilter("filter-status", [...new Set(games.map((g) => g.status))].sort());
-    renderGames();
-  } catch (err) {
-    console.warn("game list:", err);
+function renderPager() {
+  const first = total === 0 ? 0 : list.offset + 1;
+  const last = Math.min(total, list.offset + list.limit);
+  document.getElementById("page-range").textContent =
+    total === 0 ? "no games" : `${first.toLocaleString()}–${last.toLocaleString()} of ${total.toLocaleString()}`;
+  document.getElementById("page-first").disabled = list.offset === 0;
+  document.getElementById("page-prev").disabled = list.offset === 0;
+  document.getElementById("page-next").disabled = list.offset + list.limit >= total;
+  document.getElementById("page-last").disabled = list.offset + list.limit >= total;
+  for (const th of document.querySelectorAll("#games th")) {
+    const button = th.querySelector("button.sort");
+    const sorted = button && button.dataset.key === list.sort;
+    th.setAttribute("aria-sort", sorted ? (list.order === "desc" ? "descending" : "ascending") : "none");
   }
+}
+
+function queryString() {
+  const params = new URLSearchParams();
+  for (const key of FILTERS) if (list[key]) params.set(key, list[key]);
+  if (list.sort !== "started_at" || list.order !== "desc") {
+    params.set("sort", list.sort);
+    params.set("order", list.order);
+  }
+  if (list.limit !== 50) params.set("limit", list.limit);
+  if (list.offset) params.set("offset", list.offset);
+  return params.toString();
+}
+
+function readAddress() {
+  const params = new URLSearchParams(location.search);
+  for (const key of FILTERS) list[key] = params.get(key) || "";
+  list.sort = params.get("sort") || "started_at";
+  list.order = params.get("order") === "asc" ? "asc" : "desc";
+  const limit = Number(params.get("limit"));
+  list.limit = PAGE_SIZES.includes(limit) ? limit : 50;
+  list.offset = Math.max(0, Math.floor(Number(params.get("offset")) || 0));
+  for (const input of document.querySelectorAll("[data-param]")) input.value = list[input.dataset.param];
+  document.getElementById("page-size").value = String(list.limit);
+}
+
+async function refreshGames() {
+  const serial = ++requested;
+  const query = queryString();
+  try {
+    const params = new URLSearchParams(query);
+    params.set("limit", list.limit);
+    const page = await api("GET", `/api/games?${params}`);
+    if (serial !== requested) return; // a newer request is on its way
+    if (page.total > 0 && list.offset >= page.total) { // the list shrank under this page
+      list.offset = Math.max(0, Math.floor((page.total - 1) / list.limit) * list.limit);
+      showList();
+      return;
+    }
+    total = page.total;
+    fillFilter("filter-variant", page.facets.variants);
+    fillFilter("filter-status", page.facets.statuses);
+    fillFilter("filter-tournament", page.facets.tournaments);
+    document.getElementById("agent-list").replaceChildren(...page.facets.agents.map((a) => el("option", { value: a })));
+    document.getElementById("list-error").classList.add("hidden");
+    renderGames(page.games);
+  } catch (err) {
+    if (serial !== requested) return;
+    const box = document.getElementById("list-error");
+    box.textContent = `The game list could not be loaded: ${err.message}`;
+    box.classList.remove("hidden");
+  }
+}
+
+/** Show the list as `list` says, and keep it in the address. */
+function showList() {
+  const query = queryString();
+  history.replaceState(null, "", location.pathname + (query ? `?${query}` : "") + location.hash);
+  return refreshGames();
+}
+
+function setFilter(key, value) {
+  if (list[key] === value) return;
+  list[key] = value;
+  list.offset = 0;
+  showList();
+}
+
+function turnPage(where) {
+  const lastPage = Math.max(0, Math.floor((total - 1) / list.limit) * list.limit);
+  const offsets = { first: 0, prev: Math.max(0, list.offset - list.limit),
+    next: Math.min(lastPage, list.offset + list.limit), last: lastPage };
+  list.offset = offsets[where];
+  showList();
 }
 
 function chosenVariant() {
@@ -198,13 +275,10 @@ async function startGame(event) {
 }
 
 function sortBy(key) {
-  sorting.descending = sorting.key === key ? !sorting.descending : key === "started_at" || key === "days";
-  sorting.key = key;
-  for (const th of document.querySelectorAll("#games th")) {
-    const button = th.querySelector("button.sort");
-    th.setAttribute("aria-sort", button && button.dataset.key === key ? (sorting.descending ? "descending" : "ascending") : "none");
-  }
-  renderGames();
+  list.order = list.sort === key ? (list.order === "desc" ? "asc" : "desc") : SORT_FIRST_DESCENDING.has(key) ? "desc" : "asc";
+  list.sort = key;
+  list.offset = 0;
+  showList();
 }
 
 document.getElementById("token-form").addEventListener("submit", (event) => {
@@ -213,14 +287,30 @@ document.getElementById("token-form").addEventListener("submit", (event) => {
   setUpForm().catch((err) => console.warn(err));
 });
 document.getElementById("start-form").addEventListener("submit", startGame);
-for (const id of ["filter-variant", "filter-status", "filter-text"]) {
-  document.getElementById(id).addEventListener("input", renderGames);
+for (const input of document.querySelectorAll("[data-param]")) {
+  const key = input.dataset.param;
+  let typing = null;
+  if (input.tagName === "SELECT") input.addEventListener("change", () => setFilter(key, input.value));
+  else input.addEventListener("input", () => { // typing: ask once the typing pauses
+    clearTimeout(typing);
+    typing = setTimeout(() => setFilter(key, input.value.trim()), 250);
+  });
 }
 for (const button of document.querySelectorAll("button.sort")) {
   button.addEventListener("click", () => sortBy(button.dataset.key));
 }
+for (const where of ["first", "prev", "next", "last"]) {
+  document.getElementById(`page-${where}`).addEventListener("click", () => turnPage(where));
+}
+document.getElementById("page-size").addEventListener("change", (event) => {
+  list.limit = Number(event.target.value);
+  list.offset = 0;
+  showList();
+});
 
 takeFragmentToken(null);
+readAddress();
 setUpForm().catch((err) => console.warn(err));
 refreshGames();
 setInterval(refreshGames, REFRESH_MS);
+document.getElementById("list-filters").addEventListener("submit", (event) => event.preventDefault());

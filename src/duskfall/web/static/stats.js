@@ -26,12 +26,14 @@ function groupTable(by, groups) {
     el("div", { class: "scroll-x" }, el("table", { class: "stats-table" },
       el("thead", {}, el("tr", {},
         el("th", { scope: "col", text: "games of" }), el("th", { scope: "col", text: "n" }),
+        el("th", { scope: "col", text: "aborted, left out" }),
         ...results.map((r) => el("th", { scope: "col", text: r === "draw" ? "draws [95% interval]" : `${r} wins [95% interval]` })),
         el("th", { scope: "col", text: "days" }), el("th", { scope: "col", text: "tokens uncached / cached / completion" }),
         el("th", { scope: "col", text: "cost per game / seat" }))),
       el("tbody", {}, ...groups.map((g) => el("tr", { "data-variant": g.variant, "data-key": g.key },
         el("th", { scope: "row", text: by === "variant" ? g.variant : `${g.variant} · ${g.key}` }),
         el("td", { text: g.games }),
+        el("td", { class: "aborted", text: g.aborted }),
         ...results.map((r) => {
           const rate = g.rates.find((x) => x.result === r);
           return rate ? rateCell(rate) : el("td", {});
@@ -58,7 +60,9 @@ function seatTable(by, groups) {
 async function load() {
   const stats = await api("GET", "/api/stats");
   document.getElementById("stats-summary").textContent =
-    `${stats.games} ended games in the index (${stats.simulated} simulated, without a log). Intervals: Wilson 95%.`;
+    `${stats.games} finished games in the index (${stats.simulated} simulated, without a log); ` +
+    `${stats.aborted} aborted ${stats.aborted === 1 ? "game" : "games"} left out of every rate (they ended without a result). ` +
+    "Intervals: Wilson 95%.";
   const sections = [];
   for (const by of ["variant", "preset", "agents"]) {
     const groups = stats.groups.filter((g) => g.by === by);

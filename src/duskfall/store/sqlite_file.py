@@ -1,0 +1,46 @@
+"""How duskfall opens its SQLite file and writes to it, for every table in it.
+
+The file runs in WAL mode with a busy timeout (readers never wait for a writer; writers
+queue), and a write is one transaction taken eagerly (``BEGIN IMMEDIATE``: concurrent writers
+queue instead of deadlocking on an upgrade from a read lock).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from duskfall.core.errors import DuskfallError
+
+BUSY_TIMEOUT_S = 30.0
+
+
+class GameIndexError(DuskfallError):
+    """The game index cannot be opened or used."""
+
+
+def open_database(path: Path) -> sqlite3.Connection:
+    """A connection to the SQLite file at ``path`` (created if missing; raises
+    sqlite3.DatabaseError)."""
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = NORMAL")
+    return db
+
+
+@contextmanager
+def write_transaction(db: sqlite3.Connection, path: Path) -> Iterator[sqlite3.Connection]:
+    """One write transaction on ``db`` (the file at ``path``, for the error message)."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.DatabaseError as exc:
+        raise GameIndexError(f"game index {path}: {exc}") from None
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")

@@ -1,0 +1,57 @@
+"""docs/contributing.md matches the code where a test can tell: the layers name every
+package, the variant file table is the files every built-in variant has, and the walkthrough
+for a new Werewolf role names the files the Idiot took."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import duskfall
+
+SRC = Path(duskfall.__file__).parent
+DOC = (SRC.parent.parent / "docs" / "contributing.md").read_text(encoding="utf-8")
+BUILT_IN = ("werewolf", "mafia", "sports_mafia")
+
+
+def section(title: str) -> str:
+    """The text under the heading ``title``, up to the next heading of its level or above."""
+    heading = re.search(rf"^(#+) {re.escape(title)}$", DOC, re.M)
+    assert heading, f"no section {title!r} in docs/contributing.md"
+    rest = DOC[heading.end() :]
+    end = re.search(rf"^#{{1,{len(heading.group(1))}}} ", rest, re.M)
+    return rest[: end.start()] if end else rest
+
+
+def test_the_layers_name_every_package() -> None:
+    layers = section("Layers")
+    packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").exists()}
+    missing = {name for name in packages if not re.search(rf"\b{name}\b", layers)}
+    assert not missing, f"packages the Layers section does not name: {sorted(missing)}"
+    listed = set(re.findall(r"^src/duskfall/(\w+)/", layers, re.M))
+    assert listed <= packages, f"the Layers section lists gone packages: {listed - packages}"
+
+
+def test_the_variant_file_table_is_what_every_built_in_variant_has() -> None:
+    table = set(re.findall(r"^\| `(\w+\.py)` \|", section("A variant's files"), re.M))
+    common = set.intersection(
+        *({p.name for p in (SRC / "variants" / v).glob("*.py")} for v in BUILT_IN)
+    )
+    assert table == common, (
+        f"in the table, not in every variant: {sorted(table - common)}; "
+        f"in every variant, not in the table: {sorted(common - table)}"
+    )
+
+
+def test_the_role_walkthrough_names_the_files_a_role_took() -> None:
+    walkthrough = section("Adding a Werewolf role")
+    named = set(re.findall(r"`(variants/werewolf/\w+\.py)`", walkthrough))
+    assert all((SRC / path).exists() for path in named)
+    steps = re.findall(r"^\d\. `(variants/werewolf/\w+\.py)`", walkthrough, re.M)
+    assert len(steps) <= 4
+    naming_the_idiot = {
+        path.relative_to(SRC).as_posix()
+        for path in SRC.rglob("*.py")
+        if "idiot" in path.read_text(encoding="utf-8").lower()
+    }
+    assert naming_the_idiot <= set(steps)
