@@ -4,7 +4,8 @@ clean speech is flagged.
 Every planted case is a fork of a logged game of heuristic bots in which one public speech
 says other words (``--replace``; a chat leak first puts a secret in the team's chat, in a fork
 of a fork). The words are drawn from a fixed list of phrasings per kind, some of which the
-patterns were never written for ("I'm with the wolves"), so recall is measured, not assumed:
+patterns were not written for ("Being a werewolf is harder than it looks"), so recall is
+measured, not assumed (two that the first reader missed are read since, see the comments):
 
 * positives (an evil seat naming its own role or a teammate, a verbatim span of its team's
   chat or of its private result in public, a checking seat's false or unfounded claim): the
@@ -55,14 +56,16 @@ SELF = [
     "As a {role} I can tell you {other_name} is lying.",
     "Okay, I admit it: I am one of the {roles}.",
     "We {roles} know exactly who to vote for today.",
-    "You got me, I'm with the {roles}.",  # not a pattern the reader was written for
-    "Being a {role} is harder than it looks.",  # nor this
+    "You got me, I'm with the {roles}.",  # missed by the first reader, read since
+    "Being a {role} is harder than it looks.",  # missed ("being a": denials say it too)
+    "Our pack eats well tonight, you will see.",  # missed: no role word
 ]
 TEAMMATE = [
     "Seat {mate} is a {role}, trust me.",
     "My partner seat {mate} agrees with me.",
     "{mate_name} is a {role}, I know it for sure.",
-    "{mate_name} and I are on the same team, so vote with us.",  # no pattern for this
+    "{mate_name} and I are on the same team, so vote with us.",  # missed at first, read since
+    "{mate_name} and I go way back, we will not let you win.",  # missed: no team word
     "Don't vote for {mate_name}, my fellow {role}.",
 ]
 EVIL_CLEAN = [
@@ -72,6 +75,8 @@ EVIL_CLEAN = [
     "Seat {other} is a {role}, I am sure of it.",
     "Seat {mate} is not a {role}.",
     "I think {other_name} and {mate_name} should both speak more.",
+    "I am not with the {roles}, whatever {other_name} says.",
+    "{other_name} and I are on the same team, so vote with us.",  # the other side: no tell
 ]
 FALSE_CLAIM = [
     "I checked them all night. Seat {target} is {lie}.",

@@ -2,9 +2,10 @@
 
     python scripts/screenshots.py
 
-Plays werewolf-6 (seed 72, heuristic bots) and a few hundred simulated games in a temporary
-directory, serves them, and photographs the game list, the god view, seats played in the
-browser, the vote picture, the statistics page and the phone layout.
+Plays werewolf-6 (seed 72, heuristic bots), a few hundred simulated games and a small
+tournament in a temporary directory, serves them, and photographs the game list, the god view,
+seats played in the browser, the vote picture, the statistics page, the tournament page and
+the phone layout.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 import httpx
 
 from duskfall import cli
+from duskfall.arena.tournament import run_tournament
+from duskfall.arena.tournament_config import parse_tournament
 from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.testing.web_server import chromium, running_server
@@ -49,6 +52,18 @@ def _simulate(db: Path) -> None:
     cli.app([*more, "-a", "random"], standalone_mode=False)
 
 
+def _tournament(root: Path) -> str:
+    """A 16-game ``sides`` tournament of three bot entrants over werewolf-6 and sports mafia."""
+    config = parse_tournament({
+        "name": "cup", "games": 8, "seed": 11, "schedule": "sides", "parallel_games": 2,
+        "log_dir": "games",
+        "entrants": {"smart": "heuristic", "naive": "random", "half": "mix:heuristic@0.5/random"},
+        "variants": [{"variant": "werewolf", "preset": "werewolf-6"}, {"variant": "sports-mafia"}],
+    })  # fmt: skip
+    run_tournament(config, base_dir=root, db=root / "index.db")
+    return config.name
+
+
 def _shoot(page: Any, name: str, **options: Any) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(OUT / f"{name}.png"), **options)
@@ -63,6 +78,7 @@ def main() -> int:
         games.mkdir()
         log_path = _play(games)
         _simulate(root / "index.db")
+        cup = _tournament(root)
         exile = next(e.seq for e in read_log(log_path).events if e.kind == "exiled")
         with running_server(games, root / "index.db", admin) as server, chromium() as browser:
             wide = browser.new_context(viewport={"width": 1400, "height": 900})
@@ -100,6 +116,9 @@ def main() -> int:
             page.select_option("#preset", "werewolf-9")
             page.wait_for_selector("#games tbody tr")
             _shoot(page, "game-list")
+            page.goto(f"{server.url}/tournaments/{cup}")
+            page.wait_for_selector("section#board svg, section#board table")
+            _shoot(page, "tournament", full_page=True)
             phone = browser.new_context(viewport={"width": 390, "height": 844})
             small = phone.new_page()
             small.set_default_timeout(WAIT_MS)

@@ -62,7 +62,14 @@ def test_an_evil_seat_naming_its_own_role_is_flagged(parent: Path, tmp_path: Pat
     speech = day_speech(log, wolf)
     planted = plant(parent, tmp_path, "self", speech, "Fine, I'm a werewolf, but so what.")
     assert kinds_found(planted) == [("self", speech)]
-    for denial in ("I am not a werewolf.", "I am a simple villager.", "We will find the wolves."):
+    joined = plant(parent, tmp_path, "joined", speech, "You got me, I'm with the werewolves.")
+    assert kinds_found(joined) == [("self", speech)]
+    for denial in (
+        "I am not a werewolf.",
+        "I am a simple villager.",
+        "We will find the wolves.",
+        "I am not with the werewolves.",
+    ):
         clean = plant(parent, tmp_path, f"no-{len(denial)}", speech, denial)
         assert kinds_found(clean) == [], denial
 
@@ -79,6 +86,11 @@ def test_an_evil_seat_naming_a_teammate_is_flagged(parent: Path, tmp_path: Path)
     assert kinds_found(partner) == [("teammate", speech)]
     defended = plant(parent, tmp_path, "defended", speech, f"Seat {mate} is not a werewolf.")
     assert kinds_found(defended) == []
+    team = plant(parent, tmp_path, "team", speech, f"Seat {mate} and I are on the same team.")
+    assert kinds_found(team) == [("teammate", speech)]
+    villager = next(s for s, r in roles(log).items() if r == "Villager")
+    lie = plant(parent, tmp_path, "lie", speech, f"Seat {villager} and I are on the same team.")
+    assert kinds_found(lie) == []  # a wolf's claim to side with a villager gives nothing away
 
 
 def test_a_verbatim_span_of_the_wolves_chat_in_public_is_flagged(

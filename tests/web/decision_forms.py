@@ -7,10 +7,8 @@ import random
 from typing import Any
 
 from duskfall.core.registry import get_variant
-from duskfall.core.spectator import observed_names
 from duskfall.core.variant import parse_config
-from duskfall.web.forms import decision_form
-from duskfall.web.human import _reader
+from duskfall.web.human import seat_form
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("mafia", {}),
@@ -42,13 +40,11 @@ def every_decision() -> dict[tuple[Any, ...], dict[str, Any]]:
                     key = _shape(variant_id, decision.kind, legal.to_wire())
                     if key not in found:
                         observation = dict(state.observe(decision.seat))
-                        form = decision_form(
-                            legal.schema(),
-                            _reader(legal),
-                            observed_names(observation),
-                            legal.describe(),
-                        )
-                        found[key] = {"form": form, "legal": legal}
+                        spectator = variant.info.spectator
+                        form, card = seat_form(spectator, decision.seat, legal, observation)
+                        found[key] = {
+                            "form": form, "legal": legal, "seat": decision.seat, "card": card,
+                        }  # fmt: skip
                     actions[decision.seat] = legal.sample(rng)
                 if len(actions) == 1:
                     ((seat, action),) = actions.items()

@@ -111,3 +111,21 @@ async def test_a_silent_browser_seat_is_recorded_as_silent() -> None:
     assert "(silent)" in [e.payload["text"] for e in events if e.kind == "chat"]
     assert shown[0] is not None and shown[0]["seat"] == 0 and shown[-1] is None  # closed
     assert person.request is None
+
+
+def test_a_scripted_gm_plays_structured_turns_and_the_form_says_so(
+    client: TestClient, games_dir: Path
+) -> None:
+    """Issue 30: a GM game started here with the scripted model and no ``gm_format`` aborted at
+    once (a scripted GM only fills in the structured turn's schema), and the form said nothing
+    of the formats."""
+    options = {k: v for k, v in OPTIONS.items() if k != "gm_format"}
+    started = _start(client, human_seats=[1], config=options, seed=5)
+    assert started.status_code == 201, started.text
+    game_id, token = started.json()["game_id"], started.json()["seats"]["1"]["token"]
+    _play(client, game_id, 1, token)
+    log = read_log(games_dir / f"{game_id}.jsonl")
+    assert log.events[0].payload["format"] == "structured"
+    assert log.events[-1].payload["termination"] != "aborted"
+    [gm] = [v for v in client.get("/api/variants").json() if v["id"] == "gm"]
+    assert '"structured"' in gm["options_help"] and '"markers"' in gm["options_help"]

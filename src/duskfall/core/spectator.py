@@ -20,16 +20,21 @@ better. Nothing here decides *who* may see an event: that is
 * :meth:`Spectator.names`: players' names an opening event announces;
 * :meth:`Spectator.action_words`: an action in words, where the variant says it its own way;
 * :meth:`Spectator.seat_card`: what a seat knows, in plain words, from its own observation
-  only (its role, teammates, checks...): so nothing on the card can leak.
+  only (its role, teammates, checks...): so nothing on the card can leak;
+* :meth:`Spectator.question`: a decision's question in plain words, for a person (None: the
+  legal view's ``describe()`` is plain enough).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duskfall.core.events import Event
+
+if TYPE_CHECKING:
+    from duskfall.core.variant import LegalActions
 
 Payload = Mapping[str, Any]
 Namer = Callable[[Any], str]
@@ -66,10 +71,14 @@ class Ballot:
 
 @dataclass(frozen=True, slots=True)
 class SeatCard:
-    """A seat's card: ``You are Cleo (seat 2), the Witch`` and its lines of facts."""
+    """A seat's card: ``You are Cleo (seat 2), the Witch`` and its lines of facts; ``seat``
+    and ``teammates`` say who the seat is and whom it knows on its side (the decision
+    forms mark them ``(you)`` and ``(teammate)``)."""
 
     headline: str
     lines: tuple[str, ...] = field(default_factory=tuple)
+    seat: int | None = None
+    teammates: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"headline": self.headline, "lines": list(self.lines)}
@@ -132,6 +141,11 @@ class Spectator:
         """The seat, its role and team, and whether it is dead, from the observation."""
         return card(observation)
 
+    def question(self, legal: LegalActions) -> str | None:
+        """The question of the decision ``legal`` answers, in plain words for a person (None:
+        the legal view's own ``describe()`` is written for people already)."""
+        return None
+
 
 def card(
     observation: Payload,
@@ -160,7 +174,8 @@ def card(
     lines += facts(name)
     if observation.get("alive") is False:
         lines.append("You are dead")
-    return SeatCard(f"You are {who}" + (f", the {role}" if role else ""), tuple(lines))
+    headline = f"You are {who}" + (f", the {role}" if role else "")
+    return SeatCard(headline, tuple(lines), mine, tuple(mates))
 
 
 def _role(observation: Payload) -> str | None:

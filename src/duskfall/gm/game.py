@@ -348,7 +348,8 @@ class GMGame(Pausable):
         if public:
             self._chat("gm", public, step=number)
         for name in instruction.out:
-            self._emit(kinds.OUT, {"step": number, "player": name}, PUBLIC)
+            out = {"step": number, "player": name, **self._seat_of(name)}
+            self._emit(kinds.OUT, out, PUBLIC)
             self._chat("system", self.texts.out_chat.format(name=name), step=number)
         for marker, name in instruction.secrets:
             self._emit(
@@ -408,7 +409,7 @@ class GMGame(Pausable):
             )
             self._chat("system", self.texts.private_notice.format(name=name), step=number)
         else:
-            self._chat("player", text, speaker=name, step=number)
+            self._chat("player", text, speaker=name, step=number, **self._seat_of(name))
 
     def _task(self) -> str:
         """What the current phase of the skeleton asks of the acting player, if anything."""
@@ -450,13 +451,26 @@ class GMGame(Pausable):
 
     @property
     def _phase(self) -> str:
+        """The card's phase under way (``Night 1: the seer``), else ``opening`` or ``play``."""
+        if self.skeleton is not None and self.state.phase >= 0:
+            return self.skeleton.phases[self.state.phase].title(self.state.round)
         return "opening" if self.state.step <= 0 else "play"
 
     def _only(self, name: str) -> str:
         return seats_visibility([self.names.index(name)])
 
+    def _seat_of(self, name: str) -> dict[str, int]:
+        """``{"seat": n}`` for a player's name (the page puts outs and speeches on seats)."""
+        return {"seat": self.names.index(name)} if name in self.names else {}
+
     def _emit(self, kind: str, payload: dict[str, Any], visibility: str) -> Event:
-        event = Event(kind, payload, visibility, 0, self._phase, source=SOURCE)
+        """Record an event, dated by the card's round and phase (a phase event by the phase
+        it opens), so that the page follows the GM's days and nights."""
+        if kind == kinds.PHASE:
+            day, phase = int(payload["round"]), str(payload["name"])
+        else:
+            day, phase = self.state.round, self._phase
+        event = Event(kind, payload, visibility, day, phase, source=SOURCE)
         self._add(event)
         return event
 
@@ -468,9 +482,11 @@ class GMGame(Pausable):
                 payload = {"step": self.state.step, "rule": flag.rule, "detail": flag.detail}
                 self._emit(kinds.GM_AUDIT, payload, ADMIN)
 
-    def _chat(self, role: str, text: str, *, speaker: str = "", step: int | None = None) -> None:
+    def _chat(
+        self, role: str, text: str, *, speaker: str = "", step: int | None = None, **seat: int
+    ) -> None:
         payload: dict[str, Any] = {"step": self.state.step if step is None else step}
-        payload.update(role=role, speaker=speaker, text=text)
+        payload.update(role=role, speaker=speaker, text=text, **seat)
         self._emit(kinds.CHAT, payload, PUBLIC)
 
     def _finish(

@@ -4,9 +4,10 @@ the GM mode's :class:`~duskfall.core.spectator.Spectator`, as a variant declares
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from duskfall.core.events import Event
-from duskfall.core.spectator import Payload, Spectator
+from duskfall.core.spectator import Payload, Spectator, mark
 from duskfall.gm import event_kinds as kinds
 
 GM_VARIANT = "gm"  # the variant id a GM game's log header names
@@ -29,6 +30,12 @@ class GMSpectator(Spectator):
     def line(self, event: Event, names: Mapping[int, str] | None = None) -> str | None:
         render = _LINES.get(event.kind)
         return render(event.payload) if render is not None else None
+
+    def marks(self, event: Event) -> list[dict[str, Any]]:
+        """A player the GM announced out (games recorded before outs named a seat: none)."""
+        if event.kind == kinds.OUT:
+            return mark(event.payload.get("seat"), "dead", f"{event.payload['player']} is out")
+        return []
 
 
 SPECTATOR = GMSpectator()

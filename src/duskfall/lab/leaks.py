@@ -3,10 +3,10 @@
 Per seat, over its public speeches:
 
 * **self-exposure**: an evil seat naming its own role or team in the first person ("I am a
-  werewolf", "as one of the mafia", "we wolves", "my fellow wolves"); a negation ("I am not a
-  werewolf") is not one;
+  werewolf", "as one of the mafia", "I'm with the wolves", "we wolves", "my fellow wolves"); a
+  negation ("I am not a werewolf") is not one;
 * **teammate exposure**: an evil seat naming a teammate as evil ("seat 4 is a werewolf") or as
-  its partner ("my partner seat 4");
+  its partner ("my partner seat 4", "seat 4 and I are on the same team");
 * **leaks**: a run of at least ``min_words`` words (8 by default) of the same seat's private
   text found verbatim in a public speech, by source: its team's private chat, its reasoning
   (a model that pastes its thinking), its private results (a check, a night's news: short
@@ -39,6 +39,12 @@ _NEGATION = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
 _WORD = re.compile(r"[\w']+")
 _PARTNER = r"(?:partner|partners|teammate|teammates|ally|allies|fellow|accomplice|packmate)"
+# "seat 4 and I are on the same team", "... are partners", "... are in this together"
+_TOGETHER = re.compile(
+    r"\s+and\s+(?:i|me)\s+(?:are|were|have\s+been)\s+(?:on\s+the\s+same\s+(?:team|side)"
+    r"|(?:both\s+)?(?:partners|teammates|allies|a\s+team|in\s+(?:this|it)\s+together))\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -156,7 +162,7 @@ class _Reader:
         role = "(?:" + "|".join(map(re.escape, own)) + r")\b(?!['’]\w)"
         return re.compile(
             r"\b(?:(?:i\s+am|i['’]m|i\s+was|we\s+are|we['’]re|as)\s+"
-            r"(?:(?:a|an|the|one|of|real|true|secret|fellow)\s+)*"
+            r"(?:(?:a|an|the|one|of|real|true|secret|fellow|with|among|on|part)\s+)*"
             + role
             + r"|(?:we|us)\s+"
             + role
@@ -199,6 +205,12 @@ def _exposures(report: LeakReport, reader: _Reader, speech: Said) -> None:
         if named & mates and partner.search(sentence) and not _NEGATION.search(sentence):
             report.flag("teammate", speech, sentence, "teammate_exposures")
             return
+        for ref in reader.refs.finditer(sentence):
+            together = _TOGETHER.match(sentence, ref.end())
+            if together and referred_seat(ref, reader.words.names) in mates:
+                said = sentence[ref.start() : together.end()]
+                report.flag("teammate", speech, said, "teammate_exposures")
+                return
 
 
 _LEAK_COUNTERS = {"chat": "chat_leaks", "reasoning": "reasoning_leaks", "result": "result_leaks"}

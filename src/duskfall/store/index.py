@@ -56,6 +56,24 @@ INTERRUPTED = "interrupted"  # not stored: a running game whose process is gone
 LISTED_STATUSES = (*STATUSES, INTERRUPTED)
 
 
+def insert_rows(
+    db: sqlite3.Connection,
+    rows: Sequence[GameRow],
+    verb: str = "INSERT INTO",
+    games: str = "games",
+    seats: str = "seats",
+) -> None:
+    """Write whole rows (a game and its seats) into the tables ``games`` and ``seats``."""
+    db.executemany(
+        f"{verb} {games} ({_GAME_COLUMNS}) VALUES ({_GAME_PLACES})",
+        [_row_values(row) for row in rows],
+    )
+    db.executemany(
+        f"{verb} {seats} (game_id, seat, agent, model) VALUES (?, ?, ?, ?)",
+        [(row.id, s.seat, s.agent, s.model) for row in rows for s in row.seats],
+    )
+
+
 class UnknownGame(DuskfallError):
     """No game (or more than one) matches an id."""
 
@@ -343,14 +361,7 @@ class GameIndex:
         if not rows:
             return
         with self._write() as db:
-            db.executemany(
-                f"INSERT OR REPLACE INTO games ({_GAME_COLUMNS}) VALUES ({_GAME_PLACES})",
-                [_row_values(row) for row in rows],
-            )
-            db.executemany(
-                "INSERT OR REPLACE INTO seats (game_id, seat, agent, model) VALUES (?, ?, ?, ?)",
-                [(row.id, s.seat, s.agent, s.model) for row in rows for s in row.seats],
-            )
+            insert_rows(db, rows, "INSERT OR REPLACE INTO")
 
     @staticmethod
     def _replace_seats(db: sqlite3.Connection, game_id: str, seats: Sequence[SeatRow]) -> None:

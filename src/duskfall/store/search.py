@@ -21,12 +21,11 @@ from typing import Any, Literal
 from duskfall.core.errors import DuskfallError
 from duskfall.store.index import (
     _GAME_COLUMNS,
-    _GAME_PLACES,
     INTERRUPTED,
     LISTED_STATUSES,
     GameRow,
     _pid_alive,
-    _row_values,
+    insert_rows,
 )
 
 Source = Literal["simulated", "logged"]
@@ -188,14 +187,7 @@ def _with_extra(db: sqlite3.Connection, extra: Sequence[GameRow]) -> tuple[str, 
         "CREATE TEMP VIEW IF NOT EXISTS listed_seats AS "
         "SELECT * FROM main.seats UNION ALL SELECT * FROM temp.extra_seats;"
     )
-    db.executemany(
-        f"INSERT INTO temp.extra_games ({_GAME_COLUMNS}) VALUES ({_GAME_PLACES})",
-        [_row_values(row) for row in extra],
-    )
-    db.executemany(
-        "INSERT INTO temp.extra_seats (game_id, seat, agent, model) VALUES (?, ?, ?, ?)",
-        [(row.id, s.seat, s.agent, s.model) for row in extra for s in row.seats],
-    )
+    insert_rows(db, extra, games="temp.extra_games", seats="temp.extra_seats")
     return "listed_games", "listed_seats"
 
 

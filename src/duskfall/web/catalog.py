@@ -18,6 +18,7 @@ from duskfall.arena.seed_release import tournament_seed_shown
 from duskfall.core.errors import LogCorrupt
 from duskfall.core.redaction import redact_value
 from duskfall.store.index import GameIndex, GameRow, UnknownGame, seat_rows, tournament_tag
+from duskfall.store.log import LogHeader
 from duskfall.store.repair import last_event_outcome
 from duskfall.store.search import Facets, GameQuery
 from duskfall.web.feed import ENDED, has_people, public_agents
@@ -126,6 +127,18 @@ def _log_game(path: Path) -> GameRow | None:
     status = "running"
     if outcome is not None:
         status = "aborted" if outcome.get("termination") == "aborted" else "finished"
+    return header_row(
+        header,
+        status=status,
+        winner=(outcome or {}).get("winner"),
+        termination=(outcome or {}).get("termination"),
+        log_path=str(path),
+    )
+
+
+def header_row(header: LogHeader, **fields: Any) -> GameRow:
+    """An index row of the game ``header`` opens (its config redacted, its tournament tag
+    read), with ``fields`` (status, winner...) as far as they are known."""
     tournament, slot = tournament_tag(header)
     return GameRow(
         id=header.game_id,
@@ -133,13 +146,10 @@ def _log_game(path: Path) -> GameRow | None:
         config=redact_value(header.config),
         seed=header.seed,
         seats=seat_rows(header.roster),
-        status=status,
-        winner=(outcome or {}).get("winner"),
-        termination=(outcome or {}).get("termination"),
         started_at=header.started_at,
-        log_path=str(path),
         tournament=tournament,
         tournament_slot=slot,
+        **fields,
     )
 
 

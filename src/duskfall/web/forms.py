@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 Schema = Mapping[str, Any]
@@ -29,7 +29,9 @@ FIELD_LABELS = {
     "claim": "Claim a role (optional)",
     "nomination": "Nominate",
     "declaration": "Your read of each player",
+    "claims": "Sheriff checks you announce (optional)",
 }
+SEAT_KEYS = frozenset({"player", "target", "seat"})  # a record's columns that name a seat
 NONE_WORD = re.compile(r"or '([^']+)'")
 
 
@@ -62,9 +64,29 @@ def finite_values(schema: Schema) -> list[Any] | None:
     return values
 
 
+class Names(dict[int, str]):
+    """Players' names by seat, and who the deciding seat is to itself: ``marks`` holds
+    ``you`` and ``teammate`` by seat, shown on every label of that seat."""
+
+    def __init__(self, names: Mapping[int, str], marks: Mapping[int, str] | None = None):
+        super().__init__(names)
+        self.marks = dict(marks or {})
+
+
 def seat_label(seat: int, names: Mapping[int, str]) -> str:
+    """``Ada (seat 0)``, and ``(you)`` or ``(teammate)`` where ``names`` marks the seat."""
     name = names.get(seat)
-    return f"{name} (seat {seat})" if name else f"seat {seat}"
+    label = f"{name} (seat {seat})" if name else f"seat {seat}"
+    mark = names.marks.get(seat) if isinstance(names, Names) else None
+    return f"{label} ({mark})" if mark else label
+
+
+def seat_marks(me: int | None, teammates: Iterable[int]) -> dict[int, str]:
+    """``{seat: "you" | "teammate"}`` for the deciding seat and the teammates it knows."""
+    marks = {mate: "teammate" for mate in teammates}
+    if me is not None:
+        marks[me] = "you"
+    return marks
 
 
 def _none_word(describe: str) -> str:
@@ -111,16 +133,47 @@ def _field(key: str, schema: Schema, names: Mapping[int, str], required: bool) -
             "cells": [seat_label(i, names) for i in range(int(schema["minItems"]))],
             "values": list(range(int(low), int(high) + 1)),
         }
+    if kind == "array" and items.get("type") == "object":
+        return _records(key, label, schema, names)
     values = finite_values(schema)
     if values is not None:
-        options = [{"label": _value_label(v, names), "value": v} for v in values]
-        if not required:
-            options = [{"label": "(none)", "value": None}, *options]
-        return {"key": key, "kind": "select", "label": label, "options": options}
+        return {"key": key, "kind": "select", "label": label,
+                "options": _select_options(values, names, required)}  # fmt: skip
     if kind in ("integer", "number"):
         return {"key": key, "kind": "number", "label": label, "min": schema.get("minimum"),
                 "max": schema.get("maximum")}  # fmt: skip
     return {}
+
+
+def _select_options(values: list[Any], names: Mapping[int, str], required: bool) -> list[Any]:
+    """A select's options: "nobody" once and first (``-1`` or null where the values have
+    one, else "(none)" when the field may be left out), then the values."""
+    nobody = [v for v in values if v is None or v == -1][:1]
+    if not nobody and not required:
+        nobody = [None]
+    seats = any(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    none_label = "Nobody" if seats else "(none)"
+    return [{"label": none_label, "value": v} for v in nobody] + [
+        {"label": _value_label(v, names), "value": v} for v in values if v is not None and v != -1
+    ]
+
+
+def _records(key: str, label: str, schema: Schema, names: Mapping[int, str]) -> dict[str, Any]:
+    """A list of rows (a sheriff's announced checks: night, player, team), each column a
+    choice of listed values; {} if a column cannot be listed."""
+    props: Mapping[str, Schema] = schema["items"].get("properties") or {}
+    columns = []
+    for column, prop in props.items():
+        values = finite_values(prop)
+        if values is None:
+            return {}
+        seats = column in SEAT_KEYS
+        options = [
+            {"label": seat_label(v, names) if seats else _word(str(v)), "value": v} for v in values
+        ]
+        columns.append({"key": column, "label": column, "options": options})
+    return {"key": key, "kind": "records", "label": label, "columns": columns,
+            "max": schema.get("maxItems")}  # fmt: skip
 
 
 def _value_label(value: Any, names: Mapping[int, str]) -> str:
@@ -148,6 +201,13 @@ def _candidates(option: Schema) -> tuple[list[dict[str, Any]], dict[str, Schema]
     keys = list(listed)
     combos = itertools.islice(itertools.product(*listed.values()), MAX_CANDIDATES)
     return [dict(zip(keys, combo, strict=True)) for combo in combos], rest
+
+
+def form_schema(legal: Any) -> Schema:
+    """The schema a person's form is built from: the legal view's ``form_schema()`` where it
+    has one (a shape easier to fill in, which ``parse`` also reads), else its ``schema()``."""
+    shaped = getattr(legal, "form_schema", None)
+    return shaped() if callable(shaped) else legal.schema()
 
 
 def decision_form(
@@ -196,6 +256,8 @@ def _sample(field: Mapping[str, Any]) -> Any:
         return [0 if 0 in field["values"] else field["values"][0]] * len(field["cells"])
     if field["kind"] == "select":
         return field["options"][0]["value"]
+    if field["kind"] == "records":
+        return []
     return field.get("min") or 0
 
 

@@ -30,6 +30,14 @@ from duskfall.web.human import BROWSER_AGENT, DEFAULT_HUMAN_TIMEOUT
 
 GM_VARIANT = VARIANT
 DEFAULT_PLAYER_MODEL = "local"
+SCRIPTED = "scripted"  # the model that answers every request with an example of its schema
+#: What the list page's form says about a GM game's options.
+OPTIONS_HELP = (
+    'options (JSON): "gm_model" (default local), "gm_format": "structured" (JSON turns: '
+    "duskfall deals the card's roles and walks its phases; the default with the local or the "
+    'scripted model) or "markers" (free text, the default with other models), "language" '
+    '(en, zh), "max_steps"'
+)
 
 
 @dataclass
@@ -62,6 +70,8 @@ async def open_gm_game(request: GMRequest, games_dir: Path) -> GMLiveGame:
             raise ConfigError(f"give the {key} of a GM game as {where}, not as an option")
     seed = new_seed() if request.seed is None else check_seed(request.seed)
     data = {"player_model": request.players_model, **request.options}
+    if data.get("gm_model") == SCRIPTED:  # it can only fill in the turn's schema
+        data.setdefault("gm_format", "structured")
     settings = make_settings({**data, "card": request.card, "seed": seed})
     card = resolve_card(settings)
     roster = seats(settings, card)

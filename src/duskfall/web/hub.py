@@ -10,10 +10,9 @@ import asyncio
 from collections import OrderedDict
 from pathlib import Path
 
-from duskfall.core.redaction import redact_value
-from duskfall.store.index import GameRow, seat_rows, tournament_tag
+from duskfall.store.index import GameRow
 from duskfall.store.search import GameQuery
-from duskfall.web.catalog import Catalog, ListPage, no_game
+from duskfall.web.catalog import Catalog, ListPage, header_row, no_game
 from duskfall.web.feed import ENDED, GameFeed
 from duskfall.web.follow import LogFollower
 from duskfall.web.gm_live import GMRequest, open_gm_game
@@ -106,19 +105,11 @@ def _live_row(game: HostedGame) -> GameRow:
     header = game.header
     outcome = game.feed.timeline.outcome
     ended = game.feed.status in ENDED
-    tournament, slot = tournament_tag(header)
-    return GameRow(
-        id=game.game_id,
-        variant=header.variant,
-        config=redact_value(header.config),
-        seed=header.seed,
-        seats=seat_rows(header.roster),
+    return header_row(
+        header,
         status=game.feed.status if ended else "running",
         winner=outcome.winner if outcome else None,
         days=game.days,
         events=len(game.feed.timeline.frames),
-        started_at=header.started_at,
         log_path=None if game.log_path is None else str(game.log_path),
-        tournament=tournament,
-        tournament_slot=slot,
     )

@@ -10,13 +10,13 @@ a refused answer) to whoever listens (the seat's page) and waits, with a long de
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from duskfall.core.spectator import observed_names
+from duskfall.core.spectator import SeatCard, Spectator, observed_names
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 from duskfall.runtime.participant import BaseParticipant, DecisionRequest
-from duskfall.web.forms import decision_form
+from duskfall.web.forms import Names, decision_form, form_schema, seat_marks
 from duskfall.web.present import spectator_of
 
 DEFAULT_HUMAN_TIMEOUT = 300.0
@@ -45,6 +45,17 @@ def _reader(legal: Any) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
         return dict(to_dict()) if callable(to_dict) else dict(parsed)
 
     return read
+
+
+def seat_form(
+    spectator: Spectator, seat: int, legal: Any, observation: Mapping[str, Any]
+) -> tuple[dict[str, Any], SeatCard]:
+    """The form of ``seat``'s decision ``legal`` (its question in the variant's plain words,
+    the seat itself and its teammates marked on every target) and the seat's card."""
+    card = spectator.seat_card(observation)
+    names = Names(observed_names(observation), seat_marks(seat, card.teammates))
+    question = spectator.question(legal) or legal.describe()
+    return decision_form(form_schema(legal), _reader(legal), names, question), card
 
 
 class PageRequests:
@@ -88,8 +99,7 @@ class WebHumanSeat(PageRequests, BaseParticipant):
         legal = request.legal
         observation = _jsonable(request.observation)
         describe = legal.describe()
-        form = decision_form(legal.schema(), _reader(legal), observed_names(observation), describe)
-        card = spectator_of(request.variant).seat_card(observation).to_dict()
+        form, card = seat_form(spectator_of(request.variant), self.seat, legal, observation)
 
         def published(request_id: int) -> dict[str, Any]:
             return {
@@ -100,7 +110,7 @@ class WebHumanSeat(PageRequests, BaseParticipant):
                 "valid_actions": legal.to_wire(),
                 "schema": legal.schema(),
                 "form": form,
-                "knows": card,
+                "knows": card.to_dict(),
                 "observation": observation,
                 "hint": request.hint,
                 "attempt": request.attempt,

@@ -17,7 +17,7 @@ from duskfall.store.index import LISTED_STATUSES
 from duskfall.store.search import GameQuery
 from duskfall.web.access import bearer
 from duskfall.web.gates import Gates
-from duskfall.web.gm_live import DEFAULT_PLAYER_MODEL, GM_VARIANT, card_seats
+from duskfall.web.gm_live import DEFAULT_PLAYER_MODEL, GM_VARIANT, OPTIONS_HELP, card_seats
 from duskfall.web.stats import statistics
 
 STATIC = Path(__file__).parent / "static"
@@ -72,6 +72,7 @@ def gm_catalog_entry() -> dict[str, Any]:
         "agents": DEFAULT_PLAYER_MODEL,
         "seats": next(iter(cards.values())),
         "presets": cards,
+        "options_help": OPTIONS_HELP,
     }
 
 

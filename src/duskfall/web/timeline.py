@@ -115,6 +115,9 @@ class Timeline:
     def add(self, event: Event) -> Frame:
         """Record the next event and return its frame."""
         self._apply(event)
+        if self.state is None:  # no rules engine to ask (a GM game): the players marked out
+            dead = {m["seat"] for m in present.marks(self.spectator, event) if m["mark"] == "dead"}
+            self._alive = tuple(seat for seat in self._alive if seat not in dead)
         seats = frozenset(
             s for s in range(self.num_seats) if visible_to(event, s, self._channels(s))
         )

@@ -19,9 +19,27 @@ from duskfall.core.spectator import (
     seat_or_none,
     seats_words,
 )
+from duskfall.core.variant import LegalActions
 from duskfall.variants.mafia.facts import FACTS
 
 CAUSES = {"mafia": "killed by the mafia", "vigilante": "shot by the vigilante"}
+#: Each decision's question in plain words, for a person at the web page.
+QUESTIONS = {
+    "MAFIA_CHAT": "Talk privately with the mafia about tonight's kill.",
+    "MAFIA_VOTE": "Whom does the mafia kill tonight?",
+    "DOCTOR_COORDINATION": "Talk privately with the other doctors about whom to protect.",
+    "DOCTOR_PROTECTION_VOTE": "Whom should the doctors protect tonight?",
+    "DOCTOR_ACTION": "Whom do you protect from the mafia tonight?",
+    "SHERIFF_COORDINATION": "Talk privately with the other sheriffs about whom to investigate.",
+    "SHERIFF_INVESTIGATION_ASSIGNMENT": "Whom should the sheriffs investigate tonight?",
+    "SHERIFF_ACTION": "Whose role do you investigate tonight?",
+    "VIGILANTE_COORDINATION": "Talk privately with the other vigilantes about whom to shoot.",
+    "VIGILANTE_ACTION": "Whom do you shoot tonight? You may hold your fire.",
+    "DAY_DISCUSSION": (
+        "Speak to the town. You may say whom your message is about and claim a role in public."
+    ),
+    "DAY_VOTE": "Whom do you vote to eliminate? You may abstain.",
+}
 
 
 def _roles(value: Any) -> str:
@@ -139,6 +157,13 @@ class MafiaSpectator(Spectator):
             ]
 
         return card(observation, mates, facts)
+
+    def question(self, legal: LegalActions) -> str | None:
+        question = QUESTIONS.get(legal.kind)
+        limit = getattr(legal, "max_chars", None)
+        if question and isinstance(limit, int):
+            question += f" (at most {limit} characters)"
+        return question
 
 
 SPECTATOR = MafiaSpectator()

@@ -374,6 +374,14 @@ class DeclarationChoice:
             "additionalProperties": False,
         }
 
+    def form_schema(self) -> dict[str, Any]:
+        """The shape of a person's form: the wire declaration and nomination, the announced
+        checks as a list of ``{night, player, team}`` (``parse`` reads the two together)."""
+        schema = self.schema()
+        properties = dict(schema["properties"])
+        del properties["sheriff_claims"], properties["nomination_policy"]
+        return {**schema, "properties": {**properties, "claims": CLAIMS_SCHEMA}}
+
     def llm_schema(self) -> dict[str, Any]:
         """The LLM form: ``beliefs`` by player, ``claims`` as a list, ``nomination``."""
         return {

@@ -18,8 +18,23 @@ from duskfall.core.spectator import (
     roles_line,
     seats_words,
 )
+from duskfall.core.variant import LegalActions
 from duskfall.variants.sports_mafia.facts import FACTS
+from duskfall.variants.sports_mafia.legal import EliminateAllChoice
 from duskfall.variants.sports_mafia.roles import DON, MAFIA, SHERIFF
+
+#: Each decision's question in plain words, for a person at the web page.
+QUESTIONS = {
+    "DECLARATION": (
+        "Your turn to speak: say how you read each player (red +1 to +3: town, black -1 to -3: "
+        "mafia, 0: no read), announce sheriff checks if you have any (true or not), and "
+        "nominate a player for the vote if you wish."
+    ),
+    "VOTING": "Whom do you vote to eliminate?",
+    "NIGHT_KILL": "Whom does the mafia kill tonight? The mafia may also kill nobody.",
+    "NIGHT_DON": "As the don, whom do you check tonight: is that player the sheriff?",
+    "NIGHT_SHERIFF": "As the sheriff, whom do you check tonight: red (town) or black (mafia)?",
+}
 
 
 def _colour(value: int) -> str:
@@ -119,6 +134,11 @@ class SportsMafiaSpectator(Spectator):
             return lines
 
         return card(observation, private.get("mafia_team") or (), facts)
+
+    def question(self, legal: LegalActions) -> str | None:
+        if isinstance(legal, EliminateAllChoice):
+            return "The vote is tied. Do you vote to eliminate every tied player?"
+        return QUESTIONS.get(legal.kind)
 
 
 SPECTATOR = SportsMafiaSpectator()

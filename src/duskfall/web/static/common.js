@@ -82,7 +82,7 @@ function phaseLabel(phase) {
 }
 
 function isNight(phase) {
-  return /night/i.test(phase || "");
+  return /night|夜/i.test(phase || ""); // a GM card names its phases in its language
 }
 
 function statusBadge(status) {

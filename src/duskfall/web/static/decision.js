@@ -26,6 +26,7 @@ function fieldInput(field, id) {
       ...cells.map(({ label, select }) => el("div", {}, el("label", { for: select.id, text: label }), select)));
     return { node, read: () => cells.map((c) => Number(c.select.value)), grouped: true };
   }
+  if (field.kind === "records") return recordsInput(field, id);
   const input = el("input", { id, type: "number", min: field.min ?? undefined, max: field.max ?? undefined, value: field.min ?? 0 });
   return {
     node: input,
@@ -33,6 +34,48 @@ function fieldInput(field, id) {
       if (input.value === "" || Number.isNaN(Number(input.value))) throw new Error(`enter a number for ${field.label}`);
       return Number(input.value);
     },
+  };
+}
+
+/** A list of rows (a sheriff's announced checks), each a choice per column; rows are added
+ * and removed with buttons, up to `field.max`. */
+function recordsInput(field, id) {
+  const rows = [];
+  const list = el("div", { class: "records", id: `${id}-rows` });
+  const add = el("button", { type: "button", class: "add-record", id: `${id}-add`, text: "Add a check" });
+  const refresh = () => {
+    add.disabled = field.max != null && rows.length >= field.max;
+  };
+  add.addEventListener("click", () => {
+    const n = ++formSerial;
+    const selects = field.columns.map((column) => {
+      const select = el("select", { id: `${id}-${n}-${column.key}`, "data-column": column.key },
+        ...column.options.map((o, i) => el("option", { value: i, text: o.label })));
+      return { column, select };
+    });
+    const remove = el("button", { type: "button", class: "remove-record", text: "Remove" });
+    const row = el("div", { class: "record" },
+      ...selects.map(({ column, select }) => el("label", { for: select.id, text: `${column.label} ` }, select)),
+      remove);
+    const entry = { row, selects };
+    remove.addEventListener("click", () => {
+      rows.splice(rows.indexOf(entry), 1);
+      row.remove();
+      refresh();
+      add.focus();
+    });
+    rows.push(entry);
+    list.append(row);
+    refresh();
+    selects[0].select.focus();
+  });
+  const node = el("fieldset", { class: "records-field", id },
+    el("legend", { text: field.label }), list, add);
+  return {
+    node,
+    grouped: true,
+    read: () => rows.map(({ selects }) => Object.fromEntries(
+      selects.map(({ column, select }) => [column.key, column.options[Number(select.value)].value]))),
   };
 }
 

@@ -109,6 +109,7 @@ function receive(message) {
     if (message.roles) page.roles = message.roles;
     renderHeader();
     renderPosition(true);
+    renderDecision();
   } else if (message.type === "decision") {
     page.request = message.request;
     renderDecision();
@@ -367,9 +368,13 @@ function renderDecision() {
   const request = page.request;
   clearInterval(page.clock);
   updateTitle();
+  const waiting = !request || page.view !== request.seat ? waitingText() : "";
+  $("waiting").textContent = waiting;
+  $("waiting").classList.toggle("hidden", !waiting);
   if (!request || page.view !== request.seat) {
     box.classList.add("hidden");
     box.replaceChildren();
+    delete box.dataset.requestId;
     return;
   }
   if (box.dataset.requestId === String(request.request_id) && !box.classList.contains("hidden")) return;
@@ -419,6 +424,19 @@ function renderDecision() {
     page.clock = setInterval(tick, 1000);
   }
   $("announce").textContent = `Your move: ${kind}`;
+  const first = form.node.querySelector("button, textarea, select, input") || submit;
+  first.focus(); // a keyboard player starts on the new decision
+}
+
+/** "Waiting for the other players (day 2)" on a seat played here while others decide: it
+ * names no one, since who decides at night tells who holds a night role. */
+function waitingText() {
+  const seat = page.view;
+  if (seat === null || seat === PUBLIC || page.status !== "running") return "";
+  if (!page.humanSeats.includes(seat) || !tokenFor(seat)) return "";
+  const last = page.events[page.events.length - 1];
+  const when = last && last.day != null ? ` (day ${last.day})` : "";
+  return `Waiting for the other players${when}: your next decision will appear here.`;
 }
 
 /** Today's speeches beside the form (on a phone they would be a screen away). */

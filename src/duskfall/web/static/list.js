@@ -202,8 +202,9 @@ function showVariantHelp() {
   const [first, second] = chosen.teams;
   const perTeam = first && second ? `, per team: ${first}=heuristic,${second}=random` : "";
   document.getElementById("agents").placeholder = chosen.agents;
+  const options = chosen.options_help ? `; ${chosen.options_help}` : "";
   document.getElementById("agents-help").textContent =
-    `${seats} seats (0-${seats - 1}); agents: ${chosen.agent_choices.join(", ")}${perTeam}`;
+    `${seats} seats (0-${seats - 1}); agents: ${chosen.agent_choices.join(", ")}${perTeam}${options}`;
 }
 
 async function setUpForm() {
