@@ -27,10 +27,18 @@ Part 2, honesty over ``--honesty-reps`` (at least 50) repeated tournaments per s
 * false separation: two copies of ``mix:heuristic@0.5/random`` declared separated, at a fixed
   size and under ``stop = "separated"`` (8 planned looks, the cap the fixed size), both on their
   own (``sides``) and inside the ladder (``duplicate``, six entrants); the goal is at most 5%.
+  Each rate is printed with its exact (Clopper-Pearson) 95% interval: over 50 tournaments a
+  rate of 5% is known only to within about +-6 points, so ``--copies-reps`` raises the count
+  for these figures alone (``--copies-first`` starts at a later seed, to split one long
+  measurement over several processes: their counts add up).
 
     python benchmarks/board_calibration.py                     # the full run (about an hour)
     python benchmarks/board_calibration.py --quick             # a smoke run (minutes)
     python benchmarks/board_calibration.py --variants werewolf-9 --reps 10
+    python benchmarks/board_calibration.py --variants sports-mafia --skip-needed \
+        --honesty copies --copies-reps 400                    # only the two copies, 400 times
+    python benchmarks/board_calibration.py --variants sports-mafia --skip-ladder \
+        --skip-honesty --pairs 'p050>p025,p075>p050'            # only these pairs' games needed
 """
 
 from __future__ import annotations
@@ -45,6 +53,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from scipy import stats
 
 from baseline import baseline_src
 from duskfall.arena.board import fit_games, pair_differences
@@ -110,9 +120,9 @@ class Runs(Sequence[list[RatedGame]]):
 
     def __init__(
         self, entrants: dict[str, str], schedule: str, games: int, reps: int, variant: str,
-        first_seed: int,
+        first_seed: int, **extra: Any,
     ) -> None:  # fmt: skip
-        self.config = config_of(entrants, schedule, games, first_seed, variant)
+        self.config = config_of(entrants, schedule, games, first_seed, variant, **extra)
         self.reps, self.first_seed = reps, first_seed
         self.played: dict[int, list[RatedGame]] = {}
 
@@ -260,28 +270,39 @@ def coverage(
     return sum(hits) / len(hits), len(hits)
 
 
+def _prefixes(run: list[RatedGame]) -> Callable[[int], Sequence[RatedGame]]:
+    return lambda n: run[:n]
+
+
+def rate(hits: int, trials: int) -> str:
+    """``hits`` of ``trials`` as a share with its exact (Clopper-Pearson) 95% interval."""
+    low, high = stats.binomtest(hits, trials).proportion_ci(0.95, method="exact")
+    return f"{hits / trials:.1%} ({hits} of {trials}; 95% CI {low:.1%}-{high:.1%})"
+
+
 def false_separation(
-    played: list[list[RatedGame]],
+    played: Sequence[list[RatedGame]],
     names: list[str],
     copies: tuple[str, str],
     config: TournamentConfig,
     bootstrap: int,
-) -> tuple[float, float, float]:
-    """(share separated at the fixed size, share separated under stop="separated", mean games
-    the sequential rule played)."""
+) -> tuple[int, int, float]:
+    """(tournaments separated at the fixed size, tournaments separated under stop="separated",
+    mean games the sequential rule played)."""
     fixed = sequential = 0
     used = []
     plan = schedule_looks(build_schedule(config), config.looks)
-    for seed, run in enumerate(played):
+    for seed in range(len(played)):
+        run = played[seed]
         fit = fit_games(run, names, bootstrap=bootstrap, seed=seed)
         d, se = pair_differences(fit)[copies]
         fixed += abs(d) > critical(0.95, fit.deals) * se
         analysis = analyse(
-            plan, lambda n, run=run: run[:n], names, reference=None, bootstrap=bootstrap, seed=seed
+            plan, _prefixes(run), names, reference=None, bootstrap=bootstrap, seed=seed
         )
         sequential += pair_verdicts(analysis).get(frozenset(copies)) is not None
         used.append(plan.games[analysis.taken - 1])
-    return fixed / len(played), sequential / len(played), statistics.mean(used)
+    return fixed, sequential, statistics.mean(used)
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -307,7 +328,7 @@ def part_one(variant: str, args: argparse.Namespace, today: Any) -> None:
     old = today_ordered(today, args.today_bootstrap)
     if not args.skip_ladder:
         _ladder(variant, args, new, old)
-    for stronger, weaker in ADJACENT if not args.skip_pairs else []:
+    for stronger, weaker in _pairs(args):
         pair = {weaker: LADDER[weaker], stronger: LADDER[stronger]}
         sides_runs = Runs(pair, "sides", args.pair_new_max, reps, variant, 3000)
         sides = games_needed(sides_runs, grid(20, args.pair_new_max, 2), new, [(stronger, weaker)])
@@ -321,6 +342,24 @@ def part_one(variant: str, args: argparse.Namespace, today: Any) -> None:
         )
         _ratio(f"{stronger}>{weaker}", sides, old_pair)
     print(f"  ({time.perf_counter() - started:.0f}s, {load_average()})")
+
+
+def _pairs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    return [] if args.skip_pairs else args.pairs
+
+
+def chosen_pairs(text: str) -> list[tuple[str, str]]:
+    """``--pairs``: "stronger>weaker,..." (adjacent pairs of the ladder; empty: all of them)."""
+    if not text:
+        return ADJACENT
+    chosen = [tuple(p.strip().split(">", 1)) for p in text.split(",") if p.strip()]
+    unknown = [">".join(p) for p in chosen if p not in ADJACENT]
+    if unknown:
+        adjacent = ", ".join(f"{a}>{b}" for a, b in ADJACENT)
+        raise ValueError(
+            f"not an adjacent pair of the ladder: {', '.join(unknown)} (of {adjacent})"
+        )
+    return [(a, b) for a, b in chosen]
 
 
 def _shares(needed: Needed) -> str:
@@ -339,45 +378,69 @@ def _ratio(what: str, new: Needed, old: Needed) -> None:
         print(f"    {what}: new/today = {new.games / old.games:.2f}")
 
 
+HONESTY = ("coverage", "copies", "ladder-copies")
+
+
 def part_two(variant: str, args: argparse.Namespace) -> None:
-    reps, boot = args.honesty_reps, args.bootstrap
-    print(f"\n== {variant}: honesty over {reps} tournaments per setting ==")
+    print(f"\n== {variant}: honesty (repeated tournaments per setting) ==")
     started = time.perf_counter()
+    if "coverage" in args.honesty:
+        _coverage(variant, args)
+    if "copies" in args.honesty:
+        copies = {"copy-a": LADDER["p050"], "copy-b": LADDER["p050"]}
+        _copies(variant, args, copies, ("copy-a", "copy-b"), "sides", args.copies_games, 7000)
+    if "ladder-copies" in args.honesty:
+        six = {**LADDER, "p050-copy": LADDER["p050"]}
+        _copies(
+            variant, args, six, ("p050", "p050-copy"), "duplicate", args.copies_ladder_games, 8000
+        )
+    print(f"  ({time.perf_counter() - started:.0f}s, {load_average()})")
+
+
+def _coverage(variant: str, args: argparse.Namespace) -> None:
+    reps, boot = args.honesty_reps, args.bootstrap
     n = args.honesty_ladder_games
     ladder_runs = Runs(LADDER, "duplicate", n, reps, variant, 5000)
     big = play(config_of(LADDER, "duplicate", 20 * n, 99, variant))
     share, count = coverage(ladder_runs, big, ORDER, boot)
-    print(f"  coverage, ladder (duplicate, {n} games, 10 pairs): {share:.1%} of {count} intervals")
+    print(
+        f"  coverage, ladder (duplicate, {n} games, 10 pairs, {reps} tournaments; truth: "
+        f"{20 * n} games): {share:.1%} of {count} intervals"
+    )
     pair_names = ["p050", "p075"]
     pair = {k: LADDER[k] for k in pair_names}
     m = args.honesty_pair_games
     pair_runs = Runs(pair, "sides", m, reps, variant, 6000)
     big = play(config_of(pair, "sides", 20 * m, 98, variant))
     share, count = coverage(pair_runs, big, pair_names, boot)
-    print(f"  coverage, p075 vs p050 (sides, {m} games): {share:.1%} of {count} intervals")
-    copies = {"copy-a": LADDER["p050"], "copy-b": LADDER["p050"]}
-    cap = args.copies_games
-    config = config_of(copies, "sides", cap, 0, variant, stop="separated")
-    copy_runs = [play(config.model_copy(update={"seed": 7000 + r})) for r in range(reps)]
-    fixed, sequential, used = false_separation(
-        copy_runs, ["copy-a", "copy-b"], ("copy-a", "copy-b"), config, boot
-    )
     print(
-        f"  two copies, sides: separated in {fixed:.1%} at {cap} games; "
-        f"{sequential:.1%} with stop=separated (8 looks, mean {used:.0f} games)"
+        f"  coverage, p075 vs p050 (sides, {m} games, {reps} tournaments; truth: {20 * m} "
+        f"games): {share:.1%} of {count} intervals"
     )
-    six = {**LADDER, "p050-copy": LADDER["p050"]}
-    cap6 = args.copies_ladder_games
-    config = config_of(six, "duplicate", cap6, 0, variant, stop="separated")
-    six_runs = [play(config.model_copy(update={"seed": 8000 + r})) for r in range(reps)]
-    fixed, sequential, used = false_separation(
-        six_runs, list(six), ("p050", "p050-copy"), config, boot
-    )
+
+
+def _copies(
+    variant: str,
+    args: argparse.Namespace,
+    entrants: dict[str, str],
+    copies: tuple[str, str],
+    schedule: str,
+    cap: int,
+    first_seed: int,
+) -> None:
+    """Two copies of one agent: how often the board declares them apart."""
+    reps = args.copies_reps or args.honesty_reps
+    first_seed += args.copies_first
+    config = config_of(entrants, schedule, cap, 0, variant, stop="separated")
+    runs = Runs(entrants, schedule, cap, reps, variant, first_seed, stop="separated")
+    fixed, sequential, used = false_separation(runs, list(entrants), copies, config, args.bootstrap)
+    where = "" if len(entrants) == 2 else f" inside the ladder ({len(entrants)} entrants)"
+    seeds = f"seeds {first_seed}-{first_seed + reps - 1}"
     print(
-        f"  two copies inside the ladder (duplicate, 6 entrants): separated in {fixed:.1%} at "
-        f"{cap6} games; {sequential:.1%} with stop=separated (mean {used:.0f} games)"
+        f"  two copies{where}, {schedule}, {cap} games, {reps} tournaments ({seeds}): separated in"
     )
-    print(f"  ({time.perf_counter() - started:.0f}s, {load_average()})")
+    print(f"    {rate(fixed, reps)} at the fixed size;")
+    print(f"    {rate(sequential, reps)} with stop=separated (8 looks, mean {used:.0f} games)")
 
 
 def main() -> None:
@@ -386,6 +449,26 @@ def main() -> None:
     parser.add_argument("--baseline", default=BOARD_BASELINE, help="today's board: this commit")
     parser.add_argument("--reps", type=int, default=10, help="tournaments per games-needed figure")
     parser.add_argument("--honesty-reps", type=int, default=50)
+    parser.add_argument(
+        "--honesty",
+        default=",".join(HONESTY),
+        help=f"which honesty figures (of {','.join(HONESTY)})",
+    )
+    parser.add_argument(
+        "--copies-reps",
+        type=int,
+        default=0,
+        help="tournaments per two-copies figure (default: --honesty-reps)",
+    )
+    parser.add_argument(
+        "--copies-first",
+        type=int,
+        default=0,
+        help="two copies: skip this many tournaments' seeds (to split a long run over processes)",
+    )
+    parser.add_argument(
+        "--pairs", default="", help="games needed: only these pairs (e.g. p050>p025,p075>p050)"
+    )
     parser.add_argument("--bootstrap", type=int, default=200)
     parser.add_argument("--today-bootstrap", type=int, default=200)
     parser.add_argument("--ladder-new-max", type=int, default=3000)
@@ -402,6 +485,14 @@ def main() -> None:
     parser.add_argument("--skip-pairs", action="store_true", help="games needed: ladder only")
     parser.add_argument("--quick", action="store_true", help="a smoke run: few, small runs")
     args = parser.parse_args()
+    try:
+        args.pairs = chosen_pairs(args.pairs)
+    except ValueError as error:
+        parser.error(f"--pairs: {error}")
+    args.honesty = [h for h in args.honesty.split(",") if h]
+    unknown = [h for h in args.honesty if h not in HONESTY]
+    if unknown:
+        parser.error(f"--honesty: unknown {', '.join(unknown)} (of {', '.join(HONESTY)})")
     if args.quick:
         args.reps, args.honesty_reps, args.bootstrap, args.today_bootstrap = 3, 5, 50, 30
         args.ladder_new_max, args.ladder_old_max = 400, 600
