@@ -153,6 +153,18 @@ class WireCodec(Protocol):
         ...
 
 
+@runtime_checkable
+class TypedEvent(Protocol):
+    """A rules event as its typed model: made from the plain event, and back."""
+
+    def to_event(self) -> Event: ...
+
+
+EventModel = Callable[[Event], TypedEvent]
+"""The typed model of one event kind: the plain event in, its model out (ValueError if the
+payload does not fit)."""
+
+
 @dataclass(frozen=True)
 class VariantInfo:
     """A variant's optional capabilities, declared once (nobody probes a variant with getattr).
@@ -176,6 +188,8 @@ class VariantInfo:
       (votes, kills, claims, lessons, decision modes; :mod:`duskfall.core.facts`);
     * ``learning``: its learning encoder, for the PettingZoo environments
       (:mod:`duskfall.core.learning`; None: no environment);
+    * ``event_types``: the typed model of every event kind its rules emit (empty: not
+      declared); the kit checks every event of random games converts to it and back;
     * ``roles``: the names of the roles it deals (empty: not declared);
     * ``role_named``: the name of a role as people write it (``seers`` -> ``Seer``), or
       ValueError naming the roles.
@@ -192,6 +206,7 @@ class VariantInfo:
     spectator: Spectator = field(default_factory=Spectator)
     facts: GameFacts = field(default_factory=GameFacts)
     learning: Learning | None = None
+    event_types: Mapping[str, EventModel] = field(default_factory=dict)
     roles: tuple[str, ...] = ()
     role_named: Callable[[str], str] | None = None
 

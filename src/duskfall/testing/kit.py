@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import Variant
-from duskfall.testing import api, golden, no_leak, playouts, prompts
+from duskfall.testing import api, event_types, golden, no_leak, playouts, prompts
 
 PLAYOUT_SEED_BASE = 100_000
 
@@ -33,6 +33,7 @@ class VariantKit:
     CHECKS: ClassVar[tuple[str, ...]] = (
         "api",
         "determinism",
+        "event_types",
         "runtime_determinism",
         "playouts",
         "replay",
@@ -50,6 +51,11 @@ class VariantKit:
         """The Variant/State contract at every decision of random games (JSON schemas, parse
         round trips, fallbacks, out-of-turn and junk actions, visibility, wire codec)."""
         api.check_api(self.variant, self.configs, seeds)
+
+    def check_event_types(self, seeds: Iterable[int] = range(20)) -> None:
+        """Every event of random games converts to the typed model the variant declares for
+        its kind and back unchanged (nothing to check for a variant that declares none)."""
+        event_types.check_event_types(self.variant, self.configs, seeds)
 
     def check_determinism(self, seeds: Iterable[int] = range(10)) -> None:
         """The same config and seed give the same events."""

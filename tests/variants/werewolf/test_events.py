@@ -1,16 +1,20 @@
-"""Every rules event converts to its typed model and back unchanged, and survives JSON."""
+"""Every rules event converts to its typed model (the one the variant declares) and back
+unchanged, and survives JSON."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duskfall.core.events import Event
 from duskfall.testing import play_random
 from duskfall.variants.werewolf import VARIANT
-from duskfall.variants.werewolf.events import EVENT_TYPES, SeerAction, WerewolfKill, from_event
+from duskfall.variants.werewolf.events import SeerAction, WerewolfKill
+from duskfall.variants.werewolf.idiot import IdiotRevealed
+from duskfall.variants.werewolf.units import EVENT_TYPES
 
 OPTIONS = st.fixed_dictionaries(
     {
@@ -35,7 +39,7 @@ def test_random_games_end_and_their_events_are_typed(config: dict, seed: int) ->
     assert outcome.winner in (None, "village", "werewolf")
     kinds = set()
     for event in events:
-        model = from_event(event)
+        model = VARIANT.info.event_types[event.kind](event)
         assert model.to_event().same_content(event)
         again = Event.from_dict(json.loads(json.dumps(event.to_dict())))
         assert again.same_content(event)
@@ -54,6 +58,10 @@ def test_the_seeds_event_models_carry_phase_sub_phase_and_visibility() -> None:
     )
     assert event.payload == {"sub_phase": "WOLF_KILL", "target": 4, "votes": []}
     payload = {"seat": 8, "target": 2, "result": "Werewolf", "sub_phase": "SEER"}
-    seer = from_event(Event("seer_action", payload, "seats:8", 1, "NIGHT"))
+    seer = SeerAction.from_event(Event("seer_action", payload, "seats:8", 1, "NIGHT"))
     assert isinstance(seer, SeerAction) and seer.result == "Werewolf"
-    assert len(EVENT_TYPES) >= 20
+    assert len(EVENT_TYPES) >= 20 and EVENT_TYPES["idiot_revealed"] is IdiotRevealed
+    with pytest.raises(ValueError):  # a payload that does not fit its type
+        SeerAction.from_event(Event("seer_action", {**payload, "extra": 1}, "seats:8", 1, "NIGHT"))
+    with pytest.raises(ValueError):  # another kind
+        SeerAction.from_event(Event("exiled", {"seat": 1}, "public", 1, "DAY"))

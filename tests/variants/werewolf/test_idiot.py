@@ -19,6 +19,7 @@ from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
 from duskfall.testing import VariantKit
+from duskfall.testing.event_types import check_event_types
 from duskfall.testing.playouts import play_random_game
 
 VARIANT = get_variant("werewolf")
@@ -84,6 +85,11 @@ def test_his_view_and_every_prompt_know_the_rule() -> None:
 def test_the_kit_passes_on_a_table_with_him(check: str, tmp_path: Path) -> None:
     kit = VariantKit("werewolf", configs=[TABLE], playouts=60, leak_games=4)
     kit.run(check, tmp_path)
+
+
+def test_his_event_has_its_declared_type() -> None:
+    met = check_event_types(get_variant("werewolf"), [IN_ORDER], [REVEALED_SEED])
+    assert "idiot_revealed" in met
 
 
 def test_no_seat_learns_what_it_may_not_know_with_him_at_the_table(tmp_path: Path) -> None:

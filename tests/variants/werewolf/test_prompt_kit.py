@@ -14,7 +14,7 @@ from duskfall.core.events import ADMIN
 from duskfall.core.prompting import flatten, is_placeholder
 from duskfall.core.transcript import render_decision, system_prompt
 from duskfall.variants.werewolf import VARIANT
-from duskfall.variants.werewolf.events import EVENT_TYPES
+from duskfall.variants.werewolf.events import TABLE_EVENTS
 from duskfall.variants.werewolf.prompt_kit import KIT
 
 from .prompt_games import CONFIGS, decisions, new_state, play
@@ -48,7 +48,7 @@ def test_every_event_a_seat_sees_has_a_line_and_the_markers_none() -> None:
                     assert (line is None) == (entry["kind"] in KIT.markers), entry
                     seen.add(entry["kind"])
             assert not {e.kind for e in state.events if e.visibility != ADMIN} - seen
-    assert seen == set(EVENT_TYPES) - ADMIN_KINDS  # every kind a seat can see occurred
+    assert seen == {m.kind for m in TABLE_EVENTS} - ADMIN_KINDS  # every kind a seat sees occurred
 
 
 def test_every_decisions_prompt_holds_a_line_for_everything_the_seat_saw() -> None:

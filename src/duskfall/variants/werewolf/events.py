@@ -1,16 +1,20 @@
-"""Typed Werewolf events (seed 004's ``WerewolfKill``, ``WitchAction``, ``Vote``...).
+"""Typed Werewolf events (seed 004's ``WerewolfKill``, ``WitchAction``, ``Vote``...): the
+events of the table and of the classic roles; a role unit declares the models of the events it
+adds (:attr:`~duskfall.variants.werewolf.role_unit.RoleUnit.events`).
 
-The rules emit plain :class:`duskfall.core.Event` values (cheap in the hot path); every one of
-them converts to its pydantic model here with :func:`from_event` and back with
-``model.to_event()``, which the tests check for every event of many games. Each model carries
-its phase, sub-phase and visibility. Payloads hold JSON-native values only (lists, no int
-keys), so an event survives a trip through the JSONL log unchanged.
+The rules emit plain :class:`duskfall.core.Event` values (cheap in the hot path); the variant
+declares every kind's model (``VariantInfo.event_types``, from
+:data:`duskfall.variants.werewolf.units.EVENT_TYPES`), and the variant kit checks that every
+event of random games converts to its model with :meth:`WerewolfEvent.from_event` and back with
+``model.to_event()`` unchanged. Each model carries its phase, sub-phase and visibility. Payloads
+hold JSON-native values only (lists, no int keys), so an event survives a trip through the JSONL
+log unchanged.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict
 
@@ -49,6 +53,14 @@ class WerewolfEvent(BaseModel):
     def to_event(self) -> Event:
         payload = self.model_dump(exclude={"day", "phase", "visibility"}, mode="json")
         return Event(self.kind, payload, self.visibility, self.day, self.phase)
+
+    @classmethod
+    def from_event(cls, event: Event) -> Self:
+        """The model of a rules event of this kind (a ValueError if its payload does not fit)."""
+        if event.kind != cls.kind:
+            raise ValueError(f"a {event.kind!r} event is no {cls.kind!r}")
+        where = {"day": event.day, "phase": event.phase, "visibility": event.visibility}
+        return cls.model_validate({**event.payload, **where})
 
 
 class Cast(BaseModel):
@@ -236,20 +248,10 @@ class GameEnd(WerewolfEvent):
     roles: list[str]
 
 
-EVENT_TYPES: dict[str, type[WerewolfEvent]] = {
-    cls.kind: cls
-    for cls in (
-        GameStart, RolesDealt, RoleAssigned, WolfTeam, NightStart, DayStart, Speech, WolfVotes,
-        WerewolfKill, WitchTold, WitchAction, GuardAction, SeerAction, NightResolved,
-        BadgeCandidates, BadgeWithdrawals, Vote, VoteResult, SheriffElected, Deaths, Exiled,
-        HunterShot, BadgePassed, GameEnd,
-    )
-}  # fmt: skip
-
-
-def from_event(event: Event) -> WerewolfEvent:
-    """The typed model of a Werewolf rules event; KeyError for a kind this variant never emits."""
-    cls = EVENT_TYPES[event.kind]
-    return cls.model_validate(
-        {**event.payload, "day": event.day, "phase": event.phase, "visibility": event.visibility}
-    )
+TABLE_EVENTS: tuple[type[WerewolfEvent], ...] = (
+    GameStart, RolesDealt, RoleAssigned, WolfTeam, NightStart, DayStart, Speech, WolfVotes,
+    WerewolfKill, WitchTold, WitchAction, GuardAction, SeerAction, NightResolved,
+    BadgeCandidates, BadgeWithdrawals, Vote, VoteResult, SheriffElected, Deaths, Exiled,
+    HunterShot, BadgePassed, GameEnd,
+)  # fmt: skip
+"""The events of the table and the classic roles (a role unit adds its own)."""

@@ -3,19 +3,30 @@ his card instead of dying: he stays in the game and keeps speaking, but votes no
 exile, a night kill or the poison kill him as anyone else.
 
 Everything about him is here: his rules text and power for the prompts, his coaching hint,
-what his view shows (``revealed``), the line, mark and reveal of ``idiot_revealed``, and the
-exile hook that reveals him (the rules then leave him out of the exile votes).
+what his view shows (``revealed``), the typed model, line, mark and reveal of
+``idiot_revealed``, and the exile hook that reveals him (the rules then leave him out of the
+exile votes).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from duskfall.core.events import PUBLIC
 from duskfall.core.spectator import mark
+from duskfall.variants.werewolf import phases as P
+from duskfall.variants.werewolf.events import WerewolfEvent
 from duskfall.variants.werewolf.role_unit import Obs, RoleUnit, Table, in_play, said
 
 IDIOT = "Idiot"
+
+
+class IdiotRevealed(WerewolfEvent):
+    """The village exiled the Idiot for the first time: he shows his card and stays."""
+
+    kind: ClassVar[str] = "idiot_revealed"
+    sub_phase: str | None = P.VOTE
+    seat: int
 
 
 def _exiled(table: Table, seat: int) -> bool:
@@ -24,7 +35,7 @@ def _exiled(table: Table, seat: int) -> bool:
         return True
     table.revealed[seat] = IDIOT
     table.voteless.add(seat)
-    table.emit("idiot_revealed", PUBLIC, "VOTE", seat=seat)
+    table.emit(IdiotRevealed.kind, PUBLIC, P.VOTE, seat=seat)
     return False
 
 
@@ -65,4 +76,5 @@ IDIOT_UNIT = RoleUnit(
         )
     },
     exiled=_exiled,
+    events=(IdiotRevealed,),
 )

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from duskfall.core.events import Event
+from duskfall.variants.werewolf.events import WerewolfEvent
 
 WOLF_TEAM = "werewolf"
 VILLAGE_TEAM = "village"
@@ -76,7 +77,9 @@ class RoleUnit:
       and the roles shown by the events it causes, by event kind;
     * ``bot_words``: what a bot holding it says of itself in a speech;
     * ``exiled(table, seat)``: True if the exile kills the seat (the default); a role that
-      survives it changes the table instead (reveals itself, loses its vote...).
+      survives it changes the table instead (reveals itself, loses its vote...);
+    * ``events``: the typed models of the events it adds to the table's
+      (:mod:`duskfall.variants.werewolf.events`), which the variant declares.
     """
 
     name: str
@@ -94,6 +97,7 @@ class RoleUnit:
     reveals: Mapping[str, Reveal] = field(default_factory=dict)
     bot_words: str = "I am a villager."
     exiled: Callable[[Table, int], bool] = _dies
+    events: tuple[type[WerewolfEvent], ...] = ()
 
     @property
     def plural_name(self) -> str:

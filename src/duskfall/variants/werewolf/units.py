@@ -1,10 +1,16 @@
 """Every Werewolf role, as its unit (:class:`~duskfall.variants.werewolf.role_unit.RoleUnit`),
-in the order the roles are listed (roles in play, presets, prompts)."""
+in the order the roles are listed (roles in play, presets, prompts), and the typed model of every
+event kind the rules emit: the table's and each unit's."""
 
 from __future__ import annotations
 
 from duskfall.variants.werewolf.classic_roles import CLASSIC
+from duskfall.variants.werewolf.events import TABLE_EVENTS, WerewolfEvent
 from duskfall.variants.werewolf.idiot import IDIOT_UNIT
 from duskfall.variants.werewolf.role_unit import RoleUnit
 
 UNITS: dict[str, RoleUnit] = {unit.name: unit for unit in (*CLASSIC, IDIOT_UNIT)}
+
+EVENT_TYPES: dict[str, type[WerewolfEvent]] = {
+    model.kind: model for model in (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))
+}

@@ -19,6 +19,7 @@ from duskfall.variants.werewolf.prompt_kit import KIT
 from duskfall.variants.werewolf.roles import PRESETS, ROLES, TEAM_ALIASES, TEAMS, canonical_role
 from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.spectator import SPECTATOR
+from duskfall.variants.werewolf.units import EVENT_TYPES
 
 
 class WerewolfVariant:
@@ -39,6 +40,7 @@ class WerewolfVariant:
         spectator=SPECTATOR,
         facts=FACTS,
         learning=LEARNING,
+        event_types={kind: model.from_event for kind, model in EVENT_TYPES.items()},
         roles=tuple(ROLES),
         role_named=canonical_role,
     )
