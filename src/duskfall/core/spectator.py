@@ -101,9 +101,15 @@ def observed_names(observation: Payload) -> dict[int, str]:
     return names
 
 
+MarkFinder = Callable[[Event], list[dict[str, Any]]]
+"""The marks an event of one kind puts on players' cards."""
+
+
 class Spectator:
     """A variant's presentation (see the module docstring); the defaults of a variant that
-    declares nothing."""
+    declares nothing. ``mark_finders``: the marks of each event kind (by kind)."""
+
+    mark_finders: Mapping[str, MarkFinder] = {}
 
     def line(self, event: Event, names: Mapping[int, str] | None = None) -> str | None:
         return None
@@ -114,7 +120,8 @@ class Spectator:
         return {seat: role} if isinstance(role, str) and seat is not None else {}
 
     def marks(self, event: Event) -> list[dict[str, Any]]:
-        return []
+        finder = self.mark_finders.get(event.kind)
+        return finder(event) if finder is not None else []
 
     def action_words(self, action: Payload) -> str | None:
         """An action in words where the variant words it its own way (else None)."""

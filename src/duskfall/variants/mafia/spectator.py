@@ -9,6 +9,7 @@ from typing import Any
 from duskfall.core.events import Event
 from duskfall.core.spectator import (
     Ballot,
+    MarkFinder,
     Payload,
     SeatCard,
     Spectator,
@@ -84,7 +85,7 @@ def _deaths(event: Event) -> list[dict[str, Any]]:
     ]
 
 
-_MARKS: dict[str, Callable[[Event], list[dict[str, Any]]]] = {
+_MARKS: dict[str, MarkFinder] = {
     "night_summary": _deaths,
     "dawn": _deaths,
     "vote_result": lambda e: mark(e.payload.get("eliminated"), "exiled", f"voted out, day {e.day}"),
@@ -113,6 +114,8 @@ def _all_roles(roles: Any) -> dict[int, str]:
 
 
 class MafiaSpectator(Spectator):
+    mark_finders = _MARKS
+
     def line(self, event: Event, names: Mapping[int, str] | None = None) -> str | None:
         render = _LINES.get(event.kind) if event.source == "rules" else None
         return render(event.payload) if render is not None else None
@@ -137,10 +140,6 @@ class MafiaSpectator(Spectator):
         if kind in ("deal", "game_end"):
             return _all_roles(payload.get("roles"))
         return {}
-
-    def marks(self, event: Event) -> list[dict[str, Any]]:
-        finder = _MARKS.get(event.kind)
-        return finder(event) if finder is not None else []
 
     def ballot(self, event: Event) -> Ballot | None:
         return FACTS.ballot(event)

@@ -9,6 +9,7 @@ from typing import Any
 from duskfall.core.events import Event
 from duskfall.core.spectator import (
     Ballot,
+    MarkFinder,
     Payload,
     SeatCard,
     Spectator,
@@ -71,7 +72,7 @@ _LINES: dict[str, Callable[[Payload], str]] = {
     "ROLES_DEALT": lambda p: roles_line(p["roles"]),
 }
 
-_MARKS: dict[str, Callable[[Event], list[dict[str, Any]]]] = {
+_MARKS: dict[str, MarkFinder] = {
     "PLAYER_ELIMINATED": lambda e: mark(
         e.payload.get("player_id"), "exiled", f"voted out, day {e.day}"
     ),
@@ -91,6 +92,8 @@ _MARKS: dict[str, Callable[[Event], list[dict[str, Any]]]] = {
 
 
 class SportsMafiaSpectator(Spectator):
+    mark_finders = _MARKS
+
     def line(self, event: Event, names: Mapping[int, str] | None = None) -> str | None:
         render = _LINES.get(event.kind) if event.source == "rules" else None
         return render(event.payload) if render is not None else None
@@ -114,10 +117,6 @@ class SportsMafiaSpectator(Spectator):
         if kind == "DON_CHECK_RESULT":
             return {int(p["target"]): SHERIFF if p["is_sheriff"] else "not sheriff (checked)"}
         return {}
-
-    def marks(self, event: Event) -> list[dict[str, Any]]:
-        finder = _MARKS.get(event.kind)
-        return finder(event) if finder is not None else []
 
     def ballot(self, event: Event) -> Ballot | None:
         return FACTS.ballot(event)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from duskfall.core.events import Event
+from duskfall.core.spectator import MarkFinder
 from duskfall.variants.werewolf.events import WerewolfEvent
 
 WOLF_TEAM = "werewolf"
@@ -27,7 +27,6 @@ Obs = Mapping[str, Any]
 Namer = Callable[[int | None], str]
 Line = Callable[[Mapping[str, Any], Namer], str]
 """An event's line from its payload, naming seats with the namer (``seat 3 (Cleo)``)."""
-MarkFinder = Callable[[Event], list[dict[str, Any]]]
 Reveal = Callable[[Mapping[str, Any]], dict[int, str]]
 """The roles an event's payload shows to whoever sees the event (``{seat: role}``)."""
 

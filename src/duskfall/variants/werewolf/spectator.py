@@ -83,6 +83,8 @@ def _card_facts(observation: Payload) -> Any:
 
 
 class WerewolfSpectator(Spectator):
+    mark_finders = _MARKS
+
     def line(self, event: Event, names: Mapping[int, str] | None = None) -> str | None:
         if event.source != "rules":
             return None
@@ -106,10 +108,6 @@ class WerewolfSpectator(Spectator):
             return {int(w): WEREWOLF for w in payload["wolves"]}
         reveal = _REVEALS.get(event.kind)
         return reveal(payload) if reveal is not None else {}
-
-    def marks(self, event: Event) -> list[dict[str, Any]]:
-        finder = _MARKS.get(event.kind)
-        return finder(event) if finder is not None else []
 
     def ballot(self, event: Event) -> Ballot | None:
         return FACTS.ballot(event)
