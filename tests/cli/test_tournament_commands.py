@@ -4,6 +4,7 @@ against the stub OpenAI server (cost and cached tokens in the report)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,23 @@ def test_run_status_report_and_resume(bots: Path, tmp_path: Path, cli: CliRun) -
     code, out, _ = cli("tournament", "resume", str(bots), "--db", db)
     assert code == 0 and "0 game(s) played" in out
     assert (tmp_path / "tournaments" / "cli-bots" / "tournament.json").exists()
+
+
+def test_status_without_a_driver_says_so_when_games_are_left(
+    bots: Path, tmp_path: Path, cli: CliRun
+) -> None:
+    """No driver and nothing lost in flight (as when a driver dies between two games): the
+    status still says no driver is running and what resume would play."""
+    db = tmp_path / "i.db"
+    code, _, err = cli("tournament", "run", str(bots), "--db", str(db))
+    assert code == 0, err
+    with sqlite3.connect(db) as con:  # one slot never played, as if the driver died before it
+        con.execute("DELETE FROM games WHERE tournament_slot = 3")
+        con.execute("DELETE FROM tournament_slots WHERE slot = 3")
+    code, out, err = cli("tournament", "status", str(bots), "--db", str(db))
+    assert code == 0, err
+    assert "3/4 finished, 0 in flight" in out
+    assert "no driver running: 1 game(s) to play (resume plays them)" in out
 
 
 @pytest.mark.parametrize(

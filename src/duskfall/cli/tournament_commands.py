@@ -222,6 +222,7 @@ def status(config: ConfigArg, db: DbOpt = None) -> None:
         f"{len(state.in_flight) if driver else 0} in flight, {len(state.failed)} failed, "
         f"{len(state.missing)} to play; {spent.total_tokens:,} tokens, ${spent.cost_usd:.4f}"
     )
+    reason = None
     if loaded.stop == "separated":
         from duskfall.arena.stopping import separation_looks
 
@@ -232,9 +233,16 @@ def status(config: ConfigArg, db: DbOpt = None) -> None:
             )
     if driver is not None:
         console.print(f"driver: {driver}")
-    elif state.in_flight or state.lost or state.interrupted:
+    else:
         lost = len(state.in_flight) + len(state.lost) + len(state.interrupted)
-        console.print(f"no driver running: {lost} game(s) were lost in flight (resume plays them)")
+        if lost:
+            console.print(
+                f"no driver running: {lost} game(s) were lost in flight (resume plays them)"
+            )
+        elif state.missing and reason is None:
+            console.print(
+                f"no driver running: {len(state.missing)} game(s) to play (resume plays them)"
+            )
     nodes = state.games_per_node()
     if nodes:
         console.print(
