@@ -6,6 +6,7 @@ import pytest
 
 from duskfall.core.redaction import (
     MASK,
+    forget_secret,
     redact,
     redact_value,
     register_secret,
@@ -36,6 +37,14 @@ def test_registered_values_are_masked_anywhere() -> None:
     register_secret("ab")  # too short to mask safely: ignored
     assert redact("x tok-REGISTERED-4242y") == f"x {MASK}y"
     assert redact("ab cd") == "ab cd"
+
+
+def test_a_forgotten_value_is_no_longer_masked() -> None:
+    register_secret("tok-FORGOTTEN-4242")
+    register_secret("tok-KEPT-4242")
+    forget_secret("tok-FORGOTTEN-4242")
+    forget_secret("never-registered")  # nothing to forget: no error
+    assert redact("tok-FORGOTTEN-4242 tok-KEPT-4242") == f"tok-FORGOTTEN-4242 {MASK}"
 
 
 def test_environment_keys_are_read_when_redacting(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,8 @@
 
 Secrets are registered by the layer that knows them: the LLM layer registers API keys (from
 the environment and the ``DUSKFALL_LLM_CONFIG`` file) with :func:`register_secret_env` and
-:func:`register_secret`; the web app and the server register their admin and seat tokens.
+:func:`register_secret`; the web app and the server register their admin and seat tokens (the
+server forgets a game's seat tokens with :func:`forget_secret` once the game is over).
 :func:`redact_value` applies :func:`redact` to every string inside JSON-like data.
 """
 
@@ -50,6 +51,16 @@ def register_secret(value: str | None) -> None:
     with _lock:
         if value not in _secrets:
             _secrets.add(value)
+            _pattern = None
+
+
+def forget_secret(value: str | None) -> None:
+    """Stop masking ``value``: a secret whose use has ended (a finished game's seat token), so
+    that a long-running server's list of secrets does not grow with every game it plays."""
+    global _pattern
+    with _lock:
+        if value in _secrets:
+            _secrets.discard(value)
             _pattern = None
 
 

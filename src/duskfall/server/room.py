@@ -20,6 +20,7 @@ from pathlib import Path
 
 from duskfall.core.errors import DuskfallError
 from duskfall.core.outcome import Outcome, Termination
+from duskfall.core.redaction import forget_secret, register_secret
 from duskfall.core.variant import State, Variant
 from duskfall.protocol.messages import ServerHello
 from duskfall.protocol.observations import ObservationFrames
@@ -102,6 +103,7 @@ class Room:
             frames=self.frames,
         )
         token = secrets.token_urlsafe(18)
+        register_secret(token)  # a client that says its token gets it masked in the record
         seat.token = token
         self.seats[index] = seat
         self.tokens[token] = seat
@@ -151,6 +153,7 @@ class Room:
         seat.detach()
         if not self.started:
             self.seats[seat.seat] = None
+            forget_secret(seat.token)
             self.tokens = {t: s for t, s in self.tokens.items() if s is not seat}
             if self.occupied == 0 and self._fill_timer is not None:
                 self._fill_timer.cancel()
@@ -250,6 +253,8 @@ class Room:
             timer.cancel()
         self._expiry.clear()
         self.finished.set()
+        for token in self.tokens:  # the record is written: nothing of this game is masked again
+            forget_secret(token)
         for seat in self.seats:
             if seat is not None:
                 seat.game_over(self._is_alive(seat.seat))
