@@ -71,6 +71,23 @@ def test_run_status_report_and_resume(bots: Path, tmp_path: Path, cli: CliRun) -
     assert (tmp_path / "tournaments" / "cli-bots" / "tournament.json").exists()
 
 
+def test_report_and_status_follow_a_moved_folder(tmp_path: Path, cli: CliRun) -> None:
+    """The folder and its index moved (or copied to another machine): the logs are found in
+    the config's games folder, as resume finds them, without a resume first."""
+    played, moved = tmp_path / "played", tmp_path / "moved"
+    played.mkdir()
+    (played / "bots.toml").write_text(BOTS)
+    code, _, err = cli("tournament", "run", str(played / "bots.toml"), "--db", str(played / "i.db"))
+    assert code == 0, err
+    played.rename(moved)
+    args = (str(moved / "bots.toml"), "--db", str(moved / "i.db"))
+    code, out, err = cli("tournament", "report", *args, "--bootstrap", "10")
+    assert code == 0, err
+    assert "smart > naive" in out
+    code, out, err = cli("tournament", "status", *args)
+    assert code == 0 and "4/4 finished" in out, err
+
+
 def test_status_without_a_driver_says_so_when_games_are_left(
     bots: Path, tmp_path: Path, cli: CliRun
 ) -> None:

@@ -7,7 +7,7 @@ import shlex
 import signal
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
 from typing import Annotated
@@ -20,6 +20,7 @@ from duskfall.arena.tournament import (
     RunSummary,
     TournamentInterrupted,
     TournamentProgress,
+    follow_moved_logs,
     run_tournament,
     stored_config,
     tournament_progress,
@@ -30,6 +31,7 @@ from duskfall.cli.console import safe_console
 from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex, default_db_path, use_db
+from duskfall.store.sqlite_file import GameIndexError
 
 console = safe_console(soft_wrap=True)
 tournament_app = typer.Typer(
@@ -86,10 +88,15 @@ def _config(config_path: Path, db: Path | None) -> tuple[TournamentConfig, Path]
     return config, path
 
 
-def _progress(config: TournamentConfig, db: Path) -> TournamentProgress:
+def _progress(config: TournamentConfig, db: Path, config_path: Path) -> TournamentProgress:
+    """Where the tournament stands; logs moved with their folder (to another place or
+    machine) are found in the config's games folder first, as ``resume`` finds them."""
     if not db.exists():
         raise ConfigError(f"no game index at {db}: tournament {config.name!r} has not started")
     with GameIndex(db) as index:
+        games_dir = config.games_dir(config_path.resolve().parent)
+        with suppress(GameIndexError, OSError):  # a read-only index: reading it still works
+            follow_moved_logs(index, config.name, games_dir)
         return tournament_progress(config, index)
 
 
@@ -214,7 +221,7 @@ def resume(
 def status(config: ConfigArg, db: DbOpt = None) -> None:
     """Games finished (per node), in flight, failed and missing; the driver; spending."""
     loaded, path = _config(config, db)
-    state = _progress(loaded, path)
+    state = _progress(loaded, path, config)
     spent = state.spent().total
     driver = driver_of(loaded.games_dir(config.resolve().parent))
     console.print(
@@ -294,7 +301,7 @@ def report(
     from duskfall.cli.tournament_display import leaderboard_table
 
     loaded, path = _config(config, db)
-    state = _progress(loaded, path)
+    state = _progress(loaded, path, config)
     if exclude_fallbacks:
         state = state.without_fallbacks()
     result = build_report(state, bootstrap=bootstrap)
@@ -352,7 +359,7 @@ def plan(
         )
     pilot = []
     if path.exists():
-        state = _progress(loaded, path)
+        state = _progress(loaded, path, config)
         games = [played_game(row) for _, row in sorted(state.done.items())]
         forks = {s.index for s in state.schedule if s.fork is not None}
         rated = rated_by_slot(state, [g for g in games if g.slot not in forks])
