@@ -23,7 +23,12 @@ from duskfall.server.broadcast import game_event_message
 
 # configs whose random games reach every decision kind and event of each variant
 CONFIGS: dict[str, list[dict[str, Any]]] = {
-    "werewolf": [{}, {"preset": "werewolf-9"}, {"preset": "werewolf-6"}],
+    "werewolf": [
+        {},
+        {"preset": "werewolf-9"},
+        {"preset": "werewolf-6"},
+        {"roles": ["Idiot", "Werewolf", "Werewolf", "Villager", "Villager", "Seer", "Witch"]},
+    ],
     "mafia": [
         {},
         {"roles": ["MAFIA", "MAFIA", "DOCTOR", "DOCTOR", "SHERIFF", "SHERIFF", "VILLAGER"]},
