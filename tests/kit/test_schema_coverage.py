@@ -1,6 +1,7 @@
 """Every event a seat may be sent under any golden table (every variant, preset and role set
-the project pins) has its published schema: a table whose role adds an event kind the
-schemas' configs never reach would send frames no client could validate."""
+the project pins) has its published schema, and its frame validates against it: a table whose
+role adds an event kind the schemas' games never reach would send frames no client could
+validate."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import functools
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 
 from duskfall.core.events import ADMIN
 from duskfall.core.registry import get_variant
 from duskfall.kit.schemas import all_files
+from duskfall.server.broadcast import game_event_message
 from duskfall.testing.golden import read_golden
 from duskfall.testing.playouts import play_random
 
@@ -25,13 +28,27 @@ def server_defs(variant: str) -> dict[str, Any]:
     return defs
 
 
+@functools.cache
+def validator(variant: str, kind: str) -> Any:
+    return jsonschema_rs.Draft202012Validator(
+        {"$ref": f"#/$defs/event_{kind}", "$defs": server_defs(variant)}
+    )
+
+
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
-def test_every_event_sent_under_a_golden_table_has_a_schema(path: Path) -> None:
+def test_every_event_sent_under_a_golden_table_has_a_schema_it_fits(path: Path) -> None:
     golden = read_golden(path)
-    variant = get_variant(golden["variant"])
-    sent: set[str] = set()
+    vid = golden["variant"]
+    missing: set[str] = set()
     for seed in range(10):
-        _, events = play_random(variant, golden["config"], seed)
-        sent |= {e.kind for e in events if e.visibility != ADMIN}
-    missing = sorted(k for k in sent if f"event_{k}" not in server_defs(golden["variant"]))
-    assert not missing, f"{path.name}: events with no schema: {missing}"
+        _, events = play_random(get_variant(vid), golden["config"], seed)
+        for event in events:
+            if event.visibility == ADMIN:
+                continue
+            if f"event_{event.kind}" not in server_defs(vid):
+                missing.add(event.kind)
+                continue
+            frame = game_event_message(event.kind, event.payload, "g") | {"seq": 1}
+            errors = [e.message for e in validator(vid, event.kind).iter_errors(frame)]
+            assert not errors, f"{path.name} seed {seed}: {event.kind}: {errors[:3]}"
+    assert not missing, f"{path.name}: events with no schema: {sorted(missing)}"

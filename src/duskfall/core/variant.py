@@ -160,9 +160,16 @@ class TypedEvent(Protocol):
     def to_event(self) -> Event: ...
 
 
-EventModel = Callable[[Event], TypedEvent]
-"""The typed model of one event kind: the plain event in, its model out (ValueError if the
-payload does not fit)."""
+class EventModel(Protocol):
+    """The typed model of one event kind (a class; its class methods do this)."""
+
+    def from_event(self, event: Event, /) -> TypedEvent:
+        """The plain event's model (ValueError if its payload does not fit)."""
+        ...
+
+    def wire_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the payload fields, as a ``GAME_EVENT`` frame carries them."""
+        ...
 
 
 @dataclass(frozen=True)

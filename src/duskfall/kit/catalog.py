@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from duskfall.core.errors import ConfigError
 from duskfall.core.events import ADMIN, Event
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import LegalActions, State, Variant, parse_config
@@ -21,18 +22,22 @@ from duskfall.protocol.json_schema import Shape, generalize, merge
 from duskfall.protocol.strict import wire_action_schema
 from duskfall.server.broadcast import game_event_message
 
-# configs whose random games reach every decision kind and event of each variant
+# configs whose random games (with every_role's table) reach every decision kind and event
 CONFIGS: dict[str, list[dict[str, Any]]] = {
-    "werewolf": [
-        {},
-        {"preset": "werewolf-9"},
-        {"preset": "werewolf-6"},
-        {"roles": ["Idiot", "Werewolf", "Werewolf", "Villager", "Villager", "Seer", "Witch"]},
-    ],
+    "werewolf": [{}, {"preset": "werewolf-9"}, {"preset": "werewolf-6"}],
     "mafia": [
         {},
         {"roles": ["MAFIA", "MAFIA", "DOCTOR", "DOCTOR", "SHERIFF", "SHERIFF", "VILLAGER"]},
         {"roles": ["MAFIA", "MAFIA", "VIGILANTE", "VIGILANTE", "VILLAGER", "VILLAGER"]},
+        {
+            "allow_multi_role": True,
+            "roles": ["MAFIA+DOCTOR", "MAFIA+SHERIFF", "DOCTOR", "SHERIFF", "VIGILANTE"]
+            + ["VILLAGER"] * 3,
+        },
+        {
+            "coordination": False,
+            "roles": ["MAFIA", "MAFIA", "DOCTOR", "SHERIFF"] + ["VILLAGER"] * 3,
+        },
     ],
 }
 SEEDS = range(40)
@@ -140,10 +145,27 @@ def collect(
     configs: Iterable[Mapping[str, Any]] | None = None,
     seeds: Iterable[int] = SEEDS,
 ) -> Catalog:
-    """The catalog of ``variant`` from random games of ``configs`` x ``seeds``."""
+    """The catalog of ``variant`` from random games of ``configs`` x ``seeds`` (by default
+    :data:`CONFIGS` and a table dealing every role the variant declares)."""
     catalog = Catalog(variant)
     seed_list = list(seeds)
-    for config in configs if configs is not None else CONFIGS.get(variant.id, [{}]):
+    if configs is None:
+        configs = [*CONFIGS.get(variant.id, [{}]), *every_role(variant)]
+    for config in configs:
         for seed in seed_list:
             walk(variant, config, seed, catalog.note_state, catalog.note_events)
     return catalog
+
+
+def every_role(variant: Variant) -> list[dict[str, Any]]:
+    """A table dealing each role the variant declares once (``{"roles": [...]}``), if its
+    config takes a role list: a role added to a variant brings its events and decisions into
+    the catalog without being named here."""
+    if not variant.info.roles:
+        return []
+    config = {"roles": list(variant.info.roles)}
+    try:
+        parse_config(variant, config)
+    except ConfigError:
+        return []
+    return [config]

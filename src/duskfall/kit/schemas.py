@@ -9,7 +9,8 @@ Built from the code that speaks the protocol, never written by hand:
   (:func:`~duskfall.protocol.strict.wire_action_schema`);
 * the observation from the ``TypedDict`` of the variant's ``view.py`` (declared on its wire
   codec); a state update with ``"partial": true`` carries any of its fields, or null;
-* each event from the rules' events as the server forwards them.
+* each event from the typed model its variant declares for the kind
+  (``VariantInfo.event_types``), else from the rules' events as the server forwards them.
 
 Files (draft 2020-12; each self-contained, ``$defs`` inside)::
 
@@ -178,13 +179,19 @@ class VariantSchemas:
         return {kind: decision.action for kind, decision in self.catalog.decisions.items()}
 
     def events(self) -> dict[str, dict[str, Any]]:
+        """Each event a seat may be sent (met in the catalog's games): its fields from the
+        typed model the variant declares for the kind, else as the games showed them."""
+        declared = self.variant.info.event_types
         events: dict[str, dict[str, Any]] = {}
         for kind, shape in self.catalog.events.items():
-            schema = shape.schema()
+            model = declared.get(kind)
+            schema = model.wire_schema() if model is not None else shape.schema()
             schema["properties"].update(
                 type={"const": "GAME_EVENT"}, event={"const": kind}, game_id={"type": "string"}
             )
             schema["properties"]["seq"] = {"type": "integer", "minimum": 1}
+            required = schema.setdefault("required", [])
+            required += [f for f in ("type", "event", "game_id", "seq") if f not in required]
             audience = sorted(self.catalog.visibility.get(kind, ()))
             schema["description"] = f"sent to: {', '.join(audience)}"
             events[kind] = schema

@@ -26,7 +26,7 @@ def check_event_types(
                 model = declared.get(event.kind)
                 assert model is not None, f"{event.kind!r}: an event kind with no declared type"
                 try:
-                    typed = model(event)
+                    typed = model.from_event(event)
                 except ValueError as exc:
                     raise AssertionError(f"{event.kind!r} does not fit its type: {exc}") from exc
                 again = typed.to_event()

@@ -39,7 +39,7 @@ def test_random_games_end_and_their_events_are_typed(config: dict, seed: int) ->
     assert outcome.winner in (None, "village", "werewolf")
     kinds = set()
     for event in events:
-        model = VARIANT.info.event_types[event.kind](event)
+        model = VARIANT.info.event_types[event.kind].from_event(event)
         assert model.to_event().same_content(event)
         again = Event.from_dict(json.loads(json.dumps(event.to_dict())))
         assert again.same_content(event)

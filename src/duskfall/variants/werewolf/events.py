@@ -16,9 +16,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from duskfall.core.events import Event
+from duskfall.core.model_schema import dumped_schema
 from duskfall.variants.werewolf import phases as P
 
 
@@ -45,10 +46,22 @@ class WerewolfEvent(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=True)
     kind: ClassVar[str] = ""
+    # the sub-phases an event of this kind happens in (empty: only its ``sub_phase`` default)
+    sub_phases: ClassVar[tuple[str | None, ...]] = ()
     day: int = 0
     phase: str = ""
     visibility: str = "public"
     sub_phase: str | None = None
+
+    @classmethod
+    def allowed_sub_phases(cls) -> tuple[str | None, ...]:
+        return cls.sub_phases or (cls.model_fields["sub_phase"].default,)
+
+    @model_validator(mode="after")
+    def _in_its_sub_phase(self) -> Self:
+        if self.sub_phase not in self.allowed_sub_phases():
+            raise ValueError(f"a {self.kind} event in sub-phase {self.sub_phase!r}")
+        return self
 
     def to_event(self) -> Event:
         payload = self.model_dump(exclude={"day", "phase", "visibility"}, mode="json")
@@ -61,6 +74,13 @@ class WerewolfEvent(BaseModel):
             raise ValueError(f"a {event.kind!r} event is no {cls.kind!r}")
         where = {"day": event.day, "phase": event.phase, "visibility": event.visibility}
         return cls.model_validate({**event.payload, **where})
+
+    @classmethod
+    def wire_schema(cls) -> dict[str, Any]:
+        """The payload's JSON Schema (``day``, ``phase`` and ``visibility`` are not sent)."""
+        schema = dumped_schema(cls, exclude=("day", "phase", "visibility"))
+        schema["properties"]["sub_phase"] = {"enum": list(cls.allowed_sub_phases())}
+        return schema
 
 
 class Cast(BaseModel):
@@ -118,6 +138,12 @@ class Speech(WerewolfEvent):
     """Wolf chat, campaign speech, day speech or last words (``sub_phase`` says which)."""
 
     kind: ClassVar[str] = "speech"
+    sub_phases: ClassVar[tuple[str | None, ...]] = (
+        P.WOLF_CHAT,
+        P.BADGE_SPEECH,
+        P.SPEECH,
+        P.LAST_WORDS,
+    )
     seat: int
     text: str
 
@@ -194,6 +220,7 @@ class Vote(WerewolfEvent):
     """A cast vote, revealed when the vote closes (``sub_phase`` VOTE or BADGE_VOTE)."""
 
     kind: ClassVar[str] = "vote"
+    sub_phases: ClassVar[tuple[str | None, ...]] = (P.BADGE_VOTE, P.VOTE)
     seat: int
     target: int | None
     weight: float
@@ -201,6 +228,7 @@ class Vote(WerewolfEvent):
 
 class VoteResult(WerewolfEvent):
     kind: ClassVar[str] = "vote_result"
+    sub_phases: ClassVar[tuple[str | None, ...]] = (P.BADGE_VOTE, P.VOTE)
     tally: list[Tally]
     chosen: int | None
     tied: list[int]
@@ -208,6 +236,7 @@ class VoteResult(WerewolfEvent):
 
 class SheriffElected(WerewolfEvent):
     kind: ClassVar[str] = "sheriff_elected"
+    sub_phase: str | None = P.BADGE_VOTE
     seat: int | None
     reason: str
 

@@ -40,7 +40,7 @@ class WerewolfVariant:
         spectator=SPECTATOR,
         facts=FACTS,
         learning=LEARNING,
-        event_types={kind: model.from_event for kind, model in EVENT_TYPES.items()},
+        event_types=EVENT_TYPES,
         roles=tuple(ROLES),
         role_named=canonical_role,
     )

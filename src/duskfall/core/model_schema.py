@@ -1,0 +1,37 @@
+"""The JSON Schema of a pydantic model as it is dumped whole (a variant's typed event on the
+wire): every field present, objects closed, ``$ref`` inlined, no titles or defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+_DROPPED = ("title", "default", "$defs", "description")
+
+
+def dumped_schema(model: type[BaseModel], *, exclude: Collection[str] = ()) -> dict[str, Any]:
+    """The schema of ``model.model_dump(mode="json")`` less the fields ``exclude`` names."""
+    schema = model.model_json_schema(mode="serialization")
+    defs: Mapping[str, Any] = schema.get("$defs", {})
+
+    def inline(value: Any) -> Any:
+        if isinstance(value, list):
+            return [inline(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        if "$ref" in value:
+            target = defs[value["$ref"].rsplit("/", 1)[-1]]
+            return inline({**target, **{k: v for k, v in value.items() if k != "$ref"}})
+        out = {k: inline(v) for k, v in value.items() if k not in _DROPPED}
+        if isinstance(out.get("properties"), dict):
+            out["required"] = list(out["properties"])  # a dump writes every field
+            out["additionalProperties"] = False
+        return out
+
+    closed: dict[str, Any] = inline(schema)
+    for name in exclude:
+        closed["properties"].pop(name, None)
+    closed["required"] = list(closed["properties"])
+    return closed
