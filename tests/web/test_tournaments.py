@@ -6,12 +6,15 @@ import os
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from arena.tournament_kit import bot_config
 from duskfall.arena.tournament import run_tournament
 from duskfall.store.index import GameIndex
+from duskfall.web import tournaments as tournaments_module
 
 
 def test_tournament_pages_show_the_leaderboard_and_link_every_game(
@@ -92,3 +95,33 @@ def test_a_deals_seed_is_shown_only_once_every_game_of_the_deal_has_ended(
     with sqlite3.connect(isolated_index) as raw:  # ... and once it has ended
         raw.execute("UPDATE games SET status = 'finished' WHERE id = ?", (second.id,))
     assert shown() == [seed, seed]
+
+
+def test_a_report_is_built_once_until_a_game_changes(
+    client: TestClient, isolated_index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reloads, the JSON and many requests at once share one build; a changed game set
+    (here a game removed from the index) builds it again."""
+    config = bot_config("sides", games=2)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
+    builds: list[int] = []
+    real = tournaments_module.build_report
+
+    def counted(progress: Any, **options: Any) -> Any:
+        builds.append(len(progress.done))
+        return real(progress, **options)
+
+    monkeypatch.setattr(tournaments_module, "build_report", counted)
+    assert client.get("/tournaments/bots-sides").status_code == 200
+    assert client.get("/tournaments/bots-sides").status_code == 200
+    assert client.get("/api/tournaments/bots-sides").json()["board"]["entrants"]
+    assert builds == [4]
+    cache = tournaments_module.ReportCache()
+    with ThreadPoolExecutor(4) as pool:
+        reports = list(pool.map(lambda _: cache.report(isolated_index, "bots-sides"), range(4)))
+    assert builds == [4, 4] and all(r is reports[0] for r in reports)
+    with sqlite3.connect(isolated_index) as con:
+        con.execute("DELETE FROM games WHERE tournament_slot = 3")
+    assert client.get("/api/tournaments/bots-sides").status_code == 200
+    assert builds == [4, 4, 3]

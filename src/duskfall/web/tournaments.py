@@ -9,12 +9,15 @@
   ``to_dict``: the board the command line prints).
 
 Only finished games are reported, so nothing hidden of a game in progress is shown. A
-tournament's config is read from the copy its run keeps next to its games' logs.
+tournament's config is read from the copy its run keeps next to its games' logs. A report is
+built once for what it is made of (:class:`ReportCache`): reloads and concurrent requests
+do not fit the rating model again until a game finishes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -25,7 +28,11 @@ from fastapi.responses import HTMLResponse, Response
 
 from duskfall.arena.html_report import report_body, stylesheet
 from duskfall.arena.leaderboard import TournamentReport, build_report
-from duskfall.arena.tournament import stored_config, tournament_progress
+from duskfall.arena.tournament import (
+    TournamentProgress,
+    stored_config,
+    tournament_progress,
+)
 from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex, default_db_path
 
@@ -42,14 +49,49 @@ def _db(db: Path | None) -> Path:
     return path
 
 
-def _report(db: Path, name: str) -> TournamentReport:
+def _progress(db: Path, name: str) -> TournamentProgress:
     with GameIndex(db) as index:
         try:
             config = stored_config(index, name)
         except ConfigError:  # its message names the index's path on the server
             raise HTTPException(404, f"no tournament {name!r} in this server's index") from None
-        progress = tournament_progress(config, index)
-    return build_report(progress)  # the config's resamples: the numbers the CLI prints
+        return tournament_progress(config, index)
+
+
+def _played(progress: TournamentProgress) -> tuple[Any, ...]:
+    """What a report is made of: the config, the finished games and the slots' records."""
+    return (
+        progress.config.model_dump_json(),
+        tuple(sorted((slot, row.id, row.status) for slot, row in progress.done.items())),
+        tuple(sorted(progress.slots.items())),
+    )
+
+
+class ReportCache:
+    """Each tournament's last report, kept while what it is made of stays the same.
+
+    A report fits the rating model with bootstrap resamples (seconds for a big tournament),
+    so a page reloaded, or requested by many at once, is built once: requests for the same
+    tournament wait for the one build under way (one lock per tournament)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._locks: dict[tuple[str, str], threading.Lock] = {}
+        self._kept: dict[tuple[str, str], tuple[tuple[Any, ...], TournamentReport]] = {}
+
+    def report(self, db: Path, name: str) -> TournamentReport:
+        where = (str(db), name)
+        with self._lock:
+            lock = self._locks.setdefault(where, threading.Lock())
+        with lock:
+            progress = _progress(db, name)
+            made_of = _played(progress)
+            kept = self._kept.get(where)
+            if kept is not None and kept[0] == made_of:
+                return kept[1]
+            report = build_report(progress)  # the config's resamples: the numbers the CLI prints
+            self._kept[where] = (made_of, report)
+            return report
 
 
 def site_page(title: str, body: str, *, on_list: bool = False) -> str:
@@ -95,6 +137,7 @@ def _listing(tournaments: list[dict[str, Any]]) -> str:
 def tournament_routes(db: Path | None) -> APIRouter:
     """The tournament pages over the index at ``db`` (None: the process's default)."""
     router = APIRouter()
+    reports = ReportCache()
 
     def listed() -> list[dict[str, Any]]:
         path = db or default_db_path()
@@ -116,7 +159,7 @@ def tournament_routes(db: Path | None) -> APIRouter:
 
     @router.get("/api/tournaments/{name}")
     async def tournament(name: str) -> dict[str, Any]:
-        report = await asyncio.to_thread(_report, _db(db), name)
+        report = await asyncio.to_thread(reports.report, _db(db), name)
         data = report.to_dict()
         for game in data["games"]:
             game.pop("log", None)  # a path on the server: the game page is the link
@@ -130,7 +173,7 @@ def tournament_routes(db: Path | None) -> APIRouter:
     async def page(name: str) -> HTMLResponse:
         title = f"tournament {name}"
         try:
-            report = await asyncio.to_thread(_report, _db(db), name)
+            report = await asyncio.to_thread(reports.report, _db(db), name)
         except HTTPException as exc:
             body = f'<section class="report-section"><p>{escape(str(exc.detail))}</p></section>'
             return HTMLResponse(site_page(title, body), status_code=exc.status_code)
