@@ -11,6 +11,7 @@ from duskfall.core.events import Event
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
 from duskfall.variants.mafia import bots, prompts, terminal_form, testing, wire
 from duskfall.variants.mafia.config import MafiaConfig
+from duskfall.variants.mafia.events import EVENT_TYPES
 from duskfall.variants.mafia.facts import FACTS
 from duskfall.variants.mafia.learning import LEARNING
 from duskfall.variants.mafia.prompt_kit import KIT
@@ -42,6 +43,7 @@ class MafiaVariant:
         spectator=SPECTATOR,
         facts=FACTS,
         learning=LEARNING,
+        event_types=EVENT_TYPES,
         roles=tuple(ROLES),
     )
 
