@@ -1,5 +1,6 @@
 """The JSON Schema of a pydantic model as it is dumped whole (a variant's typed event on the
-wire): every field present, objects closed, ``$ref`` inlined, no titles or defaults."""
+wire): every field present, objects closed, ``$ref`` inlined, no titles or defaults; a mapping
+whose keys match a pattern says so with ``propertyNames`` (closed to other keys)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,12 @@ def dumped_schema(model: type[BaseModel], *, exclude: Collection[str] = ()) -> d
             target = defs[value["$ref"].rsplit("/", 1)[-1]]
             return inline({**target, **{k: v for k, v in value.items() if k != "$ref"}})
         out = {k: inline(v) for k, v in value.items() if k not in _DROPPED}
+        keyed = out.get("patternProperties")
+        if isinstance(keyed, dict) and len(keyed) == 1 and "properties" not in out:
+            # a mapping whose keys match a pattern (seats), closed to other keys
+            ((pattern, item),) = keyed.items()
+            del out["patternProperties"]
+            out.update(propertyNames={"pattern": pattern}, additionalProperties=item)
         if isinstance(out.get("properties"), dict):
             out["required"] = list(out["properties"])  # a dump writes every field
             out["additionalProperties"] = False

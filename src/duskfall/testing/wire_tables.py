@@ -75,7 +75,11 @@ def describe(schema: Mapping[str, Any]) -> str:
         value = schema.get("additionalProperties")
         if not isinstance(value, Mapping) or not value:
             return "object"
-        key = "seat" if "propertyNames" in schema else "name"
+        names = schema.get("propertyNames")
+        if isinstance(names, Mapping) and "enum" in names:
+            key = describe(names)
+        else:
+            key = "seat" if names else "name"
         return f"{{{key}: {describe(value)}}}"
     if kind == "integer":
         low, high = schema.get("minimum"), schema.get("maximum")

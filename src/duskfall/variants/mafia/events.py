@@ -2,7 +2,7 @@
 
 The rules emit plain :class:`duskfall.core.Event` values; the variant kit checks that every
 event of random games converts to its model with :meth:`MafiaEvent.from_event` and back with
-``model.to_event()`` unchanged (core's :class:`~duskfall.core.typed_events.TypedEventModel`).
+``model.to_event()`` unchanged (core's :class:`~duskfall.core.typed_event.TypedEventModel`).
 ``day``, ``phase`` and ``visibility`` go on the core event. Mafia's own idioms are kept: a
 message's payload repeats its ``kind`` and ``day`` (as the seats' logs record it), a channel
 event names its ``channel``, and a field that does not apply is left out (``channel`` of a lone
@@ -18,7 +18,7 @@ from typing import Annotated, ClassVar, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from duskfall.core.events import ADMIN, PUBLIC, seats_visibility, team_visibility
-from duskfall.core.typed_events import TypedEventModel
+from duskfall.core.typed_event import TypedEventModel, event_types
 from duskfall.variants.mafia.roles import ROLES
 from duskfall.variants.mafia.rules import DAY, NIGHT, OVER
 
@@ -64,6 +64,7 @@ class MafiaEvent(TypedEventModel):
 
     model_config = ConfigDict(strict=True)
     phases: ClassVar[tuple[str, ...]] = (NIGHT,)
+    day: Count = 1
 
     def audience(self) -> str:
         """The visibility the rules give this event (public unless a kind says otherwise)."""
@@ -123,6 +124,12 @@ class Setup(MafiaEvent):
     setup: dict[RoleName, Count]
     multi_role: bool
     coordination: bool
+
+    @model_validator(mode="after")
+    def _mafia_dealt(self) -> Self:
+        if "MAFIA" not in self.setup:
+            raise ValueError("a table deals at least one MAFIA")
+        return self
 
 
 class Deal(_Secret):
@@ -333,5 +340,5 @@ EVENTS: tuple[type[MafiaEvent], ...] = (
     DoctorAction, Investigation, VigilanteShot, VigilantePass, NightSummary, Dawn, DayStart,
     Speech, VoteResult, GameEnd,
 )  # fmt: skip
-EVENT_TYPES: dict[str, type[MafiaEvent]] = {model.kind: model for model in EVENTS}
+EVENT_TYPES: dict[str, type[MafiaEvent]] = event_types(EVENTS)
 """Every event kind the mafia rules emit, and its model."""

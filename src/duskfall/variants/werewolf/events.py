@@ -5,11 +5,11 @@ adds (:attr:`~duskfall.variants.werewolf.role_unit.RoleUnit.events`).
 The rules emit plain :class:`duskfall.core.Event` values (cheap in the hot path); the variant
 declares every kind's model (``VariantInfo.event_types``, from
 :data:`duskfall.variants.werewolf.units.EVENT_TYPES`), and the variant kit checks that every
-event of random games converts to its model with :meth:`WerewolfEvent.from_event` and back with
-``model.to_event()`` unchanged (the conversions are core's
-:class:`~duskfall.core.typed_events.TypedEventModel`). Each model carries its phase, sub-phase
-and visibility. Payloads hold JSON-native values only (lists, no int keys), so an event
-survives a trip through the JSONL log unchanged.
+event of random games converts to its model with ``from_event`` and back with
+``model.to_event()`` unchanged (the base, :class:`~duskfall.core.typed_event.TypedEventModel`,
+is every variant's). Each model carries its phase, sub-phase and visibility. Payloads hold
+JSON-native values only (lists, no int keys), so an event survives a trip through the JSONL log
+unchanged.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from duskfall.core.typed_events import TypedEventModel
+from duskfall.core.typed_event import TypedEventModel
 from duskfall.variants.werewolf import phases as P
 
 
@@ -42,8 +42,7 @@ class Cause(StrEnum):
 
 
 class WerewolfEvent(TypedEventModel):
-    """Base: ``day``, ``phase``, ``visibility`` go on the core event, the rest (with the
-    ``sub_phase``) in its payload."""
+    """Base: a werewolf event also says its ``sub_phase`` (in its payload)."""
 
     # the sub-phases an event of this kind happens in (empty: only its ``sub_phase`` default)
     sub_phases: ClassVar[tuple[str | None, ...]] = ()
@@ -61,7 +60,6 @@ class WerewolfEvent(TypedEventModel):
 
     @classmethod
     def wire_schema(cls) -> dict[str, Any]:
-        """The payload's JSON Schema (``day``, ``phase`` and ``visibility`` are not sent)."""
         schema = super().wire_schema()
         schema["properties"]["sub_phase"] = {"enum": list(cls.allowed_sub_phases())}
         return schema

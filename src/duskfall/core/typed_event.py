@@ -1,29 +1,32 @@
-"""A base for a variant's typed event models (:class:`~duskfall.core.variant.EventModel`).
+"""The base of a variant's typed event models (:class:`~duskfall.core.variant.EventModel`).
 
-A model's ``day``, ``phase`` and ``visibility`` go on the core :class:`Event`, its other fields
-in the payload. A variant whose payloads repeat the event's ``kind``, ``day`` or ``phase``
-names them in ``echoed`` (the payload must then agree with the event); a field listed in
-``omitted_when_none`` is left out of the payload, never sent as null. The rules keep emitting
-plain events (cheap in the hot path); the variant kit checks that each converts to its model
-and back unchanged.
+The rules emit plain :class:`~duskfall.core.events.Event` values (cheap in the hot path); a
+variant declares one model per event kind (``VariantInfo.event_types``), a subclass of
+:class:`TypedEventModel` whose fields are the event's payload. ``day``, ``phase`` and
+``visibility`` are model fields too, but they go on the core event, never in its payload, and a
+``GAME_EVENT`` frame does not carry them. Two idioms of a variant's payloads are declared, not
+hand-coded: a payload that repeats the event's ``kind``, ``day`` or ``phase`` names them in
+``echoed`` (the payload must then agree with the event), and an optional field listed in
+``omitted_when_none`` is left out of the payload when it does not apply, never sent as null.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar, Self
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 from duskfall.core.events import PUBLIC, Event
 from duskfall.core.model_schema import dumped_schema
 
-PLACEMENT = ("day", "phase", "visibility")
-"""The model fields that go on the core event, not in its payload."""
+WHERE = ("day", "phase", "visibility")
+"""The model fields that go on the core event rather than in its payload."""
 
 
 class TypedEventModel(BaseModel):
-    """One event kind's model (subclasses set ``kind`` and declare the payload fields)."""
+    """One event kind's model: ``kind`` names it, the fields other than :data:`WHERE` are its
+    payload (all JSON-native, so an event survives the JSONL log unchanged)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=True)
     kind: ClassVar[str] = ""
@@ -36,8 +39,7 @@ class TypedEventModel(BaseModel):
     visibility: str = PUBLIC
 
     def to_event(self) -> Event:
-        hidden = {name for name in PLACEMENT if name not in self.echoed}
-        payload = self.model_dump(exclude=hidden, mode="json")
+        payload = self.model_dump(exclude=_unsent(self.echoed), mode="json")
         for name in self.omitted_when_none:
             if payload[name] is None:
                 del payload[name]
@@ -58,7 +60,9 @@ class TypedEventModel(BaseModel):
                 raise ValueError(
                     f"a {cls.kind} event's payload must repeat its {name} {expected!r}"
                 )
-        _check_placement(cls.kind, payload)
+        clash = sorted(set(payload) & {"kind", *WHERE})
+        if clash:  # it would be lost on the way to the model
+            raise ValueError(f"a {cls.kind} event's payload has the event's own {clash[0]!r}")
         for name in cls.omitted_when_none:
             if name in payload and payload[name] is None:
                 raise ValueError(f"a {cls.kind} event leaves {name!r} out rather than null")
@@ -66,23 +70,22 @@ class TypedEventModel(BaseModel):
 
     @classmethod
     def wire_schema(cls) -> dict[str, Any]:
-        """The payload's JSON Schema, as a ``GAME_EVENT`` frame carries it."""
-        hidden = [name for name in PLACEMENT if name not in cls.echoed]
-        schema = dumped_schema(cls, exclude=hidden)
+        """The payload's JSON Schema (``day``, ``phase`` and ``visibility`` are not sent unless
+        ``echoed``; the repeated fields first, as the payload has them)."""
+        schema = dumped_schema(cls, exclude=_unsent(cls.echoed))
         properties: dict[str, Any] = schema["properties"]
         for name in cls.omitted_when_none:
             properties[name] = _not_null(properties[name])
         if "kind" in cls.echoed:
             properties["kind"] = {"const": cls.kind}
-        schema["required"] = [n for n in properties if n not in cls.omitted_when_none]
+        ordered = {name: properties[name] for name in cls.echoed} | properties
+        schema["properties"] = ordered
+        schema["required"] = [n for n in ordered if n not in cls.omitted_when_none]
         return schema
 
 
-def _check_placement(kind: str, payload: Mapping[str, Any]) -> None:
-    """A payload field named like the event's own would be lost on the way to the model."""
-    clash = sorted(set(payload) & {"kind", *PLACEMENT})
-    if clash:
-        raise ValueError(f"a {kind} event's payload has the event's own field {clash[0]!r}")
+def _unsent(echoed: Iterable[str]) -> set[str]:
+    return set(WHERE) - set(echoed)
 
 
 def _not_null(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -91,3 +94,16 @@ def _not_null(schema: Mapping[str, Any]) -> dict[str, Any]:
     if len(branches) == 1:
         return {**{k: v for k, v in schema.items() if k != "anyOf"}, **branches[0]}
     return dict(schema)
+
+
+M = TypeVar("M", bound=TypedEventModel)
+
+
+def event_types(models: Iterable[type[M]]) -> dict[str, type[M]]:
+    """``{kind: model}`` of ``models`` (a ValueError if a kind is unnamed or named twice)."""
+    found: dict[str, type[M]] = {}
+    for model in models:
+        if not model.kind or model.kind in found:
+            raise ValueError(f"event kind {model.kind!r} unnamed or declared twice")
+        found[model.kind] = model
+    return found
