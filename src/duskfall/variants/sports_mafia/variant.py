@@ -18,6 +18,7 @@ from duskfall.variants.sports_mafia import (
     wire,
 )
 from duskfall.variants.sports_mafia.config import SportsMafiaConfig
+from duskfall.variants.sports_mafia.events import EVENT_TYPES
 from duskfall.variants.sports_mafia.facts import FACTS
 from duskfall.variants.sports_mafia.learning import LEARNING
 from duskfall.variants.sports_mafia.roles import BLACK, CITIZEN, DON, MAFIA, RED, SHERIFF
@@ -46,6 +47,7 @@ class SportsMafiaVariant:
         spectator=SPECTATOR,
         facts=FACTS,
         learning=LEARNING,
+        event_types=EVENT_TYPES,
         roles=(CITIZEN, SHERIFF, MAFIA, DON),
     )
     num_seats = 10

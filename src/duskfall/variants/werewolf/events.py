@@ -5,10 +5,11 @@ adds (:attr:`~duskfall.variants.werewolf.role_unit.RoleUnit.events`).
 The rules emit plain :class:`duskfall.core.Event` values (cheap in the hot path); the variant
 declares every kind's model (``VariantInfo.event_types``, from
 :data:`duskfall.variants.werewolf.units.EVENT_TYPES`), and the variant kit checks that every
-event of random games converts to its model with :meth:`WerewolfEvent.from_event` and back with
-``model.to_event()`` unchanged. Each model carries its phase, sub-phase and visibility. Payloads
-hold JSON-native values only (lists, no int keys), so an event survives a trip through the JSONL
-log unchanged.
+event of random games converts to its model with ``from_event`` and back with
+``model.to_event()`` unchanged (the base, :class:`~duskfall.core.typed_event.TypedEventModel`,
+is every variant's). Each model carries its phase, sub-phase and visibility. Payloads hold
+JSON-native values only (lists, no int keys), so an event survives a trip through the JSONL log
+unchanged.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from duskfall.core.events import Event
-from duskfall.core.model_schema import dumped_schema
+from duskfall.core.typed_event import TypedEventModel
 from duskfall.variants.werewolf import phases as P
 
 
@@ -41,16 +41,11 @@ class Cause(StrEnum):
     HUNTER = "hunter"
 
 
-class WerewolfEvent(BaseModel):
-    """Base: ``day``, ``phase``, ``visibility`` go on the core event, the rest in its payload."""
+class WerewolfEvent(TypedEventModel):
+    """Base: a werewolf event also says its ``sub_phase`` (in its payload)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=True)
-    kind: ClassVar[str] = ""
     # the sub-phases an event of this kind happens in (empty: only its ``sub_phase`` default)
     sub_phases: ClassVar[tuple[str | None, ...]] = ()
-    day: int = 0
-    phase: str = ""
-    visibility: str = "public"
     sub_phase: str | None = None
 
     @classmethod
@@ -63,22 +58,9 @@ class WerewolfEvent(BaseModel):
             raise ValueError(f"a {self.kind} event in sub-phase {self.sub_phase!r}")
         return self
 
-    def to_event(self) -> Event:
-        payload = self.model_dump(exclude={"day", "phase", "visibility"}, mode="json")
-        return Event(self.kind, payload, self.visibility, self.day, self.phase)
-
-    @classmethod
-    def from_event(cls, event: Event) -> Self:
-        """The model of a rules event of this kind (a ValueError if its payload does not fit)."""
-        if event.kind != cls.kind:
-            raise ValueError(f"a {event.kind!r} event is no {cls.kind!r}")
-        where = {"day": event.day, "phase": event.phase, "visibility": event.visibility}
-        return cls.model_validate({**event.payload, **where})
-
     @classmethod
     def wire_schema(cls) -> dict[str, Any]:
-        """The payload's JSON Schema (``day``, ``phase`` and ``visibility`` are not sent)."""
-        schema = dumped_schema(cls, exclude=("day", "phase", "visibility"))
+        schema = super().wire_schema()
         schema["properties"]["sub_phase"] = {"enum": list(cls.allowed_sub_phases())}
         return schema
 

@@ -4,6 +4,7 @@ event kind the rules emit: the table's and each unit's."""
 
 from __future__ import annotations
 
+from duskfall.core.typed_event import event_types
 from duskfall.variants.werewolf.classic_roles import CLASSIC
 from duskfall.variants.werewolf.events import TABLE_EVENTS, WerewolfEvent
 from duskfall.variants.werewolf.idiot import IDIOT_UNIT
@@ -11,6 +12,6 @@ from duskfall.variants.werewolf.role_unit import RoleUnit
 
 UNITS: dict[str, RoleUnit] = {unit.name: unit for unit in (*CLASSIC, IDIOT_UNIT)}
 
-EVENT_TYPES: dict[str, type[WerewolfEvent]] = {
-    model.kind: model for model in (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))
-}
+EVENT_TYPES: dict[str, type[WerewolfEvent]] = event_types(
+    (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))
+)
