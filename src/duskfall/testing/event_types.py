@@ -1,8 +1,10 @@
 """The kit's check of a variant's typed events: every event of random games converts to the
-model the variant declares for its kind (``VariantInfo.event_types``) and back unchanged."""
+model the variant declares for its kind (``VariantInfo.event_types``) and back unchanged, down
+to its JSON text (Python finds ``1 == True == 1.0``; a client does not)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -31,5 +33,13 @@ def check_event_types(
                     raise AssertionError(f"{event.kind!r} does not fit its type: {exc}") from exc
                 again = typed.to_event()
                 assert again.same_content(event), (event.to_dict(), again.to_dict())
+                assert _json(again.payload) == _json(event.payload), (
+                    f"{event.kind!r} comes back as other JSON: {_json(event.payload)} != "
+                    f"{_json(again.payload)}"
+                )
                 met.add(event.kind)
     return met
+
+
+def _json(payload: Mapping[str, Any]) -> str:
+    return json.dumps(payload, sort_keys=True)

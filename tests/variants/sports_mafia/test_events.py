@@ -4,14 +4,16 @@ and back unchanged, under every golden table; a payload that does not fit is ref
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duskfall.core.events import PUBLIC, Event, seats_visibility
+from duskfall.core.typed_event import TypedEventModel
 from duskfall.testing.event_types import check_event_types
 from duskfall.variants.sports_mafia import VARIANT
 from duskfall.variants.sports_mafia.events import (
@@ -99,3 +101,40 @@ def test_role_and_team_are_closed() -> None:
         team.from_event(_event("SHERIFF_CHECK_RESULT", {"target": 1, "team": "GREEN"}))
     schema = team.wire_schema()["properties"]["team"]
     assert schema["enum"] == ["RED", "BLACK"]
+
+
+class _Planted:
+    """Sports mafia declaring other event models (a planted fault)."""
+
+    def __init__(self, event_types: dict[str, Any]) -> None:
+        self.info = replace(VARIANT.info, event_types=event_types)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(VARIANT, name)
+
+
+class _PlayersAsFloat(TypedEventModel):
+    kind: ClassVar[str] = "GAME_STARTED"
+    players: float  # 10 comes back as 10.0: equal in Python, other JSON
+
+
+class _RoleAsAnything(TypedEventModel):
+    kind: ClassVar[str] = "ROLE_ASSIGNED"
+    player_id: int
+    role: int  # no role is an integer
+
+
+@pytest.mark.parametrize(
+    ("model", "message"),
+    [(_PlayersAsFloat, "other JSON"), (_RoleAsAnything, "does not fit")],
+)
+def test_the_kit_check_finds_a_planted_inexact_model(model: Any, message: str) -> None:
+    planted: Any = _Planted({**EVENT_TYPES, model.kind: model})
+    with pytest.raises(AssertionError, match=message):
+        check_event_types(planted, [{}], [0])
+
+
+def test_the_kit_check_finds_an_undeclared_kind() -> None:
+    planted: Any = _Planted({"GAME_STARTED": GameStarted})
+    with pytest.raises(AssertionError, match="no declared type"):
+        check_event_types(planted, [{}], [0])
