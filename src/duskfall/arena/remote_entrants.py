@@ -310,11 +310,7 @@ class RemoteSeats:
             with contextlib.suppress(Exception):
                 await connection.close()
         await asyncio.gather(
-            *(
-                _end(e.process, EXIT_GRACE if e.connected.is_set() else 0.0)
-                for e in self._seats.values()
-                if e.process is not None
-            ),
+            *(_end(e.process) for e in self._seats.values() if e.process is not None),
             return_exceptions=True,
         )
 
@@ -323,13 +319,12 @@ def _stand_in_maker(variant: Any, index: int, seed: int) -> Any:
     return lambda: make_stand_in(variant, index, seed=seed, policy=Policy.FALLBACK, bot="random")
 
 
-async def _end(process: asyncio.subprocess.Process, grace: float) -> None:
-    """Wait ``grace`` seconds for ``process`` to exit, then stop it (a program that never
-    took its seat gets none: it is stopped at once)."""
+async def _end(process: asyncio.subprocess.Process) -> None:
+    """Wait a little for ``process`` to exit, then stop it."""
     if process.returncode is not None:
         return
     try:
-        await asyncio.wait_for(process.wait(), grace)
+        await asyncio.wait_for(process.wait(), EXIT_GRACE)
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
             process.kill()
