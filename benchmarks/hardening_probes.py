@@ -60,6 +60,7 @@ from duskfall.testing.hostile import (
     hostile_answer,
     obeyable,
 )
+from duskfall.testing.ports import free_port
 from duskfall.testing.stub_server import StubServer
 
 KEY = "sk-probe-ECHOED-7b1f29"
@@ -192,13 +193,6 @@ def stub(background: Background, **options: Any) -> Iterator[StubServer]:
         background(server.close())
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextlib.contextmanager
 def web_server(duskfall: Duskfall, games: Path) -> Iterator[int]:
     port = free_port()
@@ -240,6 +234,22 @@ def game_ids(folder: Path) -> list[str]:
     return [json.loads(p.read_text().split("\n", 1)[0])["game_id"] for p in folder.glob("*.jsonl")]
 
 
+def gm_game(
+    duskfall: Duskfall,
+    spec: str,
+    log: Path,
+    *,
+    max_steps: int,
+    env: Mapping[str, str] | None = None,
+) -> Run:
+    """``duskfall gm`` with the model ``spec`` (structured turns, English), logged to ``log``."""
+    return duskfall.run(
+        "gm", "--model", spec, "--gm-format", "structured", "--lang", "en",
+        "--max-steps", str(max_steps), "--log", str(log),
+        env=env, timeout=300,
+    )  # fmt: skip
+
+
 # -- 1. keys -----------------------------------------------------------------------------
 
 
@@ -264,21 +274,7 @@ def probe_keys(duskfall: Duskfall, background: Background, tally: Tally) -> None
             args += ["--preset", preset] if preset else []
             run = duskfall.run(*args, env=env, timeout=300)
             tally.check(run.code == 0 and KEY not in run.text, f"play {variant} {seed}: output")
-        run = duskfall.run(
-            "gm",
-            "--model",
-            spec,
-            "--gm-format",
-            "structured",
-            "--lang",
-            "en",
-            "--max-steps",
-            "12",
-            "--log",
-            str(logs / "gm.jsonl"),
-            env=env,
-            timeout=300,
-        )
+        run = gm_game(duskfall, spec, logs / "gm.jsonl", max_steps=12, env=env)
         tally.check(run.code == 0 and KEY not in run.text, "gm: output")
         echoed = server.stats["echoed"]
         prompts = [json.dumps(r.get("messages")) for r in server.requests]
@@ -519,20 +515,7 @@ def probe_escapes(duskfall: Duskfall, background: Background, tally: Tally) -> N
             "play (a model's words)",
         )
         clean(
-            duskfall.run(
-                "gm",
-                "--model",
-                spec,
-                "--gm-format",
-                "structured",
-                "--lang",
-                "en",
-                "--max-steps",
-                "6",
-                "--log",
-                str(logs / "gm.jsonl"),
-                timeout=300,
-            ),
+            gm_game(duskfall, spec, logs / "gm.jsonl", max_steps=6),
             "gm (a GM player's words)",
         )
     server_process = duskfall.start(

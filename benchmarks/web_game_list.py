@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,7 @@ import psutil
 from baseline import baseline_src, current_src, load_average, python_with
 from duskfall.store.index import GameIndex
 from duskfall.testing.index_rows import make_rows
+from duskfall.testing.ports import free_port
 from duskfall.testing.web_server import chromium
 
 # The last commit of main before the paged game list (issue 30): "today's code".
@@ -41,17 +41,10 @@ BEFORE = "869a061"
 ROWS = "#games tbody tr"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextlib.contextmanager
 def web_server(src: Path, folder: Path) -> Iterator[tuple[str, psutil.Process]]:
     """``duskfall web`` on the code in ``src`` over ``folder``'s index; its URL and process."""
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-c", "from duskfall.cli import main; main()", "web"]
     command += ["--port", str(port), "--games-dir", str(folder), "--db", str(folder / "index.db")]
     child = subprocess.Popen(

@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import os
 import resource
-import socket
 import statistics
 import sys
 import tempfile
@@ -33,6 +32,7 @@ from pathlib import Path
 import psutil
 
 from baseline import baseline_src, current_src, python_with
+from duskfall.testing.ports import free_port
 
 # The last commit before the web server's limits (issue 26): "the code before" for the ratios.
 BEFORE = "283f9b6"
@@ -53,13 +53,6 @@ class Cuts:
     failed_connects: int = 0
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _limit_descriptors(limit: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
@@ -67,7 +60,7 @@ def _limit_descriptors(limit: int) -> None:
 async def start_web(
     src: Path, fd_limit: int, games: Path
 ) -> tuple[asyncio.subprocess.Process, int]:
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-c", "from duskfall.cli import main; main()", "web"]
     command += ["--port", str(port), "--games-dir", str(games), "--db", str(games / "index.db")]
     env = {**python_with(src), "DUSKFALL_ADMIN_TOKEN": ADMIN}

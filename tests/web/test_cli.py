@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from duskfall.cli import main
+from duskfall.testing.ports import free_port
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
@@ -47,12 +48,6 @@ def test_port_in_use(
     assert f"port {port} on 127.0.0.1 is in use" in err
 
 
-def _free_port() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return str(probe.getsockname()[1])
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -68,7 +63,7 @@ def test_bad_guard_options(
     args: list[str],
     message: str,
 ) -> None:
-    code = _run(monkeypatch, "--port", _free_port(), "--games-dir", str(tmp_path / "g"), *args)
+    code = _run(monkeypatch, "--port", str(free_port()), "--games-dir", str(tmp_path / "g"), *args)
     assert code == 2
     err = " ".join(capsys.readouterr().err.split())
     assert message in err and "Traceback" not in err

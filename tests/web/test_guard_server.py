@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from duskfall.testing.ports import free_port
 from duskfall.web.guard import DEFAULT_MAX_BODY
 
 from .conftest import ADMIN
@@ -42,16 +43,9 @@ class WebProcess:
         return sock
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[WebProcess]:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DUSKFALL_ADMIN_TOKEN": ADMIN}
     command = [sys.executable, "-m", "duskfall", "web", "--port", str(port)]
     command += ["--games-dir", str(tmp_path / "games"), "--db", str(tmp_path / "index.db")]

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from duskfall.testing.ports import free_port
+
 from .conftest import ADMIN, play_logged
 
 pytestmark = [pytest.mark.subprocess]
@@ -26,13 +28,6 @@ FD_LIMIT = 256  # the server process's descriptors: fewer than the attack's conn
 ATTACKERS = 400
 LIMITS = ["--header-timeout", "1", "--body-timeout", "1", "--max-connections", "100"]
 WAIT = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _few_descriptors() -> None:
@@ -45,7 +40,7 @@ def web(tmp_path: Path) -> Iterator[tuple[int, str]]:
     games = tmp_path / "games"
     games.mkdir()
     game_id = play_logged(games, seed=4).stem
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DUSKFALL_ADMIN_TOKEN": ADMIN}
     command = [sys.executable, "-m", "duskfall", "web", "--port", str(port), *LIMITS]
     command += ["--games-dir", str(games), "--db", str(tmp_path / "index.db")]

@@ -36,7 +36,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -45,6 +44,8 @@ import urllib.request
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+from duskfall.testing.ports import free_port
 
 MODEL_NAME = "gemma-3-270m"
 CONTEXT = 8192
@@ -94,12 +95,6 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class LlamaServer:

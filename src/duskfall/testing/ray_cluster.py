@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from duskfall.testing.ports import free_ports
+
 READY = "Ray runtime started"
 START_TIMEOUT = 120.0
 # notice a lost node within about 2 seconds (Ray's defaults take about 15)
@@ -52,19 +54,6 @@ class Node:
 def namespaces_available() -> bool:
     """Whether nodes can get their own PID and UTS namespaces here (root and ``unshare``)."""
     return sys.platform == "linux" and os.geteuid() == 0 and shutil.which("unshare") is not None
-
-
-def free_ports(count: int) -> list[int]:
-    """``count`` TCP ports nothing listens on now."""
-    sockets, ports = [], []
-    for _ in range(count):
-        probe = socket.socket()
-        probe.bind(("127.0.0.1", 0))
-        sockets.append(probe)
-        ports.append(probe.getsockname()[1])
-    for probe in sockets:
-        probe.close()
-    return ports
 
 
 class LocalRayCluster:
