@@ -42,3 +42,15 @@ def dumped_schema(model: type[BaseModel], *, exclude: Collection[str] = ()) -> d
         closed["properties"].pop(name, None)
     closed["required"] = list(closed["properties"])
     return closed
+
+
+def not_null(prop: Mapping[str, Any]) -> dict[str, Any]:
+    """``X | None`` as ``X``, without a default: the schema of a field that is left out, never
+    sent as null, when it does not apply."""
+    branches = prop.get("anyOf")
+    if isinstance(branches, list):
+        kept = [b for b in branches if b.get("type") != "null"]
+        if len(kept) == 1:
+            rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
+            return {**kept[0], **rest}
+    return {k: v for k, v in prop.items() if k != "default"}

@@ -12,13 +12,13 @@ hand-coded: a payload that repeats the event's ``kind``, ``day`` or ``phase`` na
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 from duskfall.core.events import PUBLIC, Event
-from duskfall.core.model_schema import dumped_schema
+from duskfall.core.model_schema import dumped_schema, not_null
 
 WHERE = ("day", "phase", "visibility")
 """The model fields that go on the core event rather than in its payload."""
@@ -75,7 +75,7 @@ class TypedEventModel(BaseModel):
         schema = dumped_schema(cls, exclude=_unsent(cls.echoed))
         properties: dict[str, Any] = schema["properties"]
         for name in cls.omitted_when_none:
-            properties[name] = _not_null(properties[name])
+            properties[name] = not_null(properties[name])  # left out when None
         if "kind" in cls.echoed:
             properties["kind"] = {"const": cls.kind}
         ordered = {name: properties[name] for name in cls.echoed} | properties
@@ -86,14 +86,6 @@ class TypedEventModel(BaseModel):
 
 def _unsent(echoed: Iterable[str]) -> set[str]:
     return set(WHERE) - set(echoed)
-
-
-def _not_null(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """``X | None`` as ``X`` (a field left out when None is never null)."""
-    branches = [b for b in schema.get("anyOf", ()) if b.get("type") != "null"]
-    if len(branches) == 1:
-        return {**{k: v for k, v in schema.items() if k != "anyOf"}, **branches[0]}
-    return dict(schema)
 
 
 M = TypeVar("M", bound=TypedEventModel)

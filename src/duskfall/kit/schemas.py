@@ -33,6 +33,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from duskfall.core.model_schema import not_null
 from duskfall.core.outcome import Termination
 from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.variant import Variant
@@ -60,7 +61,9 @@ def _model(model: type[BaseModel], *, closed: bool) -> dict[str, Any]:
     schema = model.model_json_schema()
     out: dict[str, Any] = {"type": "object", "properties": {}, "required": []}
     for name, prop in schema.get("properties", {}).items():
-        out["properties"][name] = _untitled(_not_null(prop))
+        out["properties"][name] = _untitled(
+            not_null(prop)
+        )  # optional extensions are left out when unset
     out["required"] = [n for n in schema.get("required", [])]
     if "type" in out["properties"] and "type" not in out["required"]:
         out["required"].insert(0, "type")
@@ -69,17 +72,6 @@ def _model(model: type[BaseModel], *, closed: bool) -> dict[str, Any]:
     if model.__doc__:
         out["description"] = " ".join(model.__doc__.split())
     return out
-
-
-def _not_null(prop: Mapping[str, Any]) -> dict[str, Any]:
-    """``X | None`` (an optional extension, left out when unset) as ``X``."""
-    branches = prop.get("anyOf")
-    if isinstance(branches, list):
-        kept = [b for b in branches if b.get("type") != "null"]
-        if len(kept) == 1:
-            rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
-            return {**kept[0], **rest}
-    return {k: v for k, v in prop.items() if k != "default"}
 
 
 def _untitled(value: Any) -> Any:
