@@ -706,6 +706,46 @@ ITEMS = {
 }
 
 
+PROBES_DIR = Path(__file__).parent / "probes"
+
+
+def extra_items() -> dict[int, Any]:
+    """The probe modules of ``benchmarks/probes/`` (one item each), by item number.
+
+    A module names its ``ITEM`` (a number above 9), ``TITLE``, whether it also runs on a baseline
+    commit (``OUTSIDE``) and ``probe(duskfall, background, tally)``; it may import this script's
+    helpers (``from hardening_probes import Duskfall, Tally, ...``).
+    """
+    import importlib.util
+
+    found: dict[int, Any] = {}
+    for path in sorted(PROBES_DIR.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        spec = importlib.util.spec_from_file_location(f"probes_{path.stem}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        found[int(module.ITEM)] = module
+    return dict(sorted(found.items()))
+
+
+def _extra_step(module: Any, duskfall: Duskfall, background: Background) -> Callable[[Tally], None]:
+    return lambda tally: module.probe(duskfall, background, tally)
+
+
+def item_title(item: int) -> str:
+    if item in ITEMS:
+        return ITEMS[item]
+    return str(extra_items()[item].TITLE)
+
+
+def outside_items() -> list[int]:
+    """Items that run on a baseline commit's code too (from outside, by command line)."""
+    builtin = [1, 4, 5, 7, 8, 9]
+    return builtin + [n for n, m in extra_items().items() if getattr(m, "OUTSIDE", False)]
+
+
 def run_items(src: Path, items: list[int], web_seconds: float, label: str) -> dict[int, Tally]:
     tallies = {item: Tally() for item in items}
     background = Background()
@@ -723,6 +763,9 @@ def run_items(src: Path, items: list[int], web_seconds: float, label: str) -> di
                 8: lambda t: probe_inputs(duskfall, t),
                 9: lambda t: probe_cuts(duskfall, t),
             }
+            extra = extra_items()
+            for number, module in extra.items():
+                steps[number] = _extra_step(module, duskfall, background)
             for item in items:
                 start = time.monotonic()
                 try:
@@ -731,7 +774,7 @@ def run_items(src: Path, items: list[int], web_seconds: float, label: str) -> di
                     tallies[item].check(False, f"the probe itself failed: {exc!r}"[:300])
                 tally = tallies[item]
                 print(
-                    f"{label} {item}. {ITEMS[item]}: {tally.held}/{tally.tries} held "
+                    f"{label} {item}. {item_title(item)}: {tally.held}/{tally.tries} held "
                     f"({time.monotonic() - start:.0f} s)",
                     flush=True,
                 )
@@ -744,18 +787,19 @@ def run_items(src: Path, items: list[int], web_seconds: float, label: str) -> di
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--items", default="1,2,3,4,5,6,7,8,9")
+    parser.add_argument("--items", help="comma-separated item numbers (default: all)")
     parser.add_argument("--baseline", help="also run the command-line probes on this commit")
     parser.add_argument("--web-seconds", type=float, default=40.0)
     args = parser.parse_args()
-    items = [int(x) for x in args.items.split(",")]
+    every = [*ITEMS, *extra_items()]
+    items = [int(x) for x in args.items.split(",")] if args.items else every
     print(f"{load_average()} before")
     now = run_items(current_src(), items, args.web_seconds, "now")
     total = sum(t.tries for t in now.values())
     held = sum(t.held for t in now.values())
     print(f"now: {held}/{total} probes held")
     if args.baseline:
-        outside = [i for i in items if i in (1, 4, 5, 7, 8, 9)]
+        outside = [i for i in items if i in outside_items()]
         before = run_items(baseline_src(args.baseline), outside, args.web_seconds, "before")
         total = sum(t.tries for t in before.values())
         held = sum(t.held for t in before.values())
