@@ -30,6 +30,8 @@ os.environ["DUSKFALL_DB"] = str(Path(tempfile.mkdtemp(prefix="duskfall-tests-"))
 
 IMPLY_SLOW = ("llm", "browser", "subprocess")
 
+pytest_plugins = ["heartbeat"]  # a line for every long test, and what is left (tests/heartbeat.py)
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
