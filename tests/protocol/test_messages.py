@@ -39,11 +39,35 @@ def test_seed_action_response_parses() -> None:
 
 def test_extensions_parse() -> None:
     response = parse_client_message(
-        _bytes({"type": "ACTION_RESPONSE", "action": {}, "request_id": 7, "extra": 1})
+        _bytes({"type": "ACTION_RESPONSE", "action": {}, "request_id": 7, "player_id": 3})
     )
     assert isinstance(response, ActionResponse) and response.request_id == 7
     hello = parse_client_message(_bytes({"type": "HELLO", "token": "abc", "name": "bob"}))
     assert isinstance(hello, ClientHello) and hello.token == "abc" and hello.name == "bob"
+
+
+@pytest.mark.parametrize(
+    ("message", "misspelt", "meant"),
+    [
+        ({"type": "ACTION_RESPONSE", "action": {}}, "reqest_id", "request_id"),
+        ({"type": "ACTION_RESPONSE", "action": {}}, "playerid", "player_id"),
+        ({"type": "ACTION_RESPONSE", "action": {}}, "actoin", "action"),
+        ({"type": "HELLO"}, "tokn", "token"),
+        ({"type": "HELLO"}, "last_sq", "last_seq"),
+        ({"type": "HELLO"}, "nmae", "name"),
+        ({"type": "HELLO"}, "state_update", "state_updates"),
+        ({"type": "HELLO"}, "password", None),
+    ],
+)
+def test_a_misspelt_top_level_field_is_refused_by_name(
+    message: dict[str, object], misspelt: str, meant: str | None
+) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(_bytes({**message, misspelt: 1}))
+    assert caught.value.code is ErrorCode.BAD_MESSAGE
+    assert repr(misspelt) in str(caught.value)
+    if meant is not None:
+        assert f"did you mean {meant!r}" in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -97,12 +97,12 @@ def message_schemas() -> dict[str, dict[str, Any]]:
     timeout = _const(_model(ActionPlayed, closed=True), "type", "TIMEOUT")
     fallback = _const(_model(ActionPlayed, closed=True), "type", "FALLBACK")
     hello = _model(ServerHello, closed=True)
-    response = _model(ActionResponse, closed=False)
+    response = _model(ActionResponse, closed=True)
     response["properties"]["player_id"] = {
         "description": "informational: the seat is the connection's"
     }
     response["properties"]["action"] = {"type": "object"}
-    client_hello = _model(ClientHello, closed=False)
+    client_hello = _model(ClientHello, closed=True)
     return {
         "server/ACTION_REQUEST": request,
         "server/GAME_EVENT": event,

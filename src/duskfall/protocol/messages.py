@@ -12,8 +12,10 @@ ignore them. :func:`parse_client_message` is the one gate every client frame pas
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
@@ -154,7 +156,7 @@ def parse_server_message(data: dict[str, Any]) -> AnyServerMessage:
 
 
 class _ClientMessage(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     def to_wire(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)
@@ -238,6 +240,25 @@ def decode_json_object(payload: bytes) -> dict[str, Any]:
     return data
 
 
+_CLIENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "ACTION_RESPONSE": tuple(ActionResponse.model_fields),
+    "HELLO": tuple(ClientHello.model_fields),
+}
+
+
+def _unknown_field_error(kind: str, data: Mapping[str, Any]) -> str | None:
+    """A one-line refusal naming the first field ``kind`` does not have (with the closest one it
+    has), or None: a misspelt ``reqest_id`` or ``tokn`` is refused, never silently dropped."""
+    known = _CLIENT_FIELDS[kind]
+    for field in data:
+        if field not in known:
+            shown = str(field)[:40]
+            close = difflib.get_close_matches(str(field), known, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            return f"{kind}: unknown field {shown!r}{hint}; its fields are {', '.join(known)}"
+    return None
+
+
 def parse_client_message(payload: bytes) -> ActionResponse | ClientHello:
     """Decode and validate one client frame; every problem becomes a :class:`ProtocolError`."""
     data = decode_json_object(payload)
@@ -247,6 +268,9 @@ def parse_client_message(payload: bytes) -> ActionResponse | ClientHello:
             ErrorCode.UNKNOWN_TYPE,
             f"unknown message type {str(kind)[:40]!r}; expected ACTION_RESPONSE or HELLO",
         )
+    unknown = _unknown_field_error(kind, data)
+    if unknown is not None:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, unknown)
     try:
         return _CLIENT_ADAPTER.validate_python(data)
     except ValidationError as exc:
