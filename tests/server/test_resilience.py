@@ -141,6 +141,24 @@ async def test_reconnect_from_a_fresh_seat_frees_it(tmp_path: Path) -> None:
         assert room is not None and room.occupied == 0 and not room.started
 
 
+async def test_a_reconnect_goes_straight_to_its_seat_and_sees_one_hello(tmp_path: Path) -> None:
+    async with serving(tmp_path, games=2, reconnect_grace=30) as server:
+        clients = await seat_clients(server.port, 10)
+        tasks = autoplay(clients[1:], seed=9)
+        token = clients[0].hello["token"]  # type: ignore[index]
+        await clients[0].request()
+        await clients[0].close()
+        back = await WireClient.open(server.port, wait_hello=False)  # a free seat is open
+        await back.send({"type": "HELLO", "token": token})
+        hello = await back.next("HELLO")
+        assert hello["reconnected"] and hello["game_id"] == clients[0].hello["game_id"]  # type: ignore[index]
+        assert await back.play(random.Random(3)) is not None
+        await asyncio.gather(*tasks)
+        assert [m for m in back.seen if m["type"] == "HELLO"] == [hello]
+        room = server.lobby.open_room
+        assert room is None or (room.occupied == 0 and not room.started)
+
+
 async def test_hostile_neighbours_do_not_disturb_a_game(tmp_path: Path) -> None:
     async with serving(tmp_path, games=2, max_frame=4096, read_timeout=0.5) as server:
         players = await seat_clients(server.port, 10)

@@ -135,7 +135,7 @@ async def test_without_a_number_a_reconnect_gets_what_arrived_while_away(
         seat = next(iter(server.lobby.rooms.values())).seats[0]
         assert seat is not None
         await until(lambda: seat.link is None)  # the server saw the connection go
-        delivered = seat.events.last_seq  # handed to the connection before it went
+        delivered = seat.events.delivered  # handed to the connection before it went
         tasks = autoplay(clients[1:], seed=8)
         await until(lambda: seat.waiting)  # the game went on until seat 0's next decision
         missed = seat.events.last_seq - delivered

@@ -187,41 +187,70 @@ class GameServer:
                 error_message(ErrorCode.SERVER_FULL, "too many connections")
             )
             return
-        seat_now = not self.settings.seat_after_hello
-        current: list[Placement | None] = [self.lobby.seat(connection) if seat_now else None]
+        current: list[Placement | None] = [None]
+        frames = connection.frames()
+        first: asyncio.Future[bytes] | None = None
         try:
-            await self._read(connection, current)
+            if not self.settings.seat_after_hello:
+                first = await self._seat_on_arrival(connection, frames, current)
+            await self._read(connection, current, frames, first)
         finally:
+            if first is not None and not first.done():
+                first.cancel()
             if current[0] is not None:
                 room, seat = current[0]
                 room.leave(seat, connection)
 
-    async def _read(self, connection: Connection, current: list[Placement | None]) -> None:
+    async def _seat_on_arrival(
+        self, connection: Connection, frames: AsyncIterator[bytes], current: list[Placement | None]
+    ) -> asyncio.Future[bytes] | None:
+        """Seat a new connection, unless its first frame, sent within ``hello_grace``, is a
+        HELLO whose token reclaims a seat: a reconnect goes straight back to its own seat and
+        never sees a second HELLO. Returns the first frame still to be handled (a future: it
+        may not have arrived yet), or None if it was that HELLO."""
+        first = asyncio.ensure_future(anext(frames))
+        if self.settings.hello_grace > 0:
+            await asyncio.wait({first}, timeout=self.settings.hello_grace)
+        if first.done() and first.exception() is None:
+            hello = _as_hello(first.result())
+            if hello is not None and hello.token:
+                self._hello(connection, hello, current, seat_if_lost=True)
+                if current[0] is not None:
+                    return None
+        if current[0] is None:
+            current[0] = self.lobby.seat(connection)
+        return first
+
+    async def _read(
+        self,
+        connection: Connection,
+        current: list[Placement | None],
+        frames: AsyncIterator[bytes],
+        first: asyncio.Future[bytes] | None,
+    ) -> None:
         """Dispatch each frame to the connection's seat until the stream ends or breaks.
 
         ``current[0]`` is the connection's placement; a HELLO with a token may move it. A
         connection without a seat (``--seat-after-hello``, or no more games to seat it in)
-        must first send a HELLO, within ``hello_timeout``.
+        must first send a HELLO, within ``hello_timeout``. ``first`` is a first frame read
+        already (or being read).
         """
-        frames = connection.frames()
         try:
             if current[0] is None:
+                if first is not None:
+                    frames = _prepend(first, frames)
                 refusal = await self._first_hello(connection, frames, current)
                 if refusal is not None:
                     await connection.close_with(refusal)
                     return
-            async for payload in frames:
-                placement = current[0]
-                assert placement is not None
+            elif first is not None:
                 try:
-                    message = parse_client_message(payload)
-                except ProtocolError as exc:
-                    placement[1].on_protocol_error(exc)
-                    continue
-                if isinstance(message, ClientHello):
-                    self._hello(connection, message, current)
-                else:
-                    placement[1].on_response(message)
+                    payload = await first
+                except StopAsyncIteration:
+                    return
+                self._dispatch(connection, payload, current)
+            async for payload in frames:
+                self._dispatch(connection, payload, current)
         except FrameError as exc:
             await connection.close_with(error_message(ErrorCode(exc.code), str(exc)))
         except ReadTimeout as exc:
@@ -266,15 +295,41 @@ class GameServer:
             "still reclaim its seat: send HELLO with its token first)",
         )
 
-    def _hello(
-        self, connection: Connection, message: ClientHello, current: list[Placement | None]
+    def _dispatch(
+        self, connection: Connection, payload: bytes, current: list[Placement | None]
     ) -> None:
+        """One client frame to the connection's seat (a HELLO may move the connection)."""
+        placement = current[0]
+        assert placement is not None
+        try:
+            message = parse_client_message(payload)
+        except ProtocolError as exc:
+            placement[1].on_protocol_error(exc)
+            return
+        if isinstance(message, ClientHello):
+            self._hello(connection, message, current)
+        else:
+            placement[1].on_response(message)
+
+    def _hello(
+        self,
+        connection: Connection,
+        message: ClientHello,
+        current: list[Placement | None],
+        *,
+        seat_if_lost: bool = False,
+    ) -> None:
+        """Act on a HELLO: reclaim the token's seat, note the name and state updates. With
+        ``seat_if_lost``, an unseated connection whose token reclaims nothing is seated anew
+        before its BAD_TOKEN is sent (as if it had been seated on arrival)."""
         placement = current[0]
         if message.token:
             moved = self.lobby.reclaim(message.token, connection, placement, message.last_seq)
             if moved is not None:
                 current[0] = placement = moved
             else:
+                if seat_if_lost and placement is None:
+                    current[0] = placement = self.lobby.seat(connection)
                 connection.send(
                     error_message(
                         ErrorCode.BAD_TOKEN,
@@ -286,6 +341,18 @@ class GameServer:
         if placement is not None:
             placement[1].heard_from()
             _note_hello(placement[1], message)
+
+
+async def _prepend(
+    first: asyncio.Future[bytes], rest: AsyncIterator[bytes]
+) -> AsyncIterator[bytes]:
+    """The frames of a connection whose first frame is being read already."""
+    try:
+        yield await first
+    except StopAsyncIteration:
+        return
+    async for payload in rest:
+        yield payload
 
 
 def _note_hello(seat: RemoteSeat, hello: ClientHello) -> None:

@@ -32,6 +32,12 @@ class SeatEvents:
     def last_seq(self) -> int:
         return len(self._bodies)
 
+    @property
+    def delivered(self) -> int:
+        """The number of the last event handed to a connection (a reconnect without
+        ``last_seq`` is sent those after it)."""
+        return self._delivered
+
     def add(self, body: bytes, *, connected: bool) -> bytes:
         """Number ``body`` (see :func:`event_body`) and return its frame."""
         self._bodies.append(body)

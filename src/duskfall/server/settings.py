@@ -63,6 +63,12 @@ class ServerSettings(BaseModel):
         description="seconds a connection has to send its HELLO when one is needed "
         "(--seat-after-hello, or no seat left to give)",
     )
+    hello_grace: float = Field(
+        0.2,
+        ge=0,
+        description="seconds a new connection is given to send a HELLO with a token before it "
+        "is seated (a reconnect goes straight back to its seat, never through a new one)",
+    )
     max_connections: int = Field(4096, ge=1)
     write_buffer_limit: int = Field(
         default=8 * 1024 * 1024,
