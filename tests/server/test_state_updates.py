@@ -18,7 +18,16 @@ from duskfall.server.broadcast import WireObserver
 from duskfall.server.remote_seat import RemoteSeat
 from duskfall.server.stand_in import FallbackPlayer
 
-from .support import autoplay, seat_clients, serving, wait_game_done
+from .support import (
+    Message,
+    WireClient,
+    autoplay,
+    game_log,
+    random_action,
+    seat_clients,
+    serving,
+    wait_game_done,
+)
 
 VARIANT = get_variant("sports-mafia")
 
@@ -134,3 +143,41 @@ async def test_hello_options_over_the_wire(tmp_path: Path) -> None:
     assert updates(0) and not any(m.get("partial") for m in updates(0))
     assert any(m.get("partial") for m in updates(1))
     assert updates(2) == []
+
+
+async def _answer_everything(client: WireClient, rng: random.Random) -> Message | None:
+    """A client written from the seed's text alone that answers every ACTION_REQUEST, state
+    updates included, without a request id (as its skeleton does): a state update gets a vote
+    for somebody alive, or a declaration in the declaration phase."""
+    while (message := await client.recv()) is not None:
+        if message["type"] == "GAME_EVENT" and message["event"] == "GAME_OVER":
+            return message
+        if message["type"] != "ACTION_REQUEST":
+            continue
+        if message["valid_actions"]:
+            action = random_action(message, rng)
+        elif message["phase"] == "DECLARATION":
+            action = {"type": "DECLARATION", "declaration": [0] * 10}
+        else:
+            alive = message["observation"].get("alive_players") or [0]
+            action = {"type": "VOTE", "target": rng.choice(alive)}
+        await client.send({"type": "ACTION_RESPONSE", "player_id": client.seat, "action": action})
+    return None
+
+
+async def test_answers_to_state_updates_never_use_up_a_decisions_re_asks(tmp_path: Path) -> None:
+    games = 3
+    async with serving(tmp_path, games=games, retries=0) as server:
+        for game in range(games):
+            clients = await seat_clients(server.port, 10)
+            rngs = [random.Random(game * 10 + i) for i in range(10)]
+            overs = await asyncio.gather(*map(_answer_everything, clients, rngs))
+            assert all(over is not None for over in overs)
+        await wait_game_done(server, games)
+        codes = {
+            m["code"] for c in clients for m in c.seen if m["type"] == "ERROR"
+        }  # the last game's
+        logs = [game_log(server, r.game_id) for r in server.lobby.results]
+    assert len(logs) == games
+    assert codes <= {"not_your_turn", "player_dead"}, codes
+    assert not [e for log in logs for e in log.events if e.kind == "fallback"]

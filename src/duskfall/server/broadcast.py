@@ -149,13 +149,14 @@ class WireObserver:
         shown, seat.shown = seat.shown, fields
         if fields is None:  # not a plain mapping of names: encoded whole
             message = action_request(index, phase, {}, observation, game_id=self.game_id)
-            seat.send(frames.frame(message))
+            seat.send_state_update(frames.frame(message))
         elif seat.state_updates == "changes" and shown is not None:
             changed = changed_fields(shown, fields)
             if changed:
-                seat.send(frames.state_update(index, phase, changed, self.game_id, partial=True))
+                update = frames.state_update(index, phase, changed, self.game_id, partial=True)
+                seat.send_state_update(update)
         else:
-            seat.send(frames.state_update(index, phase, fields, self.game_id))
+            seat.send_state_update(frames.state_update(index, phase, fields, self.game_id))
 
 
 def changed_fields(shown: Mapping[str, Field], fields: Mapping[str, Field]) -> dict[str, Field]:

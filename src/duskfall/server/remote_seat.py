@@ -159,6 +159,12 @@ class RemoteSeat(BaseParticipant):
         # when the action played for it is not the client's, the client is told which it was.
         self._asked: tuple[int, str] | None = None
         self._missed_deadline = False
+        # State updates sent that no answer has come for yet: a client written from the seed's
+        # text may answer them, and such an answer must not be taken for, or use up the re-asks
+        # of, the decision open when it arrives. Whether the client answers them is learnt: an
+        # answer without a request id while no decision is open, after a state update.
+        self._updates_unanswered = 0
+        self._answers_updates = False
 
     # -- connection side -----------------------------------------------------------------
 
@@ -191,6 +197,7 @@ class RemoteSeat(BaseParticipant):
         state updates until its HELLO asks otherwise."""
         self._link = link
         self.heard_from()
+        self._updates_unanswered = 0
         self.state_updates = "full"
         self.shown = None
         for frame in self.events.missed(last_seq):
@@ -216,6 +223,12 @@ class RemoteSeat(BaseParticipant):
     def send(self, message: dict[str, Any] | bytes) -> None:
         if self._link is not None:
             self._link.send(message)
+
+    def send_state_update(self, frame: dict[str, Any] | bytes) -> None:
+        """Send a state update (a request with empty ``valid_actions``, never to be answered)."""
+        if self._link is not None:
+            self._link.send(frame)
+            self._updates_unanswered += 1
 
     def send_event(self, body: bytes) -> None:
         """Number a ``GAME_EVENT`` (its :func:`~duskfall.server.seat_events.event_body`) and
@@ -259,9 +272,26 @@ class RemoteSeat(BaseParticipant):
         try:
             pending = self._requests.expect(response.request_id)
         except StaleAnswer as stale:
+            if response.request_id is None and self._updates_unanswered > 0:
+                self._updates_unanswered -= 1
+                self._answers_updates = True
             self._refuse_stale(stale)
             return
+        to_update = response.request_id is None and self._updates_unanswered > 0
+        if to_update:
+            self._updates_unanswered -= 1
         answer = self._check(response.action, pending.request.legal)
+        if to_update and (self._answers_updates or answer.refusal is not None):
+            # the answer to a state update sent before this request (answers come in the order
+            # the client was sent what it answers): not taken, and no re-ask used up
+            why = f"{answer.refusal.hint}; " if answer.refusal is not None else ""
+            self._error(
+                ErrorCode.NOT_YOUR_TURN,
+                f"not taken: {why}this answers a state update (those are not answered); "
+                f"request {pending.request_id} stays open",
+                pending.request_id,
+            )
+            return
         if answer.refusal is not None:
             refusal = answer.refusal
             self._error(error_code(refusal.code), refusal.hint, pending.request_id)
@@ -331,6 +361,8 @@ class RemoteSeat(BaseParticipant):
         except TimeoutError:
             self._timed_out()
             self._missed_deadline = True
+            self._answers_updates = False  # a late answer is not an answer to a state update
+            self._updates_unanswered = 0
             if self.timeout_policy is Policy.BOT:
                 return await self._play_stand_in(system_prompt, user_prompt, request, "timeout")
             raise SeatTimeout(self.deadline) from None
