@@ -91,7 +91,9 @@ def test_werewolf_and_mafia_forms() -> None:
     run = YesNoChoice("BADGE_RUN", "Run?").schema()
     assert wire_form_error({"type": "BADGE_RUN", "run": "yes"}, run)
     speech = SpeechChoice("BADGE_SPEECH", 50, "Speak.").schema()
-    assert wire_form_error({"type": "BADGE_SPEECH", "says": "  long  " * 40}, speech) is None
+    assert wire_form_error({"type": "BADGE_SPEECH", "says": "long " * 10}, speech) is None
+    too_long = wire_form_error({"type": "BADGE_SPEECH", "says": "x" * 51}, speech)
+    assert too_long == "says is 51 characters long; at most 50 are allowed"
     assert wire_form_error({"type": "SPEECH", "says": "hi"}, speech) is None  # invalid_action
     kill = MafiaTarget("MAFIA_VOTE", "KILL", (1, 2), NAMES, "PASS").schema()
     assert wire_form_error({"type": "KILL", "target": 1}, kill) is None

@@ -3,10 +3,11 @@
 The rules' own parsers are lenient on purpose (LLMs and people write ``"vote"``, ``"3"`` or a
 player's name); a program speaking the protocol is held to the documented form instead:
 ``type`` present and spelled exactly, integers as JSON integers (not ``"3"`` nor ``3.0``),
-booleans as ``true``/``false``, words from their list, and no field the action does not have
-(a misspelt ``nomination_polcy`` is refused by name, not ignored). :func:`wire_form_error`
-checks shapes and JSON types only; whether a target is legal is left to the rules, so an
-illegal target is still ``invalid_target`` and a wrong action type still ``invalid_action``.
+booleans as ``true``/``false``, words from their list, texts within their ``maxLength``, and
+no field the action does not have (a misspelt ``nomination_polcy`` is refused by name, not
+ignored). :func:`wire_form_error` checks shapes, JSON types and lengths only; whether a
+target is legal is left to the rules, so an illegal target is still ``invalid_target`` and a
+wrong action type still ``invalid_action``.
 
 :func:`closed_schema` is the schema this check holds an action to, as JSON Schema: the view's
 ``schema()`` with every object closed (``additionalProperties: false`` unless it says
@@ -68,6 +69,8 @@ def _error(value: Any, schema: Mapping[str, Any], path: str) -> str | None:
         kinds = [kind] if isinstance(kind, str) else list(kind)
         if not any(_is(value, k) for k in kinds):
             return f"{path} must be {' or '.join(kinds)}, not {_show(value)}"
+    if isinstance(value, str):
+        return _length_error(value, schema, path)
     if isinstance(value, dict):
         return _object_error(value, schema, path)
     if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
@@ -77,6 +80,17 @@ def _error(value: Any, schema: Mapping[str, Any], path: str) -> str | None:
             error = _error(item, schema["items"], f"{path}[{index}]")
             if error:
                 return error
+    return None
+
+
+def _length_error(value: str, schema: Mapping[str, Any], path: str) -> str | None:
+    """Why a string breaks the schema's ``maxLength``/``minLength`` (counted in characters, as
+    JSON Schema counts them), or None: the limit the schema publishes is the one enforced."""
+    longest, shortest = schema.get("maxLength"), schema.get("minLength")
+    if isinstance(longest, int) and len(value) > longest:
+        return f"{path} is {len(value)} characters long; at most {longest} are allowed"
+    if isinstance(shortest, int) and len(value) < shortest:
+        return f"{path} is {len(value)} characters long; at least {shortest} are needed"
     return None
 
 
