@@ -38,6 +38,7 @@ COMMAND_MODULES = [
     "duskfall.cli.tournament_commands",
     "duskfall.cli.lab_commands",
     "duskfall.cli.kit_commands",
+    "duskfall.cli.bot_commands",
 ]
 
 
