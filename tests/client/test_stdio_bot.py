@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from arena.tournament_kit import run
+from arena.tournament_kit import report, run
 from duskfall.arena.tournament_config import parse_tournament
 from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log
@@ -84,8 +84,12 @@ def test_a_stdin_bot_is_a_tournament_entrant(tmp_path: Path) -> None:
         "parallel_games": 2,
         "log_dir": "games",
     }
-    summary = run(parse_tournament(data), tmp_path)
+    config = parse_tournament(data)
+    summary = run(config, tmp_path)
     assert summary.failed == [] and summary.played == 2
+    latency = {e.name: e.metrics.mean_latency_s for e in report(config, tmp_path).entrants}
+    assert latency["visitor"] is not None and 0 < latency["visitor"] < 5  # answer times shown
+    assert latency["house"] is None  # bots answer in no time worth a figure
     with GameIndex(tmp_path / "index.db") as index:
         rows = index.tournament_games("stdio")
     for row in rows:

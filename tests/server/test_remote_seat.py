@@ -95,7 +95,11 @@ async def test_a_refused_answer_is_checked_once_and_told_once(monkeypatch: Any) 
     assert error["request_id"] == first["request_id"] and error["code"] == "invalid_action"
     assert error["message"] == "Invalid action" and "DECLARATION" in error["detail"]
     assert again["request_id"] == first["request_id"] + 1
+    answers = [e for e in log if e.kind == "remote_answer"]
+    log = [e for e in log if e.kind != "remote_answer"]
     assert [e.kind for e in log] == ["invalid_action"]
+    assert [a.payload["answered"] for a in answers] == [True, True]  # each answer's time
+    assert all(a.payload["seat"] == 0 and a.payload["latency_s"] >= 0 for a in answers)
     assert log[0].payload["raw"] == repr(bad) and log[0].payload["error"] == error["detail"]
     assert not seat.waiting
 
@@ -109,7 +113,8 @@ async def test_after_the_retries_the_fallback_and_no_extra_error() -> None:
     await ask(context, 0, seat, log)
     kinds = [m["type"] for m in link.sent]
     assert kinds == ["ACTION_REQUEST", "ERROR", "ACTION_REQUEST", "ERROR"]
-    assert [e.kind for e in log] == ["invalid_action", "invalid_action", "fallback"]
+    kinds_logged = [e.kind for e in log if e.kind != "remote_answer"]
+    assert kinds_logged == ["invalid_action", "invalid_action", "fallback"]
 
 
 async def test_request_and_state_update_frames() -> None:

@@ -72,6 +72,8 @@ class SeatMetrics(Summable):
     completion_tokens: int = 0
     cost_usd: float = 0.0
     latency_s: float = 0.0
+    remote_answers: int = 0
+    remote_latency_s: float = 0.0
 
     @staticmethod
     def _rate(part: float, whole: float) -> float | None:
@@ -111,7 +113,10 @@ class SeatMetrics(Summable):
 
     @property
     def mean_latency_s(self) -> float | None:
-        return self._rate(self.latency_s, self.llm_calls)
+        """Seconds per answer: a model call's, or a remote client's answer to a request."""
+        return self._rate(
+            self.latency_s + self.remote_latency_s, self.llm_calls + self.remote_answers
+        )
 
     def summary(self) -> dict[str, Any]:
         """The rates and totals, JSON-ready (None where nothing was counted)."""
@@ -252,3 +257,6 @@ def _count_runtime(events: Iterable[Event], out: dict[int, SeatMetrics]) -> None
             metrics.completion_tokens += usage.completion_tokens
             metrics.cost_usd += usage.cost_usd
             metrics.latency_s += float(event.payload.get("latency_s") or 0.0)
+        elif event.kind == kinds.REMOTE_ANSWER and event.payload.get("answered"):
+            metrics.remote_answers += 1
+            metrics.remote_latency_s += float(event.payload.get("latency_s") or 0.0)

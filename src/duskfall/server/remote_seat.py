@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import time
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -356,9 +357,11 @@ class RemoteSeat(BaseParticipant):
             fields = self.frames.fields(seen, self.frames.unchanged)
             return _Request(self.frames.frame(message, fields), fields, legal)
 
+        asked_at = time.monotonic()
         try:
             answer = await self._requests.ask(framed, self.deadline)
         except TimeoutError:
+            self._record_answer(request, asked_at, answered=False)
             self._timed_out()
             self._missed_deadline = True
             self._answers_updates = False  # a late answer is not an answer to a state update
@@ -368,7 +371,20 @@ class RemoteSeat(BaseParticipant):
             raise SeatTimeout(self.deadline) from None
         if isinstance(answer, _Gone):
             return await self._play_stand_in(system_prompt, user_prompt, request, "disconnected")
+        self._record_answer(request, asked_at, answered=True)
         return answer
+
+    def _record_answer(self, request: DecisionRequest, asked_at: float, *, answered: bool) -> None:
+        """The ``remote_answer`` record of one request: how long the client took (the board's
+        latency of a remote entrant), or that it let the deadline pass."""
+        seconds = time.monotonic() - asked_at
+        payload = {
+            "seat": self.seat,
+            "decision": request.decision.kind,
+            "latency_s": round(seconds, 4),
+            "answered": answered,
+        }
+        request.emit(Event(kinds.REMOTE_ANSWER, payload, ADMIN, source="runtime"))
 
     def _timed_out(self) -> None:
         self.timeouts += 1
