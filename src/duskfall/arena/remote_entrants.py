@@ -16,6 +16,11 @@ given a few seconds to exit before they are stopped.
 Each program's standard error goes to ``<game id>-seat<N>.err`` beside the game's log, so a
 failing agent can be debugged; a program that does not connect in time fails the game with
 one line naming the entrant.
+
+Every program is sealed (:mod:`duskfall.arena.sealing`): its environment holds only what its
+config names and its seat token, it runs in an empty folder of its own and, as root on Linux,
+as a user of its own that cannot read the tournament's folder or index. When its game ends, its
+process group (and every process of its user) is killed (:mod:`duskfall.arena.programs`).
 """
 
 from __future__ import annotations
@@ -24,14 +29,15 @@ import asyncio
 import contextlib
 import functools
 import itertools
-import os
 import secrets
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from duskfall.arena.programs import stop
 from duskfall.arena.remote_spec import RemoteEntrant, fill
+from duskfall.arena.sealing import Seal
 from duskfall.core.errors import DuskfallError
 from duskfall.core.registry import get_variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError
@@ -67,6 +73,7 @@ class _Seat:
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     process: asyncio.subprocess.Process | None = None
     errors: Path | None = None
+    sealed: Seal | None = None
 
 
 class RemoteSeats:
@@ -159,18 +166,25 @@ class RemoteSeats:
         }
         argv = [fill(part, values) for part in entry.spec.command]
         entry.errors = self.log_dir / f"{self.game_id}-seat{entry.seat.seat}.err"
+        entry.sealed = Seal.make(entry.spec, {TOKEN_VARIABLE: entry.seat.token or ""})
         with entry.errors.open("wb") as errors:
             try:
                 entry.process = await asyncio.create_subprocess_exec(
                     *argv,
-                    env={**os.environ, TOKEN_VARIABLE: entry.seat.token or ""},
                     stdin=asyncio.subprocess.DEVNULL,
                     stdout=asyncio.subprocess.DEVNULL,
                     stderr=errors,
+                    **entry.sealed.options(),
                 )
             except OSError as exc:
+                who = (
+                    f" by a user of its own (uid {entry.sealed.uid}: every folder on its path "
+                    "must be open to all users, or set sealed = false)"
+                    if entry.sealed.uid is not None and isinstance(exc, PermissionError)
+                    else ""
+                )
                 raise RemoteEntrantError(
-                    f"remote entrant {entry.entrant!r}: cannot start {argv[0]!r}: "
+                    f"remote entrant {entry.entrant!r}: cannot start {argv[0]!r}{who}: "
                     f"{exc.strerror or exc}"
                 ) from None
 
@@ -309,23 +323,19 @@ class RemoteSeats:
         for connection in list(self._connections):
             with contextlib.suppress(Exception):
                 await connection.close()
-        await asyncio.gather(
-            *(_end(e.process) for e in self._seats.values() if e.process is not None),
-            return_exceptions=True,
-        )
+        await asyncio.gather(*(_end(e) for e in self._seats.values()), return_exceptions=True)
 
 
 def _stand_in_maker(variant: Any, index: int, seed: int) -> Any:
     return lambda: make_stand_in(variant, index, seed=seed, policy=Policy.FALLBACK, bot="random")
 
 
-async def _end(process: asyncio.subprocess.Process) -> None:
-    """Wait a little for ``process`` to exit, then stop it."""
-    if process.returncode is not None:
+async def _end(entry: _Seat) -> None:
+    """Give the program a little time to exit, then stop what is left of it; remove its folder."""
+    if entry.sealed is None:
         return
     try:
-        await asyncio.wait_for(process.wait(), EXIT_GRACE)
-    except TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        await process.wait()
+        if entry.process is not None:
+            await stop(entry.process, EXIT_GRACE, entry.sealed.uid)
+    finally:
+        entry.sealed.remove()
