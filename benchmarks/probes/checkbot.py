@@ -32,14 +32,18 @@ reader = sock.makefile("rb")
 def send(message):
     data = json.dumps(message).encode()
     sock.sendall(len(data).to_bytes(8, "big") + data)
-while True:
-    size = int.from_bytes(reader.read(8), "big")
-    message = json.loads(reader.read(size))
-    if message.get("type") == "ACTION_REQUEST" and message.get("valid_actions"):
-        break
+def request():
+    while True:
+        size = int.from_bytes(reader.read(8), "big")
+        message = json.loads(reader.read(size))
+        if message.get("type") == "ACTION_REQUEST" and message.get("valid_actions"):
+            return message
 kind = ("T" * 1000 + "\n\x1b[31m") * 800  # 805,000 characters, within a frame's limit
-send({"type": kind, "request_id": message["request_id"], "action": {}})
-reader.read(8)
+asked = request()  # an answer whose action's type is huge
+send({"type": "ACTION_RESPONSE", "request_id": asked["request_id"], "action": {"type": kind}})
+asked = request()  # a frame whose type is huge
+send({"type": kind, "request_id": asked["request_id"], "action": {}})
+request()
 """
 
 
