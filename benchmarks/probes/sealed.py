@@ -44,7 +44,7 @@ children = [subprocess.Popen(["sleep", "300"]).pid,
             subprocess.Popen(["sleep", "300"], start_new_session=True).pid]
 seen["children"] = children
 games = os.path.join(base, "games")
-targets = [games, os.path.join(games, "config.json"), os.path.join(base, "index.db"),
+targets = [games, os.path.join(games, "tournament.json"), os.path.join(base, "index.db"),
            os.path.join(base, "index.db.key")]
 try:
     targets += [os.path.join(games, name) for name in os.listdir(games)]
@@ -169,7 +169,7 @@ def _probe(duskfall: Any, base: Path, tally: Any) -> None:
     tally.check(len(cwds) == len(reports), "every program has a folder of its own")
     tally.check(all(r["uid"] != os.getuid() for r in reports), "it runs as a user of its own")
     read = sorted({path for r in reports for path in r["read"]})
-    for what in ("games", "config.json", "index.db", "index.db.key"):
+    for what in ("games", "tournament.json", "index.db", "index.db.key"):
         hits = [p for p in read if p.endswith(what)]
         tally.check(not hits, f"a program read {what}")
     logs = [p for p in read if p.endswith(".jsonl")]
