@@ -205,13 +205,14 @@ class RemoteSeats:
                 connected.cancel()
             if not entry.connected.is_set():
                 status = process.returncode
-                if self._before_hello:  # connected, and silent ever since
+                if self._refused:  # it connected, but never said who it is
+                    # (first: a sibling seat's program may be connecting at this moment)
+                    why = "a connection came but " + "; another ".join(self._refused)
+                elif self._before_hello:  # connected, and silent ever since
                     why = (
                         f"it connected but sent no HELLO with its seat's token within "
                         f"{entry.spec.connect_timeout:g}s"
                     )
-                elif self._refused:  # it connected, but never said who it is
-                    why = "a connection came but " + "; another ".join(self._refused)
                 elif status is not None:
                     why = f"its program exited with status {status} without connecting"
                 else:
