@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from arena.tournament_kit import run
+from conftest import CliRun
 from duskfall.arena.programs import kill_group, tail
 from duskfall.arena.remote_spec import RemoteEntrant
 from duskfall.arena.sealing import Seal, can_seal, environment, keep_private, sealing_warning
@@ -230,3 +231,22 @@ def test_a_remote_entrant_sees_no_operator_variable_and_no_tournament_file(
         assert stat.S_IMODE(index.stat().st_mode) == 0o600
     else:
         os.kill(int(said["escaped"]), 9)  # without a user of its own, setsid escapes the group
+
+
+@pytest.mark.subprocess
+def test_tournament_run_warns_in_one_line_when_sealing_is_partial(
+    tmp_path: Path, cli: CliRun
+) -> None:
+    (tmp_path / "t.toml").write_text(
+        'name = "partial"\ngames = 2\nseed = 3\nlog_dir = "games"\n'
+        '[entrants]\nhouse = "random"\nvisitor = "remote"\n'
+        '[remote.visitor]\ncommand = ["true"]\nsealed = false\n'
+        "[execution]\nattempts = 1\n"
+        '[[variants]]\nvariant = "werewolf"\npreset = "werewolf-6"\n'
+    )
+    code, out, _err = cli(
+        "tournament", "run", str(tmp_path / "t.toml"), "--db", str(tmp_path / "i.db")
+    )
+    warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
+    assert code == 1 and len(warnings) == 1, out  # its program never connects: games fail
+    assert "run as you" in warnings[0] and "can read every file you can" in warnings[0]
