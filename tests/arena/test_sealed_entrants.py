@@ -27,6 +27,7 @@ from duskfall.arena.sealing import Seal, can_seal, environment, keep_private, se
 from duskfall.arena.tournament_config import parse_tournament
 from duskfall.core.errors import ConfigError
 from duskfall.testing.programs import gone
+from duskfall.testing.sealed_python import prelude, sealed_python
 
 OPERATOR = {
     "OPENAI_API_KEY": "sk-operator-secret-1234567890",
@@ -250,3 +251,58 @@ def test_tournament_run_warns_in_one_line_when_sealing_is_partial(
     warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
     assert code == 1 and len(warnings) == 1, out  # its program never connects: games fail
     assert "run as you" in warnings[0] and "can read every file you can" in warnings[0]
+
+
+LOOKS_THEN_PLAYS = """
+import os, sys
+games, index = sys.argv[1], sys.argv[2]
+try:
+    listed = [os.path.join(games, name) for name in os.listdir(games)]
+except OSError:
+    listed = []
+for path in [games, index, *listed]:
+    try:
+        os.listdir(path) if os.path.isdir(path) else open(path, "rb").read(1)
+        print("read", path, file=sys.stderr)
+    except OSError:
+        print("denied", path, file=sys.stderr)
+"""
+
+
+@pytest.mark.subprocess
+@pytest.mark.skipif(not can_seal(), reason="needs a user of the program's own: root on Linux")
+def test_the_second_game_of_a_deal_cannot_read_the_first(open_folder: Path) -> None:
+    """``parallel_games = 1``: the second game of a ``sides`` deal is played after the first
+    game's log is written; its programs (the repository's client, looking around first) can
+    read neither it nor the index."""
+    python = sealed_python()
+    if python is None:
+        pytest.skip("no interpreter a sealed program can run")
+    games, index = open_folder / "games", open_folder / "index.db"
+    program = LOOKS_THEN_PLAYS + "sys.argv[1:3] = []\nfrom duskfall.cli import main\nmain()\n"
+    command = [
+        python, "-c", prelude(program), str(games), str(index), "connect", "--host", "{host}",
+        "--port", "{port}", "--agent", "random", "--quiet",
+    ]  # fmt: skip
+    config = parse_tournament(
+        {
+            "name": "deal",
+            "entrants": {"house": "random", "visitor": "remote"},
+            "remote": {"visitor": {"command": command, "connect_timeout": 60}},
+            "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
+            "games": 2,
+            "seed": 9,
+            "schedule": "sides",
+            "parallel_games": 1,
+            "log_dir": "games",
+        }
+    )
+    summary = run(config, open_folder)
+    assert summary.failed == [] and summary.played == 2
+    logs = sorted(games.glob("*.jsonl"), key=lambda path: path.stat().st_mtime)
+    second = logs[1].stem
+    said = [
+        line for err in games.glob(f"{second}-seat*.err") for line in err.read_text().splitlines()
+    ]
+    assert said and all(line.startswith("denied ") for line in said), said
+    assert any(line == f"denied {games}" for line in said)
