@@ -1,7 +1,7 @@
 """Sealing a remote entrant's program: what it is given, where it runs, and as whom.
 
-* **Environment**: only :data:`BASE` (``PATH`` as the operator's, ``HOME`` and ``TMPDIR`` its
-  own folder, ``LANG``/``LC_ALL`` ``C.UTF-8``), the variables its config names (``env`` values,
+* **Environment**: only ``PATH`` (the operator's), ``HOME`` and ``TMPDIR`` (its own folder),
+  ``LANG`` and ``LC_ALL`` (:data:`LOCALE`), the variables its config names (``env`` values,
   ``pass_env`` names copied from the operator's environment) and its seat token. Always.
 * **Working folder**: a new, empty folder of its own (mode 0700, in the system's temporary
   folder), removed when the program has been stopped. Always.
@@ -20,8 +20,8 @@ their modes, and a tournament with remote entrants says so in one warning line w
 
 from __future__ import annotations
 
+import contextlib
 import os
-import pwd
 import secrets
 import shutil
 import stat
@@ -76,6 +76,9 @@ def environment(spec: RemoteEntrant, folder: Path, extra: Mapping[str, str]) -> 
 
 
 def _fresh_id() -> int:
+    """An id in :data:`UIDS` that no account has."""
+    import pwd  # POSIX only, as sealing is
+
     while True:
         uid = secrets.randbelow(UIDS[1] - UIDS[0]) + UIDS[0]
         try:
@@ -114,6 +117,8 @@ class Seal:
 
 def _shared(folder: Path) -> bool:
     """Whether ``folder`` is one others use too (sticky, like /tmp, or not the operator's)."""
+    if os.name != "posix":
+        return False
     try:
         info = folder.stat()
     except OSError:
@@ -123,15 +128,15 @@ def _shared(folder: Path) -> bool:
 
 def keep_private(folder: Path, index: Path) -> None:
     """Make a tournament's folder (0700) and its index (0600) the operator's alone; a folder
-    others use too (:func:`_shared`) is left as it is (:func:`sealing_warning` says so)."""
-    if not _shared(folder):
-        folder.chmod(0o700)
-    for path in (index, *(index.with_name(index.name + end) for end in ("-wal", "-shm"))):
-        try:
-            if path.stat().st_uid == os.geteuid():
-                path.chmod(0o600)
-        except OSError:
-            pass
+    others use too (:func:`_shared`) is left as it is (:func:`sealing_warning` says so).
+    Nothing outside POSIX, where modes are no access control."""
+    if os.name != "posix":
+        return
+    wal = (index.with_name(index.name + end) for end in ("-wal", "-shm"))
+    for path, mode in ((folder, 0o700), (index, 0o600), *((p, 0o600) for p in wal)):
+        with contextlib.suppress(OSError):  # absent, or on a filesystem without modes
+            if not _shared(path) and path.stat().st_uid == os.geteuid():
+                path.chmod(mode)
 
 
 def sealing_warning(remote: Mapping[str, RemoteEntrant], folder: Path) -> str | None:
