@@ -49,6 +49,7 @@ from duskfall.protocol.messages import (
     parse_client_message,
 )
 from duskfall.protocol.observations import ObservationFrames
+from duskfall.runtime.capped import one_line
 from duskfall.server.broadcast import WireObserver
 from duskfall.server.connection import Connection, Flusher, ReadTimeout
 from duskfall.server.remote_seat import RemoteSeat
@@ -276,7 +277,8 @@ class RemoteSeats:
         except StopAsyncIteration:
             message, refusal = None, "closed without sending its HELLO"
         except ProtocolError as exc:
-            message, refusal = None, f"sent no HELLO: its first frame was refused ({exc.detail})"
+            why = one_line(exc.detail)  # it may quote the frame
+            message, refusal = None, f"sent no HELLO: its first frame was refused ({why})"
         finally:
             self._before_hello -= 1
         hello = message if isinstance(message, ClientHello) else None
