@@ -18,24 +18,31 @@ from duskfall.arena.tournament_config import TournamentConfig, parse_tournament
 from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log
+from duskfall.testing.sealed_python import prelude, sealed_python
 
 SRC = str(Path(__file__).parents[2] / "src")
 
 
 def _client_command() -> list[str]:
-    """The repository's client as the remote entrant's program (one seat per process)."""
-    prelude = f"import sys; sys.path.insert(0, {SRC!r}); from duskfall.cli import main; main()"
+    """The repository's client as the remote entrant's program (one seat per process), on an
+    interpreter its own user can run when it is sealed (else it runs unsealed)."""
+    python = sealed_python() or sys.executable
     return [
-        sys.executable, "-c", prelude, "connect", "--host", "{host}", "--port", "{port}",
-        "--agent", "heuristic", "--quiet",  # the seat token comes in the environment
+        python, "-c", prelude("from duskfall.cli import main; main()"), "connect", "--host",
+        "{host}", "--port", "{port}", "--agent", "heuristic", "--quiet",  # token: environment
     ]  # fmt: skip
 
 
-def _config(command: list[str], **overrides: Any) -> TournamentConfig:
+def _config(
+    command: list[str], *, sealed: bool | None = None, **overrides: Any
+) -> TournamentConfig:
+    """A werewolf-6 ``sides`` tournament of a random bot and a remote entrant; its program is
+    sealed when it can be (``sealed`` None), a test's script in its private folder is not."""
+    sealed = sealed_python() is not None if sealed is None else sealed
     data: dict[str, Any] = {
         "name": "remote",
         "entrants": {"house": "random", "visitor": "remote"},
-        "remote": {"visitor": {"command": command, "connect_timeout": 60}},
+        "remote": {"visitor": {"command": command, "connect_timeout": 60, "sealed": sealed}},
         "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
         "games": 2,
         "seed": 5,
@@ -75,7 +82,7 @@ def test_a_remote_entrant_plays_its_seats_over_tcp(tmp_path: Path) -> None:
 
 def test_a_program_that_exits_fails_the_game_in_one_line(tmp_path: Path) -> None:
     command = [sys.executable, "-c", "import sys; sys.stderr.write('no model\\n'); sys.exit(3)"]
-    summary = run(_config(command, games=2), tmp_path)
+    summary = run(_config(command, sealed=False, games=2), tmp_path)
     assert summary.played == 0
     assert summary.failed and "RemoteEntrantError" in summary.failed[0]
     assert "'visitor'" in summary.failed[0] and "exited with status 3" in summary.failed[0]
@@ -110,7 +117,7 @@ def test_a_program_that_connects_without_its_hello_is_told_apart(
     script = tmp_path / "entrant.py"
     script.write_text(program)
     command = [sys.executable, str(script), "{port}"]
-    remote = {"visitor": {"command": command, "connect_timeout": timeout}}
+    remote = {"visitor": {"command": command, "connect_timeout": timeout, "sealed": False}}
     config = _config(command, games=2, parallel_games=1, remote=remote)
     summary = run(config, tmp_path)
     assert summary.played == 0 and summary.failed
@@ -150,7 +157,7 @@ def test_no_frame_to_a_remote_entrant_carries_its_deals_seed(tmp_path: Path) -> 
         "from duskfall.cli import main; main()"
     )
     command = [sys.executable, "-c", record, *_client_command()[3:]]
-    config = _config(command)
+    config = _config(command, sealed=False)  # it writes in the test's private folder
     summary = run(config, tmp_path)
     assert summary.failed == [] and summary.played == 2
     with GameIndex(tmp_path / "index.db") as index:

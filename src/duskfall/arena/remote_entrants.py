@@ -16,6 +16,11 @@ given a few seconds to exit before they are stopped.
 Each program's standard error goes to ``<game id>-seat<N>.err`` beside the game's log, so a
 failing agent can be debugged; a program that does not connect in time fails the game with
 one line naming the entrant.
+
+Every program is sealed (:mod:`duskfall.arena.sealing`): its environment holds only what its
+config names and its seat token, it runs in an empty folder of its own and, as root on Linux,
+as a user of its own that cannot read the tournament's folder or index. When its game ends, its
+process group (and every process of its user) is killed (:mod:`duskfall.arena.programs`).
 """
 
 from __future__ import annotations
@@ -24,14 +29,15 @@ import asyncio
 import contextlib
 import functools
 import itertools
-import os
 import secrets
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from duskfall.arena.programs import stop
 from duskfall.arena.remote_spec import RemoteEntrant, fill
+from duskfall.arena.sealing import Seal
 from duskfall.core.errors import DuskfallError
 from duskfall.core.registry import get_variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError
@@ -43,6 +49,7 @@ from duskfall.protocol.messages import (
     parse_client_message,
 )
 from duskfall.protocol.observations import ObservationFrames
+from duskfall.runtime.capped import one_line
 from duskfall.server.broadcast import WireObserver
 from duskfall.server.connection import Connection, Flusher, ReadTimeout
 from duskfall.server.remote_seat import RemoteSeat
@@ -67,6 +74,7 @@ class _Seat:
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     process: asyncio.subprocess.Process | None = None
     errors: Path | None = None
+    sealed: Seal | None = None
 
 
 class RemoteSeats:
@@ -159,18 +167,25 @@ class RemoteSeats:
         }
         argv = [fill(part, values) for part in entry.spec.command]
         entry.errors = self.log_dir / f"{self.game_id}-seat{entry.seat.seat}.err"
+        entry.sealed = Seal.make(entry.spec, {TOKEN_VARIABLE: entry.seat.token or ""})
         with entry.errors.open("wb") as errors:
             try:
                 entry.process = await asyncio.create_subprocess_exec(
                     *argv,
-                    env={**os.environ, TOKEN_VARIABLE: entry.seat.token or ""},
                     stdin=asyncio.subprocess.DEVNULL,
                     stdout=asyncio.subprocess.DEVNULL,
                     stderr=errors,
+                    **entry.sealed.options(),
                 )
             except OSError as exc:
+                who = (
+                    f" by a user of its own (uid {entry.sealed.uid}: every folder on its path "
+                    "must be open to all users, or set sealed = false)"
+                    if entry.sealed.uid is not None and isinstance(exc, PermissionError)
+                    else ""
+                )
                 raise RemoteEntrantError(
-                    f"remote entrant {entry.entrant!r}: cannot start {argv[0]!r}: "
+                    f"remote entrant {entry.entrant!r}: cannot start {argv[0]!r}{who}: "
                     f"{exc.strerror or exc}"
                 ) from None
 
@@ -191,13 +206,14 @@ class RemoteSeats:
                 connected.cancel()
             if not entry.connected.is_set():
                 status = process.returncode
-                if self._before_hello:  # connected, and silent ever since
+                if self._refused:  # it connected, but never said who it is
+                    # (first: a sibling seat's program may be connecting at this moment)
+                    why = "a connection came but " + "; another ".join(self._refused)
+                elif self._before_hello:  # connected, and silent ever since
                     why = (
                         f"it connected but sent no HELLO with its seat's token within "
                         f"{entry.spec.connect_timeout:g}s"
                     )
-                elif self._refused:  # it connected, but never said who it is
-                    why = "a connection came but " + "; another ".join(self._refused)
                 elif status is not None:
                     why = f"its program exited with status {status} without connecting"
                 else:
@@ -261,7 +277,8 @@ class RemoteSeats:
         except StopAsyncIteration:
             message, refusal = None, "closed without sending its HELLO"
         except ProtocolError as exc:
-            message, refusal = None, f"sent no HELLO: its first frame was refused ({exc.detail})"
+            why = one_line(exc.detail)  # it may quote the frame
+            message, refusal = None, f"sent no HELLO: its first frame was refused ({why})"
         finally:
             self._before_hello -= 1
         hello = message if isinstance(message, ClientHello) else None
@@ -309,23 +326,19 @@ class RemoteSeats:
         for connection in list(self._connections):
             with contextlib.suppress(Exception):
                 await connection.close()
-        await asyncio.gather(
-            *(_end(e.process) for e in self._seats.values() if e.process is not None),
-            return_exceptions=True,
-        )
+        await asyncio.gather(*(_end(e) for e in self._seats.values()), return_exceptions=True)
 
 
 def _stand_in_maker(variant: Any, index: int, seed: int) -> Any:
     return lambda: make_stand_in(variant, index, seed=seed, policy=Policy.FALLBACK, bot="random")
 
 
-async def _end(process: asyncio.subprocess.Process) -> None:
-    """Wait a little for ``process`` to exit, then stop it."""
-    if process.returncode is not None:
+async def _end(entry: _Seat) -> None:
+    """Give the program a little time to exit, then stop what is left of it; remove its folder."""
+    if entry.sealed is None:
         return
     try:
-        await asyncio.wait_for(process.wait(), EXIT_GRACE)
-    except TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        await process.wait()
+        if entry.process is not None:
+            await stop(entry.process, EXIT_GRACE, entry.sealed.uid)
+    finally:
+        entry.sealed.remove()

@@ -3,14 +3,17 @@ is started and plays is in :mod:`duskfall.arena.remote_entrants`."""
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 REMOTE = "remote"  # the entrant spec of a remote entrant
 PLACEHOLDER_AGENT = "random"  # the agent string of a remote seat (its program plays it)
 PLACEHOLDERS = ("host", "port", "token", "seat", "game_id", "variant")
+VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class RemoteEntrant(BaseModel):
@@ -21,6 +24,23 @@ class RemoteEntrant(BaseModel):
     command: list[str] = Field(min_length=1)
     deadline_ms: int = Field(60_000, ge=1, description="time the program has for one answer")
     connect_timeout: float = Field(30.0, gt=0, description="seconds to connect and say HELLO")
+    env: dict[str, str] = Field(
+        default_factory=dict, description="variables set in the program's environment"
+    )
+    pass_env: list[str] = Field(
+        default_factory=list, description="variables of yours passed on to the program, by name"
+    )
+    sealed: bool = Field(
+        True, description="run as a user of its own where the system allows (root on Linux)"
+    )
+
+    @field_validator("env", "pass_env")
+    @classmethod
+    def _names(cls, value: Any) -> Any:
+        for name in value:
+            if not VARIABLE.fullmatch(name):
+                raise ValueError(f"{name!r} is not an environment variable's name")
+        return value
 
     @field_validator("command")
     @classmethod

@@ -34,6 +34,7 @@ from duskfall.arena.driver_lock import DriverLock, TournamentBusy
 from duskfall.arena.game_job import ForkJob, GameJob
 from duskfall.arena.recording import RecordWriter
 from duskfall.arena.schedule import Slot, build_schedule
+from duskfall.arena.sealing import keep_private
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.arena.tournament_run import (
     Looks,
@@ -169,7 +170,12 @@ def config_fingerprint(config: TournamentConfig) -> str:
     are run nor how the board is fitted)."""
     defining = config.model_dump(
         mode="json",
-        exclude={"parallel_games", "workers", "budget", "log_dir", "execution", "board"},
+        exclude={
+            **dict.fromkeys(
+                ("parallel_games", "workers", "budget", "log_dir", "execution", "board"), True
+            ),
+            "remote": {"__all__": {"env", "pass_env", "sealed"}},  # how its programs run
+        },
     )
     if config.stop == "all":  # as configs without a stopping rule were: the same hash
         defining.pop("stop")
@@ -314,9 +320,11 @@ def run_tournament(
         games_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"cannot create {games_dir}: {exc.strerror or exc}") from None
+    keep_private(games_dir, db)  # before the config's copy (its remote env) is written in it
     salt = _check_same_config(config, games_dir)
     variables = worker_env([*config.execution.env, *env])
     with DriverLock(games_dir, config.name) as lock, GameIndex(db) as index, SlotTable(db) as slots:
+        keep_private(games_dir, db)  # the index now exists: no remote entrant reads it
         slots.take_over(config.name)  # we hold the lock: their driver is gone
         follow_moved_logs(index, config.name, games_dir)
         state = tournament_progress(config, index)

@@ -28,6 +28,8 @@ needed only with ``[[variants]]`` blocks)::
     # [entrants] mine = "remote", then
     # [remote.mine]
     # command = ["python", "my_agent.py", "--port", "{port}"]  (token: $DUSKFALL_SEAT_TOKEN)
+    # pass_env = ["OPENAI_API_KEY"]  (its environment holds only these and env = {...}; as
+    # root on Linux it runs as a user of its own: README, what an entrant can see)
 
     [board]                 # how the board is fitted (changes no game)
     reference = "naive"     # ratings relative to this entrant (default: the field's mean)

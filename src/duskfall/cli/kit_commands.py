@@ -74,14 +74,10 @@ def check_bot(
         console.print(line, highlight=False, markup=False)
 
     rows = asyncio.run(check(command, chosen, timeout=timeout, progress=progress))
-    width = max(len(f"{r.variant} {r.check}") for r in rows)
+    width = max(len(r.name()) for r in rows)
     console.print("", highlight=False)
     for row in rows:
-        name = f"{row.variant} {row.check}".ljust(width)
-        line = f"{row.result:<11} {name}  {row.answered:>4}  {row.detail}"
-        if row.result == FAIL:
-            line += f"  (see {row.docs})"
-        console.print(line, highlight=False, markup=False, soft_wrap=True)
+        console.print(row.line(width), highlight=False, markup=False, soft_wrap=True)
     failed = sum(r.result == FAIL for r in rows)
     passed = sum(r.result == "pass" for r in rows)
     unreached = len(rows) - failed - passed

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from duskfall.arena.driver_lock import driver_of
+from duskfall.arena.sealing import sealing_warning
 from duskfall.arena.tournament import (
     RunEvent,
     RunSummary,
@@ -119,6 +120,9 @@ def _play(
                 f"tournament {config.name!r} has {len(started)} game(s) already; "
                 f"'duskfall tournament resume {config_path}' plays the rest"
             )
+    sealing = sealing_warning(config.remote, config.games_dir(config_path.resolve().parent))
+    if sealing is not None:
+        console.print(f"warning: {sealing}", highlight=False, markup=False)
     with progress_bar(console, config.name, config.total_games) as bar:
 
         def advance(event: RunEvent) -> None:

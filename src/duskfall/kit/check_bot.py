@@ -21,12 +21,18 @@ program's frame and the server's reason), timed out, or never answered. The chec
 
 A kind that no scenario reached (the program's own choices decide some: a badge pass needs it
 to run for sheriff) is reported as such, not as a failure.
+
+The program is trusted with nothing: it runs in a process group of its own, killed whole when its
+game is over (a child it forked does not outlive the check); its standard error is read as a
+bounded tail (:func:`~duskfall.arena.programs.tail`), and every field of the report is cut to
+one short line, whatever it sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shutil
 import tempfile
@@ -36,13 +42,18 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.agents.specs import register_agent_kind
+from duskfall.arena.programs import stop, tail
 from duskfall.core.errors import ConfigError
 from duskfall.kit.proxy import Frame, Proxy
 from duskfall.kit.scenarios import DIRECTORS, SCENARIOS, Director, Scenario
+from duskfall.runtime.capped import one_line
 from duskfall.server import GameServer, ServerSettings
 
 PASS, FAIL, NOT_REACHED = "pass", "FAIL", "not reached"
 EXIT_GRACE = 5.0
+FIELD_CHARS = 160  # what a report shows of a frame's field
+DETAIL_CHARS = 400  # what a report shows of a row's detail
+NAME_CHARS = 60  # ... and of its check's name (a phase the server named)
 CUT_AT = 3  # the reconnect scenario cuts the connection as its 3rd request comes
 DOCS = {
     "sports-mafia": "docs/protocol.md#action_response",
@@ -89,6 +100,15 @@ class Row:
     @property
     def docs(self) -> str:
         return DOCS.get(self.check, DOCS.get(self.variant, "docs/protocol.md"))
+
+    def name(self) -> str:
+        return one_line(f"{self.variant} {self.check}", NAME_CHARS)
+
+    def line(self, width: int) -> str:
+        """The row as one line of the report (its name padded to ``width``)."""
+        line = f"{self.result:<11} {self.name().ljust(width)}  {self.answered:>4}  "
+        line += one_line(self.detail, DETAIL_CHARS)
+        return line + (f"  (see {self.docs})" if self.result == FAIL else "")
 
 
 @dataclass
@@ -154,20 +174,18 @@ async def play(scenario: Scenario, command: Sequence[str], timeout: float, log_d
             try:
                 process = await asyncio.create_subprocess_exec(
                     *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                    stderr=errors, env=env,
+                    stderr=errors, env=env, start_new_session=True,
                 )  # fmt: skip
             except OSError as exc:
                 raise ConfigError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        try:
             finished = await _watch(server, process, timeout)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(process.wait(), EXIT_GRACE)
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+        finally:
+            await stop(process, EXIT_GRACE)  # and every process of its group
     finally:
         await proxy.close()
         await server.close()
-    text = errors_file.read_text(encoding="utf-8", errors="replace")
+    text = tail(errors_file)
     return Played(scenario, proxy.frames, process.returncode, text, finished)
 
 
@@ -235,11 +253,10 @@ def judge(frames: Iterable[Frame]) -> list[Request]:
     return list(requests.values())
 
 
-def _shown(message: Any, limit: int = 160) -> str:
-    import json
-
-    text = json.dumps(message, ensure_ascii=False) if not isinstance(message, str) else message
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _shown(message: Any) -> str:
+    """A frame's field as one short line."""
+    text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+    return one_line(text, FIELD_CHARS)
 
 
 def kind_rows(played: Iterable[Played]) -> list[Row]:
@@ -266,9 +283,10 @@ def _grade(row: Row, request: Request, run: Played) -> None:
     if request.refusal is not None:
         answer = request.answers[-1] if request.answers else {}
         reason = request.refusal.get("detail") or request.refusal.get("message")
+        code = request.refusal.get("code")
         row.result = FAIL
         row.detail = (
-            f"{where}: sent {_shown(answer.get('action'))}; {request.refusal.get('code')}: {reason}"
+            f"{where}: sent {_shown(answer.get('action'))}; {_shown(code)}: {_shown(reason)}"
         )
     elif request.timed_out:
         row.result = FAIL
@@ -354,7 +372,7 @@ def program_rows(runs: Iterable[Played]) -> list[Row]:
     for run in runs:
         if run.finished or run.scenario.fault == "reconnect":
             continue
-        tail = run.errors.strip().splitlines()[-1:] if run.errors.strip() else []
+        last = run.errors.strip().splitlines()[-1:]
         rows.append(
             Row(
                 run.scenario.variant,
@@ -365,7 +383,7 @@ def program_rows(runs: Iterable[Played]) -> list[Row]:
                     if run.status is not None
                     else "the game did not end in time"
                 )
-                + (f"; its last error line: {_shown(tail[0])}" if tail else ""),
+                + (f"; its last error line: {_shown(last[0])}" if last else ""),
             )
         )
     return rows

@@ -35,6 +35,7 @@ from duskfall.core.redaction import redact, redact_value
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import Decision, LegalActions, State, Variant
 from duskfall.runtime.awaiting import DeadlinePassed
+from duskfall.runtime.capped import ERROR_TEXT, capped
 from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of
 from duskfall.runtime.participant import DecisionRequest, LazyObservation, Participant, Player
 from duskfall.runtime.seen import SeenEvents
@@ -187,21 +188,24 @@ class _SeatAsk:
         return f"no answer within {timeout:g}s"
 
     def failed(self, attempt: int, exc: Exception) -> str:
-        reason = f"participant error: {type(exc).__name__}: {exc}"
+        reason = f"participant error: {type(exc).__name__}: {capped(str(exc), ERROR_TEXT)}"
         payload = {"seat": self.seat, "attempt": attempt, "error": reason}
         self._record(kinds.PARTICIPANT_ERROR, payload)
         return reason
 
     def refused(self, attempt: int, raw: Any, exc: IllegalAction) -> str:
+        """Record the refusal; its hint (quoting the answer, so as long as the seat makes it)
+        is kept and given back capped."""
+        hint = capped(exc.hint, ERROR_TEXT)
         payload = {
             "seat": self.seat,
             "attempt": attempt,
             "raw": _loggable(raw),
-            "error": exc.hint,
+            "error": hint,
             "code": exc.code,
         }
         self._record(kinds.INVALID_ACTION, payload)
-        return f"{exc.code}: {exc.hint}"
+        return f"{exc.code}: {hint}"
 
     def fall_back(self, reason: str) -> Any:
         action = self.legal.default(self.context.rng)
@@ -245,7 +249,8 @@ async def ask_seat(
         try:
             return Answer(asking.decode(raw))
         except IllegalAction as exc:
-            reason, hint, failed = asking.refused(attempt, raw, exc), exc.hint, False
+            reason, failed = asking.refused(attempt, raw, exc), False
+            hint = capped(exc.hint, ERROR_TEXT)
     return Answer(asking.fall_back(reason), "fallback", reason if failed else None)
 
 

@@ -47,6 +47,7 @@ from duskfall.protocol.messages import (
 from duskfall.protocol.observations import Field, ObservationFrames
 from duskfall.protocol.strict import wire_form_error
 from duskfall.runtime.awaiting import Awaiting, DeadlinePassed, StaleAnswer
+from duskfall.runtime.capped import capped
 from duskfall.runtime.checking import CheckedAnswer
 from duskfall.runtime.participant import (
     BaseParticipant,
@@ -282,6 +283,9 @@ class RemoteSeat(BaseParticipant):
         if to_update:
             self._updates_unanswered -= 1
         answer = self._check(response.action, pending.request.legal)
+        if answer.refusal is not None:  # its hint may quote the answer: kept short
+            refusal = IllegalAction(capped(answer.refusal.hint), answer.refusal.code)
+            answer = CheckedAnswer(answer.raw, refusal=refusal)
         if to_update and (self._answers_updates or answer.refusal is not None):
             # the answer to a state update sent before this request (answers come in the order
             # the client was sent what it answers): not taken, and no re-ask used up
@@ -327,8 +331,9 @@ class RemoteSeat(BaseParticipant):
         """A frame that is not a valid message: ERROR now; an open decision is asked again."""
         self.heard_from()
         pending = self._requests.pending
-        self._error(error.code, error.detail, pending.request_id if pending else None)
-        self._requests.fail(SeatProtocolError(f"{error.code}: {error.detail}"))
+        detail = capped(error.detail)  # it may quote the frame: a client decides how long
+        self._error(error.code, detail, pending.request_id if pending else None)
+        self._requests.fail(SeatProtocolError(f"{error.code}: {detail}"))
 
     # -- runtime side --------------------------------------------------------------------
 
