@@ -15,6 +15,7 @@ from arena.tournament_kit import report, run
 from duskfall.arena.tournament_config import parse_tournament
 from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log
+from duskfall.testing.sealed_python import prelude, sealed_python
 from server.support import autoplay, seat_clients, serving, wait_game_done
 
 pytestmark = pytest.mark.subprocess
@@ -72,11 +73,15 @@ async def test_a_silent_or_garbled_bot_is_said_and_the_game_goes_on(tmp_path: Pa
 
 
 def test_a_stdin_bot_is_a_tournament_entrant(tmp_path: Path) -> None:
-    command = [*RUN_BOT, "--host", "{host}", "--port", "{port}", "--", sys.executable, str(BOT)]
+    python = sealed_python()  # sealed when this machine can seal, with an interpreter it can run
+    run_bot = [python or sys.executable, "-c", prelude("from duskfall.cli import main; main()")]
+    options = ["run-bot", "--host", "{host}", "--port", "{port}", "--"]
+    command = [*run_bot, *options, python or sys.executable, str(BOT)]
+    remote = {"command": command, "connect_timeout": 60, "sealed": python is not None}
     data: dict[str, Any] = {
         "name": "stdio",
         "entrants": {"house": "random", "visitor": "remote"},
-        "remote": {"visitor": {"command": command, "connect_timeout": 60}},
+        "remote": {"visitor": remote},
         "variants": [{"variant": "werewolf", "preset": "werewolf-6"}],
         "games": 2,
         "seed": 5,
