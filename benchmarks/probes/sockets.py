@@ -12,14 +12,12 @@ import re
 import socket
 import time
 from collections import Counter
-from collections.abc import Iterator
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from duskfall.testing.ports import free_port
 from duskfall.testing.ws_frames import text_frame, upgrade_request
-from hardening_probes import ADMIN, Background, Duskfall, Tally, http_get
+from hardening_probes import Background, Duskfall, Tally, http_get, web_server
 
 ITEM = 15
 TITLE = "sockets anyone can open"
@@ -40,8 +38,9 @@ def _watch(url: str) -> tuple[ClientConnection | None, str]:
         return None, f"refused {exc.response.status_code}"
     except OSError as exc:
         return None, f"refused {type(exc).__name__}"
-    ws.send(json.dumps({"type": "hello", "seat": -1}))
     try:
+        with contextlib.suppress(ConnectionClosed):  # a refused socket may be closed already
+            ws.send(json.dumps({"type": "hello", "seat": -1}))
         first = json.loads(ws.recv(timeout=10))
         if first.get("type") == "snapshot":
             return ws, "snapshot"
@@ -52,35 +51,13 @@ def _watch(url: str) -> tuple[ClientConnection | None, str]:
     return None, f"closed {ws.close_code}"
 
 
-@contextlib.contextmanager
-def _web(duskfall: Duskfall, *options: str) -> Iterator[int]:
-    """``duskfall web`` with ``options`` on a free port, until the block ends."""
-    port = free_port()
-    process = duskfall.start(
-        "web", "--port", str(port), *options, env={"DUSKFALL_ADMIN_TOKEN": ADMIN}
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # a child's start-up: poll its port
-            with contextlib.suppress(OSError):
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            time.sleep(0.2)
-        yield port
-    finally:
-        process.terminate()
-        process.wait(10)
-
-
 def _spectators(duskfall: Duskfall, tally: Tally) -> None:
     games = duskfall.work / "sockets-games"
     games.mkdir()
     played = duskfall.run("play", "--seed", "4", "--log", str(games / "g.jsonl"), "-q")
     tally.check(played.code == 0, f"a game to watch: {played.err[-200:]}")
     game_id = json.loads((games / "g.jsonl").read_text().split("\n", 1)[0])["game_id"]
-    db = str(duskfall.work / "index.db")
-    options = ["--games-dir", str(games), "--db", db, "--max-connections", str(CONNECTIONS)]
-    with _web(duskfall, *options) as port:
+    with web_server(duskfall, games, "--max-connections", str(CONNECTIONS)) as port:
         url = f"ws://127.0.0.1:{port}/api/games/{game_id}/ws"
         opened = [_watch(url) for _ in range(SPECTATORS)]
         fates = Counter(fate for _, fate in opened)

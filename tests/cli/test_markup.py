@@ -16,6 +16,7 @@ import pytest
 import typer
 
 from conftest import CliRun, InBackground
+from duskfall.cli.console import PlainTable
 from duskfall.core.terminal import guarded_console, plain
 from duskfall.testing.hostile import (
     HYPERLINK,
@@ -50,6 +51,17 @@ def test_a_line_whose_markup_does_not_parse_prints_as_it_is() -> None:
     console, out = _terminal()
     console.print("oops [/bold] tail", highlight=False)  # no MarkupError
     assert "oops [/bold] tail" in out.getvalue()
+
+
+def test_a_plain_tables_cells_are_text() -> None:
+    console, out = _terminal()
+    table = PlainTable(title="entrants [/bold]")
+    table.add_column("name")
+    table.add_row(MARKUP_TEXT)
+    console.print(table)
+    shown = out.getvalue()
+    assert "entrants [/bold]" in shown and HYPERLINK not in shown
+    assert "[link=https://evil.example]click[/link]" in shown
 
 
 @pytest.fixture

@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from duskfall.agents.human_chat import SPEC as HUMAN
 from duskfall.cli import app
 from duskfall.cli.common import QuietOpt
-from duskfall.cli.console import announcer, safe_console
+from duskfall.cli.console import PlainTable, announcer, safe_console
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Termination
 from duskfall.core.terminal import plain
@@ -49,7 +48,7 @@ def _with_personas(seats: list[dict[str, Any]], data: dict[str, Any]) -> list[di
 
 
 def _list_cards() -> None:
-    table = Table(title="built-in rule cards")
+    table = PlainTable(title="built-in rule cards")
     for column in ("card", "language", "players", "title", "summary"):
         table.add_column(column)
     for (card_id, language), path in builtin_cards().items():
