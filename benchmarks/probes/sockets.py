@@ -11,6 +11,7 @@ import json
 import re
 import socket
 import time
+import traceback
 from collections import Counter
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -36,7 +37,7 @@ def _watch(url: str) -> tuple[ClientConnection | None, str]:
         ws = connect(url, open_timeout=10)
     except InvalidStatus as exc:
         return None, f"refused {exc.response.status_code}"
-    except OSError as exc:
+    except Exception as exc:  # closed in the handshake (the client library may trip on it)
         return None, f"refused {type(exc).__name__}"
     try:
         with contextlib.suppress(ConnectionClosed):  # a refused socket may be closed already
@@ -47,7 +48,8 @@ def _watch(url: str) -> tuple[ClientConnection | None, str]:
         ws.recv(timeout=10)
     except (ConnectionClosed, TimeoutError):
         pass
-    ws.close()
+    with contextlib.suppress(Exception):
+        ws.close()
     return None, f"closed {ws.close_code}"
 
 
@@ -71,7 +73,8 @@ def _spectators(duskfall: Duskfall, tally: Tally) -> None:
         for number, status in enumerate(answered):
             tally.check(status == 200, f"honest request {number}: {status}")
         for ws in kept:
-            ws.close()
+            with contextlib.suppress(Exception):
+                ws.close()
 
 
 def _upgraded(port: int) -> socket.socket:
@@ -151,5 +154,9 @@ def _serve_ws(duskfall: Duskfall, tally: Tally) -> None:
 
 
 def probe(duskfall: Duskfall, background: Background, tally: Tally) -> None:
-    _spectators(duskfall, tally)
-    _serve_ws(duskfall, tally)
+    for part in (_spectators, _serve_ws):
+        try:
+            part(duskfall, tally)
+        except Exception as exc:  # a part that broke is a probe that did not hold
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            tally.check(False, f"{part.__name__} broke: {exc!r} at {where.name}:{where.lineno}")
