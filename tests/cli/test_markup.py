@@ -10,13 +10,15 @@ import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import typer
 
 from conftest import CliRun, InBackground
 from duskfall.cli.console import PlainTable
+from duskfall.cli.display import ConsoleView
+from duskfall.core.events import Event
 from duskfall.core.terminal import guarded_console, plain
 from duskfall.testing.hostile import (
     HYPERLINK,
@@ -51,6 +53,18 @@ def test_a_line_whose_markup_does_not_parse_prints_as_it_is() -> None:
     console, out = _terminal()
     console.print("oops [/bold] tail", highlight=False)  # no MarkupError
     assert "oops [/bold] tail" in out.getvalue()
+
+
+def test_a_line_the_god_view_cannot_show_is_left_out(caplog: pytest.LogCaptureFixture) -> None:
+    class Broken:  # a variant whose line for an event fails
+        def format_event(self, event: Event) -> str:
+            raise KeyError("winner")
+
+    console, out = _terminal()
+    view = ConsoleView(cast(Any, Broken()), console)
+    view.on_event(Event("game_end", {}, source="rules"))  # no exception: the game goes on
+    view.on_event(Event("thought", {"seat": 1, "text": MARKUP_TEXT}, source="llm"))
+    assert "could not be shown" in caplog.text and markup_shown(out.getvalue())
 
 
 def test_a_plain_tables_cells_are_text() -> None:
