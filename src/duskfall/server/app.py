@@ -89,7 +89,7 @@ class GameServer:
         try:
             from websockets.asyncio.server import serve
 
-            from duskfall.server.ws_guard import deadline_connection, origin_check
+            from duskfall.server.ws_guard import WS_QUEUE, deadline_connection, origin_check
         except ImportError:
             raise MissingDependency("websockets (for serve --ws)", "web") from None
         settings = self.settings
@@ -99,6 +99,7 @@ class GameServer:
                 settings.host,
                 port,
                 max_size=settings.max_frame,
+                max_queue=WS_QUEUE,
                 compression=None,
                 ping_interval=None,
                 logger=logging.getLogger("duskfall.server.ws"),

@@ -11,7 +11,10 @@ deadline of TCP clients and the ``Origin`` rule of ``duskfall web``.
   ``Origin: null`` and other sites get ``403 Forbidden`` before the upgrade. A client that sends
   no ``Origin`` (a program) is served.
 
-Sizes are the library's own (``max_size`` is ``--max-frame``: a longer message closes with 1009).
+Sizes are the library's own: ``max_size`` is ``--max-frame`` (a longer message closes with
+1009), and at most :data:`WS_QUEUE` messages wait unread before the library stops reading the
+socket, so that a client holds about as much of the server's memory as over TCP (one frame being
+handled, one being read), not the library's default of 16.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from duskfall.protocol.errors import ErrorCode
 from duskfall.protocol.framing import encode_json
 from duskfall.protocol.messages import error_message
 from duskfall.protocol.origins import HostAllowList
+
+WS_QUEUE = 2  # messages received and not yet handled, per connection (``max_queue``)
 
 
 class DeadlineConnection(ServerConnection):
