@@ -194,7 +194,7 @@ def stub(background: Background, **options: Any) -> Iterator[StubServer]:
 
 
 @contextlib.contextmanager
-def web_server(duskfall: Duskfall, games: Path) -> Iterator[int]:
+def web_server(duskfall: Duskfall, games: Path, *options: str) -> Iterator[int]:
     port = free_port()
     process = duskfall.start(
         "web",
@@ -204,6 +204,7 @@ def web_server(duskfall: Duskfall, games: Path) -> Iterator[int]:
         str(games),
         "--db",
         str(duskfall.work / "index.db"),
+        *options,
         env={"DUSKFALL_ADMIN_TOKEN": ADMIN},
     )
     try:

@@ -8,12 +8,11 @@ from typing import Any, NoReturn
 
 import typer
 from pydantic import ValidationError
-from rich.markup import escape
 
 from duskfall.cli.console import safe_console
 from duskfall.core.errors import DuskfallError
 from duskfall.core.redaction import redact
-from duskfall.core.terminal import guard_logging
+from duskfall.core.terminal import guard_logging, plain
 from duskfall.core.validation import describe_errors
 
 app = typer.Typer(
@@ -46,6 +45,28 @@ def _load_commands() -> None:
     for name in COMMAND_MODULES:
         importlib.import_module(name)
     _show_flags_without_a_type()
+    _help_as_written()
+
+
+def _help_as_written() -> None:
+    """typer parses help text as rich markup, so ``needs duskfall[web]`` would print as
+    ``needs duskfall``: show every help text as written (brackets included), highlighted as
+    typer highlights it."""
+    import inspect
+
+    from rich.text import Text
+    from typer import rich_utils
+
+    if getattr(rich_utils._make_rich_text, "as_written", False):
+        return
+    highlight = getattr(rich_utils, "highlighter", None)
+
+    def make_rich_text(*, text: str, style: str = "", markup_mode: Any = None) -> Text:
+        shown = Text(inspect.cleandoc(text), style=style)
+        return highlight(shown) if highlight is not None else shown
+
+    make_rich_text.as_written = True  # type: ignore[attr-defined]
+    rich_utils._make_rich_text = make_rich_text
 
 
 def _show_flags_without_a_type() -> None:
@@ -66,7 +87,7 @@ def _show_flags_without_a_type() -> None:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print one redacted error line and exit with ``code`` (2: the input was wrong)."""
-    err_console.print(f"[bold red]error:[/] {escape(redact(message))}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {plain(redact(message))}", highlight=False)
     sys.exit(code)
 
 

@@ -2,32 +2,37 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 
 from duskfall.cli import fail
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
+from duskfall.core.terminal import plain
 from duskfall.core.variant import State, Variant
 from duskfall.session import PreparedGame
 
+log = logging.getLogger(__name__)
+
 
 def runtime_line(event: Event) -> str | None:
-    """Lines for the runtime's own events (thoughts, speech, retries, fallbacks)."""
+    """Lines for the runtime's own events (thoughts, speech, retries, fallbacks), in rich
+    markup: every value from the event goes through :func:`plain`."""
     p = event.payload
+    seat = plain(p.get("seat"), one_line=True)
     if event.kind == kinds.THOUGHT:
-        return f"[dim]  ({p['seat']} thinks: {escape(str(p['text'])[:300])})[/]"
+        return f"[dim]  ({seat} thinks: {plain(str(p['text'])[:300])})[/]"
     if event.kind == kinds.INVALID_ACTION:
-        return f"[yellow]  seat {p['seat']} answer refused: {escape(str(p['error']))}[/]"
+        return f"[yellow]  seat {seat} answer refused: {plain(p['error'])}[/]"
     if event.kind == kinds.FALLBACK:
-        return f"[yellow]  seat {p['seat']} falls back to {p['action']} ({escape(p['reason'])})[/]"
+        return f"[yellow]  seat {seat} falls back to {plain(p['action'])} ({plain(p['reason'])})[/]"
     if event.kind == kinds.DECISION_TIMEOUT:
-        return f"[yellow]  seat {p['seat']} timed out[/]"
+        return f"[yellow]  seat {seat} timed out[/]"
     if event.kind == kinds.PARTICIPANT_ERROR:
-        return f"[yellow]  seat {p['seat']} failed: {escape(str(p['error']))}[/]"
+        return f"[yellow]  seat {seat} failed: {plain(p['error'])}[/]"
     return None
 
 
@@ -50,8 +55,19 @@ class ConsoleView:
         self.show_runtime = show_runtime
         self.numbered = numbered  # each line after its event number (for fork --at/--replace)
         self.showed_end = False
+        self._warned = False  # a line failed to show (said once)
 
     def on_event(self, event: Event) -> None:
+        """Print the event's line; a line that cannot be made or printed is left out with a
+        warning (what a display does never ends a game)."""
+        try:
+            self._show(event)
+        except Exception as exc:
+            if not self._warned:
+                self._warned = True
+                log.warning("event %s (%s) could not be shown: %r", event.seq, event.kind, exc)
+
+    def _show(self, event: Event) -> None:
         if event.source == "rules":
             line = self.variant.format_event(event)
         elif self.show_runtime:
@@ -81,9 +97,11 @@ def follow(game: PreparedGame, console: Console, quiet: bool) -> ConsoleView | N
 
 
 def outcome_line(outcome: Outcome) -> str:
+    """The result of a game, in rich markup (its reason may quote a seat's error)."""
+    reason = plain(outcome.reason)
     if outcome.winner is None:
-        return f"[bold]Draw[/] ({outcome.termination.value}: {outcome.reason})"
-    return f"[bold green]{outcome.winner} wins[/] ({outcome.reason})"
+        return f"[bold]Draw[/] ({outcome.termination.value}: {reason})"
+    return f"[bold green]{plain(outcome.winner)} wins[/] ({reason})"
 
 
 def seed_line(seed: int) -> str:
@@ -106,9 +124,9 @@ def show_end(
     if not aborted and (view is None or not view.showed_end):
         console.print(outcome_line(outcome))
     if roles is not None:
-        console.print(roles, highlight=False)
+        console.print(roles, highlight=False, markup=False)
     console.print(seed_line(seed), highlight=False)  # only now: the seed gives away the deal
-    console.print(log_note, highlight=False)
+    console.print(log_note, highlight=False, markup=False)
     if aborted:
         fail(
             f"the game was aborted: {outcome.reason}; to play such a seat's fallbacks to the "

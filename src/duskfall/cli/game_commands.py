@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from duskfall.arena.simulate import simulate as run_simulation
 from duskfall.cli import app
@@ -32,6 +32,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
 from duskfall.core.rng import check_seed, game_seed
+from duskfall.core.terminal import plain
 from duskfall.lab.lineage import verify_fork
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GamePlan, GameSetup, PreparedGame, assemble, plan_game
@@ -124,7 +125,8 @@ def play(
     try:
         outcome = asyncio.run(_checked_play(plan_game(setup), view, started))
     except KeyboardInterrupt:
-        console.print(resume_hint(started[0].log_path if started else None, db), highlight=False)
+        hint = resume_hint(started[0].log_path if started else None, db)
+        console.print(hint, highlight=False, markup=False)
         sys.exit(130)
     game = started[0]
     roles = roles_line(game.state) if humans else None  # the person's view never had them
@@ -141,9 +143,9 @@ async def _checked_play(
     started.append(game)
     if view is not None:
         game.record.observers.append(view)
-    console.print(f"[bold]{game.variant.name}[/]  game {game.game_id}")
+    console.print(f"[bold]{game.variant.name}[/]  game {plain(game.game_id)}")
     roster = ", ".join(f"{s}:{redact(a)}" for s, a in enumerate(game.agents))
-    console.print(f"seats: {roster}", highlight=False)
+    console.print(f"seats: {roster}", highlight=False, markup=False)
     return await game.run()
 
 
@@ -195,7 +197,7 @@ def simulate(
             progress=advance,
             agent_options=agent_options,
         )
-    table = Table(title=f"{report.games} games of {chosen.name}, agents {spec}")
+    table = Table(title=Text(f"{report.games} games of {chosen.name}, agents {spec}"))
     table.add_column("result")
     table.add_column("rate [95% interval] (count)")
     for team in [*chosen.teams, "draw"]:
@@ -254,7 +256,7 @@ def replay(
     note = unfinished_note(game_log, check_not_cut(log, game_log))
     if game_log.corrupt is not None:
         console.print(
-            f"[yellow]warning:[/] {game_log.corrupt} - replaying the whole events before it"
+            f"[yellow]warning:[/] {plain(game_log.corrupt)} - replaying the whole events before it"
         )
     if not game_log.chained:
         console.print(
@@ -276,7 +278,8 @@ def replay(
         ) from None
     if not quiet:
         view = ConsoleView(result.variant, console, numbered=numbers)
-        console.print(f"[bold]{result.variant.name}[/]  seed {header.seed}  game {header.game_id}")
+        seed, game_id = plain(header.seed), plain(header.game_id)
+        console.print(f"[bold]{result.variant.name}[/]  seed {seed}  game {game_id}")
         for event in game_log.events:
             view.on_event(event)
     outcome = game_log.outcome
@@ -292,12 +295,12 @@ def replay(
     verdict = verify_fork(game_log, log, parent)
     if verdict is not None:
         colour = "green" if verdict.link is not None else "yellow"
-        console.print(f"[{colour}]fork:[/] {escape(verdict.describe())}", highlight=False)
+        console.print(f"[{colour}]fork:[/] {plain(verdict.describe())}", highlight=False)
 
 
 def _warn(note: str | None) -> None:
     if note is not None:
-        console.print(f"[yellow]warning:[/] {escape(note)}", highlight=False)
+        console.print(f"[yellow]warning:[/] {plain(note)}", highlight=False)
 
 
 def _show_gm_log(game_log: GameLog, quiet: bool) -> None:
@@ -308,7 +311,7 @@ def _show_gm_log(game_log: GameLog, quiet: bool) -> None:
     header = game_log.header
     language = header.extra.get("card", {}).get("language", "en")
     if not quiet:
-        console.print(f"[bold]GM game[/]  seed {header.seed}  game {header.game_id}")
+        console.print(f"[bold]GM game[/]  seed {plain(header.seed)}  game {plain(header.game_id)}")
         view = TerminalView(console, texts_for(language))
         for event in game_log.events:
             view.on_event(event)

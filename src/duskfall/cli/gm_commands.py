@@ -8,15 +8,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from duskfall.agents.human_chat import SPEC as HUMAN
 from duskfall.cli import app
 from duskfall.cli.common import QuietOpt
-from duskfall.cli.console import announcer, safe_console
+from duskfall.cli.console import PlainTable, announcer, safe_console
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Termination
+from duskfall.core.terminal import plain
 from duskfall.gm import event_kinds as kinds
 from duskfall.gm.cards import builtin_cards, load_card_file
 from duskfall.gm.config import load_settings_file, make_settings, resolve_card
@@ -48,7 +48,7 @@ def _with_personas(seats: list[dict[str, Any]], data: dict[str, Any]) -> list[di
 
 
 def _list_cards() -> None:
-    table = Table(title="built-in rule cards")
+    table = PlainTable(title="built-in rule cards")
     for column in ("card", "language", "players", "title", "summary"):
         table.add_column(column)
     for (card_id, language), path in builtin_cards().items():
@@ -174,7 +174,7 @@ def gm(
             raise ConfigError("--resume keeps the game's card and players; drop those options")
         game = _checked(plan_resume(resume, overrides=overrides))
         log_path = resume
-        console.print(f"resuming {resume} at step {game.state.step + 1}")
+        console.print(f"resuming {resume} at step {game.state.step + 1}", markup=False)
         if not quiet:
             _show_recent(game, 10)
     else:
@@ -185,28 +185,29 @@ def gm(
         plan = plan_new_game(make_settings(data), log_path=log, overwrite=force)
         game, log_path = _checked(plan), plan.path
         console.print(
-            f"[bold]{game.card.title}[/]  ({game.card.id}, {game.card.language})  "
-            f"seed {game.settings.seed}  GM {game.settings.gm_model}",
+            f"[bold]{plain(game.card.title)}[/]  ({plain(game.card.id)}, "
+            f"{plain(game.card.language)})  seed {game.settings.seed}  "
+            f"GM {plain(game.settings.gm_model)}",
             highlight=False,
         )
         seats = ", ".join(f"{s.name} ({s.model})" for s in game.seats)
-        console.print(f"players: {seats}", highlight=False)
+        console.print(f"players: {seats}", highlight=False, markup=False)
     # A person at this terminal must not read the others' secrets on the same screen.
     person_here = any(seat.model == HUMAN for seat in game.seats)
     if not quiet:
         view = TerminalView(console, game.texts, show_secrets=not (public or person_here))
         game.record.observers.append(view)
-    console.print(f"log: {log_path}", highlight=False)
+    console.print(f"log: {log_path}", highlight=False, markup=False)
     try:
         finished = asyncio.run(_play(game, step))
     except KeyboardInterrupt:
         if not game.over:
             game.save()
         close_log(game)
-        console.print(f"interrupted; continue with: duskfall gm --resume {log_path}")
+        console.print(f"interrupted; continue with: duskfall gm --resume {log_path}", markup=False)
         sys.exit(130)
     if not finished:
-        console.print(f"saved; continue with: duskfall gm --resume {log_path}")
+        console.print(f"saved; continue with: duskfall gm --resume {log_path}", markup=False)
         return
     _summary(game)
     outcome = game.state.outcome
@@ -233,7 +234,7 @@ def _summary(game: GMGame) -> None:
         f"${gm_u.cost_usd + pl_u.cost_usd:.4f}",
         highlight=False,
     )
-    console.print(ending(game), highlight=False)
+    console.print(ending(game), highlight=False, markup=False)
 
 
 def ending(game: GMGame) -> str:

@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 
 import typer
 from rich import box
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from duskfall.cli import app
 from duskfall.cli.common import (
@@ -30,7 +30,7 @@ from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact, redact_value
-from duskfall.core.terminal import printable_json
+from duskfall.core.terminal import plain, printable_json
 from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
@@ -118,7 +118,8 @@ def fork(
     try:
         view, outcome = asyncio.run(_play(planned, quiet, started))
     except KeyboardInterrupt:
-        console.print(resume_hint(started[0].log_path if started else None, db), highlight=False)
+        hint = resume_hint(started[0].log_path if started else None, db)
+        console.print(hint, highlight=False, markup=False)
         sys.exit(130)
     game = started[0]
     show_end(console, outcome, game.header.seats_seed, f"log written to {game.log_path}", view)
@@ -131,16 +132,18 @@ async def _play(
     game = planned.start()
     started.append(game)
     origin, state = planned.origin, game.state
-    console.print(f"[bold]{game.variant.name}[/]  fork {game.game_id}", highlight=False)
+    console.print(f"[bold]{game.variant.name}[/]  fork {plain(game.game_id)}", highlight=False)
     where = f"day {state.day}, {state.phase}"
     console.print(
         f"forked from {origin.parent} at its event {origin.event} ({where})"
         + (f", event {origin.replaced} replaced" if origin.replaced is not None else ""),
         highlight=False,
+        markup=False,
     )
     console.print(
         f"seats: {', '.join(f'{s}:{redact(a)}' for s, a in enumerate(game.agents))}",
         highlight=False,
+        markup=False,
     )
     return follow(game, console, quiet), await game.run()
 
@@ -228,14 +231,15 @@ def show_leaks(report: LeakReport) -> None:
         shown = finding.evidence if len(finding.evidence) <= 90 else finding.evidence[:87] + "..."
         console.print(
             f"  event {finding.event}, seat {finding.seat}: "
-            f"{finding.kind.replace('_', ' ')}: {escape(redact(shown))!r}",
+            f"{finding.kind.replace('_', ' ')}: {plain(repr(redact(shown)))}",
             highlight=False,
         )
 
 
 def show_line(line: WinLine, top: int) -> None:
     """The line as a table with a bar per point, then its largest swings and what it is."""
-    table = Table(title=f"{line.side}'s chance of winning, game {line.game_id}", box=box.SIMPLE)
+    title = Text(f"{line.side}'s chance of winning, game {line.game_id}")
+    table = Table(title=title, box=box.SIMPLE)
     table.add_column("moment", overflow="fold")
     table.add_column("event", justify="right", no_wrap=True)
     table.add_column("chance", justify="right", no_wrap=True)
@@ -246,7 +250,7 @@ def show_line(line: WinLine, top: int) -> None:
         rate = point.chance.rate
         filled = round(rate * BAR)
         table.add_row(
-            escape(point.label),
+            plain(point.label),
             str(point.event),
             f"{rate:.0%}",
             "exact" if point.exact else f"{low:.0%}-{high:.0%}",
@@ -257,5 +261,5 @@ def show_line(line: WinLine, top: int) -> None:
     if swings:
         console.print("[bold]largest swings[/]")
         for swing in swings:
-            console.print(f"  {escape(swing.describe(line.side))}", highlight=False)
-    console.print(f"[dim]{escape(line.note)}[/]", highlight=False)
+            console.print(f"  {plain(swing.describe(line.side))}", highlight=False)
+    console.print(f"[dim]{plain(line.note)}[/]", highlight=False)

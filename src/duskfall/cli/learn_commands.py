@@ -83,6 +83,7 @@ def train(
         + f"\nplay it: duskfall simulate --variant sports-mafia "
         f"--agents red=trained:{result.policy},black=random",
         highlight=False,
+        markup=False,
     )
 
 
@@ -113,4 +114,5 @@ def _search(
         f"{len(curve)} generations; parameters: {path}\nplay them: duskfall simulate "
         f"--variant sports-mafia --agents red=trained:{path},black=random",
         highlight=False,
+        markup=False,
     )

@@ -15,6 +15,7 @@ from rich.progress import (
     Progress,
     ProgressColumn,
     TaskID,
+    TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
@@ -58,10 +59,11 @@ def progress_bar(
         [MofNCompleteColumn(), TimeRemainingColumn()] if steps else [TimeElapsedColumn()]
     )
     with Progress(
-        "[progress.description]{task.description}",
+        # labels and notes name tournaments, agents and files: text, never markup
+        TextColumn("{task.description}", style="progress.description", markup=False),
         BarColumn(),
         *counting,
-        "{task.fields[note]}",
+        TextColumn("{task.fields[note]}", markup=False),
         console=console,
         transient=not keep,
         auto_refresh=False,

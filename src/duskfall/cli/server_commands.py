@@ -18,7 +18,7 @@ from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.client.aio import NoHello
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import check_seed, game_seeds
-from duskfall.core.terminal import guard_logging
+from duskfall.core.terminal import guard_logging, plain
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.protocol.messages import GameEvent
 from duskfall.server import GameServer, ServerSettings
@@ -139,7 +139,9 @@ async def _serve(settings: ServerSettings) -> None:
         winner = (outcome.winner or "nobody") if outcome else "nobody"
         how = outcome.termination.value if outcome else "aborted"
         where = f" -> {result.log_path}" if result.log_path else ""
-        console.print(f"game {result.game_id}: {winner} ({how}){where}", soft_wrap=True)
+        console.print(
+            f"game {result.game_id}: {winner} ({how}){where}", soft_wrap=True, markup=False
+        )
 
     if settings.log_dir is not None:  # before any client connects, not inside the first game
         prepare_log_dir(settings.log_dir)  # /dev/null, a file, a read-only place: one line
@@ -210,17 +212,17 @@ def connect(
         raise ConfigError(str(unreachable[0]))
     failed = 0
     for index, (client, game_over) in enumerate(results):
-        seat = client.session.player_id
+        seat = plain(client.session.player_id, one_line=True)  # all a server says is data
         if isinstance(game_over, BaseException):
             failed += 1
-            console.print(f"client {index}: [red]failed[/]: {game_over}")
+            console.print(f"client {index}: [red]failed[/]: {plain(game_over)}")
         elif game_over is None:
             failed += 1
             console.print(f"client {index} (seat {seat}): [red]connection closed before the end[/]")
         elif not quiet:
             console.print(
-                f"client {index}: seat {seat} of {client.session.game_id}: "
-                f"winner {game_over.payload.get('winner')}",
+                f"client {index}: seat {seat} of {plain(client.session.game_id, one_line=True)}: "
+                f"winner {plain(game_over.payload.get('winner'), one_line=True)}",
                 highlight=False,
             )
     if failed:

@@ -13,7 +13,6 @@ from typing import Annotated, Literal
 
 import typer
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -23,7 +22,7 @@ from duskfall.cli.console import announcer, safe_console
 from duskfall.cli.display import ConsoleView, follow, resume_hint, roles_line, show_end
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
-from duskfall.core.terminal import printable_json
+from duskfall.core.terminal import plain, printable_json
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import ResumedGame, ResumePlan, plan_resume
 from duskfall.store.index import (
@@ -69,7 +68,7 @@ def status_text(row: GameRow) -> str:
     if row.status == "running" and row.process_alive is False:
         return "[yellow]interrupted[/]"
     colour = {"running": "cyan", "finished": "green", "aborted": "red"}.get(row.status, "")
-    return f"[{colour}]{row.status}[/]" if colour else row.status
+    return f"[{colour}]{row.status}[/]" if colour else plain(row.status)
 
 
 @dataclass(frozen=True)
@@ -80,15 +79,19 @@ class Column:
     cell: Callable[[GameRow], str]
     keep: int
     justify: Literal["left", "right"] = "left"
+    markup: bool = False  # the cell is rich markup of ours; else it is shown as it is
+
+    def text(self, value: str) -> Text:
+        return Text.from_markup(value) if self.markup else Text(value)
 
 
 COLUMNS = (
     Column("game", lambda r: r.id, 9),
     Column("variant", lambda r: r.variant, 3),
-    Column("status", status_text, 8),
-    Column("winner", lambda r: escape(r.winner or ("draw" if r.status == "finished" else "-")), 7),
+    Column("status", status_text, 8, markup=True),
+    Column("winner", lambda r: r.winner or ("draw" if r.status == "finished" else "-"), 7),
     Column("days", lambda r: str(r.days), 5, "right"),
-    Column("seats", lambda r: escape(seats_summary(r)), 6),
+    Column("seats", seats_summary, 6),
     Column("fork of", lambda r: f"{r.parent} @{r.parent_event}" if r.parent else "", 2),
     Column("tokens", lambda r: f"{r.tokens:,}", 4, "right"),
     Column("cached", lambda r: f"{r.cached_tokens:,}", 2, "right"),
@@ -176,14 +179,15 @@ def games(
         for row in rows:
             print(printable_json(redact(json.dumps(asdict(row), ensure_ascii=False))))
         return
-    table = Table(title=f"{len(rows)} of {total} games in {index.path}", box=box.SIMPLE_HEAD)
+    title = Text(f"{len(rows)} of {total} games in {index.path}")
+    table = Table(title=title, box=box.SIMPLE_HEAD)
     cells = [[cell(row) for cell in (c.cell for c in COLUMNS)] for row in rows]
     shown = fitting_columns(cells, console.width)
     for i in shown:
         column = COLUMNS[i]
         table.add_column(column.title, justify=column.justify, no_wrap=True)
     for values in cells:
-        table.add_row(*(values[i] for i in shown))
+        table.add_row(*(COLUMNS[i].text(values[i]) for i in shown))
     console.print(table)
 
 
@@ -219,7 +223,7 @@ def resume(
     try:
         view, outcome, resumed = asyncio.run(_resume(planned, quiet))
     except KeyboardInterrupt:
-        console.print(resume_hint(path, db), highlight=False)
+        console.print(resume_hint(path, db), highlight=False, markup=False)
         sys.exit(130)
     played = resumed.game
     roles = roles_line(played.state) if "human" in played.agents else None
@@ -233,10 +237,12 @@ async def _resume(
     await planned.preflight(announcer(console))
     resumed = planned.start()
     if resumed.repaired is not None:
-        console.print(f"[yellow]repaired:[/] {resumed.repaired}; cut back to the whole events")
+        console.print(
+            f"[yellow]repaired:[/] {plain(resumed.repaired)}; cut back to the whole events"
+        )
     prepared = resumed.game
     state = prepared.state
-    console.print(f"[bold]{prepared.variant.name}[/]  game {prepared.game_id}")
+    console.print(f"[bold]{prepared.variant.name}[/]  game {plain(prepared.game_id)}")
     waiting = ", ".join(map(str, resumed.waiting)) or "nobody"
     console.print(
         f"resuming after {resumed.kept_events} logged events at day {state.day}, "

@@ -31,6 +31,7 @@ from duskfall.cli import app
 from duskfall.cli.console import safe_console
 from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
+from duskfall.core.terminal import plain
 from duskfall.store.index import GameIndex, default_db_path, use_db
 from duskfall.store.sqlite_file import GameIndexError
 
@@ -154,7 +155,7 @@ def _play(
             hint += ["--env", name]
         console.print(
             "[yellow]interrupted:[/] the games in flight are lost; to play the rest: "
-            + shlex.join(hint)
+            + plain(shlex.join(hint))
         )
         sys.exit(130)
 
@@ -187,10 +188,10 @@ def _summary_line(config: TournamentConfig, summary: RunSummary) -> None:
     if summary.retried:
         console.print(f"{summary.retried} failed tr(ies) played again")
     if summary.stopped_by:
-        console.print(f"[yellow]stopped scheduling:[/] {summary.stopped_by}")
+        console.print(f"[yellow]stopped scheduling:[/] {plain(summary.stopped_by)}")
     if summary.failed:
         for line in summary.failed[:5]:
-            console.print(f"[red]failed game:[/] {line}")
+            console.print(f"[red]failed game:[/] {plain(line)}")
         if len(summary.failed) > 5:
             console.print(f"[red]... and {len(summary.failed) - 5} more failed game(s)[/]")
         if not summary.interrupted:
@@ -240,10 +241,11 @@ def status(config: ConfigArg, db: DbOpt = None) -> None:
         reason = separation_looks(loaded, path).decide(len(state.schedule))
         if reason is not None:
             console.print(
-                f'stopped by its rule (stop = "separated"): {reason}; nothing more to play'
+                f'stopped by its rule (stop = "separated"): {reason}; nothing more to play',
+                markup=False,
             )
     if driver is not None:
-        console.print(f"driver: {driver}")
+        console.print(f"driver: {driver}", markup=False)
     else:
         lost = len(state.in_flight) + len(state.lost) + len(state.interrupted)
         if lost:
@@ -257,13 +259,14 @@ def status(config: ConfigArg, db: DbOpt = None) -> None:
     nodes = state.games_per_node()
     if nodes:
         console.print(
-            "games per node: " + ", ".join(f"{node} {n}" for node, n in nodes.most_common())
+            "games per node: " + ", ".join(f"{node} {n}" for node, n in nodes.most_common()),
+            markup=False,
         )
     for record in state.failed[:5]:
-        where = f" on {record.node}" if record.node else ""
+        where = f" on {plain(record.node)}" if record.node else ""
         console.print(
             f"[red]failed:[/] slot {record.slot} after {record.attempts} tries{where}: "
-            f"{record.reason}"
+            f"{plain(record.reason)}"
         )
     flagged = state.with_fallbacks
     if flagged:

@@ -11,12 +11,14 @@ from duskfall.arena.board import Board, Estimate
 from duskfall.arena.leaderboard import TournamentReport
 from duskfall.arena.plan import Plan
 from duskfall.arena.tournament_config import TournamentConfig
+from duskfall.cli.console import PlainTable
 
 MATRIX_MAX = 5  # head-to-head as a matrix up to this many entrants (80 columns)
 
 
 def _table(title: str, *columns: str, caption: str | None = None) -> Table:
-    table = Table(title=title, caption=caption, title_justify="left", caption_justify="left")
+    """A table of the report: entrant names and agents are the config's words, not markup."""
+    table = PlainTable(title=title, caption=caption, title_justify="left", caption_justify="left")
     for column in columns:
         table.add_column(column, overflow="fold")
     return table

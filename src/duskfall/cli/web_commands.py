@@ -41,6 +41,18 @@ def _check_port_free(host: str, port: int) -> None:
             raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
+def _sockets_per_client(given: int | None, max_connections: int) -> int:
+    """The cap on one address's game sockets: below the cap on connections, so that the
+    sockets of one address never leave no room for honest requests."""
+    if given is None:
+        return max(1, min(16, max_connections // 4))
+    if given >= max_connections:
+        raise ConfigError(
+            f"--max-sockets-per-client {given} must be below --max-connections {max_connections}"
+        )
+    return given
+
+
 @app.command()
 def web(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -78,6 +90,14 @@ def web(
             "for its request",
         ),
     ] = 500,
+    max_sockets_per_client: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="game sockets one client address may hold open, below --max-connections "
+            "(default 16, at most a quarter of it)",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web pages: game list, live games, replays, and seats to play in the browser.
 
@@ -85,6 +105,7 @@ def web(
     cut: headers and bodies have deadlines, and connections a cap (docs/web.md).
     """
     check_port(port)
+    sockets = _sockets_per_client(max_sockets_per_client, max_connections)
     _require_web_extra()
     import uvicorn
 
@@ -106,10 +127,13 @@ def web(
         access=Access(token),
         allow_hosts=(host, *(allow_host or ())),
         max_body=max_body or DEFAULT_MAX_BODY,
+        max_sockets_per_client=sockets,
     )
     web_app = create_app(settings)
     shown_host = f"[{host}]" if ":" in host else host
-    console.print(f"duskfall web on http://{shown_host}:{port}/  (games in {games_dir})")
+    console.print(
+        f"duskfall web on http://{shown_host}:{port}/  (games in {games_dir})", markup=False
+    )
     # the one place the token is meant to be shown: past the console's redaction
     typer.echo(f"admin page: http://{shown_host}:{port}/#admin={token}")
     limits = ConnectionLimits(header_timeout, body_timeout, max_connections)

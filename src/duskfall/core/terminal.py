@@ -1,4 +1,5 @@
-"""The one sanitiser of untrusted text on terminals: control characters are shown, not obeyed.
+"""The one sanitiser of untrusted text on terminals: control characters and rich markup are
+shown, not obeyed.
 
 A model's reply, a client's speech or HELLO name, a GM player's words, a log's text: any of
 them may hold terminal escape sequences (``ESC[2J`` clears the screen, ``ESC]0;...BEL``
@@ -6,6 +7,14 @@ retitles the window, an 8-bit ``CSI``, a carriage return that overwrites the lin
 direction overrides that make a line read as another. :func:`printable` shows every such
 character escaped (``\\x1b``, ``\\x9b``, ``\\u202e``): C0 controls but the newline and tab,
 DEL, C1 controls, and the bidirectional embeddings, overrides, isolates and marks.
+
+Rich markup (``[bold]``, ``[/]``, ``[link=URL]``) is parsed before any hook sees the text, so
+untrusted text placed in a line that holds markup goes through :func:`plain` (printable, then
+every ``[`` that could open a tag escaped): a speech ``oops [/bold]`` prints as said instead of
+raising ``MarkupError``, ``[link=...]`` never becomes a hyperlink. Lines without markup of
+their own are printed with ``markup=False`` or as :class:`~rich.text.Text`; and should a line
+still fail to parse, the guarded console prints it literally rather than fail (a display never
+ends a game).
 
 Every terminal duskfall writes to goes through it: :func:`guarded_console` is a rich
 ``Console`` whose render hook (:class:`TerminalGuard`) masks secrets
@@ -23,6 +32,8 @@ import re
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
+from rich.errors import MarkupError
+from rich.markup import escape
 from rich.segment import Segment
 from rich.text import Text
 
@@ -44,6 +55,12 @@ def printable(text: str, *, one_line: bool = False) -> str:
     ``one_line``, newlines and tabs too (a name, a table cell)."""
     pattern = _UNSAFE_ONE_LINE if one_line else _UNSAFE
     return pattern.sub(_escaped, text)
+
+
+def plain(text: object, *, one_line: bool = False) -> str:
+    """Untrusted ``text`` for a line of rich markup: :func:`printable`, with markup escaped
+    (``[red]`` prints as ``[red]``); ``one_line`` as for :func:`printable`."""
+    return escape(printable(str(text), one_line=one_line))
 
 
 def printable_json(text: str) -> str:
@@ -86,9 +103,21 @@ def _guarded(renderable: ConsoleRenderable) -> ConsoleRenderable:
     return Text(safe, style=renderable.style, end=renderable.end)  # styling spans dropped
 
 
+class GuardedConsole(Console):
+    """A rich :class:`Console` that prints a line whose markup does not parse as it is, instead
+    of raising :class:`~rich.errors.MarkupError` (text that should have gone through
+    :func:`plain` never stops what prints it)."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        try:
+            super().print(*objects, **options)
+        except MarkupError:
+            super().print(*objects, **{**options, "markup": False})
+
+
 def guarded_console(**options: Any) -> Console:
     """A rich :class:`Console` (same ``options``) whose printed text is masked and printable."""
-    console = Console(**options)
+    console = GuardedConsole(**options)
     console.push_render_hook(TerminalGuard())
     return console
 

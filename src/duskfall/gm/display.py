@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -12,6 +13,8 @@ from duskfall.core.outcome import Outcome
 from duskfall.gm import event_kinds as kinds
 from duskfall.gm.chat import ChatMessage
 from duskfall.gm.texts import Texts
+
+log = logging.getLogger(__name__)
 
 Line = tuple[str, str]  # text, rich style
 
@@ -52,9 +55,14 @@ class TerminalView:
     show_secrets: bool = True
 
     def on_event(self, event: Event) -> None:
-        line = describe(event, self.texts, show_secrets=self.show_secrets)
-        if line is not None:
-            self.console.print(Text(line[0], style=line[1]))
+        """Print the event's line (as text, never markup); a line that cannot be shown is left
+        out with a warning: what a display does never ends a game."""
+        try:
+            line = describe(event, self.texts, show_secrets=self.show_secrets)
+            if line is not None:
+                self.console.print(Text(line[0], style=line[1]))
+        except Exception as exc:
+            log.warning("event %s (%s) could not be shown: %r", event.seq, event.kind, exc)
 
     def on_phase_end(self) -> None:
         return None

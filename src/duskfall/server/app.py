@@ -20,6 +20,7 @@ from duskfall.core.variant import parse_config
 from duskfall.protocol.errors import ErrorCode, ProtocolError
 from duskfall.protocol.framing import FrameError
 from duskfall.protocol.messages import ClientHello, error_message, parse_client_message
+from duskfall.protocol.origins import HostAllowList
 from duskfall.server.connection import Connection, Flusher, ReadTimeout
 from duskfall.server.lobby import GameResult, Lobby, Placement
 from duskfall.server.remote_seat import RemoteSeat
@@ -83,20 +84,28 @@ class GameServer:
             await self._start_ws(self.settings.ws_port)
 
     async def _start_ws(self, port: int) -> None:
-        """Listen for WebSocket clients too (the same lobby, messages, tokens and limits)."""
+        """Listen for WebSocket clients too (the same lobby, messages, tokens and limits;
+        see :mod:`duskfall.server.ws_guard`)."""
         try:
             from websockets.asyncio.server import serve
+
+            from duskfall.server.ws_guard import WS_QUEUE, deadline_connection, origin_check
         except ImportError:
             raise MissingDependency("websockets (for serve --ws)", "web") from None
+        settings = self.settings
         try:
             self._ws_server = await serve(
                 self._accept_ws,
-                self.settings.host,
+                settings.host,
                 port,
-                max_size=self.settings.max_frame,
+                max_size=settings.max_frame,
+                max_queue=WS_QUEUE,
                 compression=None,
                 ping_interval=None,
                 logger=logging.getLogger("duskfall.server.ws"),
+                # the TCP clients' read deadline, and the web app's Origin rule
+                create_connection=deadline_connection(settings.read_timeout),
+                process_request=origin_check(HostAllowList.of([settings.host])),
             )
         except OSError as exc:
             raise ConfigError(

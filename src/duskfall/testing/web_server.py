@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from duskfall.testing.require import require, require_program
 from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
+from duskfall.web.socket_routes import DEFAULT_SOCKETS_PER_CLIENT
 
 if TYPE_CHECKING:
     from duskfall.web.limits import ConnectionLimits
@@ -32,11 +33,21 @@ class Server:
 
 @contextmanager
 def running_server(
-    games_dir: Path, db: Path, admin_token: str, limits: ConnectionLimits | None = None
+    games_dir: Path,
+    db: Path,
+    admin_token: str,
+    limits: ConnectionLimits | None = None,
+    sockets_per_client: int = DEFAULT_SOCKETS_PER_CLIENT,
 ) -> Iterator[Server]:
     """``duskfall web``'s app over ``games_dir`` and the index ``db``, until the block ends
-    (with ``duskfall web``'s connection limits, or ``limits``)."""
-    settings = WebSettings(games_dir=games_dir, db=db, access=Access(admin_token))
+    (with ``duskfall web``'s connection limits, or ``limits``, and at most
+    ``sockets_per_client`` game sockets open from one address)."""
+    settings = WebSettings(
+        games_dir=games_dir,
+        db=db,
+        access=Access(admin_token),
+        max_sockets_per_client=sockets_per_client,
+    )
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

@@ -44,20 +44,22 @@ from duskfall.web.hub import GameHub
 from duskfall.web.lab import lab_routes
 from duskfall.web.site_routes import STATIC, site_routes
 from duskfall.web.site_routes import variant_catalog as variant_catalog
-from duskfall.web.socket_routes import socket_routes
+from duskfall.web.socket_routes import DEFAULT_SOCKETS_PER_CLIENT, socket_routes
 from duskfall.web.tournaments import tournament_routes
 
 
 @dataclass
 class WebSettings:
     """Where games are found and written, the admin token, the host names served beside
-    loopback and the cap on request bodies (see :mod:`duskfall.web.guard`)."""
+    loopback, the cap on request bodies (see :mod:`duskfall.web.guard`) and on the game
+    sockets one client address may hold open (:mod:`duskfall.web.socket_routes`)."""
 
     games_dir: Path = Path("games")
     db: Path | None = None
     access: Access = field(default_factory=Access)
     allow_hosts: tuple[str, ...] = ()
     max_body: int = DEFAULT_MAX_BODY
+    max_sockets_per_client: int = DEFAULT_SOCKETS_PER_CLIENT
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -91,5 +93,5 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(lab_routes(hub, gates.check_view, settings.db))
     app.include_router(site_routes(gates, settings.db))
     app.include_router(game_routes(gates))
-    app.include_router(socket_routes(gates))
+    app.include_router(socket_routes(gates, settings.max_sockets_per_client))
     return app

@@ -17,19 +17,17 @@ Every HTTP response leaves with the security headers of :func:`security_headers`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from urllib.parse import urlsplit
+from collections.abc import Callable
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from duskfall.core.errors import ConfigError
+from duskfall.protocol.origins import HostAllowList as HostAllowList
+from duskfall.protocol.origins import host_name
 
 DEFAULT_MAX_BODY = 1 << 20
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 #: The application's check of a request before its body is read: ``None`` lets it through,
 #: ``(status, detail)`` refuses it.
@@ -59,48 +57,6 @@ def security_headers(path: str) -> list[tuple[bytes, bytes]]:
         (b"x-content-type-options", b"nosniff"),
         (b"referrer-policy", b"no-referrer"),
     ]
-
-
-def host_name(value: str) -> str:
-    """The name in a ``Host`` header (``name``, ``name:port``, ``[v6]:port``), lowercased."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        name = value[1:].partition("]")[0]
-    elif value.count(":") == 1:
-        name = value.partition(":")[0]
-    else:
-        name = value
-    return name.rstrip(".")
-
-
-@dataclass(frozen=True)
-class HostAllowList:
-    """The host names the server answers to (ports are not compared)."""
-
-    names: frozenset[str]
-
-    @classmethod
-    def of(cls, extra: Iterable[str] = ()) -> HostAllowList:
-        """Loopback plus ``extra``; a name that cannot be a host is a ConfigError."""
-        names = set(LOOPBACK_HOSTS)
-        for given in extra:
-            name = host_name(given)
-            if not name or any(c in name for c in "/@?#\\ \t") or not name.isprintable():
-                raise ConfigError(f"--allow-host {given!r} is not a host name")
-            names.add(name)
-        return cls(frozenset(names))
-
-    def allows(self, host: str | None) -> bool:
-        return host is not None and host_name(host) in self.names
-
-    def allows_origin(self, origin: str) -> bool:
-        """Whether a page served from ``origin`` (``scheme://host[:port]``) may connect."""
-        try:
-            parts = urlsplit(origin.strip())
-            name = parts.hostname
-        except ValueError:
-            return False
-        return parts.scheme in ("http", "https") and name is not None and name in self.names
 
 
 class BodyTooLarge(HTTPException):
@@ -190,8 +146,8 @@ class Guard:
         headers = Headers(scope=scope)
         problem = self._host_refusal(headers)
         origin = headers.get("origin")
-        if problem is None and origin is not None and not self.hosts.allows_origin(origin):
-            problem = f"pages from {origin[:100]!r} may not open this socket"
+        if problem is None:
+            problem = self.hosts.origin_refusal(origin)
         if problem is None:
             await self.app(scope, receive, send)
             return

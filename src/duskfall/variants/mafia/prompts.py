@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from duskfall.core.events import Event
+from duskfall.core.terminal import plain
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import LegalActions
 from duskfall.variants.mafia.prompt_kit import KIT
@@ -88,11 +89,12 @@ def describe_entry(entry: Mapping[str, Any], names: Sequence[str] | None) -> str
 
 
 def format_event(event: Event) -> str | None:
-    """One terminal line (god view) for a rules event, or None to skip it."""
+    """One terminal line (god view, rich markup) for a rules event, or None to skip it: every
+    name and word from the game goes through :func:`~duskfall.core.terminal.plain`."""
     p = event.payload
     kind = event.kind
     if kind == "setup":
-        return "players: " + ", ".join(f"{q['seat']}={q['name']}" for q in p["players"])
+        return "players: " + ", ".join(f"{q['seat']}={plain(q['name'])}" for q in p["players"])
     if kind == "deal":
         return "roles: " + ", ".join(f"#{s}={r}" for s, r in p["roles"].items())
     if kind == "night_start":
@@ -102,13 +104,13 @@ def format_event(event: Event) -> str | None:
     if kind == "night_summary":
         return None
     if kind == "doctor_action":
-        return f"(doctor) #{p['seat']} protects {p['target_name']}"
+        return f"(doctor) #{p['seat']} protects {plain(p['target_name'])}"
     if kind == "game_end":
-        return f"[bold]game over: {p['winner'] or 'draw'} ({p['reason']})[/]"
+        return f"[bold]game over: {plain(p['winner'] or 'draw')} ({plain(p['reason'])})[/]"
     if kind in ("role", "team"):
         return None
     if "kind" not in p:
         return None
-    line = describe_entry(p, None)
+    line = plain(describe_entry(p, None))
     channel = p.get("channel")
-    return f"({channel}) {line}" if channel else line
+    return f"({plain(channel)}) {line}" if channel else line

@@ -7,13 +7,13 @@ of them are in :mod:`.event_text`.
 
 from __future__ import annotations
 
-from rich.markup import escape
-
 from duskfall.core.events import Event
-from duskfall.variants.werewolf.event_text import event_line, plain
+from duskfall.core.terminal import plain
+from duskfall.variants.werewolf.event_text import event_line
+from duskfall.variants.werewolf.event_text import plain as seat_label
 
 
 def format_event(event: Event) -> str | None:
     """One line per rules event for the god view (seat numbers; rich markup escaped)."""
-    line = event_line(event.kind, event.payload, plain)
-    return escape(line) if line is not None else None
+    line = event_line(event.kind, event.payload, seat_label)
+    return plain(line) if line is not None else None
