@@ -29,11 +29,13 @@ from typing import Any
 
 from duskfall.agents.specs import calls_models
 from duskfall.arena.backends import Backend, make_backend, uses_models
+from duskfall.arena.deals import with_deals
 from duskfall.arena.driver import drive
 from duskfall.arena.driver_lock import DriverLock, TournamentBusy
 from duskfall.arena.game_job import ForkJob, GameJob
 from duskfall.arena.recording import RecordWriter
 from duskfall.arena.schedule import Slot, build_schedule
+from duskfall.arena.seed_release import DealReleases
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.arena.tournament_run import (
     Looks,
@@ -145,7 +147,8 @@ class TournamentProgress:
 
 
 def tournament_progress(config: TournamentConfig, index: GameIndex) -> TournamentProgress:
-    """The state of ``config``'s tournament in ``index``."""
+    """The state of ``config``'s tournament in ``index`` (dealt from its secret there)."""
+    config = with_deals(config, index.path, create=True)
     schedule = build_schedule(config)
     done: dict[int, GameRow] = {}
     interrupted, running, abandoned = [], [], []
@@ -235,9 +238,10 @@ def stored_config(index: GameIndex, name: str) -> TournamentConfig:
             continue
         copy = Path(row.log_path).parent / CONFIG_COPY
         try:
-            return parse_tournament(json.loads(copy.read_text(encoding="utf-8"))["config"])
+            config = parse_tournament(json.loads(copy.read_text(encoding="utf-8"))["config"])
         except (OSError, ValueError, KeyError):
             continue
+        return with_deals(config, index.path)
     raise ConfigError(f"no tournament {name!r} with a stored config in {index.path}")
 
 
@@ -306,6 +310,7 @@ def run_tournament(
     """
     games_dir = config.games_dir(base_dir).resolve()
     db = Path(db).resolve()
+    config = with_deals(config, db, create=True)
     if looks is None and config.stop == "separated":
         from duskfall.arena.stopping import separation_looks
 
@@ -322,6 +327,8 @@ def run_tournament(
         state = tournament_progress(config, index)
         for row in [*state.interrupted, *state.running]:  # rows of drivers before this design
             index.abandon(row.id, ABANDONED)
+        releases = DealReleases(config.name, state.schedule, db)
+        releases.ended(state.done)  # deals that ended before (an older index, a dead driver)
         missing = state.missing
         preflight(config, missing)
         summary = RunSummary(spending=state.spent(), lost_before=len(state.lost))
@@ -340,6 +347,7 @@ def run_tournament(
             games_per_task=1 if models else _games_per_task(config, runner),
             progress=progress,
             looks=looks,
+            releases=releases,
         )
         run.declared = set(variables.secrets)
         try:

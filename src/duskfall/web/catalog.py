@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.seed_release import tournament_seed_shown
 from duskfall.core.errors import LogCorrupt
 from duskfall.core.redaction import redact_value
+from duskfall.store.deals import DealTable
 from duskfall.store.index import GameIndex, GameRow, UnknownGame, seat_rows, tournament_tag
 from duskfall.store.log import LogHeader
 from duskfall.store.repair import last_event_outcome
@@ -32,19 +32,29 @@ MAX_GAME_ID = 200  # longer is no game id (a file name may not be much longer an
 Row = dict[str, Any]
 
 
-def public_seed(seed: int, status: str, tournament: Mapping[str, Any] | None = None) -> str | None:
+def public_seed(seed: int, status: str, released: bool = True) -> str | None:
     """The seed as seats and spectators may see it: only once the game has ended, and for a
-    tournament game (its tag ``{"name", "slot"}``) once every game of its deal has ended (they
-    share the seed); as a decimal string: 128-bit seeds do not survive a JavaScript number."""
-    if status not in ENDED or not tournament_seed_shown(tournament):
+    tournament game once its deal is ``released`` (every game of the deal has ended: they share
+    the seed); as a decimal string: 128-bit seeds do not survive a JavaScript number."""
+    if status not in ENDED or not released:
         return None
     return str(seed)
 
 
-def _tag(row: GameRow) -> dict[str, Any] | None:
-    if row.tournament is None:
+def _tag(row: GameRow) -> tuple[str, int] | None:
+    if row.tournament is None or row.tournament_slot is None:
         return None
-    return {"name": row.tournament, "slot": row.tournament_slot}
+    return (row.tournament, row.tournament_slot)
+
+
+def released_deals(db: Path | None, rows: Sequence[GameRow]) -> set[tuple[str, int]]:
+    """The ``(tournament, slot)`` of ``rows`` whose deal is over: one query for the page, in
+    the table the tournament's driver wrote when each deal ended (:mod:`duskfall.store.deals`)."""
+    tags = [tag for tag in map(_tag, rows) if tag is not None]
+    if not tags or db is None or not db.exists():
+        return set()
+    with DealTable(db) as table:
+        return table.released_among(tags)
 
 
 def shown_id(game_id: str) -> str:
@@ -85,16 +95,21 @@ def indexed_status(row: GameRow) -> str:
     return "interrupted" if row.process_alive is False else row.status
 
 
-def _index_row(row: GameRow, *, totals: bool = True) -> Row:
+def _index_row(
+    row: GameRow, *, totals: bool = True, released: set[tuple[str, int]] | None = None
+) -> Row:
     """A game as the list shows it; ``totals`` False: its days, events, tokens and cost are
-    not known (a log the index does not hold)."""
+    not known (a log the index does not hold); ``released``: the tournament slots whose deal
+    is over (:func:`released_deals`)."""
     agents = [s.agent for s in row.seats]
     status = indexed_status(row)
     known = public_totals(status, row.events, row.tokens, row.cost_usd)
     return {
         "game_id": row.id,
         "variant": row.variant,
-        "seed": public_seed(row.seed, status, _tag(row)),
+        "seed": public_seed(
+            row.seed, status, row.tournament is None or _tag(row) in (released or set())
+        ),
         "status": status,
         "winner": row.winner,
         "days": row.days if totals else None,
@@ -204,7 +219,11 @@ class Catalog:
             finally:
                 if found is None:
                     index.close()
-        games = [_index_row(row, totals=row.id in given or row.id not in logs) for row in page.rows]
+        released = released_deals(self.db, page.rows)
+        games = [
+            _index_row(row, totals=row.id in given or row.id not in logs, released=released)
+            for row in page.rows
+        ]
         return ListPage(games, page.total, facets)
 
     def _unindexed_logs(self, index: GameIndex) -> list[GameRow]:
