@@ -20,12 +20,13 @@ from duskfall.store.deals import DealTable
 from duskfall.store.index import GameIndex, GameRow, UnknownGame, seat_rows, tournament_tag
 from duskfall.store.log import LogHeader
 from duskfall.store.repair import last_event_outcome
-from duskfall.store.search import Facets, GameQuery
+from duskfall.store.search import FacetCounts, Facets, GameQuery, with_rows
 from duskfall.web.feed import ENDED, has_people, public_agents
 from duskfall.web.follow import read_header
 
 SCAN_LIMIT = 500  # logs the index does not know, read at most (the newest)
 REPAIR_SECONDS = 30.0
+FACETS_SECONDS = 10.0  # the filters' choices (variants, tournaments, agents) kept this long
 IN_MEMORY = Path(":memory:")  # the index of a server without one: empty
 MAX_GAME_ID = 200  # longer is no game id (a file name may not be much longer anyway)
 
@@ -186,6 +187,7 @@ class Catalog:
     games_dir: Path
     _logs: dict[Path, tuple[int, int, GameRow | None]] = field(default_factory=dict, repr=False)
     _repaired_at: float = field(default=-REPAIR_SECONDS, repr=False)
+    _facets: tuple[float, FacetCounts] | None = field(default=None, repr=False)
 
     @contextmanager
     def _index(self) -> Iterator[GameIndex | None]:
@@ -215,7 +217,7 @@ class Catalog:
                 given = {row.id: row for row in extra}
                 others = [*(row for i, row in logs.items() if i not in given), *extra]
                 page = index.search(query, others)
-                facets = index.facets(others)
+                facets = with_rows(self._facet_counts(index), others)
             finally:
                 if found is None:
                     index.close()
@@ -225,6 +227,14 @@ class Catalog:
             for row in page.rows
         ]
         return ListPage(games, page.total, facets)
+
+    def _facet_counts(self, index: GameIndex) -> FacetCounts:
+        """The index's facets, counted again at most every FACETS_SECONDS (counting every
+        seat of a 100,000-game index costs more than the page itself)."""
+        now = time.monotonic()
+        if self._facets is None or now - self._facets[0] >= FACETS_SECONDS:
+            self._facets = (now, index.facet_counts())
+        return self._facets[1]
 
     def _unindexed_logs(self, index: GameIndex) -> list[GameRow]:
         """The logs of ``games_dir`` the index does not know (the newest SCAN_LIMIT of them),
