@@ -17,6 +17,11 @@ pytestmark = [pytest.mark.browser]
 LIST = re.compile(r"/api/games\?")
 
 
+def _state(page: Any, state: str) -> None:
+    """Wait until the list says it is in ``state`` (loading, shown, error)."""
+    page.wait_for_function("s => document.body.dataset.listState === s", arg=state)
+
+
 def _wait_for(page: Any, held: list[Any], count: int) -> None:
     """Let the page run until ``count`` list requests are held (Playwright dispatches the
     route handler while the page runs)."""
@@ -32,10 +37,10 @@ def test_a_slow_answer_is_shown_and_requests_never_pile_up(
     play_to_log(games_dir, "mafia", 3, "random")
     held: list[Any] = []
     with running_server(games_dir, isolated_index) as server, checked_page(browser) as page:
-        page.route(LIST, held.append)  # answers held until the test gives them
+        page.route(LIST, lambda route: held.append(route))  # answers held until given
         page.goto(f"{server.url}/")
         _wait_for(page, held, 1)
-        page.wait_for_function("document.body.dataset.listState === 'loading'")
+        _state(page, "loading")
         assert page.is_visible("#games-loading")
         page.wait_for_timeout(4_000)  # longer than the list's 3-second refresh
         assert len(held) == 1  # nothing piled on the request under way
@@ -47,17 +52,17 @@ def test_a_slow_answer_is_shown_and_requests_never_pile_up(
         assert "limit=25" in held[1].request.url
         held[1].fulfill(response=held[1].fetch())
         page.wait_for_selector("#games tbody tr")
-        page.wait_for_function("document.body.dataset.listState === 'shown'")
+        _state(page, "shown")
         assert page.is_hidden("#games-loading") and page.is_hidden("#list-error")
 
         _wait_for(page, held, 3)  # the next refresh fails: said, and the rows stay
         held[2].fulfill(status=500, content_type="application/json", body='{"detail": "busy"}')
-        page.wait_for_function("document.body.dataset.listState === 'error'")
+        _state(page, "error")
         assert "busy" in page.inner_text("#list-error")
         assert page.locator("#games tbody tr").count() == 1
         _wait_for(page, held, 4)  # tried again later; this time it answers
         held[3].fulfill(response=held[3].fetch())
-        page.wait_for_function("document.body.dataset.listState === 'shown'")
+        _state(page, "shown")
         assert page.is_hidden("#list-error")
         page.unroute(LIST)
 

@@ -223,7 +223,7 @@ async function refreshGames() {
     again = false;
     refreshGames();
   } else {
-    showLoading();
+    if (failures === 0) showLoading(); // an error stays said until an answer comes
     nextRefresh = setTimeout(refreshGames, wait);
   }
 }
