@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import json
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -193,14 +194,23 @@ def shown(seconds: float, cut: float) -> str:
     return f"over {cut:.0f} s (cut)" if seconds >= cut else f"{seconds * 1000:.0f} ms"
 
 
+def as_schema_5(index: Path) -> None:
+    """The index as the code before reads it (schema 5: without the list's order index)."""
+    with sqlite3.connect(index) as raw:
+        if raw.execute("PRAGMA user_version").fetchone()[0] == 6:
+            raw.executescript("DROP INDEX games_by_start_id; PRAGMA user_version = 5;")
+
+
 def measure(
-    name: str, src: Path, index: Path, browser: Any, rounds: int, cut: float
+    name: str, src: Path, index: Path, browser: Any, rounds: int, cut: float, before: bool
 ) -> dict[str, float]:
     """The figures of one code over a copy of ``index`` (and its tournaments' folders)."""
     folder = Path(tempfile.mkdtemp(prefix="duskfall-list-"))
     figures: dict[str, float] = {}
     try:
         shutil.copytree(index.parent, folder, dirs_exist_ok=True)
+        if before:
+            as_schema_5(folder / index.name)
         with web_server(src, folder) as (url, process):
             before = cpu_seconds(process)
             total = None
@@ -241,9 +251,9 @@ def main() -> None:
               f"{args.tournament_games:,}), made in {time.perf_counter() - start:.0f} s; "
               f"{load_average()}", flush=True)  # fmt: skip
         with chromium() as browser:
-            now = measure("this tree", current_src(), index, browser, args.rounds, args.cut)
+            now = measure("this tree", current_src(), index, browser, args.rounds, args.cut, False)
             then = measure(f"before ({args.before})", baseline_src(args.before), index,
-                           browser, 1, args.cut)  # fmt: skip
+                           browser, 1, args.cut, True)  # fmt: skip
         for what in now:
             print(f"before / this tree, {what}: {then[what] / now[what]:.1f}x"
                   + (" (before: cut)" if then[what] >= args.cut else ""))  # fmt: skip

@@ -15,7 +15,7 @@ from arena.tournament_kit import bot_config, run
 from duskfall.arena.deals import with_deals
 from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.seed_release import DealReleases
-from duskfall.arena.tournament import tournament_progress
+from duskfall.arena.tournament import dealt_as_stored, stored_config, tournament_progress
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import keyed_master, secret_seed
 from duskfall.export.dataset import export_games
@@ -179,3 +179,20 @@ def test_a_tournaments_deals_are_released_as_they_end(tmp_path: Path) -> None:
     run(config, tmp_path)
     with DealTable(tmp_path / "index.db") as table:
         assert table.released(config.name) == set(range(8))
+
+
+def test_a_tournament_started_before_keyed_deals_keeps_its_deals(tmp_path: Path) -> None:
+    """Its copy has no ``deals`` mark: resume and reports deal as its games were dealt."""
+    config = bot_config("duplicate", games=2, variants=[{"variant": "sports-mafia"}])
+    run(config, tmp_path)
+    copy = tmp_path / "games" / "tournament.json"
+    stored = json.loads(copy.read_text())
+    assert stored.pop("deals") == "keyed"
+    copy.write_text(json.dumps(stored))
+    legacy = dealt_as_stored(config, tmp_path / "games", tmp_path / "index.db")
+    assert legacy.deal_master == 11  # the seed itself, as the schedule used it then
+    with GameIndex(tmp_path / "index.db") as index:
+        assert stored_config(index, config.name).deal_master == 11
+    fresh = tmp_path / "fresh"
+    run(config, fresh)  # a new tournament: keyed
+    assert json.loads((fresh / "games" / "tournament.json").read_text())["deals"] == "keyed"

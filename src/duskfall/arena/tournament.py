@@ -64,6 +64,8 @@ __all__ = [
 ]
 
 CONFIG_COPY = "tournament.json"
+DEALS_MARK = "deals"  # in the copy: how the games are dealt ("keyed"; absent: before keys)
+KEYED = "keyed"
 ABANDONED = "abandoned"  # termination of an interrupted game whose slot is played again
 
 
@@ -197,14 +199,31 @@ def _check_same_config(config: TournamentConfig, games_dir: Path) -> str:
                 "give it a new name to play a different tournament"
             )
     salt = stored.get("salt") if isinstance(stored.get("salt"), str) else secrets.token_hex(16)
-    text = json.dumps(
-        {"fingerprint": fingerprint, "salt": salt, "config": config.model_dump(mode="json")},
-        indent=2,
-    )
+    copy_of: dict[str, Any] = {"fingerprint": fingerprint, "salt": salt}
+    if not stored or stored.get(DEALS_MARK) == KEYED:
+        copy_of[DEALS_MARK] = KEYED
+    copy_of["config"] = config.model_dump(mode="json")
+    text = json.dumps(copy_of, indent=2)
     partial = copy.with_name(f".{copy.name}.part")
     partial.write_text(text, encoding="utf-8")
     partial.replace(copy)
     return str(salt)
+
+
+def dealt_as_stored(
+    config: TournamentConfig, games_dir: Path, db: Path, *, create: bool = False
+) -> TournamentConfig:
+    """``config`` with the deals its games were (or will be) played with: its secret master
+    (:func:`duskfall.arena.deals.with_deals`), or, for a tournament started before deals were
+    keyed (its copy has no ``deals`` mark), its seed as the schedule used it then, so that its
+    games, reports and ``resume`` stay what they were."""
+    try:
+        stored = json.loads((games_dir / CONFIG_COPY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stored = None
+    if isinstance(stored, dict) and stored.get(DEALS_MARK) != KEYED:
+        return config.dealt(config.seed or 0)
+    return with_deals(config, db, create=create)
 
 
 def slot_game_id(salt: str, config: TournamentConfig, slot: Slot) -> str:
@@ -241,7 +260,7 @@ def stored_config(index: GameIndex, name: str) -> TournamentConfig:
             config = parse_tournament(json.loads(copy.read_text(encoding="utf-8"))["config"])
         except (OSError, ValueError, KeyError):
             continue
-        return with_deals(config, index.path)
+        return dealt_as_stored(config, copy.parent, index.path)
     raise ConfigError(f"no tournament {name!r} with a stored config in {index.path}")
 
 
@@ -310,7 +329,7 @@ def run_tournament(
     """
     games_dir = config.games_dir(base_dir).resolve()
     db = Path(db).resolve()
-    config = with_deals(config, db, create=True)
+    config = dealt_as_stored(config, games_dir, db, create=True)
     if looks is None and config.stop == "separated":
         from duskfall.arena.stopping import separation_looks
 
