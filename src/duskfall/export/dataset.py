@@ -14,7 +14,7 @@ from duskfall.export.card import Provenance, dataset_card
 from duskfall.export.columns import DECISIONS, EVENTS, GAMES, TABLES, Table
 from duskfall.export.rows import GameRows, game_rows, split
 from duskfall.export.writers import FORMATS, PartWriter
-from duskfall.store.deals import DealTable
+from duskfall.store.deals import released_rows
 from duskfall.store.index import GameRow
 from duskfall.store.log import read_log
 
@@ -61,7 +61,7 @@ def export_games(
         for hidden in (False, True)
     }
     result = ExportResult(out)
-    released = _released(rows, db)
+    released = released_rows(db, rows)
     provenance = Provenance(command, datetime.now(UTC).isoformat(timespec="seconds"), fmt, 0)
     try:
         for row in rows:
@@ -83,19 +83,6 @@ def export_games(
     provenance.rows = dict(result.files)
     (out / "README.md").write_text(dataset_card(provenance), encoding="utf-8")
     return result
-
-
-def _released(rows: list[GameRow], db: Path | None) -> set[tuple[str, int]]:
-    """The ``(tournament, slot)`` of ``rows`` whose deal is over."""
-    tags = [
-        (row.tournament, row.tournament_slot)
-        for row in rows
-        if row.tournament is not None and row.tournament_slot is not None
-    ]
-    if not tags or db is None or not db.exists():
-        return set()
-    with DealTable(db) as table:
-        return table.released_among(tags)
 
 
 def _read(row: GameRow, result: ExportResult, released: set[tuple[str, int]]) -> GameRows | None:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import keyed_master, new_secret, secret_seed
+from duskfall.store.index import GameRow
 from duskfall.store.log import utc_now
 from duskfall.store.operator_key import operator_key, subkey
 from duskfall.store.sqlite_file import GameIndexError, open_database, write_transaction
@@ -170,6 +171,20 @@ class DealTable:
     def released_among(self, tagged: Iterable[tuple[str, int]]) -> set[tuple[str, int]]:
         """Which of the ``(tournament, slot)`` pairs are released: one query a few hundred."""
         return released_among(self._db, tagged)
+
+
+def released_rows(db: Path | None, rows: Iterable[GameRow]) -> set[tuple[str, int]]:
+    """The ``(tournament, slot)`` of the tournament games among ``rows`` whose deal is over,
+    in the index at ``db`` (one query a few hundred rows)."""
+    tags = [
+        (row.tournament, row.tournament_slot)
+        for row in rows
+        if row.tournament is not None and row.tournament_slot is not None
+    ]
+    if not tags or db is None or not Path(db).exists():
+        return set()
+    with DealTable(db) as table:
+        return table.released_among(tags)
 
 
 def released_among(

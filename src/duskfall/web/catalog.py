@@ -16,7 +16,7 @@ from typing import Any
 
 from duskfall.core.errors import LogCorrupt
 from duskfall.core.redaction import redact_value
-from duskfall.store.deals import DealTable
+from duskfall.store.deals import released_rows
 from duskfall.store.index import GameIndex, GameRow, UnknownGame, seat_rows, tournament_tag
 from duskfall.store.log import LogHeader
 from duskfall.store.repair import last_event_outcome
@@ -46,16 +46,6 @@ def _tag(row: GameRow) -> tuple[str, int] | None:
     if row.tournament is None or row.tournament_slot is None:
         return None
     return (row.tournament, row.tournament_slot)
-
-
-def released_deals(db: Path | None, rows: Sequence[GameRow]) -> set[tuple[str, int]]:
-    """The ``(tournament, slot)`` of ``rows`` whose deal is over: one query for the page, in
-    the table the tournament's driver wrote when each deal ended (:mod:`duskfall.store.deals`)."""
-    tags = [tag for tag in map(_tag, rows) if tag is not None]
-    if not tags or db is None or not db.exists():
-        return set()
-    with DealTable(db) as table:
-        return table.released_among(tags)
 
 
 def shown_id(game_id: str) -> str:
@@ -101,7 +91,7 @@ def _index_row(
 ) -> Row:
     """A game as the list shows it; ``totals`` False: its days, events, tokens and cost are
     not known (a log the index does not hold); ``released``: the tournament slots whose deal
-    is over (:func:`released_deals`)."""
+    is over (:func:`~duskfall.store.deals.released_rows`)."""
     agents = [s.agent for s in row.seats]
     status = indexed_status(row)
     known = public_totals(status, row.events, row.tokens, row.cost_usd)
@@ -221,7 +211,7 @@ class Catalog:
             finally:
                 if found is None:
                     index.close()
-        released = released_deals(self.db, page.rows)
+        released = released_rows(self.db, page.rows)
         games = [
             _index_row(row, totals=row.id in given or row.id not in logs, released=released)
             for row in page.rows
