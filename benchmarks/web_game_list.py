@@ -1,29 +1,37 @@
-"""The game list over a 10,000-game index: this tree's paged list beside the code before it.
+"""The game list over a 100,000-game index with 10,000-game tournaments: this tree beside the
+code before it, in one run.
 
-One index of ``--games`` made-up rows of every kind (``duskfall.testing.index_rows``) is
-served by ``duskfall web`` in a child process on each code. Printed per code: the time of
-``GET /api/games`` (the list's first request; median of ``--rounds``), how many distinct
-games the list API can reach at all, the list page's load in Chromium (navigation start to
-the table's first rows, median), and the server's CPU time. For this tree also the time of
-the pages a user turns to: the last page, a search by one game's id, an agent, a tournament,
-a sort by cost. Ratios are the code before's time over this tree's (above 1: this tree is
-faster). The machine's load is printed beside the figures.
+One index is made (direct inserts through the index API, no game played): ``--games`` rows of
+every kind (``duskfall.testing.index_rows``), of which ``--tournaments`` tournaments of
+``--tournament-games`` games each (``duplicate`` schedule: two games a deal, every deal over,
+as its driver marks them; each tournament's config copy beside its games' logs, where the code
+before reads it). Each code serves a copy with ``duskfall web`` in a child process. Printed per
+code: ``GET /api/games`` for every filter a user meets (none, a tournament, an agent, a deep
+page), median of ``--rounds`` (the code before: one try, cut at ``--cut`` seconds), and the list
+page in Chromium, navigation start to its first rows (cut at ``--cut`` seconds: the code before
+never shows them when an answer takes longer than its 3-second refresh), with the server's CPU
+time. Ratios are the code before's time over this tree's (a cut time counts as the cut). The
+machine's load is printed beside the figures.
 
     python benchmarks/web_game_list.py
-    python benchmarks/web_game_list.py --games 10000 --rounds 9 --before 869a061
+    python benchmarks/web_game_list.py --games 100000 --tournament-games 10000 --rounds 5
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
+import json
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +39,83 @@ import httpx
 import psutil
 
 from baseline import baseline_src, current_src, load_average, python_with
-from duskfall.store.index import GameIndex
+from duskfall.store.deals import DealTable
+from duskfall.store.index import GameIndex, GameRow, SeatRow
 from duskfall.testing.index_rows import make_rows
 from duskfall.testing.ports import free_port
 from duskfall.testing.web_server import chromium
 
-# The last commit of main before the paged game list (issue 30): "today's code".
-BEFORE = "869a061"
+# main before the deals' release state was stored (issues 36 and 42): "today's code".
+BEFORE = "8859672"
 ROWS = "#games tbody tr"
+ENTRANTS = {"smart": "heuristic", "naive": "random"}
+# what a user asks the list for (issue 42: these stayed empty with no message)
+ASKS: dict[str, dict[str, Any]] = {
+    "front page": {},
+    "a tournament": {"tournament": "t0"},
+    "an agent": {"agent": "random"},
+    "a model": {"agent": "openai:gpt-4o-mini"},
+    "200 a page, offset 2,000": {"limit": 200, "offset": 2000},
+    "last page": {"offset": -50},  # from the end: filled in from the total
+}
+PAGES = {
+    "front page": "/",
+    "a tournament": "/?tournament=t0",
+    "offset 2,000": "/?limit=200&offset=2000",
+}
+
+
+def tournament_rows(folder: Path, number: int, games: int, start: int) -> list[GameRow]:
+    """Tournament ``t{number}``'s finished games, its config copy written where its logs are."""
+    name = f"t{number}"
+    games_dir = folder / "tournaments" / name
+    games_dir.mkdir(parents=True)
+    config = {"name": name, "entrants": ENTRANTS, "variants": [{"variant": "sports-mafia"}],
+              "games": games, "seed": number + 1, "schedule": "duplicate"}  # fmt: skip
+    fingerprint = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
+    (games_dir / "tournament.json").write_text(
+        json.dumps({"fingerprint": fingerprint, "salt": "0" * 32, "config": config})
+    )
+    rows = []
+    for slot in range(games):
+        evil, village = ("heuristic", "random") if slot % 2 == 0 else ("random", "heuristic")
+        seats = tuple(SeatRow(s, evil if s < 3 else village, None) for s in range(10))
+        rows.append(
+            GameRow(
+                id=f"sports-mafia-{name}-{slot:05d}",
+                variant="sports-mafia",
+                config={},
+                seed=10**12 + start + slot // 2,
+                seats=seats,
+                status="finished",
+                winner=("mafia", "village")[slot % 3 == 0],
+                days=3,
+                events=120,
+                started_at=f"2025-02-{1 + number:02d}T{slot // 3600 % 24:02d}:"
+                f"{slot // 60 % 60:02d}:{slot % 60:02d}",
+                finished_at="2025-03-01T00:00:00",
+                log_path=str(games_dir / f"sports-mafia-{name}-{slot:05d}.jsonl"),
+                tournament=name,
+                tournament_slot=slot,
+            )
+        )
+    return rows
+
+
+def make_index(folder: Path, games: int, tournaments: int, per_tournament: int) -> Path:
+    """The index the codes are measured on (see the module's docstring)."""
+    index = folder / "index.db"
+    others = games - tournaments * per_tournament
+    rows = [replace(r, tournament=None) for r in make_rows(others, seed=1)]
+    for number in range(tournaments):
+        rows += tournament_rows(folder, number, per_tournament, number * per_tournament)
+    with GameIndex(index) as made:
+        for start in range(0, len(rows), 10_000):
+            made.add_rows(rows[start : start + 10_000])
+    with DealTable(index) as deals:  # every deal is over, as its driver marked it
+        for number in range(tournaments):
+            deals.release(f"t{number}", [(s, s // 2) for s in range(per_tournament)])
+    return index
 
 
 @contextlib.contextmanager
@@ -46,7 +123,9 @@ def web_server(src: Path, folder: Path) -> Iterator[tuple[str, psutil.Process]]:
     """``duskfall web`` on the code in ``src`` over ``folder``'s index; its URL and process."""
     port = free_port()
     command = [sys.executable, "-c", "from duskfall.cli import main; main()", "web"]
-    command += ["--port", str(port), "--games-dir", str(folder), "--db", str(folder / "index.db")]
+    command += ["--port", str(port), "--games-dir", str(folder / "games")]
+    command += ["--db", str(folder / "index.db")]
+    (folder / "games").mkdir(exist_ok=True)
     child = subprocess.Popen(
         command, env=python_with(src), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -75,110 +154,110 @@ def cpu_seconds(process: psutil.Process) -> float:
     return float(times.user + times.system)
 
 
-def timed_get(
-    url: str, rounds: int, params: dict[str, Any] | None = None
-) -> tuple[float, Any, int]:
-    """Median seconds of ``rounds`` GETs of ``url``, the last answer's JSON and its bytes."""
-    times = []
+def timed_get(url: str, rounds: int, params: dict[str, Any], cut: float) -> tuple[float, Any]:
+    """Median seconds of ``rounds`` GETs of ``url`` (``cut`` for one cut off) and the last
+    answer's JSON (None when cut)."""
+    times, body = [], None
     for _ in range(rounds):
         start = time.perf_counter()
-        answer = httpx.get(url, params=params, timeout=120)
-        times.append(time.perf_counter() - start)
-        answer.raise_for_status()
-    return statistics.median(times), answer.json(), len(answer.content)
+        try:
+            answer = httpx.get(url, params=params, timeout=cut)
+            answer.raise_for_status()
+            body = answer.json()
+            times.append(time.perf_counter() - start)
+        except httpx.TimeoutException:
+            times.append(cut)
+            break  # one cut try says enough
+    return statistics.median(times), body
 
 
-def listed(body: Any) -> list[dict[str, Any]]:
-    """The games of an ``/api/games`` answer: a page (this tree) or a bare list (before)."""
-    return body["games"] if isinstance(body, dict) else body
-
-
-def reachable(url: str) -> int:
-    """How many distinct games the list API can show: every page of it, or its one list."""
-    body = httpx.get(f"{url}/api/games", timeout=120).json()
-    if not isinstance(body, dict):
-        return len({g["game_id"] for g in body})
-    seen: set[str] = set()
-    for offset in range(0, body["total"], 500):
-        page = httpx.get(f"{url}/api/games", params={"limit": 500, "offset": offset}, timeout=120)
-        seen.update(g["game_id"] for g in page.json()["games"])
-    return len(seen)
-
-
-def page_load(browser: Any, url: str, rounds: int) -> float:
-    """Median milliseconds from navigation start to the list's first rows in Chromium."""
+def first_rows(browser: Any, url: str, rounds: int, cut: float) -> float:
+    """Median seconds from navigation start to the list's first rows in Chromium (``cut``
+    when none came by then)."""
     times = []
     for _ in range(rounds):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
-        page.goto(f"{url}/")
-        page.wait_for_selector(ROWS, timeout=60_000)
-        times.append(float(page.evaluate("performance.now()")))
+        page.goto(url)
+        try:
+            page.wait_for_selector(ROWS, timeout=cut * 1000)
+            times.append(float(page.evaluate("performance.now()")) / 1000)
+        except Exception:
+            times.append(cut)
+            context.close()
+            break
         context.close()
     return statistics.median(times)
 
 
-def measure(name: str, src: Path, index: Path, browser: Any, rounds: int) -> dict[str, float]:
-    """The figures of one code over a copy of ``index``."""
+def shown(seconds: float, cut: float) -> str:
+    return f"over {cut:.0f} s (cut)" if seconds >= cut else f"{seconds * 1000:.0f} ms"
+
+
+def as_schema_5(index: Path) -> None:
+    """The index as the code before reads it (schema 5: without the list's order index)."""
+    with sqlite3.connect(index) as raw:
+        if raw.execute("PRAGMA user_version").fetchone()[0] == 6:
+            raw.executescript("DROP INDEX games_by_start_id; PRAGMA user_version = 5;")
+
+
+def measure(
+    name: str, src: Path, index: Path, browser: Any, rounds: int, cut: float, before: bool
+) -> dict[str, float]:
+    """The figures of one code over a copy of ``index`` (and its tournaments' folders)."""
     folder = Path(tempfile.mkdtemp(prefix="duskfall-list-"))
+    figures: dict[str, float] = {}
     try:
-        shutil.copy(index, folder / "index.db")
+        shutil.copytree(index.parent, folder, dirs_exist_ok=True)
+        if before:
+            as_schema_5(folder / index.name)
         with web_server(src, folder) as (url, process):
-            first, body, size = timed_get(f"{url}/api/games", rounds)
             before = cpu_seconds(process)
-            load_ms = page_load(browser, url, rounds)
-            cpu_ms = (cpu_seconds(process) - before) / rounds * 1000
-            shown = len(listed(body))
-            print(f"{name}: GET /api/games {first * 1000:.1f} ms median ({shown} games, "
-                  f"{size / 1024:.0f} KiB); list page in Chromium {load_ms:.0f} ms median to "
-                  f"its rows (server CPU {cpu_ms:.0f} ms per load); games the list can reach: "
-                  f"{reachable(url)}")  # fmt: skip
-            figures = {"first": first, "load": load_ms}
-            if isinstance(body, dict):
-                figures |= pages_a_user_turns_to(url, body, rounds)
-            return figures
+            total = None
+            for what, params in ASKS.items():
+                if params.get("offset") == -50:
+                    params = {"offset": max(0, (total or 50) - 50)}
+                seconds, body = timed_get(f"{url}/api/games", rounds, params, cut)
+                figures[f"GET {what}"] = seconds
+                if isinstance(body, dict) and total is None:
+                    total = body["total"]
+                count = "" if not isinstance(body, dict) else f", {body['total']:,} match"
+                print(f"{name}: GET /api/games {what}: {shown(seconds, cut)}{count}", flush=True)
+            for what, path in PAGES.items():
+                seconds = first_rows(browser, url + path, rounds, cut)
+                figures[f"rows {what}"] = seconds
+                print(f"{name}: list page ({what}) in Chromium: first rows {shown(seconds, cut)}",
+                      flush=True)  # fmt: skip
+            print(f"{name}: server CPU {cpu_seconds(process) - before:.1f} s in all")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def pages_a_user_turns_to(url: str, body: dict[str, Any], rounds: int) -> dict[str, float]:
-    """Times of the paged list's other requests (this tree only)."""
-    some = body["games"][len(body["games"]) // 2]
-    asks = {
-        "last page": {"offset": body["total"] - 50},
-        "one game by its id": {"q": some["game_id"]},
-        "agent llm": {"agent": "llm"},
-        "tournament cup": {"tournament": "cup"},
-        "sorted by cost, page 100": {"sort": "cost_usd", "offset": 4950},
-    }
-    figures = {}
-    for what, params in asks.items():
-        seconds, answer, _ = timed_get(f"{url}/api/games", rounds, params)
-        found = [g["game_id"] for g in answer["games"]]
-        note = " (found)" if what == "one game by its id" and some["game_id"] in found else ""
-        print(f"    {what}: {seconds * 1000:.1f} ms median, {answer['total']} match{note}")
-        figures[what] = seconds
     return figures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--tournaments", type=int, default=3)
+    parser.add_argument("--tournament-games", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cut", type=float, default=60.0, help="seconds before a try is cut")
     parser.add_argument("--before", default=BEFORE, help="the commit to compare with")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="duskfall-list-index-"))
     try:
-        index = folder / "index.db"
-        with GameIndex(index) as made:
-            made.add_rows(make_rows(args.games, seed=1))
-        print(f"{args.games} games in the index; {load_average()}")
+        start = time.perf_counter()
+        index = make_index(folder, args.games, args.tournaments, args.tournament_games)
+        print(f"{args.games:,} games in the index ({args.tournaments} tournaments of "
+              f"{args.tournament_games:,}), made in {time.perf_counter() - start:.0f} s; "
+              f"{load_average()}", flush=True)  # fmt: skip
         with chromium() as browser:
-            now = measure("this tree", current_src(), index, browser, args.rounds)
+            now = measure("this tree", current_src(), index, browser, args.rounds, args.cut, False)
             then = measure(f"before ({args.before})", baseline_src(args.before), index,
-                           browser, args.rounds)  # fmt: skip
-        print(f"before / this tree: GET /api/games {then['first'] / now['first']:.2f}x, "
-              f"list page load {then['load'] / now['load']:.2f}x; {load_average()}")  # fmt: skip
+                           browser, 1, args.cut, True)  # fmt: skip
+        for what in now:
+            print(f"before / this tree, {what}: {then[what] / now[what]:.1f}x"
+                  + (" (before: cut)" if then[what] >= args.cut else ""))  # fmt: skip
+        print(load_average())
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

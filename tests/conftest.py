@@ -8,7 +8,10 @@
   test file named on the command line runs whole.
 * ``tests/`` is importable, so tests share helpers (``from variants.werewolf.table import ...``);
 * games played by tests are indexed in a throwaway SQLite file, never in the working
-  directory's ``duskfall.db`` (tests that test the index choose their own path).
+  directory's ``duskfall.db`` (tests that test the index choose their own path);
+* one operator runs every session: a fixed operator key file (``$DUSKFALL_KEY_FILE``) serves
+  every index, so a seeded tournament, ``serve --seed`` or ``simulate --seed`` deals the same
+  games in any test's index and in every run (tests of per-index keys unset it).
 """
 
 import asyncio
@@ -26,7 +29,12 @@ from duskfall.testing.require import TIER_ENV
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-os.environ["DUSKFALL_DB"] = str(Path(tempfile.mkdtemp(prefix="duskfall-tests-")) / "duskfall.db")
+_SESSION = Path(tempfile.mkdtemp(prefix="duskfall-tests-"))
+os.environ["DUSKFALL_DB"] = str(_SESSION / "duskfall.db")
+_KEY = _SESSION / "operator.key"
+_KEY.write_text("d5" * 32 + "\n")  # a test key: fixed, so seeded deals are the same every run
+_KEY.chmod(0o600)
+os.environ["DUSKFALL_KEY_FILE"] = str(_KEY)
 
 IMPLY_SLOW = ("llm", "browser", "subprocess")
 

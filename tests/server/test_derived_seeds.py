@@ -1,5 +1,6 @@
 """Games played from one master seed get seeds derived by a keyed hash, never counted up: a
-finished game's seed (public once it ends) does not give the next game's deal."""
+finished game's seed (public once it ends) does not give the next game's deal. ``serve`` and
+``simulate`` key the master seed with the operator's deal key first."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 
 from duskfall.arena.simulate import simulate
 from duskfall.core.rng import derive_seed, game_seed
+from duskfall.server.settings import ServerSettings
+from duskfall.store.deals import run_master, run_seed
 from duskfall.store.log import read_log
 
 from .support import WireClient, serving, wait_game_done
@@ -36,8 +39,10 @@ async def test_serve_seed_derives_each_games_seed(tmp_path: Path) -> None:
             await wait_game_done(s, game + 1)
             await client.close()
     seeds = sorted(read_log(path).header.seed for path in tmp_path.glob("*.jsonl"))
-    assert seeds == sorted(game_seed(MASTER, "serve", i) for i in range(3))
+    master = run_master(MASTER, "serve")  # the operator key of this process's index
+    assert seeds == sorted(run_seed(master, "serve", i) for i in range(3))
     assert not set(seeds) & {MASTER, MASTER + 1, MASTER + 2}
+    assert not set(seeds) & {game_seed(MASTER, "serve", i) for i in range(3)}  # not unkeyed
 
 
 def test_simulate_seed_derives_each_games_seed(
@@ -46,4 +51,12 @@ def test_simulate_seed_derives_each_games_seed(
     monkeypatch.setenv("DUSKFALL_DB", "off")
     simulate("sports-mafia", 4, agents="random", first_seed=MASTER, log_dir=str(tmp_path))
     seeds = sorted(read_log(path).header.seed for path in tmp_path.glob("*.jsonl"))
-    assert seeds == sorted(game_seed(MASTER, "simulate", i) for i in range(4))
+    master = run_master(MASTER, "simulate")  # this process's key: the index is off
+    assert seeds == sorted(run_seed(master, "simulate", i) for i in range(4))
+
+
+def test_serve_and_simulate_without_a_seed_deal_from_a_new_secret_each_run() -> None:
+    assert ServerSettings().game_seed(0) != ServerSettings().game_seed(0)
+    settings = ServerSettings()
+    assert settings.game_seed(1) == settings.game_seed(1) != settings.game_seed(2)
+    assert run_master(None, "simulate") != run_master(None, "simulate")

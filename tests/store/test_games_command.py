@@ -108,7 +108,8 @@ def test_simulated_games_get_summary_rows(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     rows = listed("--db", str(db), "--limit", "100")
     assert len(rows) == 24 and len({r["id"] for r in rows}) == 24
-    assert {r["seed"] for r in rows} == {game_seed(0, "simulate", i) for i in range(24)}
+    seeds = {r["seed"] for r in rows}  # from a secret drawn for the run, not from seed 0
+    assert len(seeds) == 24 and not seeds & {game_seed(0, "simulate", i) for i in range(24)}
     assert all(r["status"] == "finished" and r["log_path"] is None for r in rows)
     assert all(len(r["seats"]) == 10 and r["days"] >= 1 and r["events"] > 0 for r in rows)
     assert "24 games of" in result.stdout

@@ -23,6 +23,7 @@ def test_a_schema_4_index_gains_the_parent_columns_and_lists_children(tmp_path: 
         raw.executescript(
             """
             DROP INDEX games_by_parent;
+            DROP INDEX games_by_start_id;
             ALTER TABLE games DROP COLUMN parent_event;
             ALTER TABLE games DROP COLUMN parent;
             INSERT INTO games (id, variant, config, seed, status, started_at, updated_at)
@@ -45,4 +46,9 @@ def test_a_schema_4_index_gains_the_parent_columns_and_lists_children(tmp_path: 
         ("early", "root", 12),
         ("late", "root", 90),
     ]
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    raw = sqlite3.connect(db)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    indexes = {
+        name for (name,) in raw.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+    }
+    assert "games_by_start_id" in indexes  # the list's order, deep pages read from it

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -12,7 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.tournament_kit import bot_config
+from duskfall.arena import tournament as tournament_module
 from duskfall.arena.tournament import run_tournament
+from duskfall.store.deals import DealTable, deal_key
 from duskfall.store.index import GameIndex
 from duskfall.web import tournaments as tournaments_module
 
@@ -84,17 +85,49 @@ def test_a_deals_seed_is_shown_only_once_every_game_of_the_deal_has_ended(
         return [listed[first.id], client.get(f"/api/games/{first.id}").json()["game"]["seed"]]
 
     assert shown() == [seed, seed]  # the whole deal has ended
-    with sqlite3.connect(isolated_index) as raw:  # the deal's second game still being played
-        raw.execute(
-            "UPDATE games SET status = 'running', winner = NULL, pid = ? WHERE id = ?",
-            (os.getpid(), second.id),
-        )
+    with sqlite3.connect(isolated_index) as raw:  # as while the deal's second game was played
+        raw.execute("DELETE FROM deal_releases")
     assert shown() == [None, None]
     for page in (f"/games/{first.id}", f"/api/games/{first.id}", "/api/games"):
         assert seed not in client.get(page).text
-    with sqlite3.connect(isolated_index) as raw:  # ... and once it has ended
-        raw.execute("UPDATE games SET status = 'finished' WHERE id = ?", (second.id,))
+    with ThreadPoolExecutor(1) as pool:  # a driver starting again marks the deals that ended
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
     assert shown() == [seed, seed]
+
+
+def test_the_list_reads_each_deals_state_and_never_reloads_a_tournament(
+    client: TestClient, isolated_index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = bot_config("duplicate", games=4)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
+
+    def refused(*_: Any) -> Any:
+        raise AssertionError("the list reloaded a tournament")
+
+    monkeypatch.setattr(GameIndex, "tournament_games", refused)
+    monkeypatch.setattr(tournament_module, "build_schedule", refused)
+    for query in ("", "?tournament=bots-duplicate", "?agent=random", "?limit=3&offset=2"):
+        games = client.get(f"/api/games{query}").json()["games"]
+        assert games and all(g["seed"] is not None for g in games), query
+
+
+def test_the_secret_of_a_seedless_tournament_is_on_no_page(
+    client: TestClient, isolated_index: Path, tmp_path: Path
+) -> None:
+    config = bot_config("sides", games=2, seed=None, name="secret")
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
+    with DealTable(isolated_index) as table:
+        secret = table.secret("secret", deal_key(isolated_index))
+    assert secret is not None
+    forms = [secret.hex(), str(int.from_bytes(secret, "big"))]
+    game_id = client.get("/api/games").json()["games"][0]["game_id"]
+    for page in ("/api/games", "/api/tournaments/secret", "/tournaments/secret",
+                 f"/api/games/{game_id}", f"/games/{game_id}", "/api/tournaments"):  # fmt: skip
+        answer = client.get(page)
+        assert answer.status_code == 200, page
+        assert not any(form in answer.text for form in forms), page
 
 
 def test_a_report_is_built_once_until_a_game_changes(
@@ -123,5 +156,34 @@ def test_a_report_is_built_once_until_a_game_changes(
     assert builds == [4, 4] and all(r is reports[0] for r in reports)
     with sqlite3.connect(isolated_index) as con:
         con.execute("DELETE FROM games WHERE tournament_slot = 3")
-    assert client.get("/api/tournaments/bots-sides").status_code == 200
+    monkeypatch.setattr(tournaments_module, "REBUILD_SECONDS", 0.0)
+    served = cache.report(isolated_index, "bots-sides")  # the last build, served at once
+    assert served is reports[0]
+    cache.settle()  # ... while the new one is built in the background
     assert builds == [4, 4, 3]
+    assert len(cache.report(isolated_index, "bots-sides").games) == 3  # type: ignore[union-attr]
+
+
+def test_a_running_tournaments_page_is_not_rebuilt_at_every_finished_game(
+    client: TestClient, isolated_index: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = bot_config("sides", games=2)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run_tournament, config, base_dir=tmp_path, db=isolated_index).result()
+    builds: list[int] = []
+    real = tournaments_module.build_report
+
+    def counted(progress: Any, **options: Any) -> Any:
+        builds.append(len(progress.done))
+        return real(progress, **options)
+
+    monkeypatch.setattr(tournaments_module, "build_report", counted)
+    monkeypatch.setattr(tournaments_module, "REBUILD_SECONDS", 3600.0)
+    cache = tournaments_module.ReportCache()
+    first = cache.report(isolated_index, "bots-sides")
+    for slot in (3, 2):  # games "finishing" (here: leaving) one after another
+        with sqlite3.connect(isolated_index) as con:
+            con.execute("DELETE FROM games WHERE tournament_slot = ?", (slot,))
+        assert cache.report(isolated_index, "bots-sides") is first
+    cache.settle()
+    assert builds == [4]

@@ -35,7 +35,7 @@ from duskfall.agents.specs import parse_spec, seats_of_key
 from duskfall.arena.intervals import DealResampler, symmetric_interval
 from duskfall.arena.metrics import SeatMetrics
 from duskfall.arena.results import PlayedGame
-from duskfall.arena.schedule import REST, ForkOf, Slot
+from duskfall.arena.schedule import REST, ForkOf, Slot, deal_master
 from duskfall.arena.tournament_config import ForksBlock, TournamentConfig
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.rng import derive_rng
@@ -128,7 +128,9 @@ def fork_deals(config: TournamentConfig, block: ForksBlock, number: int) -> list
         games = []
         for repeat in range(block.repeats):
             stream = f"forks:{number}:{deal}:{repeat}"
-            fork = ForkOf(source, block.at, derive_rng(config.seed, stream).getrandbits(128), rest)
+            fork = ForkOf(
+                source, block.at, derive_rng(deal_master(config), stream).getrandbits(128), rest
+            )
             for entrant in entrants:
                 seats = tuple(entrant if s in chosen else REST for s in range(dealt.num_seats))
                 games.append(
@@ -289,6 +291,6 @@ def ablations(
             results[slot.block].append(fork_result(game, slot))
     out = []
     for number, block in enumerate(config.forks, len(config.variants)):
-        seed = derive_rng(config.seed, f"ablations:{number}").getrandbits(32)
+        seed = derive_rng(config.stats_seed, f"ablations:{number}").getrandbits(32)
         out += paired_differences(results[number], list(config.entrants), block.label, seed=seed)
     return out

@@ -191,7 +191,7 @@ def sequential_analysis(
         list(config.entrants),
         reference=config.board.reference,
         bootstrap=bootstrap,
-        seed=config.seed % 2**32,
+        seed=config.stats_seed,
     )
 
 
@@ -219,7 +219,7 @@ def build_report(progress: TournamentProgress, *, bootstrap: int | None = None) 
         reference=config.board.reference,
         role_effects=config.board.role_effects,
         bootstrap=resamples,
-        seed=config.seed % 2**32,
+        seed=config.stats_seed,
         spending=spending,
         multiplier=analysis.boundary if analysis is not None and analysis.taken else None,
         verdicts=pair_verdicts(analysis) if analysis is not None else None,

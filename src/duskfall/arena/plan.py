@@ -198,11 +198,11 @@ def _pilot(
     config: TournamentConfig, pilot: Sequence[RatedGame], gap: float, side: Mapping[str, float]
 ) -> Pilot:
     entrants = list(config.entrants)
-    fit = fit_games(pilot, entrants, bootstrap=config.board.bootstrap, seed=config.seed % 2**32)
+    fit = fit_games(pilot, entrants, bootstrap=config.board.bootstrap, seed=config.stats_seed)
     differences = pair_differences(fit)
     worst = max(differences, key=lambda pair: differences[pair][1])
     se = differences[worst][1]
-    by_games = DealResampler(list(range(len(pilot))), config.seed % 2**32 + 1)
+    by_games = DealResampler(list(range(len(pilot))), config.stats_seed + 1)
     a, b = worst
     samples = []
     for _ in range(config.board.bootstrap):

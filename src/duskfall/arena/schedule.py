@@ -1,8 +1,11 @@
-"""A tournament's schedule: which entrant plays which seat of which deal, from the master seed.
+"""A tournament's schedule: which entrant plays which seat of which deal, from its secret master.
 
 Every game of a tournament is a *slot*: a variant block, a game seed and the entrant of each
-seat. The schedule is a pure function of the config (entrants, blocks, games, master seed),
-so the same config always gives the same games, and ``resume`` knows which are missing.
+seat. The schedule is a pure function of the config (entrants, blocks, games) and its secret
+master (:mod:`duskfall.arena.deals`: the config's seed keyed with the operator's deal key, or a
+secret drawn from the OS and kept sealed in the index), so the same config and master always
+give the same games, ``resume`` knows which are missing, and nobody without the operator's key
+can compute a deal or a seating from the config.
 
 A *deal* is one game seed (the roles and every random stream of the rules): the games of a
 deal are the same game of cards played by different entrants, so comparing them cancels the
@@ -124,8 +127,20 @@ class _RoleBalance:
         self.seats[name] += 1
 
 
+def deal_master(config: TournamentConfig) -> int:
+    """The secret every seed and seating of ``config``'s schedule derives from: the one attached
+    (:func:`duskfall.arena.deals.with_deals`), else the seed keyed with the process's operator
+    key, else (no seed: nothing to reproduce) a secret of this process alone."""
+    if config.deal_master is not None:
+        return config.deal_master
+    from duskfall.arena.deals import unattached_master  # it builds on the store
+
+    return unattached_master(config)
+
+
 def build_schedule(config: TournamentConfig) -> list[Slot]:
     """Every slot of the tournament, in order (raises ConfigError for a bad block)."""
+    config = config.dealt(deal_master(config))
     deals: list[list[list[Slot]]] = []
     for number, block in enumerate(config.variants):
         variant = get_variant(block.variant)
@@ -194,8 +209,8 @@ def _mixed(
     balance = _RoleBalance()
     out = []
     for game in range(games):
-        seed = _game_seed(config.seed, number, game)
-        rng = derive_rng(config.seed, f"tournament:{number}:{game}:seats")
+        seed = _game_seed(deal_master(config), number, game)
+        rng = derive_rng(deal_master(config), f"tournament:{number}:{game}:seats")
         state = _deal(variant, block.game_config(), seed)
         roles = state.roles()
         quota = _quotas(names, state.num_seats, rng)
@@ -233,11 +248,11 @@ def _deal_games(
     ``sides[j][1]`` every other. Each game's seats and names are drawn again until neither
     who sits where nor who is called what holds the same roles as in an earlier game of the
     deal (where the variant can permute seats and the roles allow it)."""
-    seed = _game_seed(config.seed, number, deal)
+    seed = _game_seed(deal_master(config), number, deal)
     seen: set[tuple[Any, ...]] = set()
     out = []
     for game, (evil, village) in enumerate(sides):
-        rng = derive_rng(config.seed, f"tournament:{number}:{deal}:{game}:seating")
+        rng = derive_rng(deal_master(config), f"tournament:{number}:{deal}:{game}:seating")
         for _ in range(ATTEMPTS):
             game_config = _game_config(variant, block, rng, permute=True)
             state = _deal(variant, game_config, seed)
@@ -280,7 +295,7 @@ def _duplicate(
     for deal in range(games // k):
         if not offsets:  # a new cycle through every offset, in a seeded order
             offsets = list(range(1, k))
-            derive_rng(config.seed, f"tournament:{number}:{deal}:offsets").shuffle(offsets)
+            derive_rng(deal_master(config), f"tournament:{number}:{deal}:offsets").shuffle(offsets)
         offset = offsets.pop()
         sides = [(names[j], names[(j + offset) % k]) for j in range(k)]
         out.append(_deal_games(config, variant, block, number, deal, sides))

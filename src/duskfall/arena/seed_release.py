@@ -2,60 +2,72 @@
 
 The games of a deal share one seed (the deal), so game 1's seed, shown once game 1 ends, would
 give away game 2's hidden roles while game 2 is still being played (to a remote entrant with a
-browser, for instance). Every place that shows a seat or a spectator a game's seed (the web
-pages and their JSON) asks :func:`deal_done` first for a tournament game. Unknown tournaments
-(no stored config) keep their seeds hidden.
+browser, for instance). The tournament's driver knows when a deal's last game is recorded: it
+marks the deal's slots released then, once (:class:`DealReleases`, the index's
+``deal_releases`` table, :mod:`duskfall.store.deals`), and again at every start for deals that
+ended before (a driver that died between the two writes, an index of an older duskfall). Every
+place that shows a seat or a spectator a game's seed (the web pages and their JSON, ``export``)
+reads that table: a lookup, never a schedule rebuilt per row. A slot that is not marked keeps
+its seed hidden.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from duskfall.core.errors import DuskfallError
-from duskfall.store.index import GameIndex, default_db_path
-
-ENDED = ("finished", "aborted")
-_deals: dict[str, dict[int, tuple[int, ...]]] = {}  # config fingerprint -> slot -> its deal
+from duskfall.arena.schedule import Slot
+from duskfall.store.deals import DealTable
+from duskfall.store.index import default_db_path
 
 
-def _deal_slots(index: GameIndex, tournament: str) -> dict[int, tuple[int, ...]] | None:
-    from duskfall.arena.schedule import build_schedule
-    from duskfall.arena.tournament import config_fingerprint, stored_config
+class DealReleases:
+    """The driver's record of ended slots: marks a deal released when its last slot ends."""
 
-    try:
-        config = stored_config(index, tournament)
-    except DuskfallError:
-        return None
-    key = config_fingerprint(config)
-    if key not in _deals:
-        by_deal: dict[int, list[int]] = {}
-        for slot in build_schedule(config):
-            by_deal.setdefault(slot.deal, []).append(slot.index)
-        _deals[key] = {s: tuple(group) for group in by_deal.values() for s in group}
-    return _deals[key]
+    def __init__(self, tournament: str, schedule: Sequence[Slot], db: Path) -> None:
+        self.tournament = tournament
+        self.db = db
+        self._deals: dict[int, tuple[int, ...]] = {}
+        for slot in schedule:
+            self._deals.setdefault(slot.deal, ())
+            self._deals[slot.deal] += (slot.index,)
+        self._deal_of = {slot.index: slot.deal for slot in schedule}
+        self._ended: set[int] = set()
+        with DealTable(db) as table:
+            marked = table.released(tournament)
+        self._released = {self._deal_of[s] for s in marked if s in self._deal_of}
+
+    def ended(self, slots: Iterable[int]) -> list[int]:
+        """Slots whose games ended (were recorded): the deals this completes are released.
+        Returns the newly released deals."""
+        new = set(slots) - self._ended
+        self._ended |= new
+        done = [
+            deal
+            for deal in {self._deal_of[s] for s in new if s in self._deal_of}
+            if deal not in self._released and all(s in self._ended for s in self._deals[deal])
+        ]
+        if done:
+            with DealTable(self.db) as table:
+                table.release(
+                    self.tournament, [(slot, deal) for deal in done for slot in self._deals[deal]]
+                )
+            self._released.update(done)
+        return sorted(done)
 
 
-def deal_done(tournament: str, slot: int, db: Path | None = None) -> bool:
-    """Whether every game of the deal of ``tournament``'s ``slot`` has ended (in the index at
-    ``db``, by default the process's)."""
+def deal_released(tournament: str, slot: int, db: Path | None = None) -> bool:
+    """Whether the deal of ``tournament``'s ``slot`` is over (marked in the index at ``db``, by
+    default the process's)."""
     path = db or default_db_path()
     if path is None or not Path(path).exists():
         return False
-    with GameIndex(path) as index:
-        deals = _deal_slots(index, tournament)
-        if deals is None or slot not in deals:
-            return False
-        ended = {
-            row.tournament_slot
-            for row in index.tournament_games(tournament)
-            if row.status in ENDED and row.termination != "abandoned"
-        }
-    return all(s in ended for s in deals[slot])
+    with DealTable(path) as table:
+        return bool(table.released_among([(tournament, slot)]))
 
 
-def tournament_seed_shown(tag: Mapping[str, Any] | None) -> bool:
+def tournament_seed_shown(tag: Mapping[str, Any] | None, db: Path | None = None) -> bool:
     """For a game's tournament tag (``{"name", "slot"}``) or None: may its seed be shown once
     the game itself has ended?"""
     if not tag:
@@ -63,4 +75,4 @@ def tournament_seed_shown(tag: Mapping[str, Any] | None) -> bool:
     name, slot = tag.get("name"), tag.get("slot")
     if not isinstance(name, str) or not isinstance(slot, int):
         return False
-    return deal_done(name, slot)
+    return deal_released(name, slot, db)

@@ -1,8 +1,9 @@
 """``duskfall simulate``: many games of one agent spec, played by the tournament machinery.
 
 A simulation is the simplest schedule: one entrant (the agent spec, the same for every game)
-and games whose seeds are derived from ``first_seed`` by a keyed hash
-(:func:`~duskfall.core.rng.game_seed`, purpose ``simulate``; or given as ``seeds``). Its games are
+and games whose seeds are derived by a keyed hash from a secret master: ``first_seed`` keyed with
+the operator's deal key, or 256 bits from the OS without one (:mod:`duskfall.store.deals`,
+purpose ``simulate``); or given as ``seeds``. Its games are
 :class:`~duskfall.arena.game_job.GameJob` values in batches (chunks of seeds), played by the
 same backends and driver loop as a tournament's (:mod:`duskfall.arena.backends`,
 :mod:`duskfall.arena.driver`): this process's event loop with one worker, a process pool with
@@ -28,10 +29,12 @@ from duskfall.arena.stats import Proportion
 from duskfall.arena.workers import max_workers
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.outcome import Termination
-from duskfall.core.rng import game_seeds
 from duskfall.runtime.settings import SeatFailurePolicy
+from duskfall.store.deals import run_master, run_seeds
 from duskfall.store.files import prepare_log_dir
 from duskfall.store.index import GameIndex, default_db_path
+
+SIMULATE = "simulate"  # the purpose a simulation's games are dealt for
 
 
 @dataclass
@@ -137,7 +140,7 @@ def simulate(
     agents: str = "random",
     config: Mapping[str, Any] | None = None,
     workers: int = 1,
-    first_seed: int = 0,
+    first_seed: int | None = None,
     seeds: Iterable[int] | None = None,
     log_dir: str | None = None,
     retries: int = 2,
@@ -148,8 +151,9 @@ def simulate(
     on_seat_failure: SeatFailurePolicy = "abort",
 ) -> SimulationReport:
     """Play ``games`` games and aggregate the results. Game ``i``'s seed is
-    :func:`~duskfall.core.rng.game_seed` ``(first_seed, "simulate", i)``, or the ``i``-th of
-    ``seeds`` when they are given.
+    :func:`~duskfall.store.deals.run_seed` ``(master, "simulate", i)`` of the master of
+    ``first_seed`` (a fresh secret when it is None), or the ``i``-th of ``seeds`` when they are
+    given.
 
     A seat that keeps failing aborts its game, unless ``on_seat_failure`` is ``"fallback"``
     (:class:`~duskfall.runtime.settings.RuntimeSettings`). Workers send the games back; this
@@ -169,7 +173,7 @@ def simulate(
     db = default_db_path()
     template = GameJob(
         variant=variant,
-        seed=first_seed,
+        seed=0,  # each game's own is set per batch
         config=dict(config or {}),
         agents=agents,
         seats=(),
@@ -183,7 +187,9 @@ def simulate(
         keep_row=db is not None,
     )
     size = chunk_size or max(1, min(200, games // max(1, workers * 8) or 1))
-    chosen = game_seeds(first_seed, "simulate", range(games)) if seeds is None else seeds
+    if seeds is None:
+        seeds = run_seeds(run_master(first_seed, SIMULATE, db), SIMULATE, range(games))
+    chosen = seeds
     report = SimulationReport(variant, agents)
     index = GameIndex(db) if db is not None else None
     plan = _Simulation(

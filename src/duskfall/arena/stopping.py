@@ -152,7 +152,7 @@ def separation_looks(config: TournamentConfig, db: Path) -> Looks:
             list(config.entrants),
             reference=config.board.reference,
             bootstrap=config.board.bootstrap,
-            seed=config.seed % 2**32,
+            seed=config.stats_seed,
         )
         return analysis.stop_reason if analysis.stopped else None
 

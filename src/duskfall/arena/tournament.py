@@ -29,12 +29,14 @@ from typing import Any
 
 from duskfall.agents.specs import calls_models
 from duskfall.arena.backends import Backend, make_backend, uses_models
+from duskfall.arena.deals import with_deals
 from duskfall.arena.driver import drive
 from duskfall.arena.driver_lock import DriverLock, TournamentBusy
 from duskfall.arena.game_job import ForkJob, GameJob
 from duskfall.arena.recording import RecordWriter
 from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.sealing import keep_private
+from duskfall.arena.seed_release import DealReleases
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.arena.tournament_run import (
     Looks,
@@ -63,6 +65,8 @@ __all__ = [
 ]
 
 CONFIG_COPY = "tournament.json"
+DEALS_MARK = "deals"  # in the copy: how the games are dealt ("keyed"; absent: before keys)
+KEYED = "keyed"
 ABANDONED = "abandoned"  # termination of an interrupted game whose slot is played again
 
 
@@ -146,7 +150,8 @@ class TournamentProgress:
 
 
 def tournament_progress(config: TournamentConfig, index: GameIndex) -> TournamentProgress:
-    """The state of ``config``'s tournament in ``index``."""
+    """The state of ``config``'s tournament in ``index`` (dealt from its secret there)."""
+    config = with_deals(config, index.path, create=True)
     schedule = build_schedule(config)
     done: dict[int, GameRow] = {}
     interrupted, running, abandoned = [], [], []
@@ -200,14 +205,31 @@ def _check_same_config(config: TournamentConfig, games_dir: Path) -> str:
                 "give it a new name to play a different tournament"
             )
     salt = stored.get("salt") if isinstance(stored.get("salt"), str) else secrets.token_hex(16)
-    text = json.dumps(
-        {"fingerprint": fingerprint, "salt": salt, "config": config.model_dump(mode="json")},
-        indent=2,
-    )
+    copy_of: dict[str, Any] = {"fingerprint": fingerprint, "salt": salt}
+    if not stored or stored.get(DEALS_MARK) == KEYED:
+        copy_of[DEALS_MARK] = KEYED
+    copy_of["config"] = config.model_dump(mode="json")
+    text = json.dumps(copy_of, indent=2)
     partial = copy.with_name(f".{copy.name}.part")
     partial.write_text(text, encoding="utf-8")
     partial.replace(copy)
     return str(salt)
+
+
+def dealt_as_stored(
+    config: TournamentConfig, games_dir: Path, db: Path, *, create: bool = False
+) -> TournamentConfig:
+    """``config`` with the deals its games were (or will be) played with: its secret master
+    (:func:`duskfall.arena.deals.with_deals`), or, for a tournament started before deals were
+    keyed (its copy has no ``deals`` mark), its seed as the schedule used it then, so that its
+    games, reports and ``resume`` stay what they were."""
+    try:
+        stored = json.loads((games_dir / CONFIG_COPY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stored = None
+    if isinstance(stored, dict) and stored.get(DEALS_MARK) != KEYED:
+        return config.dealt(config.seed or 0)
+    return with_deals(config, db, create=create)
 
 
 def slot_game_id(salt: str, config: TournamentConfig, slot: Slot) -> str:
@@ -241,9 +263,10 @@ def stored_config(index: GameIndex, name: str) -> TournamentConfig:
             continue
         copy = Path(row.log_path).parent / CONFIG_COPY
         try:
-            return parse_tournament(json.loads(copy.read_text(encoding="utf-8"))["config"])
+            config = parse_tournament(json.loads(copy.read_text(encoding="utf-8"))["config"])
         except (OSError, ValueError, KeyError):
             continue
+        return dealt_as_stored(config, copy.parent, index.path)
     raise ConfigError(f"no tournament {name!r} with a stored config in {index.path}")
 
 
@@ -312,6 +335,7 @@ def run_tournament(
     """
     games_dir = config.games_dir(base_dir).resolve()
     db = Path(db).resolve()
+    config = dealt_as_stored(config, games_dir, db, create=True)
     if looks is None and config.stop == "separated":
         from duskfall.arena.stopping import separation_looks
 
@@ -330,6 +354,8 @@ def run_tournament(
         state = tournament_progress(config, index)
         for row in [*state.interrupted, *state.running]:  # rows of drivers before this design
             index.abandon(row.id, ABANDONED)
+        releases = DealReleases(config.name, state.schedule, db)
+        releases.ended(state.done)  # deals that ended before (an older index, a dead driver)
         missing = state.missing
         preflight(config, missing)
         summary = RunSummary(spending=state.spent(), lost_before=len(state.lost))
@@ -348,6 +374,7 @@ def run_tournament(
             games_per_task=1 if models else _games_per_task(config, runner),
             progress=progress,
             looks=looks,
+            releases=releases,
         )
         run.declared = set(variables.secrets)
         try:

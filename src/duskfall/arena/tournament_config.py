@@ -5,7 +5,8 @@ needed only with ``[[variants]]`` blocks)::
 
     name = "bots"
     games = 40              # per variant block
-    seed = 7                # master seed: the schedule and every game's seed derive from it
+    seed = 7                # optional: deals reproducible with this config and the operator's
+                            # key file (default: a secret drawn from the OS, kept sealed)
     schedule = "duplicate"  # or "sides" (pairs, sides swapped) or "mixed"
     stop = "separated"      # stop at a planned look once every pair is told apart
                             # (default "all": play every game); games is then the cap
@@ -64,7 +65,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from duskfall.arena.leases import DEFAULT_TTL
 from duskfall.arena.remote_spec import PLACEHOLDER_AGENT, REMOTE, RemoteEntrant
@@ -171,7 +180,7 @@ class TournamentConfig(_Strict):
     variants: list[VariantBlock] = Field(default_factory=list)
     forks: list[ForksBlock] = Field(default_factory=list)
     games: int | None = Field(None, ge=1, le=1_000_000)
-    seed: int = Field(0, ge=0, lt=2**128)
+    seed: int | None = Field(None, ge=0, lt=2**128)
     schedule: Literal["mixed", "sides", "duplicate"] = "mixed"
     stop: Literal["all", "separated"] = "all"
     looks: int = Field(8, ge=1, le=100)
@@ -187,6 +196,7 @@ class TournamentConfig(_Strict):
     board: BoardOptions = Field(default_factory=BoardOptions)
     execution: Execution = Field(default_factory=Execution)
     remote: dict[str, RemoteEntrant] = Field(default_factory=dict)
+    _deal_master: int | None = PrivateAttr(None)
 
     @field_validator("name")
     @classmethod
@@ -246,6 +256,22 @@ class TournamentConfig(_Strict):
                 + ", ".join(self.entrants)
             )
         return self
+
+    @property
+    def deal_master(self) -> int | None:
+        """The secret the schedule deals from (:mod:`duskfall.arena.deals`), once attached."""
+        return self._deal_master
+
+    def dealt(self, master: int) -> TournamentConfig:
+        """A copy of this config that deals from the secret ``master``."""
+        copy = self.model_copy()
+        copy._deal_master = master
+        return copy
+
+    @property
+    def stats_seed(self) -> int:
+        """The seed of the board's resampling (public: it deals nothing), 32 bits."""
+        return (self.seed or 0) % 2**32
 
     def seat_agents(self) -> dict[str, str]:
         """Entrant -> the agent string of its seats (remote seats: a placeholder, their

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from duskfall.arena.game_job import GameJob, GameResult, SlotFailure
 from duskfall.arena.recording import RecordWriter
+from duskfall.arena.seed_release import DealReleases
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.usage import Usage
 from duskfall.store.slots import SlotTable
@@ -102,8 +103,10 @@ class TournamentRun:
         games_per_task: int,
         progress: Callable[[RunEvent], None] | None = None,
         looks: Looks | None = None,
+        releases: DealReleases | None = None,
     ) -> None:
         self.config = config
+        self.releases = releases
         self.queue: deque[GameJob] = deque(jobs)
         self.record = record
         self.slots = slots
@@ -184,6 +187,8 @@ class TournamentRun:
         self.slots.played(
             self.config.name, [(r.slot, r.game_id, r.node, r.fallbacks) for r in fresh]
         )
+        if self.releases is not None:  # a deal whose last game this is: its seed is public now
+            self.releases.ended(r.slot for r in fresh)
         self._given_up_in_a_row = 0
         for result in fresh:
             self._written.add(result.slot)

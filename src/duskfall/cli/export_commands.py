@@ -63,7 +63,7 @@ def export(
                 variant=variant, status=status, agent=agent, limit=limit, offset=offset
             )
     command = "duskfall " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "duskfall export"
-    result = export_games(rows, out, fmt, command)
+    result = export_games(rows, out, fmt, command, index.path)
     for name, count in result.files.items():
         console.print(f"{count:>9,}  {out / name}", highlight=False, markup=False)
     left = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))

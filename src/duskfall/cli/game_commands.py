@@ -31,7 +31,7 @@ from duskfall.cli.progress import progress_bar
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact
-from duskfall.core.rng import check_seed, game_seed
+from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.terminal import plain
 from duskfall.lab.lineage import verify_fork
 from duskfall.runtime.settings import runtime_settings
@@ -156,8 +156,12 @@ def simulate(
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="processes")] = 1,
     agents: AgentsOpt = None,
     seed: Annotated[
-        int, typer.Option(help="master seed: each game's seed is derived from it by a keyed hash")
-    ] = 0,
+        int | None,
+        typer.Option(
+            help="master seed: each game's seed derives from it and the operator's key file "
+            "(default: a secret drawn from the OS)"
+        ),
+    ] = None,
     preset: PresetOpt = None,
     set_: SetOpt = None,
     config_file: ConfigFileOpt = None,
@@ -174,13 +178,15 @@ def simulate(
     if db is not None:
         use_db(db)
     chosen = resolve_variant(variant)
-    check_seed(seed, "--seed")
+    if seed is not None:
+        check_seed(seed, "--seed")
     config = with_preset(parse_config_options(set_, config_file), preset, chosen)
     spec = default_agents(chosen) if agents is None else agents
     agent_options = parse_config_options(agent_option, None, "--agent-option")
     settings = runtime_settings(on_seat_failure=on_seat_failure)
-    first = game_seed(seed, "simulate", 0)
-    probe = GameSetup(chosen.id, first, spec, config, write_log=False, agent_options=agent_options)
+    probe = GameSetup(
+        chosen.id, new_seed(), spec, config, write_log=False, agent_options=agent_options
+    )
     _check_unattended(plan_game(probe))
     # redrawn as results arrive (one batch per chunk of games), not by a refresh thread: with
     # no other thread running, the workers can be forked (see arena.workers)

@@ -17,10 +17,12 @@ import typer
 from duskfall.arena.driver_lock import driver_of
 from duskfall.arena.sealing import sealing_warning
 from duskfall.arena.tournament import (
+    CONFIG_COPY,
     RunEvent,
     RunSummary,
     TournamentInterrupted,
     TournamentProgress,
+    dealt_as_stored,
     follow_moved_logs,
     run_tournament,
     stored_config,
@@ -75,6 +77,9 @@ def _config(config_path: Path, db: Path | None) -> tuple[TournamentConfig, Path]
     tournament was started with (its stored copy), not what its glob finds today."""
     path = _db(db)
     config = load_tournament(config_path, path)
+    games_dir = config.games_dir(config_path.resolve().parent)
+    if path.exists() and (games_dir / CONFIG_COPY).exists():  # the deals it was started with
+        config = dealt_as_stored(config, games_dir, path)
     if config.forks and path.exists():
         with GameIndex(path) as index:
             try:

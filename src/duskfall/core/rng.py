@@ -8,6 +8,13 @@ A command that plays many games from one seed (``serve --seed``, ``simulate --se
 learning environment's resets) derives each game's seed from that master seed with a keyed
 hash (:func:`derive_seed`, :func:`game_seeds`), never by counting up: a game's seed is public
 once it ends, and from it nobody can compute the next game's, nor the master seed.
+
+That holds only if the master seed cannot be guessed: a small one (``--seed 11``) is found by
+trying every candidate against one published game seed. So tournaments, ``serve`` and
+``simulate`` deal from a 32-byte *secret master* instead (:func:`keyed_master`: the user's seed
+keyed with the operator's deal key, or :func:`new_secret` when no seed is given), and every game
+seed from it with :func:`secret_seed`: nobody without the operator's key can compute a deal,
+whatever number the user chose.
 """
 
 import random
@@ -19,6 +26,7 @@ from duskfall.core.errors import ConfigError
 
 SEED_BITS = 128
 MAX_SEED = 2**SEED_BITS - 1
+SECRET_BYTES = 32  # a secret master: 256 bits
 
 
 def derive_rng(seed: int, stream: str) -> random.Random:
@@ -64,6 +72,32 @@ def optimizer_seed(master: int) -> int:
     """A 31-bit seed for a library's own generator (an optimiser's), derived from ``master``
     (never 0, which some libraries read as "unseeded")."""
     return 1 + derive_seed(master, "optimizer") % (2**31 - 1)
+
+
+def new_secret() -> bytes:
+    """A fresh secret master from the OS: 256 random bits."""
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+def keyed_master(key: bytes, seed: int, purpose: str) -> bytes:
+    """The secret master of the user's ``seed`` for ``purpose`` (``tournament``, ``serve``,
+    ``simulate``): BLAKE2b keyed with the operator's deal ``key``, 256 bits out. The same key,
+    seed and purpose always give the same master; without the key no seed, however small,
+    leads to it."""
+    text = f"duskfall:master:{purpose}:{check_seed(seed)}".encode()
+    return blake2b(text, key=key, digest_size=SECRET_BYTES).digest()
+
+
+def secret_seed(secret: bytes, label: str) -> int:
+    """The game seed named ``label`` under a secret master (BLAKE2b keyed with it, 128 bits
+    out): seeds of other labels, and the master, stay unknown to whoever learns it."""
+    digest = blake2b(label.encode(), key=secret, digest_size=SEED_BITS // 8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def secret_int(secret: bytes) -> int:
+    """A secret master as the number :func:`derive_rng` streams take as their seed."""
+    return int.from_bytes(secret, "big")
 
 
 def new_seed() -> int:

@@ -14,6 +14,7 @@ from duskfall.export.card import Provenance, dataset_card
 from duskfall.export.columns import DECISIONS, EVENTS, GAMES, TABLES, Table
 from duskfall.export.rows import GameRows, game_rows, split
 from duskfall.export.writers import FORMATS, PartWriter
+from duskfall.store.deals import released_rows
 from duskfall.store.index import GameRow
 from duskfall.store.log import read_log
 
@@ -42,8 +43,14 @@ def check_out_dir(out: Path) -> None:
         raise ExportError(f"{out} is not empty; give a new or empty directory")
 
 
-def export_games(rows: list[GameRow], out: Path, fmt: str, command: str) -> ExportResult:
-    """Write the games of ``rows`` (ended ones with a readable log) to ``out`` as ``fmt``."""
+def export_games(
+    rows: list[GameRow], out: Path, fmt: str, command: str, db: Path | None = None
+) -> ExportResult:
+    """Write the games of ``rows`` (ended ones with a readable log) to ``out`` as ``fmt``.
+
+    A tournament game is written only once its deal is over (marked in the index at ``db``,
+    :mod:`duskfall.store.deals`): the other games of its deal share its seed and its roles
+    (permuted by a seat order its config shows), so they would be given away while played."""
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}; choose {' or '.join(FORMATS)}")
     check_out_dir(out)
@@ -54,10 +61,11 @@ def export_games(rows: list[GameRow], out: Path, fmt: str, command: str) -> Expo
         for hidden in (False, True)
     }
     result = ExportResult(out)
+    released = released_rows(db, rows)
     provenance = Provenance(command, datetime.now(UTC).isoformat(timespec="seconds"), fmt, 0)
     try:
         for row in rows:
-            rows_of_game = _read(row, result)
+            rows_of_game = _read(row, result, released)
             if rows_of_game is None:
                 continue
             result.games += 1
@@ -77,10 +85,13 @@ def export_games(rows: list[GameRow], out: Path, fmt: str, command: str) -> Expo
     return result
 
 
-def _read(row: GameRow, result: ExportResult) -> GameRows | None:
+def _read(row: GameRow, result: ExportResult, released: set[tuple[str, int]]) -> GameRows | None:
     """The rows of one game, or None (and the reason counted) if it cannot be exported."""
     if row.status not in ENDED:
         result.skipped["not ended"] += 1
+        return None
+    if row.tournament is not None and (row.tournament, row.tournament_slot) not in released:
+        result.skipped["of a tournament deal still being played"] += 1
         return None
     if row.log_path is None:
         result.skipped["without a log (simulated)"] += 1

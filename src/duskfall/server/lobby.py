@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from duskfall.core.outcome import Outcome
-from duskfall.core.rng import new_seed
 from duskfall.core.variant import Variant
 from duskfall.server.connection import Connection
 from duskfall.server.remote_seat import RemoteSeat
@@ -81,8 +80,6 @@ class Lobby:
 
     def _open_room(self) -> Room:
         seed = self.settings.game_seed(self.games_created)
-        if seed is None:
-            seed = new_seed()
         self.games_created += 1
         room = Room(
             self.variant,

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from duskfall.core.rng import MAX_SEED, game_seed
+from duskfall.core.rng import MAX_SEED
 from duskfall.protocol.framing import DEFAULT_MAX_FRAME
 from duskfall.server.stand_in import Policy
+from duskfall.store.deals import run_master, run_seed
+
+SERVE = "serve"  # the purpose games of a server are dealt for
 
 
 class ServerSettings(BaseModel):
@@ -28,7 +31,8 @@ class ServerSettings(BaseModel):
         None,
         ge=0,
         le=MAX_SEED,
-        description="master seed: each game's seed is derived from it (a keyed hash)",
+        description="master seed: each game's seed derives from it and the operator's key "
+        "(a keyed hash); default: a secret drawn from the OS",
     )
     games: int | None = Field(None, ge=1, description="stop after this many games")
     fill_bots_after: float | None = Field(
@@ -79,12 +83,17 @@ class ServerSettings(BaseModel):
         True, description="after each action, send other seats an empty ACTION_REQUEST"
     )
     log_dir: Path | None = Field(Path("games"), description="JSONL logs; None: no logs")
+    _master: bytes | None = PrivateAttr(None)
 
     @property
     def deadline(self) -> float:
         return self.deadline_ms / 1000.0
 
-    def game_seed(self, index: int) -> int | None:
-        """Game ``index``'s seed, derived from the master seed by a keyed hash (a finished
-        game's seed tells nothing of the next one's); None: a fresh secret one per game."""
-        return None if self.seed is None else game_seed(self.seed, "serve", index)
+    def game_seed(self, index: int) -> int:
+        """Game ``index``'s seed, derived by a keyed hash from the server's secret master: the
+        master seed keyed with the operator's deal key (:mod:`duskfall.store.deals`), or 256
+        bits drawn from the OS at the first game. A finished game's seed tells nothing of the
+        master nor of another game's, however small the master seed."""
+        if self._master is None:
+            self._master = run_master(self.seed, SERVE)
+        return run_seed(self._master, SERVE, index)

@@ -43,7 +43,7 @@ from duskfall.store.sqlite_file import GameIndexError, write_transaction
 
 if TYPE_CHECKING:
     from duskfall.store.repair import Repair
-    from duskfall.store.search import Facets, GamePage, GameQuery
+    from duskfall.store.search import FacetCounts, Facets, GamePage, GameQuery
 
 log = logging.getLogger(__name__)
 
@@ -428,6 +428,12 @@ class GameIndex:
         from duskfall.store.search import facets
 
         return facets(self._db, extra)
+
+    def facet_counts(self) -> FacetCounts:
+        """What :meth:`facets` are made of, without rows from elsewhere (to keep a while)."""
+        from duskfall.store.search import facet_counts
+
+        return facet_counts(self._db)
 
     def tournament_games(self, name: str) -> list[GameRow]:
         """Every game tagged with tournament ``name``, by slot (a slot played again after an

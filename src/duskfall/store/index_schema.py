@@ -12,7 +12,7 @@ from pathlib import Path
 
 from duskfall.store.sqlite_file import open_database
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
 GAMES_TABLE = """
@@ -49,6 +49,7 @@ CREATE INDEX IF NOT EXISTS games_by_variant ON games (variant, status);
 CREATE INDEX IF NOT EXISTS games_by_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament, tournament_slot);
 CREATE INDEX IF NOT EXISTS games_by_parent ON games (parent);
+CREATE INDEX IF NOT EXISTS games_by_start_id ON games (started_at, id);
 """
 SCHEMA = (
     GAMES_TABLE.format(name="games")
@@ -69,7 +70,8 @@ CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
 # (SQLite cannot change a column's type in place), so the table is rebuilt; 2: the columns of
 # cached prompt tokens are added (rows of older games count none); 3: the tournament a game
 # belongs to and its slot in the tournament's schedule are added; 4: the game a fork was
-# forked from, and the parent's event number it left at.
+# forked from, and the parent's event number it left at; 5: the list's order (start, then id)
+# gets an index of its own, so a page deep in a 100,000-game list is read from the index.
 V1_COLUMNS = (
     "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
     "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
@@ -84,6 +86,7 @@ ALTER TABLE games ADD COLUMN parent TEXT;
 ALTER TABLE games ADD COLUMN parent_event INTEGER;
 CREATE INDEX IF NOT EXISTS games_by_parent ON games (parent);
 """
+_START_ID_INDEX = "CREATE INDEX IF NOT EXISTS games_by_start_id ON games (started_at, id);"
 UPGRADES = {
     1: GAMES_TABLE.format(name="games_new")
     + f"""
@@ -98,9 +101,11 @@ ALTER TABLE games ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
 """
     + _TOURNAMENT_COLUMNS
-    + _PARENT_COLUMNS,
-    3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS,
-    4: _PARENT_COLUMNS,
+    + _PARENT_COLUMNS
+    + _START_ID_INDEX,
+    3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS + _START_ID_INDEX,
+    4: _PARENT_COLUMNS + _START_ID_INDEX,
+    5: _START_ID_INDEX,
 }
 
 

@@ -99,9 +99,13 @@ class GamePage:
     total: int
 
 
-def where(query: GameQuery, seats: str = "seats") -> tuple[str, tuple[Any, ...]]:
+def where(
+    query: GameQuery, seats: str = "seats", matched: int | None = None
+) -> tuple[str, tuple[Any, ...]]:
     """The WHERE clause of ``query`` ("" when it filters nothing) and its parameters;
-    ``seats`` is the table of seats to match agents in."""
+    ``seats`` is the table of seats to match a text in. An agent filter reads the ``matched``
+    games :func:`_match_agent` found: when they are many, as a test of each game met in the
+    list's order (``+id``: the page is the first games met), else as the rows to start from."""
     clauses: list[str] = []
     params: list[Any] = []
     if query.variant:
@@ -112,11 +116,8 @@ def where(query: GameQuery, seats: str = "seats") -> tuple[str, tuple[Any, ...]]
         clauses.append(f"status = ? AND {SHOWN_STATUS} = ?")
         params += [stored, query.status]
     if query.agent:
-        clauses.append(
-            f"id IN (SELECT game_id FROM {seats} WHERE agent = ? OR model = ? "
-            "OR agent LIKE ? ESCAPE '\\')"
-        )
-        params += [query.agent, query.agent, _escaped(query.agent) + ":%"]
+        column = "+id" if matched is None or matched > FEW_MATCHES else "id"
+        clauses.append(f"{column} IN (SELECT game_id FROM {AGENT_GAMES})")
     if query.tournament:
         clauses.append("tournament = ?")
         params.append(query.tournament)
@@ -133,6 +134,29 @@ def where(query: GameQuery, seats: str = "seats") -> tuple[str, tuple[Any, ...]]
         )
         params += [pattern] * (len(fields) + 1)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(params)
+
+
+AGENT_GAMES = "temp.agent_games"  # the ids of the games an agent filter matches, per query
+FEW_MATCHES = 2000  # fewer matches than this: read them and sort (else: walk the list's order)
+
+
+def _match_agent(db: sqlite3.Connection, agent: str, seats: str) -> int:
+    """Fill :data:`AGENT_GAMES` with the games one of whose seats is ``agent``, of the kind
+    ``agent`` (``llm`` for ``llm:local``) or played by the model ``agent``: three lookups in the
+    seats' indexes (a kind is a range of agents: ``llm:`` up to ``llm;``), run once a query,
+    not once for the count and again for the page. Returns how many games it found."""
+    db.executescript(
+        f"CREATE TABLE IF NOT EXISTS {AGENT_GAMES} (game_id TEXT PRIMARY KEY);"
+        f"DELETE FROM {AGENT_GAMES};"
+    )
+    db.execute(
+        f"INSERT OR IGNORE INTO {AGENT_GAMES} "
+        f"SELECT game_id FROM {seats} WHERE agent = ? UNION "
+        f"SELECT game_id FROM {seats} WHERE model = ? UNION "
+        f"SELECT game_id FROM {seats} WHERE agent >= ? AND agent < ?",
+        (agent, agent, f"{agent}:", f"{agent};"),
+    )
+    return int(db.execute(f"SELECT COUNT(*) FROM {AGENT_GAMES}").fetchone()[0])
 
 
 def _escaped(text: str) -> str:
@@ -164,8 +188,15 @@ def search(
     query.check()
     db.create_function("process_gone", 2, _process_gone)
     games, seats = ("games", "seats") if not extra else _with_extra(db, extra)
-    clause, params = where(query, seats)
-    total = int(db.execute(f"SELECT COUNT(*) FROM {games}{clause}", params).fetchone()[0])
+    matched = _match_agent(db, query.agent, seats) if query.agent else None
+    clause, params = where(query, seats, matched)
+    if matched is not None and not extra and query == GameQuery(
+        agent=query.agent, sort=query.sort, descending=query.descending,
+        limit=query.limit, offset=query.offset,
+    ):  # fmt: skip
+        total = matched  # every seat's game is in the index (foreign key): no second count
+    else:
+        total = int(db.execute(f"SELECT COUNT(*) FROM {games}{clause}", params).fetchone()[0])
     found = db.execute(
         f"SELECT {_GAME_COLUMNS} FROM {games}{clause}{order_by(query)} LIMIT ? OFFSET ?",
         (*params, query.limit, query.offset),
@@ -201,21 +232,43 @@ class Facets:
     agents: list[str]
 
 
+@dataclass(frozen=True, slots=True)
+class FacetCounts:
+    """What :class:`Facets` are made of in an index: its variants, tournaments and the seats
+    of each agent (kept a while by a page that asks often: they change slowly)."""
+
+    variants: list[str]
+    tournaments: list[str]
+    seats: dict[str, int]
+
+
 MAX_AGENTS = 200
 
 
 def facets(db: sqlite3.Connection, extra: Sequence[GameRow] = ()) -> Facets:
     """The :class:`Facets` of the index ``db`` and ``extra`` rows."""
-    variants = {v for (v,) in db.execute("SELECT DISTINCT variant FROM games")}
-    tournaments = {
+    return with_rows(facet_counts(db), extra)
+
+
+def facet_counts(db: sqlite3.Connection) -> FacetCounts:
+    """The :class:`FacetCounts` of the index ``db``."""
+    variants = [v for (v,) in db.execute("SELECT DISTINCT variant FROM games")]
+    tournaments = [
         t for (t,) in db.execute("SELECT DISTINCT tournament FROM games WHERE tournament NOT NULL")
-    }
+    ]
     used: dict[str, int] = dict(
         db.execute(
             "SELECT agent, COUNT(*) AS n FROM seats GROUP BY agent ORDER BY n DESC LIMIT ?",
             (MAX_AGENTS,),
         ).fetchall()
     )
+    return FacetCounts(variants, tournaments, used)
+
+
+def with_rows(known: FacetCounts, extra: Sequence[GameRow]) -> Facets:
+    """The facets of ``known`` counts with those of ``extra`` rows."""
+    variants, tournaments = set(known.variants), set(known.tournaments)
+    used = dict(known.seats)
     for row in extra:
         variants.add(row.variant)
         if row.tournament:

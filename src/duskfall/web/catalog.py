@@ -8,43 +8,44 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.seed_release import tournament_seed_shown
 from duskfall.core.errors import LogCorrupt
 from duskfall.core.redaction import redact_value
+from duskfall.store.deals import released_rows
 from duskfall.store.index import GameIndex, GameRow, UnknownGame, seat_rows, tournament_tag
 from duskfall.store.log import LogHeader
 from duskfall.store.repair import last_event_outcome
-from duskfall.store.search import Facets, GameQuery
+from duskfall.store.search import FacetCounts, Facets, GameQuery, with_rows
 from duskfall.web.feed import ENDED, has_people, public_agents
 from duskfall.web.follow import read_header
 
 SCAN_LIMIT = 500  # logs the index does not know, read at most (the newest)
 REPAIR_SECONDS = 30.0
+FACETS_SECONDS = 10.0  # the filters' choices (variants, tournaments, agents) kept this long
 IN_MEMORY = Path(":memory:")  # the index of a server without one: empty
 MAX_GAME_ID = 200  # longer is no game id (a file name may not be much longer anyway)
 
 Row = dict[str, Any]
 
 
-def public_seed(seed: int, status: str, tournament: Mapping[str, Any] | None = None) -> str | None:
+def public_seed(seed: int, status: str, released: bool = True) -> str | None:
     """The seed as seats and spectators may see it: only once the game has ended, and for a
-    tournament game (its tag ``{"name", "slot"}``) once every game of its deal has ended (they
-    share the seed); as a decimal string: 128-bit seeds do not survive a JavaScript number."""
-    if status not in ENDED or not tournament_seed_shown(tournament):
+    tournament game once its deal is ``released`` (every game of the deal has ended: they share
+    the seed); as a decimal string: 128-bit seeds do not survive a JavaScript number."""
+    if status not in ENDED or not released:
         return None
     return str(seed)
 
 
-def _tag(row: GameRow) -> dict[str, Any] | None:
-    if row.tournament is None:
+def _tag(row: GameRow) -> tuple[str, int] | None:
+    if row.tournament is None or row.tournament_slot is None:
         return None
-    return {"name": row.tournament, "slot": row.tournament_slot}
+    return (row.tournament, row.tournament_slot)
 
 
 def shown_id(game_id: str) -> str:
@@ -85,16 +86,21 @@ def indexed_status(row: GameRow) -> str:
     return "interrupted" if row.process_alive is False else row.status
 
 
-def _index_row(row: GameRow, *, totals: bool = True) -> Row:
+def _index_row(
+    row: GameRow, *, totals: bool = True, released: set[tuple[str, int]] | None = None
+) -> Row:
     """A game as the list shows it; ``totals`` False: its days, events, tokens and cost are
-    not known (a log the index does not hold)."""
+    not known (a log the index does not hold); ``released``: the tournament slots whose deal
+    is over (:func:`~duskfall.store.deals.released_rows`)."""
     agents = [s.agent for s in row.seats]
     status = indexed_status(row)
     known = public_totals(status, row.events, row.tokens, row.cost_usd)
     return {
         "game_id": row.id,
         "variant": row.variant,
-        "seed": public_seed(row.seed, status, _tag(row)),
+        "seed": public_seed(
+            row.seed, status, row.tournament is None or _tag(row) in (released or set())
+        ),
         "status": status,
         "winner": row.winner,
         "days": row.days if totals else None,
@@ -171,6 +177,7 @@ class Catalog:
     games_dir: Path
     _logs: dict[Path, tuple[int, int, GameRow | None]] = field(default_factory=dict, repr=False)
     _repaired_at: float = field(default=-REPAIR_SECONDS, repr=False)
+    _facets: tuple[float, FacetCounts] | None = field(default=None, repr=False)
 
     @contextmanager
     def _index(self) -> Iterator[GameIndex | None]:
@@ -200,12 +207,24 @@ class Catalog:
                 given = {row.id: row for row in extra}
                 others = [*(row for i, row in logs.items() if i not in given), *extra]
                 page = index.search(query, others)
-                facets = index.facets(others)
+                facets = with_rows(self._facet_counts(index), others)
             finally:
                 if found is None:
                     index.close()
-        games = [_index_row(row, totals=row.id in given or row.id not in logs) for row in page.rows]
+        released = released_rows(self.db, page.rows)
+        games = [
+            _index_row(row, totals=row.id in given or row.id not in logs, released=released)
+            for row in page.rows
+        ]
         return ListPage(games, page.total, facets)
+
+    def _facet_counts(self, index: GameIndex) -> FacetCounts:
+        """The index's facets, counted again at most every FACETS_SECONDS (counting every
+        seat of a 100,000-game index costs more than the page itself)."""
+        now = time.monotonic()
+        if self._facets is None or now - self._facets[0] >= FACETS_SECONDS:
+            self._facets = (now, index.facet_counts())
+        return self._facets[1]
 
     def _unindexed_logs(self, index: GameIndex) -> list[GameRow]:
         """The logs of ``games_dir`` the index does not know (the newest SCAN_LIMIT of them),

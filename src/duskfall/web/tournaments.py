@@ -10,14 +10,20 @@
 
 Only finished games are reported, so nothing hidden of a game in progress is shown. A
 tournament's config is read from the copy its run keeps next to its games' logs. A report is
-built once for what it is made of (:class:`ReportCache`): reloads and concurrent requests
-do not fit the rating model again until a game finishes.
+built in the background and the last build served at once (:class:`ReportCache`): reloads and
+concurrent requests share one build, and a running tournament's page never waits for the
+rating model to be fitted again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import math
+import sqlite3
 import threading
+import time
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -35,6 +41,11 @@ from duskfall.arena.tournament import (
 )
 from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex, default_db_path
+from duskfall.store.sqlite_file import open_database
+
+logger = logging.getLogger(__name__)
+REBUILD_SECONDS = 10.0  # a running tournament's report is rebuilt at most this often
+FIRST_WAIT = 5.0  # seconds a page waits for a tournament's first report before saying so
 
 NAV = (
     '<nav class="site-nav" aria-label="site"><a href="/">games</a>'
@@ -58,48 +69,110 @@ def _progress(db: Path, name: str) -> TournamentProgress:
         return tournament_progress(config, index)
 
 
-def _played(progress: TournamentProgress) -> tuple[Any, ...]:
-    """What a report is made of: the config, the finished games and the slots' records."""
-    return (
-        progress.config.model_dump_json(),
-        tuple(sorted((slot, row.id, row.status) for slot, row in progress.done.items())),
-        tuple(sorted(progress.slots.items())),
-    )
+def _stamp(db: Path, name: str) -> tuple[Any, ...]:
+    """What a report is made of, cheaply: the count of the tournament's games (and of ended
+    ones), their latest change, and the same of its slots' records; a 404 for no games."""
+    connection = open_database(db)
+    try:
+        games = connection.execute(
+            "SELECT COUNT(*), SUM(status IN ('finished', 'aborted')), MAX(finished_at) "
+            "FROM games WHERE tournament = ?",
+            (name,),
+        ).fetchone()
+        try:
+            slots = connection.execute(
+                "SELECT COUNT(*), MAX(updated_at) FROM tournament_slots WHERE tournament = ?",
+                (name,),
+            ).fetchone()
+        except sqlite3.OperationalError:  # no tournament_slots table yet
+            slots = (0, None)
+    finally:
+        connection.close()
+    if not games[0]:
+        raise HTTPException(404, f"no tournament {name!r} in this server's index")
+    return (*games, *slots)
+
+
+@dataclass
+class _Kept:
+    """One tournament's last report, what it was built from, and the build under way."""
+
+    stamp: tuple[Any, ...] | None = None
+    report: TournamentReport | None = None
+    built_at: float = -math.inf
+    building: threading.Thread | None = None
+    error: HTTPException | None = None
 
 
 class ReportCache:
-    """Each tournament's last report, kept while what it is made of stays the same.
+    """Each tournament's last report, served at once while a newer one is built.
 
-    A report fits the rating model with bootstrap resamples (seconds for a big tournament),
-    so a page reloaded, or requested by many at once, is built once: requests for the same
-    tournament wait for the one build under way (one lock per tournament)."""
+    A report fits the rating model with bootstrap resamples (seconds, minutes for a
+    10,000-game tournament), so it is built in a background thread, one at a time per
+    tournament: a page asks for the last build and gets it at once, and only the first request
+    ever waits (up to ``wait`` seconds). When games have finished since (a cheap count of the
+    index's rows tells), the next request starts a rebuild, at most every
+    :data:`REBUILD_SECONDS` while a tournament runs, so finished games never empty the cache."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._locks: dict[tuple[str, str], threading.Lock] = {}
-        self._kept: dict[tuple[str, str], tuple[tuple[Any, ...], TournamentReport]] = {}
+        self._kept: dict[tuple[str, str], _Kept] = {}
 
-    def report(self, db: Path, name: str) -> TournamentReport:
-        where = (str(db), name)
+    def report(self, db: Path, name: str, wait: float | None = None) -> TournamentReport | None:
+        """The last report of tournament ``name`` (None: the first is still being built after
+        ``wait`` seconds; ``wait`` None: until it is)."""
+        stamp = _stamp(db, name)
         with self._lock:
-            lock = self._locks.setdefault(where, threading.Lock())
-        with lock:
-            progress = _progress(db, name)
-            made_of = _played(progress)
-            kept = self._kept.get(where)
-            if kept is not None and kept[0] == made_of:
-                return kept[1]
-            report = build_report(progress)  # the config's resamples: the numbers the CLI prints
-            self._kept[where] = (made_of, report)
-            return report
+            kept = self._kept.setdefault((str(db), name), _Kept())
+            due = kept.report is None or time.monotonic() - kept.built_at >= REBUILD_SECONDS
+            if kept.stamp != stamp and kept.building is None and due:
+                kept.building = threading.Thread(
+                    target=self._build, args=(db, name, kept, stamp), daemon=True
+                )
+                kept.building.start()
+            if kept.report is not None:
+                return kept.report
+            building = kept.building
+        if building is not None:
+            building.join(wait)
+        with self._lock:
+            if kept.report is None and kept.error is not None:
+                raise kept.error
+            return kept.report
+
+    def _build(self, db: Path, name: str, kept: _Kept, stamp: tuple[Any, ...]) -> None:
+        report, error = None, None
+        try:
+            report = build_report(_progress(db, name))  # the numbers the CLI prints
+        except HTTPException as exc:
+            error = exc
+        except Exception:
+            logger.exception("building the report of tournament %r failed", name)
+            error = HTTPException(500, "the tournament's report could not be built")
+        with self._lock:
+            if report is not None:
+                kept.report, kept.stamp, kept.error = report, stamp, None
+            else:
+                kept.error, kept.stamp = error, stamp
+            kept.built_at = time.monotonic()
+            kept.building = None
+
+    def settle(self) -> None:
+        """Wait for every build under way (tests, shutdown)."""
+        with self._lock:
+            threads = [k.building for k in self._kept.values() if k.building is not None]
+        for thread in threads:
+            thread.join()
 
 
-def site_page(title: str, body: str, *, on_list: bool = False) -> str:
-    """A page of the site (its header and stylesheets) around ``body`` (already HTML)."""
+def site_page(title: str, body: str, *, on_list: bool = False, refresh: float | None = None) -> str:
+    """A page of the site (its header and stylesheets) around ``body`` (already HTML); with
+    ``refresh``, the page reloads itself after that many seconds."""
     current = ' aria-current="page"' if on_list else ""
+    reload = "" if refresh is None else f'<meta http-equiv="refresh" content="{refresh:g}">\n'
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+{reload}<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>duskfall · {escape(title)}</title>
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
@@ -160,6 +233,7 @@ def tournament_routes(db: Path | None) -> APIRouter:
     @router.get("/api/tournaments/{name}")
     async def tournament(name: str) -> dict[str, Any]:
         report = await asyncio.to_thread(reports.report, _db(db), name)
+        assert report is not None  # no wait limit: the first build is waited for
         data = report.to_dict()
         for game in data["games"]:
             game.pop("log", None)  # a path on the server: the game page is the link
@@ -173,10 +247,17 @@ def tournament_routes(db: Path | None) -> APIRouter:
     async def page(name: str) -> HTMLResponse:
         title = f"tournament {name}"
         try:
-            report = await asyncio.to_thread(reports.report, _db(db), name)
+            report = await asyncio.to_thread(reports.report, _db(db), name, FIRST_WAIT)
         except HTTPException as exc:
             body = f'<section class="report-section"><p>{escape(str(exc.detail))}</p></section>'
             return HTMLResponse(site_page(title, body), status_code=exc.status_code)
+        if report is None:
+            body = (
+                '<section class="report-section" aria-busy="true"><p role="status">'
+                "The board of this tournament is being built; this page shows it as soon as it "
+                "is ready.</p></section>"
+            )
+            return HTMLResponse(site_page(title, body, refresh=FIRST_WAIT), status_code=202)
         body = f"<h1>{escape(title.capitalize())}</h1>" + report_body(
             report, game_href=lambda g: f"/games/{quote(g.game_id, safe='')}"
         )

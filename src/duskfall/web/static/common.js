@@ -31,7 +31,7 @@ function seatTokenKey(gameId, seat) {
   return `duskfall.seat.${gameId}.${seat}`;
 }
 
-async function api(method, path, body, token) {
+async function api(method, path, body, token, signal) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -39,6 +39,7 @@ async function api(method, path, body, token) {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
   });
   let data = null;
   try {

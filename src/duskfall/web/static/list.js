@@ -1,7 +1,9 @@
 // The game list (filters, sorting, rows updated in place) and the new-game form.
 "use strict";
 
-const REFRESH_MS = 3000;
+const REFRESH_MS = 3000; // after an answer, the list is asked for again this much later
+const REQUEST_TIMEOUT_MS = 30000; // an answer slower than this is given up (and asked again)
+const RETRY_MAX_MS = 30000; // the longest wait between tries after errors
 const PAGE_SIZES = [25, 50, 100, 200];
 const FILTERS = ["variant", "status", "agent", "tournament", "source", "q"]; // the API's names
 const SORT_FIRST_DESCENDING = new Set(["started_at", "days", "events", "tokens", "cost_usd"]);
@@ -10,7 +12,14 @@ let variants = [];
 const list = { variant: "", status: "", agent: "", tournament: "", source: "", q: "",
   sort: "started_at", order: "desc", limit: 50, offset: 0 };
 const rows = new Map(); // game id -> {row, signature}
-let requested = 0; // the newest request: an older answer arriving late is dropped
+// One request at a time: a refresh wanted while one is under way waits for its answer, so
+// requests never pile up on a slow server, and every answer is shown (unless the list was
+// changed meanwhile: then the new list is asked for at once).
+let inFlight = null; // the query of the request under way
+let again = false; // asked for while a request was under way
+let shownQuery = null; // the query whose answer the rows show
+let nextRefresh = null; // the timer of the next refresh
+let failures = 0; // errors in a row (the wait before the next try doubles with each)
 let total = 0;
 
 function seatSummary(agents) {
@@ -19,15 +28,25 @@ function seatSummary(agents) {
   return [...counts].map(([agent, n]) => (n > 1 ? `${n}× ${agent}` : agent)).join(", ");
 }
 
+/** The line under a game's id: variant, preset, seed; its tournament as a link to its page. */
+function gameDetails(game) {
+  const what = [game.variant, game.preset, game.seed === null ? null : `seed ${game.seed}`]
+    .filter(Boolean).join(" · ");
+  const line = el("div", { class: "muted", text: what });
+  if (game.tournament) {
+    line.append(" · tournament ", el("a", { href: `/tournaments/${encodeURIComponent(game.tournament)}`,
+      class: "tournament-link", text: game.tournament }));
+  }
+  return line;
+}
+
 function gameCells(game) {
   const when = game.started_at ? new Date(game.started_at).toLocaleString() : "";
-  const what = [game.variant, game.preset, game.seed === null ? null : `seed ${game.seed}`,
-    game.tournament ? `tournament ${game.tournament}` : null].filter(Boolean).join(" · ");
   const name = game.has_log
     ? el("a", { href: `/games/${encodeURIComponent(game.game_id)}`, text: game.game_id })
     : el("span", { title: "simulated: results only, no log to replay", text: game.game_id });
   return [
-    el("td", {}, name, el("div", { class: "muted", text: what })),
+    el("td", {}, name, gameDetails(game)),
     el("td", {}, statusBadge(game.status), game.live ? el("span", { class: "muted", text: " here" }) : null,
       game.has_log ? null : el("span", { class: "badge", text: "simulated" })),
     el("td", { text: game.winner || "" }),
@@ -130,38 +149,93 @@ function readAddress() {
   document.getElementById("page-size").value = String(list.limit);
 }
 
+/** The API query of the list as `list` says. */
+function wantedQuery() {
+  const params = new URLSearchParams(queryString());
+  params.set("limit", list.limit);
+  return params.toString();
+}
+
+/** "Loading" while the rows do not show the list asked for (first load, another filter). */
+function showLoading() {
+  const loading = shownQuery !== wantedQuery();
+  const note = document.getElementById("games-loading");
+  note.classList.toggle("hidden", !loading);
+  document.getElementById("games").setAttribute("aria-busy", String(loading));
+  document.body.dataset.listState = loading ? "loading" : "shown";
+}
+
+function showPage(page, query) {
+  total = page.total;
+  fillFilter("filter-variant", page.facets.variants);
+  fillFilter("filter-status", page.facets.statuses);
+  fillFilter("filter-tournament", page.facets.tournaments);
+  document.getElementById("agent-list").replaceChildren(...page.facets.agents.map((a) => el("option", { value: a })));
+  document.getElementById("list-error").classList.add("hidden");
+  shownQuery = query;
+  renderGames(page.games);
+}
+
+function showError(err, timedOut, wait) {
+  const box = document.getElementById("list-error");
+  const why = timedOut ? `no answer in ${REQUEST_TIMEOUT_MS / 1000} s` : err.message;
+  box.textContent = `The game list could not be loaded: ${why}. Trying again in ${Math.round(wait / 1000)} s.`;
+  box.classList.remove("hidden");
+  document.getElementById("games-loading").classList.add("hidden");
+  document.body.dataset.listState = "error";
+}
+
+/** Ask for the list (one request at a time; see `inFlight`), then again REFRESH_MS later. */
 async function refreshGames() {
-  const serial = ++requested;
-  const query = queryString();
-  try {
-    const params = new URLSearchParams(query);
-    params.set("limit", list.limit);
-    const page = await api("GET", `/api/games?${params}`);
-    if (serial !== requested) return; // a newer request is on its way
-    if (page.total > 0 && list.offset >= page.total) { // the list shrank under this page
-      list.offset = Math.max(0, Math.floor((page.total - 1) / list.limit) * list.limit);
-      showList();
-      return;
-    }
-    total = page.total;
-    fillFilter("filter-variant", page.facets.variants);
-    fillFilter("filter-status", page.facets.statuses);
-    fillFilter("filter-tournament", page.facets.tournaments);
-    document.getElementById("agent-list").replaceChildren(...page.facets.agents.map((a) => el("option", { value: a })));
-    document.getElementById("list-error").classList.add("hidden");
-    renderGames(page.games);
-  } catch (err) {
-    if (serial !== requested) return;
-    const box = document.getElementById("list-error");
-    box.textContent = `The game list could not be loaded: ${err.message}`;
-    box.classList.remove("hidden");
+  clearTimeout(nextRefresh);
+  if (inFlight !== null) {
+    again = true;
+    showLoading();
+    return;
   }
+  const query = wantedQuery();
+  inFlight = query;
+  showLoading();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  let wait = REFRESH_MS;
+  try {
+    const page = await api("GET", `/api/games?${query}`, undefined, undefined, controller.signal);
+    failures = 0;
+    if (query === wantedQuery()) {
+      if (page.total > 0 && list.offset >= page.total) { // the list shrank under this page
+        list.offset = Math.max(0, Math.floor((page.total - 1) / list.limit) * list.limit);
+        keepAddress();
+        again = true;
+      } else {
+        showPage(page, query);
+      }
+    }
+  } catch (err) {
+    failures += 1;
+    wait = Math.min(RETRY_MAX_MS, REFRESH_MS * 2 ** failures);
+    if (query === wantedQuery()) showError(err, controller.signal.aborted, wait);
+  } finally {
+    clearTimeout(timer);
+    inFlight = null;
+  }
+  if (again || query !== wantedQuery()) {
+    again = false;
+    refreshGames();
+  } else {
+    if (failures === 0) showLoading(); // an error stays said until an answer comes
+    nextRefresh = setTimeout(refreshGames, wait);
+  }
+}
+
+function keepAddress() {
+  const query = queryString();
+  history.replaceState(null, "", location.pathname + (query ? `?${query}` : "") + location.hash);
 }
 
 /** Show the list as `list` says, and keep it in the address. */
 function showList() {
-  const query = queryString();
-  history.replaceState(null, "", location.pathname + (query ? `?${query}` : "") + location.hash);
+  keepAddress();
   return refreshGames();
 }
 
@@ -313,5 +387,4 @@ takeFragmentToken(null);
 readAddress();
 setUpForm().catch((err) => console.warn(err));
 refreshGames();
-setInterval(refreshGames, REFRESH_MS);
 document.getElementById("list-filters").addEventListener("submit", (event) => event.preventDefault());
