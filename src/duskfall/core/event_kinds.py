@@ -30,3 +30,17 @@ SUSPICION: Final = "suspicion"
 """A deliberating agent's beliefs about every player (admin)."""
 BELIEFS: Final = "beliefs"
 """A seat's stated probability that each other living player is evil (admin)."""
+
+TEXT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    ACTION: (),  # an action's text is redacted where it is received (the runtime's handler)
+    GAME_OVER: ("reason",),
+    FALLBACK: ("reason",),
+    INVALID_ACTION: ("raw", "error"),
+    DECISION_TIMEOUT: (),
+    PARTICIPANT_ERROR: ("error",),
+    THOUGHT: ("text",),
+}
+"""The payload fields that carry untrusted text (a reply, a client's frame, an error's words),
+per kind: only these go through the redaction matcher where an event enters the record, so an
+event of seats and numbers costs nothing. A kind not listed (a model call, a stand-in, a game
+master's chat, an agent's beliefs) has every field searched."""
