@@ -219,44 +219,54 @@ def redact_payload(payload: dict[str, Any], text_fields: Collection[str] | None)
 
 
 class SeatTails:
-    """Catches a secret split across one seat's consecutive texts of one kind (two replies,
-    two speeches): each text is searched joined to the end of the seat's previous one, and
-    the part of a secret found across the join is masked in the new text (the old one, with
-    less than a run of the secret, was recorded already)."""
+    """Catches a secret split across one seat's consecutive texts (two replies, two speeches,
+    a reply's reasoning and the next one's speech): each text is searched joined to the end of
+    each of the seat's streams (a field of its replies, its speeches, its thoughts), and the
+    part of a secret found across a join is masked in the new text (the old one, with less than
+    a run of the secret, was recorded already)."""
 
-    KEEP = 256  # characters of a seat's last text kept: a disguised key, separators and all
+    KEEP = 256  # characters of a stream's last texts kept: a disguised key, separators and all
 
     def __init__(self) -> None:
-        self._tails: dict[tuple[int, str], str] = {}
+        self._tails: dict[int, dict[str, str]] = {}
 
     def redact(self, seat: int | None, text: str, stream: str = "") -> str:
-        """``text`` (the seat's next text in ``stream``) redacted, the join included."""
+        """``text`` (the seat's next text in ``stream``) redacted, the joins included."""
+        masked: str = self.redact_value(seat, text, stream)
+        return masked
+
+    def redact_value(self, seat: int | None, value: Any, stream: str = "") -> Any:
+        """:meth:`redact` applied to every string in ``value`` (one answer), each path its own
+        stream, each joined to the streams' ends as they were before this answer."""
+        if seat is None or _matcher is None:
+            return redact_value(value)
+        tails = self._tails.setdefault(seat, {})
+        return self._walk(value, stream, dict(tails), tails)
+
+    def _walk(self, value: Any, stream: str, before: dict[str, str], after: dict[str, str]) -> Any:
+        if isinstance(value, str):
+            return self._text(value, stream, before, after)
+        if isinstance(value, Mapping):
+            items = {k: self._walk(v, f"{stream}.{k}", before, after) for k, v in value.items()}
+            same = all(items[k] is v for k, v in value.items())
+            return value if same else items
+        if isinstance(value, list | tuple):
+            values = [self._walk(v, stream, before, after) for v in value]
+            return value if all(v is v0 for v, v0 in zip(values, value, strict=True)) else values
+        return value
+
+    def _text(self, text: str, stream: str, before: dict[str, str], after: dict[str, str]) -> str:
         masked = redact(text)
-        if seat is None or _matcher is None or not masked:
+        if not masked:
             return masked
-        key = (seat, stream)
-        tail = self._tails.get(key, "")
-        if tail:
+        for tail in before.values():
             joined = redact(tail + masked)
             if joined != tail + masked:  # a secret across the join: mask its part in this text
                 kept = _common_suffix(joined, masked)
                 if kept < len(masked):
                     masked = MASK + masked[len(masked) - kept :]
-        self._tails[key] = (tail + masked)[-self.KEEP :]
+        after[stream] = (after.get(stream, "") + masked)[-self.KEEP :]
         return masked
-
-    def redact_value(self, seat: int | None, value: Any, stream: str = "") -> Any:
-        """:meth:`redact` applied to every string in ``value``, each path its own stream."""
-        if isinstance(value, str):
-            return self.redact(seat, value, stream)
-        if isinstance(value, Mapping):
-            items = {k: self.redact_value(seat, v, f"{stream}.{k}") for k, v in value.items()}
-            same = all(items[k] is v for k, v in value.items())
-            return value if same else items
-        if isinstance(value, list | tuple):
-            values = [self.redact_value(seat, v, stream) for v in value]
-            return value if all(v is v0 for v, v0 in zip(values, value, strict=True)) else values
-        return value
 
 
 def _common_suffix(a: str, b: str) -> int:
