@@ -98,6 +98,13 @@ def test_a_key_split_over_a_seats_consecutive_texts_is_masked() -> None:
     assert masked == {"reasoning": f"{MASK}!", "action": {"type": "SPEAK", "says": f"{MASK}."}}
 
 
+def test_a_join_masks_only_a_registered_secret_across_it() -> None:
+    """A header pattern across two texts is no secret: the next text is kept as it is."""
+    tails = SeatTails()
+    tails.redact_value(1, {"reasoning": "my header is Authorization: Bearer x-1", "type": "X"})
+    assert tails.redact_value(1, {"reasoning": "ok", "type": "SPEECH"})["type"] == "SPEECH"
+
+
 def test_nothing_to_mask_keeps_the_same_objects() -> None:
     data = {"a": ["plain words", 3], "b": {"c": "more words"}}
     assert redact_value(data) is data

@@ -39,8 +39,11 @@ TEXT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     DECISION_TIMEOUT: (),
     PARTICIPANT_ERROR: ("error",),
     THOUGHT: ("text",),
+    # a model call: its prompt, reply and errors (the labels a caller adds are the caller's
+    # own, apart from a deliberating agent's session type, which its model chose)
+    LLM_CALL: ("model", "messages", "reply", "error", "retry_reasons", "session_type"),
 }
 """The payload fields that carry untrusted text (a reply, a client's frame, an error's words),
 per kind: only these go through the redaction matcher where an event enters the record, so an
-event of seats and numbers costs nothing. A kind not listed (a model call, a stand-in, a game
+event of seats and numbers costs nothing. A kind not listed (a stand-in, a game
 master's chat, an agent's beliefs) has every field searched."""

@@ -29,6 +29,7 @@ seat's consecutive texts.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import threading
@@ -53,7 +54,9 @@ _HEADER_VALUE = re.compile(
 _BEARER = re.compile(r"(?i)\b(bearer|basic)(\s+)(?=[^\s]*[0-9._~+/=-])[A-Za-z0-9._~+/=:-]{6,}")
 # the credential patterns above can only match where one of these is
 _CREDENTIAL_HINT = re.compile(r"(?i)://|bearer|basic|auth|api")
-_MEMO_SIZE = 4096  # texts already found clean (a conversation's turns are recorded again and again)
+# texts already found clean, up to this many characters in all: a model's conversation is
+# recorded again with every call, and each turn is searched once
+_MEMO_CHARS = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -81,14 +84,16 @@ _secrets: set[str] = set()
 _env_values: dict[str, str] = {}  # variable name -> its value when last read
 _matcher: _Matcher | None = None
 _clean: dict[str, None] = {}  # texts with nothing to mask under today's matcher
+_clean_chars = 0
 _calls = 0
 
 
 def _rebuild() -> None:
     """Compile the matcher of today's secrets (under the lock)."""
-    global _matcher
+    global _matcher, _clean_chars
     _matcher = _Matcher.of(_secrets | {value for value in _env_values.values() if value})
     _clean.clear()
+    _clean_chars = 0
 
 
 def _long_enough(value: str | None) -> bool:
@@ -154,25 +159,22 @@ def matched_texts() -> int:
 def redact(text: str) -> str:
     """``text`` with known secrets (in any disguise), URL credentials, auth header values and
     bearer tokens masked."""
-    global _calls
+    global _calls, _clean_chars
     _calls += 1
-    if not text:
+    if len(text) < MIN_SECRET_LENGTH or text in _clean:  # too short to hold anything
         return text
     matcher = _matcher
-    if matcher is not None:
-        if text in _clean:
-            return text
-        masked = matcher.mask(text)
-    else:
-        masked = text
+    masked = text if matcher is None else matcher.mask(text)
     if _CREDENTIAL_HINT.search(masked):
         masked = _URL_USERINFO.sub(r"\g<1>", masked)
         masked = _HEADER_VALUE.sub(rf"\g<1>{MASK}", masked)
         masked = _BEARER.sub(rf"\g<1>\g<2>{MASK}", masked)
-    if masked is text and matcher is not None and matcher is _matcher:
-        if len(_clean) >= _MEMO_SIZE:
+    if masked is text and matcher is _matcher:
+        if _clean_chars > _MEMO_CHARS:
             _clean.clear()
+            _clean_chars = 0
         _clean[text] = None
+        _clean_chars += len(text)
     return masked
 
 
@@ -185,18 +187,24 @@ def redact_value(value: Any) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, Mapping):
-        items = [
-            (redact(k) if isinstance(k, str) else k, redact_value(v)) for k, v in value.items()
-        ]
-        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(items, value.items(), strict=True)):
-            return value
-        return dict(items)
+        copy: dict[Any, Any] | None = None
+        for number, (key, item) in enumerate(value.items()):
+            new_key = redact(key) if isinstance(key, str) else key
+            new_item = item if isinstance(item, _PLAIN) else redact_value(item)
+            if copy is None and (new_key is not key or new_item is not item):
+                copy = dict(itertools.islice(value.items(), number))
+            if copy is not None:
+                copy[new_key] = new_item
+        return value if copy is None else copy
     if isinstance(value, list | tuple):
-        values = [redact_value(v) for v in value]
-        if all(v is v0 for v, v0 in zip(values, value, strict=True)):
+        items = [item if isinstance(item, _PLAIN) else redact_value(item) for item in value]
+        if all(new is old for new, old in zip(items, value, strict=True)):
             return value
-        return values
+        return items
     return value
+
+
+_PLAIN = (int, float, type(None))  # nothing to mask (bool is an int)
 
 
 def redact_payload(payload: dict[str, Any], text_fields: Collection[str] | None) -> dict[str, Any]:
@@ -257,10 +265,11 @@ class SeatTails:
 
     def _text(self, text: str, stream: str, before: dict[str, str], after: dict[str, str]) -> str:
         masked = redact(text)
-        if not masked:
+        matcher = _matcher
+        if not masked or matcher is None:
             return masked
         for tail in before.values():
-            joined = redact(tail + masked)
+            joined = matcher.mask(tail + masked)  # a registered secret, not a pattern's match
             if joined != tail + masked:  # a secret across the join: mask its part in this text
                 kept = _common_suffix(joined, masked)
                 if kept < len(masked):

@@ -200,7 +200,7 @@ class Model:
                 if problems and format_left > 0:
                     format_left -= 1
                     errors.append("invalid reply: " + "; ".join(problems))
-                    sent = [*sent, *_format_hint(reply.text, problems)]
+                    sent = [*sent, *_format_hint(redact(reply.text), problems)]
                     continue
             self._account(usage)
             return Completion(
