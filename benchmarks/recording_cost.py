@@ -7,8 +7,9 @@
   logged and indexed by the driver.
 
 Each figure comes from a child Python on the code measured (``baseline.baseline_src``), the two
-codes alternating round by round; CPU seconds are the child's own (``time.process_time``, one
-core), the best of ``--rounds`` (the least disturbed by other load), with the load average.
+codes alternating round by round; CPU seconds are the child's own and its children's
+(``time.process_time`` and ``RUSAGE_CHILDREN``), the best of ``--rounds`` (the least disturbed
+by other load), with the load average.
 
     python benchmarks/recording_cost.py                        # vs 283f9b6, 1,000 games
     python benchmarks/recording_cost.py --games 200 --llm-games 2 --rounds 1
@@ -25,15 +26,25 @@ from baseline import baseline_src, current_src, load_average, run_python
 # the code before redaction at record entry (issue 40's baseline)
 BASELINE = "283f9b6"
 
-SCRIPTED = """
-import asyncio, json, os, sys, tempfile, time
+# CPU seconds of this process and of the children it waited for (none when games run here)
+CPU = """
+import resource, time
+def cpu():
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+"""
+
+SCRIPTED = (
+    CPU
+    + """
+import asyncio, json, os, sys, tempfile
 from pathlib import Path
 games = int(sys.argv[1])
 with tempfile.TemporaryDirectory(prefix="duskfall-bench-") as folder:
     os.environ["DUSKFALL_DB"] = str(Path(folder) / "i.db")
     from duskfall.session import GameSetup, prepare_game
     events = 0
-    cpu = time.process_time()
+    start = cpu()
     for seed in range(games):
         game = prepare_game(GameSetup(
             "werewolf", seed=seed, agents="llm:scripted", config={"preset": "werewolf-12"},
@@ -41,11 +52,14 @@ with tempfile.TemporaryDirectory(prefix="duskfall-bench-") as folder:
         ))
         asyncio.run(game.run())
         events += game.record.recorded
-    print(json.dumps({"cpu": time.process_time() - cpu, "events": events}))
+    print(json.dumps({"cpu": cpu() - start, "events": events}))
 """
+)
 
-TOURNAMENT = """
-import json, sys, tempfile, time
+TOURNAMENT = (
+    CPU
+    + """
+import json, sys, tempfile
 from pathlib import Path
 from duskfall.arena.tournament import run_tournament
 from duskfall.arena.tournament_config import parse_tournament
@@ -56,11 +70,12 @@ config = parse_tournament({
     "workers": 1, "parallel_games": 1, "log_dir": "games",
 })
 with tempfile.TemporaryDirectory(prefix="duskfall-bench-") as folder:
-    cpu = time.process_time()
+    start = cpu()
     summary = run_tournament(config, base_dir=Path(folder), db=Path(folder) / "i.db")
     assert summary.played == games, summary
-    print(json.dumps({"cpu": time.process_time() - cpu}))
+    print(json.dumps({"cpu": cpu() - start}))
 """
+)
 
 
 def measure(src: Path, script: str, games: int) -> dict[str, float]:
