@@ -60,7 +60,9 @@ class GameRecord:
 
     def add(self, event: Event) -> Event:
         if event.source != "rules":  # untrusted text may be in it: secrets masked first
-            event.payload = redact_payload(event.payload, kinds.TEXT_FIELDS.get(event.kind))
+            fields = kinds.TEXT_FIELDS.get(event.kind)
+            if fields != ():  # () declares a kind without untrusted text (an action record)
+                event.payload = redact_payload(event.payload, fields)
         event.seq = len(self.events) + self._dropped
         event.game_id = self.game_id
         if self.keep_events:
