@@ -4,9 +4,10 @@
 model's reply, a player's speech):
 
 * the value of every registered secret, wherever it appears, and any run of
-  :data:`~duskfall.core.disguise.WINDOW` characters of it in disguise (upper case, full-width,
-  spaced, dotted or dashed, joined with zero-width or bidi characters or soft hyphens, reversed,
-  hex, ``%XX``, HTML references, base64, without its ``sk-`` prefix: :mod:`.disguise`);
+  :data:`~duskfall.core.disguise.WINDOW` of its letters and digits in disguise (upper case,
+  full-width, spaced, dotted or dashed, joined with zero-width or bidi characters or soft
+  hyphens, reversed, hex, ``%XX``, HTML references, base64, without its ``sk-`` prefix:
+  :mod:`.disguise`);
 * the userinfo of URLs (``http://user:KEY@host`` -> ``http://host``);
 * the values of ``Authorization``, ``x-api-key`` and ``api-key`` headers, and ``Bearer ...``
   tokens.
