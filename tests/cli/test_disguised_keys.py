@@ -23,7 +23,7 @@ from duskfall.testing.disguises import SAID, disguised, form_echoes, halves, spl
 from duskfall.testing.require import require
 from duskfall.testing.stub_server import StubServer
 
-KEY = "sk-test-DISGUISED-31c9e4"
+KEY = "sk-test-D1SGU1SED-31c9e4"
 FORMS = {**disguised(KEY), "the key": KEY}
 SECOND = halves(KEY)[1]
 GAMES: list[tuple[str, str, tuple[Callable[[str, Mapping[str, Any]], str], ...]]] = [
