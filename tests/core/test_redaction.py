@@ -9,6 +9,7 @@ from duskfall.core.redaction import (
     forget_secret,
     redact,
     redact_value,
+    refresh_secret_env,
     register_secret,
     register_secret_env,
 )
@@ -47,12 +48,20 @@ def test_a_forgotten_value_is_no_longer_masked() -> None:
     assert redact("tok-FORGOTTEN-4242 tok-KEPT-4242") == f"tok-FORGOTTEN-4242 {MASK}"
 
 
-def test_environment_keys_are_read_when_redacting(monkeypatch: pytest.MonkeyPatch) -> None:
-    register_secret_env("DUSKFALL_TEST_SECRET_ENV")
+def test_environment_keys_are_read_at_registration_and_refresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("DUSKFALL_TEST_SECRET_ENV", "env-secret-777")
+    register_secret_env("DUSKFALL_TEST_SECRET_ENV")
     assert redact("value env-secret-777.") == f"value {MASK}."
     monkeypatch.setenv("DUSKFALL_TEST_SECRET_ENV", "env-secret-888")
+    assert redact("env-secret-888") == "env-secret-888"  # not read per call
+    refresh_secret_env()
     assert redact("env-secret-888") == MASK
+    register_secret_env("DUSKFALL_TEST_SECRET_ENV")  # registering again reads it too
+    monkeypatch.delenv("DUSKFALL_TEST_SECRET_ENV")
+    refresh_secret_env()
+    assert redact("env-secret-888") == "env-secret-888"  # a variable unset: its old value goes
 
 
 def test_url_with_a_registered_password_loses_the_whole_userinfo() -> None:

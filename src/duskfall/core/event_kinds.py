@@ -32,3 +32,21 @@ BELIEFS: Final = "beliefs"
 """A seat's stated probability that each other living player is evil (admin)."""
 REMOTE_ANSWER: Final = "remote_answer"
 """How long a remote seat's client took to answer one request, or that it did not (admin)."""
+
+TEXT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    ACTION: (),  # an action's text is redacted where it is received (the runtime's handler)
+    GAME_OVER: ("reason",),
+    FALLBACK: ("reason",),
+    INVALID_ACTION: ("raw", "error"),
+    DECISION_TIMEOUT: (),
+    REMOTE_ANSWER: (),  # a seat, a decision kind and a time
+    PARTICIPANT_ERROR: ("error",),
+    THOUGHT: ("text",),
+    # a model call: its prompt, reply and errors (the labels a caller adds are the caller's
+    # own, apart from a deliberating agent's session type, which its model chose)
+    LLM_CALL: ("model", "messages", "reply", "error", "retry_reasons", "session_type"),
+}
+"""The payload fields that carry untrusted text (a reply, a client's frame, an error's words),
+per kind: only these go through the redaction matcher where an event enters the record, so an
+event of seats and numbers costs nothing. A kind not listed (a stand-in, a game
+master's chat, an agent's beliefs) has every field searched."""

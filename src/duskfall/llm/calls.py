@@ -82,9 +82,10 @@ class CallRecord:
     """How a model records one call: ``emit`` takes its ``llm_call`` event.
 
     ``seat``, ``day`` and ``phase`` place the call in the game; ``fields`` are added to the
-    payload after the standard ones (``decision``, ``stage``, ``role``...); ``source`` is the
-    event's source. ``tally``, if given, also counts the call and adds up its usage (an
-    agent's running total).
+    payload after the standard ones (``decision``, ``stage``, ``role``...: the caller's labels,
+    which the record's redaction does not search, see
+    :data:`~duskfall.core.event_kinds.TEXT_FIELDS`); ``source`` is the event's source.
+    ``tally``, if given, also counts the call and adds up its usage (an agent's running total).
     """
 
     emit: Emit

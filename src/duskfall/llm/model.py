@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from duskfall.core.redaction import redact, redact_value
+from duskfall.core.redaction import SeatTails, redact
 from duskfall.core.usage import Tally
 from duskfall.llm.calls import CallRecord
 from duskfall.llm.endpoints import EndpointState, QueuedTimeout, endpoint_state
@@ -52,7 +52,10 @@ class Model:
       event (prompt, reply, tokens, cost, retries, time queued, the structured-output form
       the provider used), replied, failed or cancelled by its caller;
     * the reply is redacted (:func:`~duskfall.core.redaction.redact`) before anyone reads it: a
-      server that echoes the key it was sent cannot put it into a game, a log or a prompt;
+      server that echoes the key it was sent, in any disguise, cannot put it into a game, a log
+      or a prompt; each of a reply's texts is searched joined to the same text of the seat's
+      previous reply (:class:`~duskfall.core.redaction.SeatTails`), so a key said half in one
+      reply and half in the next is caught too;
     * ``usage`` and ``calls`` total everything this model has spent;
     * ``context_tokens`` is the model's context window in tokens, if known (the local model's
       ``n_ctx``; for an API, ``context_tokens`` in its config section), so that callers can keep
@@ -88,6 +91,7 @@ class Model:
             provider.count_tokens if self.exact_counts else approx_tokens
         )
         self.tally = Tally()
+        self.tails = SeatTails()  # per seat of the calls' records: the end of its last reply
 
     def __repr__(self) -> str:
         return f"Model({self.spec!r})"
@@ -114,14 +118,17 @@ class Model:
         ``record``, the call is recorded as an ``llm_call`` event whether it replies or fails.
         """
         started = time.monotonic()
+        seat = record.seat if record is not None else None
         try:
             if limit is None:
-                completion = await self._complete(messages, schema, options, deadline, started)
+                completion = await self._complete(
+                    messages, schema, options, deadline, started, seat
+                )
             else:
                 try:
                     async with asyncio.timeout(limit):
                         completion = await self._complete(
-                            messages, schema, options, deadline, started
+                            messages, schema, options, deadline, started, seat
                         )
                 except TimeoutError:
                     raise CallTimeout(f"no reply within {limit:g}s") from None
@@ -147,8 +154,9 @@ class Model:
         options: CallOptions | None,
         deadline: float | None,
         started: float,
+        seat: int | None = None,
     ) -> Completion:
-        """The call with its retries and format re-asks."""
+        """The call with its retries and format re-asks (``seat``: whose reply it is)."""
         sent = _checked_messages(messages)
         if self.fold_system:
             sent = fold_system(sent)
@@ -185,13 +193,14 @@ class Model:
                 await asyncio.sleep(delay)
                 continue
             usage += reply.usage
-            text = redact(reply.text)
-            if schema is not None:
-                text, problems = _normalised(reply.text, schema)
+            if schema is None:
+                text = self.tails.redact(seat, reply.text, "reply")
+            else:
+                text, problems = _normalised(reply.text, schema, seat, self.tails)
                 if problems and format_left > 0:
                     format_left -= 1
                     errors.append("invalid reply: " + "; ".join(problems))
-                    sent = [*sent, *_format_hint(reply.text, problems)]
+                    sent = [*sent, *_format_hint(redact(reply.text), problems)]
                     continue
             self._account(usage)
             return Completion(
@@ -276,12 +285,15 @@ def _checked_messages(messages: Sequence[Message]) -> list[Message]:
     return [{"role": m["role"], "content": m["content"]} for m in messages]
 
 
-def _normalised(text: str, schema: Mapping[str, Any]) -> tuple[str, list[str]]:
-    """The reply's JSON object as compact text, and what is wrong with it (if anything)."""
+def _normalised(
+    text: str, schema: Mapping[str, Any], seat: int | None, tails: SeatTails
+) -> tuple[str, list[str]]:
+    """The reply's JSON object as compact text, redacted (each text joined to the seat's last
+    one in the same place), and what is wrong with it (if anything)."""
     try:
-        value = redact_value(extract_json(text))
+        value = tails.redact_value(seat, extract_json(text), "reply")
     except NoJSON:
-        return redact(text), ["the reply contains no JSON object"]
+        return tails.redact(seat, text, "reply"), ["the reply contains no JSON object"]
     problems = validate(value, schema)
     return json.dumps(value, ensure_ascii=False), problems
 

@@ -13,8 +13,9 @@ Programmatic bots (:class:`duskfall.core.bot.Bot`) are called directly through `
 task, no timer, no prompts.
 
 A participant's answer is untrusted text (a model may echo the key it was sent, a client may
-send anything): its thought and the text in its action are redacted
-(:func:`~duskfall.core.redaction.redact_value`) before the action reaches the rules, so no
+send anything): its thought and the text in its action are redacted before the action reaches
+the rules, each joined to the seat's previous text of its kind (the record's
+:class:`~duskfall.core.redaction.SeatTails`: a key split over two answers is caught), so no
 secret enters the state, the events derived from it, or another seat's prompt.
 """
 
@@ -31,7 +32,7 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
-from duskfall.core.redaction import redact, redact_value
+from duskfall.core.redaction import SeatTails
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import Decision, LegalActions, State, Variant
 from duskfall.runtime.awaiting import DeadlinePassed
@@ -56,6 +57,7 @@ class PhaseContext:
     settings: RuntimeSettings = field(default_factory=RuntimeSettings)
     extra: Mapping[str, Any] = field(default_factory=dict)
     seen: SeenEvents | None = None
+    tails: SeatTails = field(default_factory=SeatTails)  # the game's, from its record
 
     def runtime_event(self, kind: str, payload: dict[str, Any], visibility: str = ADMIN) -> Event:
         return Event(kind, payload, visibility, self.state.day, self.state.phase, source="runtime")
@@ -175,10 +177,15 @@ class _SeatAsk:
         """The legal action in ``raw`` (its thought recorded); IllegalAction if there is none."""
         reply = check_answer(raw, self.legal)
         action = reply.action
+        think = reply.think
         if self.participant is not None:  # untrusted: secrets out before the rules see it
-            action = _redacted_action(action, self.legal)
-        if reply.think:
-            self._record(kinds.THOUGHT, {"seat": self.seat, "text": redact(reply.think)})
+            tails, seat = self.context.tails, self.seat
+            as_dict = action.to_dict()
+            redacted = tails.redact_value(seat, as_dict, "action")
+            action = action if redacted is as_dict else self.legal.parse(redacted)
+            think = tails.redact(seat, think, "thought") if think else think
+        if think:
+            self._record(kinds.THOUGHT, {"seat": self.seat, "text": think})
         return action
 
     def timed_out(self, error: TimeoutError | None = None) -> str:
@@ -320,13 +327,6 @@ async def ask(
 ) -> Any:
     """The action of :func:`ask_seat` (whether it is the fallback shows in ``log``)."""
     return (await ask_seat(context, seat, participant, log, kind)).action
-
-
-def _redacted_action(action: Any, legal: LegalActions) -> Any:
-    """``action`` with every secret in its text masked (parsed again only if one was)."""
-    as_dict = action.to_dict()
-    redacted = redact_value(as_dict)
-    return action if redacted is as_dict else legal.parse(redacted)
 
 
 def _loggable(answer: Any) -> Any:

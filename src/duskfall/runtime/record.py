@@ -1,10 +1,14 @@
 """A game's event stream: stamps ``seq``/``game_id`` and notifies observers (log, web, server).
 
 It is also where text enters the record: every event not derived by the rules (actions, model
-calls, thoughts, errors, a game master's chat) has its payload passed through
-:func:`~duskfall.core.redaction.redact_value` before anyone sees it, so no registered secret and
-no credential pattern is written, served or shown. (The rules' events are built from actions
-already redacted where the runtime received them: :mod:`duskfall.runtime.handler`.)
+calls, thoughts, errors, a game master's chat) has the fields of its payload that its kind
+declares untrusted text (:data:`~duskfall.core.event_kinds.TEXT_FIELDS`; every field of a kind
+not declared) passed through :func:`~duskfall.core.redaction.redact_payload` before anyone sees
+it, so no registered secret, in any disguise, and no credential pattern is written, served or
+shown, while an event of seats and numbers never reaches the matcher. (The rules' events are
+built from actions already redacted where the runtime received them:
+:mod:`duskfall.runtime.handler`, which searches each seat's texts joined to its previous ones
+through the record's :attr:`GameRecord.tails`.)
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any, Protocol
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event, visible_to
 from duskfall.core.outcome import Outcome
-from duskfall.core.redaction import redact_value
+from duskfall.core.redaction import SeatTails, redact_payload
 
 
 class Observer(Protocol):
@@ -52,10 +56,13 @@ class GameRecord:
         self.keep_events = keep_events
         self._dropped = 0  # events recorded but not kept
         self.actions = 0  # actions applied through this record (counted even when unheard)
+        self.tails = SeatTails()  # each seat's last texts: a secret split across two is caught
 
     def add(self, event: Event) -> Event:
         if event.source != "rules":  # untrusted text may be in it: secrets masked first
-            event.payload = redact_value(event.payload)
+            fields = kinds.TEXT_FIELDS.get(event.kind)
+            if fields != ():  # () declares a kind without untrusted text (an action record)
+                event.payload = redact_payload(event.payload, fields)
         event.seq = len(self.events) + self._dropped
         event.game_id = self.game_id
         if self.keep_events:

@@ -145,6 +145,7 @@ class Scheduler(Pausable):
             self.settings,
             self.context_extra,
             self.seen,
+            self.record.tails,
         )
 
     def _bots_only(self, groups: dict[str, list[Decision]]) -> bool:

@@ -17,7 +17,9 @@ careless servers do: a test that the client redacts what it records and shows. W
 ``echo_auth_in_replies``, successful replies carry them too, as a model that repeats its
 request would: every free-text field of a JSON answer (a string without ``enum``/``const``:
 reasoning, speech...) and every plain-text answer says ``my header is Authorization: Bearer
-sk-...``, ``Bearer sk-...`` or the bare key, in turn (:data:`ECHO_FORMS`). ``stats``
+sk-...``, ``Bearer sk-...`` or the bare key, in turn (:data:`ECHO_FORMS`; ``echo_forms``
+gives others: a format string, or a function of the key and the request that says it in
+disguise). ``stats``
 counts what happened; ``max_in_flight`` shows how many calls overlapped; ``credentials``
 counts the ``Authorization`` values clients sent. ``on_call``, if given, is awaited inside
 every call (counted in flight) with the client's address: a test can hold a call there and
@@ -62,6 +64,8 @@ MAX_BODY = 8 * 1024 * 1024
 #: How ``echo_auth_in_replies`` words the credentials ({header}: the header line, {key}: its
 #: token); a reply uses one form, the next reply the next one.
 ECHO_FORMS = ("my header is {header}", "my header is Bearer {key}", "the key is {key}")
+#: An echo form: a format string ({header}, {key}), or what to say given the key and the request.
+EchoForm = str | Callable[[str, Mapping[str, Any]], str]
 
 
 @dataclass
@@ -110,6 +114,7 @@ class StubServer:
         response_formats: tuple[str, ...] = ("text", "json_schema", "json_object"),
         echo_auth: bool = False,
         echo_auth_in_replies: bool = False,
+        echo_forms: tuple[EchoForm, ...] = ECHO_FORMS,
         prompt_cache: bool = False,
         serial: bool = False,
         owned_by: str = "stub",
@@ -133,6 +138,7 @@ class StubServer:
         self.answer = answer
         self.echo_auth = echo_auth
         self.echo_auth_in_replies = echo_auth_in_replies
+        self.echo_forms = echo_forms
         self.stats: Counter[str] = Counter()
         self.credentials: Counter[str] = Counter()
         self.on_call = on_call
@@ -263,7 +269,7 @@ class StubServer:
         else:
             text = "" if fault == "empty" else self.answer(request)
             if self.echo_auth_in_replies and text and out.echo:
-                form = ECHO_FORMS[self.stats["echoed"] % len(ECHO_FORMS)]
+                form = self.echo_forms[self.stats["echoed"] % len(self.echo_forms)]
                 self.stats["echoed"] += 1
                 text = _echoed(text, request, form, out.echo)
             try:
@@ -312,11 +318,11 @@ def _credentials(headers: Mapping[str, str]) -> str:
     return "; ".join(sent) or "no credentials"
 
 
-def _echoed(text: str, request: Mapping[str, Any], form: str, credentials: str) -> str:
+def _echoed(text: str, request: Mapping[str, Any], form: EchoForm, credentials: str) -> str:
     """``text`` with its free-text fields (or itself, if it is no JSON) saying ``form``."""
     header = credentials.split("; ")[0]
     key = header.partition(": ")[2].removeprefix("Bearer ").strip()
-    said = form.format(header=header, key=key)
+    said = form.format(header=header, key=key) if isinstance(form, str) else form(key, request)
     fmt = request.get("response_format") or {}
     schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema")
     tools = request.get("tools") or []
