@@ -18,6 +18,10 @@ each block's evil side winning as often as measured:
 
 The numbers assume games independent given the skills; a paired design whose deals matter
 needs fewer (the pilot's measured reduction says how many fewer).
+
+A design that cannot measure a pair's difference of overall skill at all (it is not estimable
+from its games: :mod:`duskfall.arena.identified`) gets no number of games, but the reason;
+:func:`design_gaps` says before play what a config's board will not measure.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import numpy as np
 from scipy import stats
 
 from duskfall.arena.board import fit_games, pair_differences
+from duskfall.arena.identified import ONLY_EACH_OTHER, Identification, diagnosis
 from duskfall.arena.intervals import DealResampler, standard_error
 from duskfall.arena.quick_games import job, play
 from duskfall.arena.rated import block_labels, rated_game
@@ -50,17 +55,21 @@ PROXY_GAMES = 200
 @dataclass
 class ScheduleNeed:
     schedule: str
-    games: int
-    deals: int
+    games: int | None  # None: the design does not measure overall skill (``reason``)
+    deals: int | None
     se_per_game: float  # sqrt(v): the se of the worst pair's difference times sqrt(games)
+    reason: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "schedule": self.schedule,
             "games": self.games,
             "deals": self.deals,
-            "se_at_one_game": round(self.se_per_game, 4),
+            "se_at_one_game": None if self.games is None else round(self.se_per_game, 4),
         }
+        if self.reason:
+            out["not_measured"] = self.reason
+        return out
 
 
 @dataclass
@@ -101,6 +110,7 @@ class Plan:
     source: str
     schedules: list[ScheduleNeed] = field(default_factory=list)
     pilot: Pilot | None = None
+    warnings: list[str] = field(default_factory=list)  # what the config's design cannot measure
 
     @property
     def gap(self) -> float:
@@ -117,6 +127,7 @@ class Plan:
             "source": self.source,
             "schedules": [s.to_dict() for s in self.schedules],
             "pilot": None if self.pilot is None else self.pilot.to_dict(),
+            "warnings": self.warnings,
         }
 
 
@@ -131,15 +142,24 @@ def _games_needed(v: float, gap: float, per_deal: int) -> int:
     return deals * per_deal
 
 
-def _design_games(config: TournamentConfig, schedule: str) -> list[RatedGame]:
-    """The first deals of ``config`` played with ``schedule`` (results left at 0.5)."""
+def _design_games(
+    config: TournamentConfig, schedule: str, *, as_configured: bool = False
+) -> list[RatedGame]:
+    """The first deals of ``config`` played with ``schedule`` (results left at 0.5); with
+    ``as_configured``, no more than each block's own games."""
     size = deal_size(config.model_copy(update={"schedule": schedule}))
+    cap = DESIGN_DEALS * size
     trial = config.model_copy(
         update={
             "schedule": schedule,
             "stop": "all",
-            "games": DESIGN_DEALS * size,
-            "variants": [b.model_copy(update={"games": None}) for b in config.variants],
+            "games": cap,
+            "variants": [
+                b.model_copy(
+                    update={"games": min(cap, config.block_games(b)) if as_configured else None}
+                )
+                for b in config.variants
+            ],
         }
     )
     labels = block_labels(trial)
@@ -155,8 +175,10 @@ def model_variance(
     games: Sequence[RatedGame], entrants: Sequence[str], side_logits: Mapping[str, float]
 ) -> float:
     """The worst pair's variance of the difference of overall skill, times the games (the
-    variance one game carries), with equal entrants and these side advantages."""
+    variance one game carries), with equal entrants and these side advantages (infinite when
+    the games do not measure some pair's difference at all)."""
     design = Design(games, entrants)
+    identification = Identification(design)
     theta = np.zeros(design.params.size)
     for block, value in side_logits.items():
         if block in design.params.blocks:
@@ -173,6 +195,8 @@ def model_variance(
             c = np.zeros(design.params.size)
             c[[a, k + a]] += 0.5
             c[[b, k + b]] -= 0.5
+            if not identification.contrast(c):
+                return math.inf
             worst = max(worst, float(c @ cov @ c))
     return worst * len(games)
 
@@ -243,9 +267,52 @@ def make_plan(
     for schedule in SCHEDULES:
         games = _design_games(config, schedule)
         v = model_variance(games, entrants, side)
+        if math.isinf(v):
+            plan.schedules.append(ScheduleNeed(schedule, None, None, v, diagnosis(games)))
+            continue
         per_deal = deal_size(config.model_copy(update={"schedule": schedule}))
         needed = _games_needed(v, plan.gap, per_deal)
         plan.schedules.append(ScheduleNeed(schedule, needed, needed // per_deal, math.sqrt(v)))
     if pilot is not None:
         plan.pilot = _pilot(config, pilot, plan.gap, side)
+    plan.warnings = design_gaps(config)
     return plan
+
+
+def design_gaps(config: TournamentConfig, *, inherent: bool = True) -> list[str]:
+    """What the board of ``config``'s design will not measure, a line each (empty: every
+    number it reports is determined by the games), from the schedule's first deals. Without
+    ``inherent``, not what no design could measure (two entrants' two skills apart)."""
+    if not config.variants:
+        return []
+    plain = config.model_copy(update={"forks": []})
+    games = _design_games(plain, config.schedule, as_configured=True)
+    entrants = list(config.entrants)
+    design = Design(games, entrants)
+    identification = Identification(design)
+    reference = config.board.reference
+
+    def measured(kind: str, name: str) -> bool:
+        contrast = design.skill_contrast(kind, name, reference)
+        return identification.contrast(contrast)
+
+    def overall(name: str) -> bool:
+        both = design.skill_contrast("deception", name, reference)
+        both += design.skill_contrast("detection", name, reference)
+        return identification.contrast(both / 2)
+
+    lines = []
+    where = f"the {config.schedule!r} schedule"
+    no_overall = [name for name in entrants if not overall(name)]
+    if no_overall:
+        lines.append(
+            f"{where} with these games cannot measure the overall skill of "
+            f"{', '.join(no_overall)}: {diagnosis(games)}"
+        )
+    split = [n for n in entrants if not (measured("deception", n) and measured("detection", n))]
+    if split and not no_overall and (inherent or diagnosis(games) != ONLY_EACH_OTHER):
+        lines.append(
+            f"{where} cannot tell deception from detection for {', '.join(split)}: "
+            f"{diagnosis(games)}"
+        )
+    return lines

@@ -6,7 +6,8 @@ needed only with ``[[variants]]`` blocks)::
     name = "bots"
     games = 40              # per variant block
     seed = 7                # master seed: the schedule and every game's seed derive from it
-    schedule = "duplicate"  # or "sides" (pairs, sides swapped) or "mixed"
+    schedule = "duplicate"  # the default; or "sides" (pairs, sides swapped) or "mixed"
+                            # (every entrant at every table, its share of seats varied)
     stop = "separated"      # stop at a planned look once every pair is told apart
                             # (default "all": play every game); games is then the cap
     parallel_games = 4      # games played at once (one event loop: model limits are shared)
@@ -170,7 +171,7 @@ class TournamentConfig(_Strict):
     forks: list[ForksBlock] = Field(default_factory=list)
     games: int | None = Field(None, ge=1, le=1_000_000)
     seed: int = Field(0, ge=0, lt=2**128)
-    schedule: Literal["mixed", "sides", "duplicate"] = "mixed"
+    schedule: Literal["mixed", "sides", "duplicate"] = "duplicate"
     stop: Literal["all", "separated"] = "all"
     looks: int = Field(8, ge=1, le=100)
     parallel_games: int = Field(1, ge=1, le=256)

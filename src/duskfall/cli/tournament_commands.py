@@ -119,6 +119,7 @@ def _play(
                 f"tournament {config.name!r} has {len(started)} game(s) already; "
                 f"'duskfall tournament resume {config_path}' plays the rest"
             )
+    _warn_design(config)
     with progress_bar(console, config.name, config.total_games) as bar:
 
         def advance(event: RunEvent) -> None:
@@ -153,6 +154,15 @@ def _play(
             + shlex.join(hint)
         )
         sys.exit(130)
+
+
+def _warn_design(config: TournamentConfig) -> None:
+    """Say before play what the config's design cannot measure (the board will print "not
+    measured by this design" there, never a number)."""
+    from duskfall.arena.plan import design_gaps
+
+    for line in design_gaps(config, inherent=False):  # two entrants: the board says so
+        sys.stderr.write(f"warning: {line}\n")
 
 
 @contextmanager
