@@ -469,7 +469,7 @@ SIDED = {
     "sheep": "sided:random/mix:heuristic@0.5/random",  # (0, 0.5)
 }
 PLANTED = {"deception": ["wolf", "even", "sheep"], "detection": ["even", "sheep", "wolf"]}
-PLANNED = {"p025": LADDER["p025"], "p075": LADDER["p075"]}
+PLANNED = {"p050": LADDER["p050"], "p075": LADDER["p075"]}
 
 
 @contextmanager
@@ -492,32 +492,45 @@ def equal_shares() -> Iterator[None]:
 
 
 @contextmanager
-def wide_prior(factor: float = 10.0) -> Iterator[None]:
-    """The board's fit with every skill's prior ``factor`` times wider."""
-    saved = skill_model.SKILL_PRIOR_SD
-    skill_model.SKILL_PRIOR_SD = saved * factor
+def wide_prior(kind: str, factor: float = 10.0) -> Iterator[None]:
+    """The board's fit with the prior of one skill (``deception`` or ``detection``) ``factor``
+    times wider than the other's: along a direction the games leave free, the fit goes where
+    the ratio of the priors sends it."""
+    saved = skill_model.Parameters.prior_precision
+
+    def widened(self: skill_model.Parameters) -> skill_model.Vector:
+        precision = saved(self)
+        columns = slice(0, self.k) if kind == "deception" else slice(self.k, 2 * self.k)
+        precision[columns] /= factor**2
+        return precision
+
+    skill_model.Parameters.prior_precision = widened  # type: ignore[method-assign]
     try:
         yield
     finally:
-        skill_model.SKILL_PRIOR_SD = saved
+        skill_model.Parameters.prior_precision = saved  # type: ignore[method-assign]
 
 
 def wandering(board: Board, games: Sequence[RatedGame]) -> int:
     """Numbers the board printed that the games do not fix, found without the board's own
-    check: with a prior ten times wider, a quantity the games determine barely moves (less
-    than its standard error, or 0.1 logits); one only the prior held goes far."""
+    check: refitted once with the deception prior ten times wider than detection's and once
+    the other way round, a quantity the games determine moves less than its interval's
+    half-width; one only the priors held goes wherever their ratio sends it."""
     names = [e.name for e in board.entrants]
-    with wide_prior():
-        fit = fit_games(games, names, bootstrap=0)
-    skills = anchored(fit.params, fit.theta)
+    fits = []
+    for kind in ("deception", "detection"):
+        with wide_prior(kind):
+            fit = fit_games(games, names, bootstrap=0)
+        fits.append(anchored(fit.params, fit.theta))
     moved = 0
     for e in board.entrants:
         for kind, shown in (("deception", e.deception), ("detection", e.detection)):
             if shown.measured:
-                wide = getattr(skills, kind)[e.name]
-                moved += abs(wide - shown.point) > max(0.1, shown.se)
+                apart = abs(getattr(fits[0], kind)[e.name] - getattr(fits[1], kind)[e.name])
+                moved += apart > (shown.high - shown.low) / 2
         if e.overall.measured:
-            moved += abs(skills.overall(e.name) - e.overall.point) > max(0.1, e.overall.se)
+            apart = abs(fits[0].overall(e.name) - fits[1].overall(e.name))
+            moved += apart > (e.overall.high - e.overall.low) / 2
     return moved
 
 
@@ -601,10 +614,10 @@ def planner(variant: str, args: argparse.Namespace) -> None:
     truth_run = play(config_of(PLANNED, "duplicate", args.planner_truth_games, 96, variant))
     fit = fit_games(truth_run, names, bootstrap=0)
     skills = anchored(fit.params, fit.theta)
-    gap = (skills.overall("p075") - skills.overall("p025")) * ELO_PER_LOGIT
+    gap = (skills.overall("p075") - skills.overall("p050")) * ELO_PER_LOGIT
     plan = make_plan(config_of(PLANNED, "duplicate", 2, 0, variant), gap, None, args.proxy_games)
     print(
-        f"  planner: p075 against p025, gap {gap:.0f} rating points (a {len(truth_run)}-game "
+        f"  planner: p075 against p050, gap {gap:.0f} rating points (a {len(truth_run)}-game "
         f"run); reached power of {args.planner_reps} tournaments of the planned size:"
     )
     for need in plan.schedules:
@@ -618,7 +631,7 @@ def planner(variant: str, args: argparse.Namespace) -> None:
         separated = 0
         for rep in range(args.planner_reps):
             fitted = fit_games(runs[rep], names, bootstrap=args.bootstrap, seed=rep)
-            d, se = pair_differences(fitted)[("p025", "p075")]
+            d, se = pair_differences(fitted)[("p050", "p075")]
             separated += -d - critical(0.95, fitted.deals) * se > 0
         print(
             f"    {need.schedule}: {need.games} games planned; separated in "
