@@ -39,6 +39,28 @@ Part 2, honesty over ``--honesty-reps`` (at least 50) repeated tournaments per s
         --honesty copies --copies-reps 400                    # only the two copies, 400 times
     python benchmarks/board_calibration.py --variants sports-mafia --skip-ladder \
         --skip-honesty --pairs 'p050>p025,p075>p050'            # only these pairs' games needed
+
+Part 3, only what the games determine (issue 41), sections of their own (``--sections``; the
+default runs every section, ``--quick`` at small sizes):
+
+* ``mixed-copies``: two copies of ``heuristic`` beside ``random`` at ``mixed`` tables, with
+  today's equal seat shares and with the varied ones: how often the copies are declared
+  separated, how many numbers the board printed, and how many printed numbers the games do
+  not fix (found without the board's own check: two refits whose priors favour deception and
+  detection in turn move such a number beyond its interval);
+* ``sided``: three ``sided:`` entrants whose deception order and detection order are planted
+  and differ: the orders a run 20 times larger finds, how many tournaments put each skill in
+  order, and the coverage of the pairs' 95% intervals of each skill;
+* ``planner``: ``tournament plan``'s games for the gap between p050 and p075 (as a long run
+  measures it), then tournaments of that size: the share separating it, beside the 80%
+  promised, per schedule;
+* ``clone``: the ladder with a copy of p050 added: how far the other rungs' skills move, in
+  half-widths of their intervals, beside how far another master seed moves them;
+* ``speed``: the whole report of synthetic tournaments (1,000 games of 3 entrants, 10,000 of
+  6), one core, on this tree and on the commit before (``--speed-baseline``).
+
+    python benchmarks/board_calibration.py --sections mixed-copies,sided,planner,clone,speed
+    python benchmarks/board_calibration.py --sections speed --quick
 """
 
 from __future__ import annotations
@@ -694,17 +716,18 @@ def speed(args: argparse.Namespace) -> None:
     for games, k in sizes:
         now = json.loads(run_python(current_src(), script, str(games), str(k)))
         line = (
-            f"  {games:,} games, {k} entrants: {now['total']:.2f}s (board {now['board']:.2f}s, "
-            f"terminal {now['terminal']:.2f}s, JSON {now['json']:.2f}s, CSV {now['csv']:.2f}s, "
-            f"HTML {now['html']:.2f}s)"
+            f"  {games:,} games, {k} entrants: {now['cpu']:.2f}s CPU, {now['total']:.2f}s wall "
+            f"(board {now['board']:.2f}s, terminal {now['terminal']:.2f}s, JSON "
+            f"{now['json']:.2f}s, CSV {now['csv']:.2f}s, HTML {now['html']:.2f}s)"
         )
         if games <= args.speed_baseline_max:
             before = json.loads(
                 run_python(baseline_src(args.speed_baseline), script, str(games), str(k))
             )
+            cpu = before.get("cpu", before["total"])
             line += (
-                f"; baseline {args.speed_baseline}: {before['total']:.2f}s "
-                f"(board {before['board']:.2f}s), {before['total'] / now['total']:.1f}x"
+                f"; baseline {args.speed_baseline}: {cpu:.2f}s CPU, {before['total']:.2f}s "
+                f"wall, {cpu / now['cpu']:.1f}x the CPU time"
             )
         print(line)
 

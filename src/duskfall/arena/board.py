@@ -16,7 +16,19 @@ derives:
 * each block's side advantage; held-out prediction scores (:mod:`duskfall.arena.holdout`);
 * with ``stop = "separated"``, the sequential analysis (:mod:`duskfall.arena.sequential`): the
   looks taken, why the tournament stopped and the games it saved; the pairs' intervals and
-  verdicts are then the repeated confidence intervals of the last look.
+  verdicts are then the repeated confidence intervals of the last look;
+* tiers: down the board, an entrant opens a new tier when it is separated from a member of
+  the current one, so no two entrants of a tier are separated.
+
+Only what the games determine gets a number: before it is estimated, every quantity (each
+entrant's overall skill and two skills, each pair's differences, chance and verdict, each
+side advantage) is checked to be estimable from the games played
+(:mod:`duskfall.arena.identified`); one that is not is "not measured by this design", with
+the reason, never a number, a verdict or a tier.
+
+The resamples are refitted warm (from the full fit); every linear quantity's resampled values
+are one matrix product, and OpenSkill's resamples and held-out folds are rated in one
+vectorised pass (:mod:`duskfall.arena.openskill_batch`).
 """
 
 from __future__ import annotations

@@ -122,7 +122,10 @@ def _step(
     e = np.exp(team_mu / c)
     p_evil = e[0] / (e[0] + e[1])
     result = games.result[g]
-    omega = np.stack([result - p_evil, (1 - result) - (1 - p_evil)]) * team_s2 / c
+    omega = np.empty_like(team_s2)
+    omega[0] = result - p_evil
+    omega[1] = (1 - result) - (1 - p_evil)
+    omega *= team_s2 / c
     delta = (p_evil * (1 - p_evil)) * team_s2 / c**2 * (np.sqrt(team_s2) / c)
     share = inflated2 / team_s2[:, :, None]  # (2, R, M)
     scale = np.where((omega >= 0)[:, :, None], weight, 1.0 / weight)
@@ -133,9 +136,12 @@ def _step(
     mu[rows, index[1]] += moved[1]  # after the evil side's move: one on both sides gets both
     sigma[rows, index[0]] = new_sigma[0]
     partner = games.partner[g]
-    evil_sigma = np.take_along_axis(new_sigma[0], np.maximum(partner, 0), axis=1)
     both = partner >= 0
-    sigma[rows, index[1]] = np.where(both, np.minimum(new_sigma[1], evil_sigma), new_sigma[1])
+    if both.any():  # an entrant on both sides keeps the smaller sigma
+        evil_sigma = new_sigma[0][np.arange(len(g))[:, None], np.maximum(partner, 0)]
+        sigma[rows, index[1]] = np.where(both, np.minimum(new_sigma[1], evil_sigma), new_sigma[1])
+    else:
+        sigma[rows, index[1]] = new_sigma[1]
     seen[rows, index[0]] = True
     seen[rows, index[1]] = True
 
