@@ -723,10 +723,14 @@ def _tiers(entrants: Sequence[EntrantBoard], pairs: Sequence[PairBoard]) -> None
 
 
 def pair_differences(fit: Fit) -> dict[tuple[str, str], tuple[float, float]]:
-    """(difference, se) of overall skill for every pair of entrants (in entrant order)."""
+    """(difference, se) of overall skill for every pair of entrants (in entrant order);
+    (NaN, NaN) for a pair the games do not measure."""
     out = {}
     for a, b in itertools.combinations(fit.params.entrants, 2):
         contrast = _difference(fit, "overall", a, b)
+        if not fit.identification.contrast(contrast):
+            out[a, b] = (math.nan, math.nan)
+            continue
         samples = fit.sample_matrix @ contrast
         out[a, b] = (float(fit.theta @ contrast), standard_error(samples, fit.deals))
     return out

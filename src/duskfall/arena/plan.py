@@ -220,10 +220,12 @@ def proxy_side_logits(config: TournamentConfig, games: int = PROXY_GAMES) -> dic
 
 def _pilot(
     config: TournamentConfig, pilot: Sequence[RatedGame], gap: float, side: Mapping[str, float]
-) -> Pilot:
+) -> Pilot | None:
     entrants = list(config.entrants)
     fit = fit_games(pilot, entrants, bootstrap=config.board.bootstrap, seed=config.seed % 2**32)
-    differences = pair_differences(fit)
+    differences = {k: v for k, v in pair_differences(fit).items() if not math.isnan(v[1])}
+    if not differences:  # no pair measured yet (or nothing resampled): no pilot figure
+        return None
     worst = max(differences, key=lambda pair: differences[pair][1])
     se = differences[worst][1]
     by_games = DealResampler(list(range(len(pilot))), config.seed % 2**32 + 1)
