@@ -651,13 +651,17 @@ def planner(variant: str, args: argparse.Namespace) -> None:
             continue
         runs = Runs(PLANNED, need.schedule, need.games, args.planner_reps, variant, 9700)
         separated = 0
+        errors = []
         for rep in range(args.planner_reps):
             fitted = fit_games(runs[rep], names, bootstrap=args.bootstrap, seed=rep)
             d, se = pair_differences(fitted)[("p050", "p075")]
             separated += -d - critical(0.95, fitted.deals) * se > 0
+            errors.append(se)
+        planned_se = need.se_per_game / math.sqrt(need.games)
         print(
             f"    {need.schedule}: {need.games} games planned; separated in "
-            f"{rate(separated, args.planner_reps)} (promised 80%)"
+            f"{rate(separated, args.planner_reps)} (promised 80%); the runs' standard error "
+            f"{statistics.mean(errors):.3f} against the plan's {planned_se:.3f}"
         )
 
 
