@@ -13,8 +13,15 @@ each block's evil side winning as often as measured:
 * on a *pilot*: the tournament's games played so far (its side advantages, fitted); the
   pilot's deal-bootstrap standard errors are also compared with a game-by-game bootstrap, which
   is how much the pairing of games within deals cut the variance, as measured;
+* else, when every entrant is a bot (nothing that costs money, no remote program), on a pilot
+  of the config's own schedule played now with the entrants themselves;
 * else on a quick simulation of each block with the ``heuristic`` bot on every seat (the
   variant's measured outcome variance; the entrants themselves may be models that cost money).
+
+With a pilot, every schedule's variance is also scaled by the pilot's deal-bootstrap variance
+over the model's (when larger): checked against tournaments of the planned size
+(``benchmarks/board_calibration.py --sections planner``), the model's variance alone, with a
+heuristic proxy's side advantage, promised 80% power and reached about half.
 
 The numbers assume games independent given the skills; a paired design whose deals matter
 needs fewer (the pilot's measured reduction says how many fewer).
@@ -34,11 +41,13 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from duskfall.agents.specs import calls_models
 from duskfall.arena.board import fit_games, pair_differences
 from duskfall.arena.identified import ONLY_EACH_OTHER, Identification, diagnosis
 from duskfall.arena.intervals import DealResampler, standard_error
-from duskfall.arena.quick_games import job, play
+from duskfall.arena.quick_games import job, play, play_schedule
 from duskfall.arena.rated import block_labels, rated_game
+from duskfall.arena.remote_spec import REMOTE
 from duskfall.arena.schedule import build_schedule, deal_size
 from duskfall.arena.skill_model import ELO_PER_LOGIT, Design, RatedGame, sigmoid
 from duskfall.arena.tournament_config import TournamentConfig
@@ -111,6 +120,7 @@ class Plan:
     schedules: list[ScheduleNeed] = field(default_factory=list)
     pilot: Pilot | None = None
     warnings: list[str] = field(default_factory=list)  # what the config's design cannot measure
+    inflation: float = 1.0  # the model's variance scaled by the pilot's measured excess
 
     @property
     def gap(self) -> float:
@@ -128,6 +138,7 @@ class Plan:
             "schedules": [s.to_dict() for s in self.schedules],
             "pilot": None if self.pilot is None else self.pilot.to_dict(),
             "warnings": self.warnings,
+            "variance_inflation": round(self.inflation, 4),
         }
 
 
@@ -243,6 +254,26 @@ def _pilot(
     return Pilot(len(pilot), fit.deals, config.schedule, se, se_games, model_se, needed)
 
 
+def _bots_only(config: TournamentConfig) -> bool:
+    """Whether every entrant is a program played here for free (no model, no remote)."""
+    return all(spec != REMOTE and not calls_models(spec) for spec in config.entrants.values())
+
+
+def _bot_pilot(config: TournamentConfig, games: int) -> list[RatedGame]:
+    """``games`` games per block (whole deals, at least two) of the config's own schedule,
+    its entrants in their seats, played here: a pilot that costs nothing."""
+    size = deal_size(config)
+    trial = config.model_copy(
+        update={
+            "games": max(2, games // size) * size,
+            "stop": "all",
+            "forks": [],
+            "variants": [b.model_copy(update={"games": None}) for b in config.variants],
+        }
+    )
+    return play_schedule(trial)
+
+
 def make_plan(
     config: TournamentConfig,
     gap_elo: float,
@@ -252,10 +283,13 @@ def make_plan(
     """The plan of ``config`` (see the module docstring); ``pilot``: its games so far."""
     entrants = list(config.entrants)
     labels = block_labels(config)
+    source = f"pilot: the {len(pilot or [])} games played so far"
+    if not (pilot and len({g.deal for g in pilot}) >= 2) and _bots_only(config) and proxy_games:
+        pilot = _bot_pilot(config, proxy_games)
+        source = f"a pilot of {len(pilot)} games of the entrants themselves (bots), played now"
     if pilot and len({g.deal for g in pilot}) >= 2:
         fit = fit_games(pilot, entrants, bootstrap=0)
         side = {b: v for b, v in fit.skills(fit.theta).side_advantage.items() if b in labels}
-        source = f"pilot: the {len(pilot)} games played so far"
     else:
         side = proxy_side_logits(config, proxy_games)
         source = f"{proxy_games} games per block of heuristic bots on every seat"
@@ -266,17 +300,21 @@ def make_plan(
         {b: float(sigmoid(np.asarray([v]))[0]) for b, v in side.items()},
         source,
     )
+    if pilot is not None:
+        plan.pilot = _pilot(config, pilot, plan.gap, side)
+    inflation = 1.0  # the pilot's measured variance over the model's, where it is larger
+    if plan.pilot is not None and plan.pilot.model_se > 0:
+        inflation = max(1.0, (plan.pilot.se / plan.pilot.model_se) ** 2)
+    plan.inflation = inflation
     for schedule in SCHEDULES:
         games = _design_games(config, schedule)
-        v = model_variance(games, entrants, side)
+        v = model_variance(games, entrants, side) * inflation
         if math.isinf(v):
             plan.schedules.append(ScheduleNeed(schedule, None, None, v, diagnosis(games)))
             continue
         per_deal = deal_size(config.model_copy(update={"schedule": schedule}))
         needed = _games_needed(v, plan.gap, per_deal)
         plan.schedules.append(ScheduleNeed(schedule, needed, needed // per_deal, math.sqrt(v)))
-    if pilot is not None:
-        plan.pilot = _pilot(config, pilot, plan.gap, side)
     plan.warnings = design_gaps(config)
     return plan
 

@@ -268,6 +268,12 @@ def plan_table(plan: Plan, config: TournamentConfig) -> list[Table | Text]:
         f"{plan.name}: {len(config.entrants)} entrants; to separate a gap of "
         f"{plan.gap_elo:g} rating points ({plan.gap:.2f} logits) at 95% with 80% power.\n"
         f"Outcome variance from {plan.source} ({sides})."
+        + (
+            f" The model's variance is scaled by {plan.inflation:.2f}, the pilot's measured "
+            "over the model's."
+            if plan.inflation > 1
+            else ""
+        )
     )
     table = _table(
         "games needed (every pair, equal entrants but for the gap)",
