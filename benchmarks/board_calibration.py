@@ -640,7 +640,8 @@ def planner(variant: str, args: argparse.Namespace) -> None:
     plan = make_plan(config_of(PLANNED, "duplicate", 2, 0, variant), gap, None, args.proxy_games)
     print(
         f"  planner: p075 against p050, gap {gap:.0f} rating points (a {len(truth_run)}-game "
-        f"run); reached power of {args.planner_reps} tournaments of the planned size:"
+        f"run); plan from {plan.source}, variance x{plan.inflation:.2f}; reached power of "
+        f"{args.planner_reps} tournaments of the planned size:"
     )
     for need in plan.schedules:
         if need.games is None:
@@ -648,6 +649,9 @@ def planner(variant: str, args: argparse.Namespace) -> None:
             continue
         if need.schedule == "sides":
             print(f"    sides: {need.games} games planned (with two entrants, duplicate's design)")
+            continue
+        if need.schedule not in args.planner_schedules:
+            print(f"    {need.schedule}: {need.games} games planned (not played here)")
             continue
         runs = Runs(PLANNED, need.schedule, need.games, args.planner_reps, variant, 9700)
         separated = 0
@@ -809,6 +813,9 @@ def main() -> None:
     parser.add_argument("--sided-reps", type=int, default=50)
     parser.add_argument("--planner-reps", type=int, default=50)
     parser.add_argument("--planner-truth-games", type=int, default=4000)
+    parser.add_argument(
+        "--planner-schedules", default="duplicate,mixed", help="schedules whose plan is played"
+    )
     parser.add_argument("--proxy-games", type=int, default=200)
     parser.add_argument("--clone-deals", type=int, default=60)
     parser.add_argument("--clone-reps", type=int, default=10)
@@ -818,6 +825,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     args.sections = [x for x in args.sections.split(",") if x]
+    args.planner_schedules = [x for x in args.planner_schedules.split(",") if x]
     unknown_sections = [x for x in args.sections if x not in SECTIONS]
     if unknown_sections:
         parser.error(
