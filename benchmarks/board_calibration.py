@@ -39,29 +39,67 @@ Part 2, honesty over ``--honesty-reps`` (at least 50) repeated tournaments per s
         --honesty copies --copies-reps 400                    # only the two copies, 400 times
     python benchmarks/board_calibration.py --variants sports-mafia --skip-ladder \
         --skip-honesty --pairs 'p050>p025,p075>p050'            # only these pairs' games needed
+
+Part 3, only what the games determine (issue 41), sections of their own (``--sections``; the
+default runs every section, ``--quick`` at small sizes):
+
+* ``mixed-copies``: two copies of ``heuristic`` beside ``random`` at ``mixed`` tables, with
+  today's equal seat shares and with the varied ones: how often the copies are declared
+  separated, how many numbers the board printed, and how many printed numbers the games do
+  not fix (found without the board's own check: two refits whose priors favour deception and
+  detection in turn move such a number beyond its interval);
+* ``sided``: three ``sided:`` entrants whose deception order and detection order are planted
+  and differ: the orders a run 20 times larger finds, how many tournaments put each skill in
+  order, and the coverage of the pairs' 95% intervals of each skill;
+* ``planner``: ``tournament plan``'s games for the gap between p050 and p075 (as a long run
+  measures it), then tournaments of that size: the share separating it, beside the 80%
+  promised, per schedule;
+* ``clone``: the ladder with a copy of p050 added: how far the other rungs' skills move, in
+  half-widths of their intervals, beside how far another master seed moves them;
+* ``speed``: the whole report of synthetic tournaments (1,000 games of 3 entrants, 10,000 of
+  6), one core, on this tree and on the commit before (``--speed-baseline``).
+
+    python benchmarks/board_calibration.py --sections mixed-copies,sided,planner,clone,speed
+    python benchmarks/board_calibration.py --sections speed --quick
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
+import json
 import math
 import os
+import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from scipy import stats
 
-from baseline import baseline_src
-from duskfall.arena.board import fit_games, pair_differences
+from baseline import baseline_src, current_src, run_python
+from duskfall.arena import skill_model
+from duskfall.arena.board import (
+    SEPARATED,
+    Board,
+    Estimate,
+    Fit,
+    build_board,
+    fit_games,
+    pair_differences,
+)
 from duskfall.arena.intervals import critical
+from duskfall.arena.plan import make_plan
 from duskfall.arena.quick_games import play_schedule
 from duskfall.arena.schedule import build_schedule
-from duskfall.arena.skill_model import EVIL, RatedGame
+from duskfall.arena.skill_model import ELO_PER_LOGIT, EVIL, RatedGame, anchored
 from duskfall.arena.stopping import analyse, pair_verdicts, schedule_looks
 from duskfall.arena.tournament_config import TournamentConfig, parse_tournament
 
@@ -443,6 +481,286 @@ def _copies(
     print(f"    {rate(sequential, reps)} with stop=separated (8 looks, mean {used:.0f} games)")
 
 
+# -- round two: only what the games determine ----------------------------------------------
+
+COPIES_MIXED = {"copy-a": "heuristic", "copy-b": "heuristic", "naive": "random"}
+# two-sided strengths: (deception, detection) of each entrant, as the share of heuristic decisions
+SIDED = {
+    "wolf": "sided:heuristic/random",  # (1, 0)
+    "even": "sided:mix:heuristic@0.5/random/heuristic",  # (0.5, 1)
+    "sheep": "sided:random/mix:heuristic@0.5/random",  # (0, 0.5)
+}
+PLANTED = {"deception": ["wolf", "even", "sheep"], "detection": ["even", "sheep", "wolf"]}
+PLANNED = {"p050": LADDER["p050"], "p075": LADDER["p075"]}
+
+
+@contextmanager
+def equal_shares() -> Iterator[None]:
+    """Today's ``mixed``: every entrant the same number of seats at every table (the quotas of
+    the commit before the shares varied), for the tournaments played inside."""
+    import duskfall.arena.schedule as schedule
+
+    def even(names: Sequence[str], seats: int, rng: random.Random) -> Counter[str]:
+        base, extra = divmod(seats, len(names))
+        lucky = set(rng.sample(list(names), extra))
+        return Counter({name: base + (name in lucky) for name in names})
+
+    saved = schedule._quotas
+    schedule._quotas = even
+    try:
+        yield
+    finally:
+        schedule._quotas = saved
+
+
+@contextmanager
+def wide_prior(kind: str, factor: float = 10.0) -> Iterator[None]:
+    """The board's fit with the prior of one skill (``deception`` or ``detection``) ``factor``
+    times wider than the other's: along a direction the games leave free, the fit goes where
+    the ratio of the priors sends it."""
+    saved = skill_model.Parameters.prior_precision
+
+    def widened(self: skill_model.Parameters) -> skill_model.Vector:
+        precision = saved(self)
+        columns = slice(0, self.k) if kind == "deception" else slice(self.k, 2 * self.k)
+        precision[columns] /= factor**2
+        return precision
+
+    skill_model.Parameters.prior_precision = widened  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        skill_model.Parameters.prior_precision = saved  # type: ignore[method-assign]
+
+
+def wandering(board: Board, games: Sequence[RatedGame]) -> int:
+    """Numbers the board printed that the games do not fix, found without the board's own
+    check: refitted once with the deception prior ten times wider than detection's and once
+    the other way round, a quantity the games determine moves less than its interval's
+    half-width; one only the priors held goes wherever their ratio sends it."""
+    names = [e.name for e in board.entrants]
+    fits = []
+    for kind in ("deception", "detection"):
+        with wide_prior(kind):
+            fit = fit_games(games, names, bootstrap=0)
+        fits.append(anchored(fit.params, fit.theta))
+    moved = 0
+    for e in board.entrants:
+        for kind, shown in (("deception", e.deception), ("detection", e.detection)):
+            if shown.measured:
+                apart = abs(getattr(fits[0], kind)[e.name] - getattr(fits[1], kind)[e.name])
+                moved += apart > (shown.high - shown.low) / 2
+        if e.overall.measured:
+            apart = abs(fits[0].overall(e.name) - fits[1].overall(e.name))
+            moved += apart > (e.overall.high - e.overall.low) / 2
+    return moved
+
+
+def mixed_copies(variant: str, args: argparse.Namespace) -> None:
+    """Two copies of ``heuristic`` beside ``random`` at ``mixed`` tables: today's equal
+    shares against the varied shares, over ``--mixed-reps`` tournaments."""
+    n, reps = args.mixed_games, args.mixed_reps
+    print(f"  two copies of heuristic and random, mixed, {n} games, {reps} tournaments:")
+    for label, design in (
+        ("equal shares (today's mixed)", equal_shares),
+        ("varied shares", _as_is),
+    ):
+        separated = numbers = unmeasured = wandered = 0
+        with design():
+            runs = Runs(COPIES_MIXED, "mixed", n, reps, variant, 9000)
+            for rep in range(reps):
+                games = runs[rep]
+                board = build_board(
+                    games, COPIES_MIXED, bootstrap=args.bootstrap, seed=rep, holdout=False
+                )
+                pair = board.pair("copy-a", "copy-b")
+                separated += pair.verdict == SEPARATED
+                unmeasured += not pair.overall.measured
+                numbers += sum(e.overall.measured for e in board.entrants)
+                wandered += wandering(board, games)
+        print(
+            f"    {label}: copies separated in {rate(separated, reps)}; overall printed for "
+            f"{numbers} of {3 * reps} entrants ({unmeasured} pairs 'not measured by this "
+            f"design'); printed numbers the games do not fix: {wandered}"
+        )
+
+
+@contextmanager
+def _as_is() -> Iterator[None]:
+    yield
+
+
+def _skill_difference(fit: Fit, kind: str, a: str, b: str) -> Estimate:
+    design = fit.design
+    return fit.linear(design.skill_contrast(kind, a, None) - design.skill_contrast(kind, b, None))
+
+
+def sided_ladder(variant: str, args: argparse.Namespace) -> None:
+    """Entrants of known two-sided strength: do deception and detection come out in their
+    planted (different) orders, and do the pairs' intervals cover the truth?"""
+    n, reps = args.sided_games, args.sided_reps
+    names = list(SIDED)
+    truth_run = play(config_of(SIDED, "duplicate", 20 * n, 97, variant))
+    truth_fit = fit_games(truth_run, names, bootstrap=0)
+    truth = anchored(truth_fit.params, truth_fit.theta)
+    runs = Runs(SIDED, "duplicate", n, reps, variant, 9500)
+    ordered: Counter[str] = Counter()
+    hits: defaultdict[str, list[bool]] = defaultdict(list)
+    for rep in range(reps):
+        fit = fit_games(runs[rep], names, bootstrap=args.bootstrap, seed=rep)
+        skills = anchored(fit.params, fit.theta)
+        for kind, order in PLANTED.items():
+            values = getattr(skills, kind)
+            ordered[kind] += all(values[a] > values[b] for a, b in itertools.pairwise(order))
+            for a, b in itertools.combinations(names, 2):
+                shown = _skill_difference(fit, kind, a, b)
+                true = getattr(truth, kind)[a] - getattr(truth, kind)[b]
+                hits[kind].append(shown.low <= true <= shown.high)
+    print(f"  sided ladder ({', '.join(f'{k} = {v}' for k, v in SIDED.items())}):")
+    for kind, order in PLANTED.items():
+        values = getattr(truth, kind)
+        found = sorted(names, key=lambda name: -values[name])
+        print(
+            f"    {kind}: planted {' > '.join(order)}; a {20 * n}-game run finds "
+            f"{' > '.join(f'{x} {values[x]:+.2f}' for x in found)}"
+            f" ({'in order' if found == order else 'OUT OF ORDER'}); {n}-game tournaments in "
+            f"order: {ordered[kind]} of {reps}; coverage of the pairs' 95% intervals: "
+            f"{sum(hits[kind]) / len(hits[kind]):.1%} of {len(hits[kind])}"
+        )
+
+
+def planner(variant: str, args: argparse.Namespace) -> None:
+    """The planner's promise: tournaments of the size ``plan`` gives for the pair's true gap
+    separate it (in the right direction) in about 80% of runs?"""
+    names = list(PLANNED)
+    truth_run = play(config_of(PLANNED, "duplicate", args.planner_truth_games, 96, variant))
+    fit = fit_games(truth_run, names, bootstrap=0)
+    skills = anchored(fit.params, fit.theta)
+    gap = (skills.overall("p075") - skills.overall("p050")) * ELO_PER_LOGIT
+    plan = make_plan(config_of(PLANNED, "duplicate", 2, 0, variant), gap, None, args.proxy_games)
+    print(
+        f"  planner: p075 against p050, gap {gap:.0f} rating points (a {len(truth_run)}-game "
+        f"run); plan from {plan.source}, variance x{plan.inflation:.2f}; reached power of "
+        f"{args.planner_reps} tournaments of the planned size:"
+    )
+    for need in plan.schedules:
+        if need.games is None:
+            print(f"    {need.schedule}: plan says not measured ({need.reason})")
+            continue
+        if need.schedule == "sides":
+            print(f"    sides: {need.games} games planned (with two entrants, duplicate's design)")
+            continue
+        if need.schedule not in args.planner_schedules:
+            print(f"    {need.schedule}: {need.games} games planned (not played here)")
+            continue
+        runs = Runs(PLANNED, need.schedule, need.games, args.planner_reps, variant, 9700)
+        separated = 0
+        errors = []
+        for rep in range(args.planner_reps):
+            fitted = fit_games(runs[rep], names, bootstrap=args.bootstrap, seed=rep)
+            d, se = pair_differences(fitted)[("p050", "p075")]
+            separated += -d - critical(0.95, fitted.deals) * se > 0
+            errors.append(se)
+        planned_se = need.se_per_game / math.sqrt(need.games)
+        print(
+            f"    {need.schedule}: {need.games} games planned; separated in "
+            f"{rate(separated, args.planner_reps)} (promised 80%); the runs' standard error "
+            f"{statistics.mean(errors):.3f} against the plan's {planned_se:.3f}"
+        )
+
+
+def clone(variant: str, args: argparse.Namespace) -> None:
+    """Adding a copy of p050 to the ladder: how far the other rungs' skills (relative to
+    p000) move, in units of their 95% half-widths, beside how far they move between two
+    tournaments that differ only in their master seed."""
+    deals, reps = args.clone_deals, args.clone_reps
+    cloned = {**LADDER, "p050-copy": LADDER["p050"]}
+    others = [name for name in ORDER if name not in ("p000", "p050")] + ["p050"]
+    shifts: list[float] = []
+    noise: list[float] = []
+
+    def overall(fit: Fit, name: str) -> Estimate:
+        d = fit.design
+        return fit.linear(
+            (
+                d.skill_contrast("deception", name, "p000")
+                + d.skill_contrast("detection", name, "p000")
+            )
+            / 2
+        )
+
+    for rep in range(reps):
+        seed = 9900 + rep
+        plain = play(config_of(LADDER, "duplicate", deals * len(LADDER), seed, variant))
+        copied = play(config_of(cloned, "duplicate", deals * len(cloned), seed, variant))
+        again = play(config_of(LADDER, "duplicate", deals * len(LADDER), seed + 500, variant))
+        fits = [
+            fit_games(g, list(e), reference="p000", bootstrap=args.bootstrap, seed=rep)
+            for g, e in ((plain, LADDER), (copied, cloned), (again, LADDER))
+        ]
+        for name in others:
+            base = overall(fits[0], name)
+            half = (base.high - base.low) / 2
+            shifts.append(abs(overall(fits[1], name).point - base.point) / half)
+            noise.append(abs(overall(fits[2], name).point - base.point) / half)
+    print(
+        f"  clone: a copy of p050 added to the ladder ({deals} deals, {reps} tournaments): the "
+        f"other rungs' overall skill moved {statistics.mean(shifts):.2f} of its 95% half-width "
+        f"on average (largest {max(shifts):.2f}; beyond the interval: "
+        f"{sum(x > 1 for x in shifts)} of {len(shifts)}); between two seeds without a copy: "
+        f"{statistics.mean(noise):.2f} (largest {max(noise):.2f})"
+    )
+
+
+def speed(args: argparse.Namespace) -> None:
+    """The whole report's time (board with every interval, and each format) on synthetic
+    tournaments, one core, on this tree and on the baseline."""
+    os.environ.update(
+        {v: "1" for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    )
+    script = str(Path(__file__).with_name("board_report_speed.py"))
+    sizes = [(1000, 3), (10_000, 6)] if not args.quick else [(1000, 3), (4000, 6)]
+    print(f"\n== the report's time, one core ({load_average()}) ==")
+    for games, k in sizes:
+        now = json.loads(run_python(current_src(), script, str(games), str(k)))
+        line = (
+            f"  {games:,} games, {k} entrants: {now['cpu']:.2f}s CPU, {now['total']:.2f}s wall "
+            f"(board {now['board']:.2f}s, terminal {now['terminal']:.2f}s, JSON "
+            f"{now['json']:.2f}s, CSV {now['csv']:.2f}s, HTML {now['html']:.2f}s)"
+        )
+        if games <= args.speed_baseline_max:
+            before = json.loads(
+                run_python(baseline_src(args.speed_baseline), script, str(games), str(k))
+            )
+            cpu = before.get("cpu", before["total"])
+            line += (
+                f"; baseline {args.speed_baseline}: {cpu:.2f}s CPU, {before['total']:.2f}s "
+                f"wall, {cpu / now['cpu']:.1f}x the CPU time"
+            )
+        print(line)
+
+
+ROUND_TWO: dict[str, Callable[[str, argparse.Namespace], None]] = {
+    "mixed-copies": mixed_copies,
+    "sided": sided_ladder,
+    "planner": planner,
+    "clone": clone,
+}
+SECTIONS = ("needed", "honesty", *ROUND_TWO, "speed")
+SPEED_REPORT_BASELINE = "8859672"  # main before the board's second round (issue 41)
+
+
+def part_three(variant: str, args: argparse.Namespace) -> None:
+    chosen = [name for name in ROUND_TWO if name in args.sections]
+    if not chosen:
+        return
+    print(f"\n== {variant}: only what the games determine ==")
+    for name in chosen:
+        started = time.perf_counter()
+        ROUND_TWO[name](variant, args)
+        print(f"    ({time.perf_counter() - started:.0f}s, {load_average()})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default=",".join(VARIANTS))
@@ -484,7 +802,35 @@ def main() -> None:
     parser.add_argument("--skip-ladder", action="store_true", help="games needed: pairs only")
     parser.add_argument("--skip-pairs", action="store_true", help="games needed: ladder only")
     parser.add_argument("--quick", action="store_true", help="a smoke run: few, small runs")
+    parser.add_argument(
+        "--sections",
+        default=",".join(SECTIONS),
+        help=f"which sections to run (of {','.join(SECTIONS)})",
+    )
+    parser.add_argument("--mixed-games", type=int, default=300)
+    parser.add_argument("--mixed-reps", type=int, default=50)
+    parser.add_argument("--sided-games", type=int, default=300, help="a multiple of 3")
+    parser.add_argument("--sided-reps", type=int, default=50)
+    parser.add_argument("--planner-reps", type=int, default=50)
+    parser.add_argument("--planner-truth-games", type=int, default=4000)
+    parser.add_argument(
+        "--planner-schedules", default="duplicate,mixed", help="schedules whose plan is played"
+    )
+    parser.add_argument("--proxy-games", type=int, default=200)
+    parser.add_argument("--clone-deals", type=int, default=60)
+    parser.add_argument("--clone-reps", type=int, default=10)
+    parser.add_argument("--speed-baseline", default=SPEED_REPORT_BASELINE)
+    parser.add_argument(
+        "--speed-baseline-max", type=int, default=1000, help="baseline: only up to these games"
+    )
     args = parser.parse_args()
+    args.sections = [x for x in args.sections.split(",") if x]
+    args.planner_schedules = [x for x in args.planner_schedules.split(",") if x]
+    unknown_sections = [x for x in args.sections if x not in SECTIONS]
+    if unknown_sections:
+        parser.error(
+            f"--sections: unknown {', '.join(unknown_sections)} (of {', '.join(SECTIONS)})"
+        )
     try:
         args.pairs = chosen_pairs(args.pairs)
     except ValueError as error:
@@ -498,14 +844,20 @@ def main() -> None:
         args.ladder_new_max, args.ladder_old_max = 400, 600
         args.pair_new_max, args.pair_old_max = 200, 300
         args.honesty_ladder_games, args.copies_ladder_games = 100, 120
+        args.mixed_games, args.mixed_reps, args.sided_games, args.sided_reps = 150, 10, 150, 10
+        args.planner_reps, args.planner_truth_games, args.proxy_games = 10, 1000, 60
+        args.clone_deals, args.clone_reps = 30, 3
     print(f"board calibration: ladder {', '.join(LADDER.values())}; {load_average()}")
-    today = today_ratings(args.baseline)
+    today = today_ratings(args.baseline) if "needed" in args.sections else None
     started = time.perf_counter()
     for variant in args.variants.split(","):
-        if not args.skip_needed:
+        if "needed" in args.sections and not args.skip_needed:
             part_one(variant, args, today)
-        if not args.skip_honesty:
+        if "honesty" in args.sections and not args.skip_honesty:
             part_two(variant, args)
+        part_three(variant, args)
+    if "speed" in args.sections:
+        speed(args)
     print(
         f"\n{GAMES_PLAYED[0]:,} games in runs of the ladder and pairs, "
         f"{time.perf_counter() - started:.0f}s in all; {load_average()}"

@@ -41,17 +41,22 @@ def test_the_same_config_gives_the_same_schedule_and_another_seed_another() -> N
     assert [s.seed for s in other] != [s.seed for s in build_schedule(config)]
 
 
-def test_mixed_rotates_every_entrant_through_every_role_about_equally() -> None:
+def test_mixed_varies_seat_shares_and_rotates_every_entrant_through_every_role() -> None:
     config = bot_config(games=40, variants=[{"variant": "sports-mafia"}])
     plays: Counter[tuple[str, str]] = Counter()
+    shares = Counter()
     for slot in build_schedule(config):
         roles = _roles(slot)
-        assert Counter(slot.seats) == {"smart": 5, "naive": 5}
+        held = Counter(slot.seats)
+        assert set(held) == {"smart", "naive"} and held.total() == 10
+        shares[held["smart"]] += 1
         assert slot.deal_games == 1
         for seat, name in enumerate(slot.seats):
             plays[name, roles[seat]] += 1
+    assert len(shares) >= 4, shares  # the shares vary (so overall skill is measured)
     for role in ("SHERIFF", "DON", "MAFIA", "CITIZEN"):
-        assert abs(plays["smart", role] - plays["naive", role]) <= 1, (role, plays)
+        total = plays["smart", role] + plays["naive", role]
+        assert abs(plays["smart", role] - plays["naive", role]) <= max(3, 0.25 * total), plays
 
 
 def test_mixed_shuffles_display_names_per_game() -> None:

@@ -82,7 +82,8 @@ def test_plan_from_the_variant_and_from_a_pilot(tmp_path: Path) -> None:
     config = bot_config("duplicate", games=40, variants=WEREWOLF_9)
     plan = make_plan(config, gap_elo=100, proxy_games=40)
     needs = {need.schedule: need for need in plan.schedules}
-    assert set(needs) == {"duplicate", "sides", "mixed"} and plan.pilot is None
+    assert set(needs) == {"duplicate", "sides", "mixed"}
+    assert plan.pilot is not None and "entrants themselves" in plan.source  # bots: played now
     assert needs["duplicate"].games < needs["mixed"].games
     assert needs["duplicate"].games % 2 == 0 and 0.3 < plan.evil_win["werewolf:werewolf-9"] < 0.9
     run(config, tmp_path)

@@ -137,6 +137,36 @@ def test_an_entrant_whose_model_cannot_play_stops_the_run_before_any_game(
     assert not list((tmp_path / "tournaments" / "cli-bots").glob("*.jsonl"))
 
 
+def test_run_warns_before_play_when_the_design_cannot_measure_the_board(
+    tmp_path: Path, cli: CliRun
+) -> None:
+    """Four entrants in pairs with one deal: only the first pair meets, so no entrant's skill
+    relative to the field is measured; the run says so first, and the board prints no number
+    or verdict for what the games do not determine."""
+    path = tmp_path / "t.toml"
+    four = '[entrants]\na = "heuristic"\nb = "random"\nc = "heuristic"\nd = "random"\n'
+    path.write_text(
+        BOTS.replace('[entrants]\nsmart = "heuristic"\nnaive = "random"\n', four).replace(
+            '\n[[variants]]\nvariant = "werewolf"\npreset = "werewolf-6"\n', ""
+        )
+    )
+    db = str(tmp_path / "i.db")
+    code, _, err = cli("tournament", "run", str(path), "--db", db)
+    assert code == 0, err
+    assert err.startswith("warning: the 'sides' schedule with these games cannot measure the")
+    assert "overall skill of a, b, c, d" in err
+    code, out, err = cli(
+        "tournament", "report", str(path), "--db", db, "--json", "--bootstrap", "5"
+    )
+    board = json.loads(out)["board"]
+    assert all(e["overall"]["point"] is None and e["tier"] is None for e in board["entrants"])
+    verdicts = {(p["a"], p["b"]): p["verdict"] for p in board["pairs"]}
+    measured = [
+        pair for pair, verdict in verdicts.items() if verdict != "not measured by this design"
+    ]
+    assert [set(pair) for pair in measured] == [{"a", "b"}]
+
+
 def test_unknown_backend_is_one_line(bots: Path, tmp_path: Path, cli: CliRun) -> None:
     code, _, err = cli("tournament", "run", str(bots), "--db", str(tmp_path / "i.db"),
                        "--backend", "mars")  # fmt: skip

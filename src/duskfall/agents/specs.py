@@ -50,18 +50,21 @@ _KINDS: dict[str, str | AgentFactory] = {
     "cognitive": "duskfall.agents.cognitive:make_cognitive_agent",
     "human": "duskfall.agents.human:make_human",
     "mix": "duskfall.agents.mix:make_mix_agent",
+    "sided": "duskfall.agents.sided:make_sided_agent",
 }
 _KIND_HELP = {
     "llm": "llm:<model spec> (e.g. llm:local, llm:openai:gpt-4o-mini)",
     "cognitive": "cognitive:<model spec>",
     "human": "human",
     "mix": "mix:A@p/B (each decision by A with probability p, else B)",
+    "sided": "sided:E/V (the evil side's seats by E, the village's by V)",
 }
 _OPTION_CHECKS: dict[str, str | OptionCheck] = {
     "llm": "duskfall.agents.option_checks:llm_options",
     "cognitive": "duskfall.agents.option_checks:cognitive_options",
     "human": "duskfall.agents.option_checks:human_options",
     "mix": "duskfall.agents.mix:mix_options",
+    "sided": "duskfall.agents.sided:sided_options",
 }
 
 
@@ -111,6 +114,11 @@ def check_agent(variant: Variant, agent: str) -> str:
 
         check_mix(variant, agent.partition(":")[2])
         return agent
+    if kind == "sided" and kind in _KINDS:
+        from duskfall.agents.sided import parse_sided
+
+        parse_sided(variant, agent.partition(":")[2])
+        return agent
     if kind in _KINDS and (kind == "human" or agent.partition(":")[2]):
         return agent
     raise ConfigError(
@@ -128,13 +136,13 @@ def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State],
     if all("=" not in p for p in parts):
         if len(parts) == 1:
             agent = check_agent(variant, parts[0])
-            return lambda state: [agent] * state.num_seats
+            return lambda state: _by_side(variant, state, [agent] * state.num_seats)
         if len(parts) != num_seats:
             raise ConfigError(
                 f"agent list has {len(parts)} entries but the game has {num_seats} seats"
             )
         agents = [check_agent(variant, p) for p in parts]
-        return lambda state: list(agents)
+        return lambda state: _by_side(variant, state, agents)
     by_key: dict[str, str] = {}
     for part in parts:
         key, sep, agent = part.partition("=")
@@ -155,9 +163,19 @@ def parse_spec(variant: Variant, spec: str, num_seats: int) -> Callable[[State],
                     f"({state.team_of(seat)}); add default=AGENT"
                 )
             out.append(chosen)
-        return out
+        return _by_side(variant, state, out)
 
     return resolve
+
+
+def _by_side(variant: Variant, state: State, agents: list[str]) -> list[str]:
+    """Each seat's agent with ``sided:E/V`` resolved by the seat's side
+    (:mod:`duskfall.agents.sided`)."""
+    if not any(a.startswith("sided:") for a in agents):
+        return list(agents)
+    from duskfall.agents.sided import seat_agent
+
+    return [seat_agent(variant, agent, state, seat) for seat, agent in enumerate(agents)]
 
 
 def _check_keys(
@@ -227,6 +245,11 @@ def calls_models(agent: str) -> bool:
 
         mixed = parse_mix(arg)
         return calls_models(mixed.first) or calls_models(mixed.second)
+    if kind == "sided":
+        from duskfall.agents.sided import parts_of
+
+        parts = parts_of(agent)
+        return parts is None or any(calls_models(part) for part in parts)
     return kind != "human"
 
 

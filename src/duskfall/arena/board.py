@@ -16,20 +16,37 @@ derives:
 * each block's side advantage; held-out prediction scores (:mod:`duskfall.arena.holdout`);
 * with ``stop = "separated"``, the sequential analysis (:mod:`duskfall.arena.sequential`): the
   looks taken, why the tournament stopped and the games it saved; the pairs' intervals and
-  verdicts are then the repeated confidence intervals of the last look.
+  verdicts are then the repeated confidence intervals of the last look;
+* tiers: down the board, an entrant opens a new tier when it is separated from a member of
+  the current one, so no two entrants of a tier are separated.
+
+Only what the games determine gets a number: before it is estimated, every quantity (each
+entrant's overall skill and two skills, each pair's differences, chance and verdict, each
+side advantage) is checked to be estimable from the games played
+(:mod:`duskfall.arena.identified`); one that is not is "not measured by this design", with
+the reason, never a number, a verdict or a tier.
+
+The resamples are refitted warm (from the full fit); every linear quantity's resampled values
+are one matrix product, and OpenSkill's resamples and held-out folds are rated in one
+vectorised pass (:mod:`duskfall.arena.openskill_batch`).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from duskfall.arena.holdout import Score, holdout_scores
+import numpy as np
+from numpy.typing import NDArray
+
+from duskfall.arena.holdout import Score, fold_orders, game_entrants, holdout_scores
+from duskfall.arena.identified import Identification, diagnosis
 from duskfall.arena.intervals import DealResampler, critical, standard_error
+from duskfall.arena.openskill_batch import TwoTeamGames
 from duskfall.arena.ratings import Rating, openskill_ratings
 from duskfall.arena.skill_model import (
     ELO_PER_LOGIT,
@@ -39,22 +56,31 @@ from duskfall.arena.skill_model import (
     RatedGame,
     Vector,
     anchored,
+    sigmoid,
 )
 from duskfall.arena.stats import Proportion
 
 ELO_BASE = 1500.0
 LEVEL = 0.95
 SEPARATED, NOT_YET = "separated", "not yet"
+NOT_MEASURED_VERDICT = "not measured by this design"
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A point with its interval (NaN bounds: no interval could be formed)."""
+    """A point with its interval (NaN bounds: no interval could be formed). ``reason`` set:
+    the games do not determine the quantity (:mod:`duskfall.arena.identified`), so it has no
+    number at all and says why."""
 
     point: float
     low: float = math.nan
     high: float = math.nan
     se: float = math.nan
+    reason: str = ""
+
+    @property
+    def measured(self) -> bool:
+        return not self.reason
 
     @property
     def known(self) -> bool:
@@ -69,26 +95,41 @@ class Estimate:
             offset + factor * self.low,
             offset + factor * self.high,
             abs(factor) * self.se,
+            self.reason,
         )
 
     def format(self, spec: str = "+.2f") -> str:
-        """``point [low, high]`` with this format spec (``-``: not measured)."""
+        """``point [low, high]`` with this format spec (``-``: no value; ``not measured``:
+        the design does not determine it)."""
+        if self.reason:
+            return NOT_MEASURED
         if math.isnan(self.point):
             return "-"
         if not self.known:
             return format(self.point, spec)
         return f"{self.point:{spec}} [{self.low:{spec}}, {self.high:{spec}}]"
 
-    def to_dict(self) -> dict[str, float | None]:
-        return {k: _json_float(v) for k, v in asdict(self).items()}
+    def to_dict(self) -> dict[str, float | str | None]:
+        out: dict[str, float | str | None] = {k: _json_float(getattr(self, k)) for k in _FIELDS}
+        if self.reason:
+            out["not_measured"] = self.reason
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Estimate:
-        return cls(*(math.nan if data.get(k) is None else float(data[k]) for k in _FIELDS))
+        point, low, high, se = (
+            math.nan if data.get(k) is None else float(data[k]) for k in _FIELDS
+        )
+        return cls(point, low, high, se, str(data.get("not_measured") or ""))
 
 
 _FIELDS = ("point", "low", "high", "se")
-UNMEASURED = Estimate(math.nan)  # a quantity the games do not determine (only the prior)
+NOT_MEASURED = "not measured"
+
+
+def unmeasured(reason: str) -> Estimate:
+    """A quantity the games do not determine (only the prior would give it a number)."""
+    return Estimate(math.nan, reason=reason)
 
 
 def _json_float(value: float) -> float | None:
@@ -128,6 +169,7 @@ class EntrantBoard:
     frontier: bool = False
     sides_identified: bool = True  # False: the games tell only deception + detection apart
     by_block: dict[str, dict[str, WinRate]] = field(default_factory=dict)  # block -> side/role
+    tier: int | None = None  # 1, 2, ...: entrants not separated share one; None: not measured
 
     @property
     def elo(self) -> Estimate:
@@ -153,6 +195,7 @@ class EntrantBoard:
             "cost_per_game": round(self.cost_per_game, 6),
             "tokens": self.tokens,
             "frontier": self.frontier,
+            "tier": self.tier,
             "sides_identified": self.sides_identified,
             "by_block": {
                 block: {k: w.to_dict() for k, w in rates.items()}
@@ -225,6 +268,7 @@ class Board:
     holdout: dict[str, Score] = field(default_factory=dict)
     stopping: Stopping | None = None
     level: float = LEVEL
+    not_measured: str = ""  # why some quantities have no number (empty: every one has)
 
     def entrant(self, name: str) -> EntrantBoard:
         return next(e for e in self.entrants if e.name == name)
@@ -232,6 +276,16 @@ class Board:
     def pair(self, a: str, b: str) -> PairBoard:
         """The pair of ``a`` and ``b`` in either order (differences as stored: a - b)."""
         return next(p for p in self.pairs if {p.a, p.b} == {a, b})
+
+    def tiers(self) -> list[list[str]]:
+        """The entrants of each tier, best tier first (unmeasured ones in none)."""
+        out: list[list[str]] = []
+        for e in self.entrants:
+            if e.tier is not None:
+                while len(out) < e.tier:
+                    out.append([])
+                out[e.tier - 1].append(e.name)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -250,12 +304,18 @@ class Board:
             "side_advantage": {k: e.to_dict() for k, e in self.side_advantage.items()},
             "entrants": [e.to_dict() for e in self.entrants],
             "pairs": [p.to_dict() for p in self.pairs],
+            "tiers": self.tiers(),
+            "not_measured": self.not_measured or None,
             "holdout": {k: s.to_dict() for k, s in self.holdout.items()},
             "stopping": None if self.stopping is None else self.stopping.to_dict(),
         }
 
 
 # -- the fit and its resamples ------------------------------------------------------------
+
+
+Many = Callable[[NDArray[np.float64]], NDArray[np.float64]]
+"""A quantity of the parameters, for every row of a matrix of parameter vectors at once."""
 
 
 @dataclass
@@ -267,6 +327,8 @@ class Fit:
     samples: list[Vector]
     reference: str | None
     multiplier: float | None = None  # replaces t(deals - 1) (a sequential look's boundary)
+    _identification: Identification | None = field(default=None, repr=False)
+    _matrix: NDArray[np.float64] | None = field(default=None, repr=False)
 
     @property
     def params(self) -> Parameters:
@@ -276,10 +338,31 @@ class Fit:
     def deals(self) -> int:
         return self.design.deals
 
+    @property
+    def sample_matrix(self) -> NDArray[np.float64]:
+        """The resamples' parameters, one row each."""
+        if self._matrix is None or len(self._matrix) != len(self.samples):
+            size = self.params.size
+            self._matrix = np.asarray(self.samples, dtype=np.float64).reshape(-1, size)
+        return self._matrix
+
     def estimate(self, quantity: Callable[[Vector], float], level: float = LEVEL) -> Estimate:
         """A quantity of the parameters with its interval."""
-        point = quantity(self.theta)
-        se = standard_error([quantity(s) for s in self.samples], self.deals)
+        return self._interval(quantity(self.theta), [quantity(s) for s in self.samples], level)
+
+    def linear(self, contrast: Vector, level: float = LEVEL) -> Estimate:
+        """``contrast @ theta`` with its interval (every resample in one product)."""
+        return self._interval(float(self.theta @ contrast), self.sample_matrix @ contrast, level)
+
+    def many(self, quantity: Many, level: float = LEVEL) -> Estimate:
+        """A vectorised quantity with its interval."""
+        point = float(quantity(self.theta[None, :])[0])
+        return self._interval(point, quantity(self.sample_matrix), level)
+
+    def _interval(
+        self, point: float, values: Sequence[float] | NDArray[np.float64], level: float
+    ) -> Estimate:
+        se = standard_error(values, self.deals)
         if math.isnan(se):
             return Estimate(point)
         multiplier = critical(level, self.deals) if self.multiplier is None else self.multiplier
@@ -289,10 +372,28 @@ class Fit:
     def skills(self, theta: Vector) -> Any:
         return anchored(self.params, theta, self.reference)
 
+    @property
+    def identification(self) -> Identification:
+        if self._identification is None:
+            self._identification = Identification(self.design)
+        return self._identification
+
     def identified(self, kind: str, entrant: str) -> bool:
         """Whether the games measure this entrant's anchored ``deception``/``detection`` (with
         two entrants that only ever face each other, only their sum is measured)."""
-        return self.design.estimable(self.design.skill_contrast(kind, entrant, self.reference))
+        return self.identification.contrast(_skill(self, kind, entrant))
+
+    def measured(self, contrast: Vector, reason: Callable[[], str]) -> Estimate:
+        """``contrast @ theta`` with its interval if the games determine it, else why not."""
+        if not self.identification.contrast(contrast):
+            return unmeasured(reason())
+        return self.linear(contrast)
+
+    def measured_many(self, quantity: Many, reason: Callable[[], str]) -> Estimate:
+        """A nonlinear quantity, if the games determine it near the fit, else why not."""
+        if not self.identification.quantity(lambda t: float(quantity(t[None, :])[0]), self.theta):
+            return unmeasured(reason())
+        return self.many(quantity)
 
 
 def fit_games(
@@ -304,7 +405,8 @@ def fit_games(
     bootstrap: int = 200,
     seed: int = 0,
 ) -> Fit:
-    """Fit the model and its deal resamples (seeded: the same games give the same numbers)."""
+    """Fit the model and its deal resamples (seeded: the same games give the same numbers).
+    Each resample's fit starts from the full fit (warm: a few Newton steps)."""
     design = Design(games, entrants, role_effects=role_effects)
     theta = design.fit()
     samples = []
@@ -316,44 +418,50 @@ def fit_games(
     return Fit(design, theta, samples, reference)
 
 
-def _skill(fit: Fit, kind: str, name: str) -> Callable[[Vector], float]:
-    def get(theta: Vector) -> float:
-        skills = fit.skills(theta)
-        if kind == "overall":
-            return float(skills.overall(name))
-        return float(getattr(skills, kind)[name])
-
-    return get
+def _skill(fit: Fit, kind: str, name: str) -> Vector:
+    """The contrast of an anchored skill (``deception``, ``detection`` or ``overall``)."""
+    if kind == "overall":
+        return (_skill(fit, "deception", name) + _skill(fit, "detection", name)) / 2
+    return fit.design.skill_contrast(kind, name, fit.reference)
 
 
-def _difference(fit: Fit, kind: str, a: str, b: str) -> Callable[[Vector], float]:
-    first, second = _skill(fit, kind, a), _skill(fit, kind, b)
-    return lambda theta: first(theta) - second(theta)
+def _difference(fit: Fit, kind: str, a: str, b: str) -> Vector:
+    return _skill(fit, kind, a) - _skill(fit, kind, b)
 
 
-def _role_effect(fit: Fit, number: int) -> Callable[[Vector], float]:
-    column = fit.params.role(number)
-    return lambda theta: float(theta[column])
+def _role_effect(fit: Fit, number: int) -> Vector:
+    c = np.zeros(fit.params.size)
+    c[fit.params.role(number)] = 1.0
+    return c
 
 
-def _side_advantage(fit: Fit, block: str) -> Callable[[Vector], float]:
-    return lambda theta: float(fit.skills(theta).side_advantage[block])
+def _side_advantage(fit: Fit, block: str) -> Vector:
+    """The block's side advantage with the anchor's shift (:func:`anchored`)."""
+    p = fit.params
+    c = np.zeros(p.size)
+    c[p.side(p.blocks.index(block))] = 1.0
+    d = fit.design.skill_contrast("deception", p.entrants[0], fit.reference)
+    t = fit.design.skill_contrast("detection", p.entrants[0], fit.reference)
+    d[p.deception(0)] -= 1.0  # left: minus the anchor of deception
+    t[p.detection(0)] -= 1.0
+    return c - d + t
 
 
-def _beats(fit: Fit, a: str, b: str, shares: Mapping[str, float]) -> Callable[[Vector], float]:
+def _beats(fit: Fit, a: str, b: str, shares: Mapping[str, float]) -> Many:
     """Logit of the chance that ``a`` beats ``b``: a's evil side against b's village and the
-    other way round, equally, averaged over the blocks by their share of the games."""
+    other way round, equally, averaged over the blocks by their share of the games (the anchor
+    cancels out of ``h + deception - detection``)."""
+    p = fit.params
+    i, j = p.entrants.index(a), p.entrants.index(b)
+    columns = [p.side(p.blocks.index(block)) for block in shares]
+    weights = np.asarray(list(shares.values()), dtype=np.float64)
 
-    def get(theta: Vector) -> float:
-        s = fit.skills(theta)
-        chance = 0.0
-        for block, share in shares.items():
-            h = s.side_advantage[block]
-            as_evil = _sigmoid(h + s.deception[a] - s.detection[b])
-            as_village = 1 - _sigmoid(h + s.deception[b] - s.detection[a])
-            chance += share * (as_evil + as_village) / 2
-        chance = min(max(chance, 1e-9), 1 - 1e-9)
-        return math.log(chance / (1 - chance))
+    def get(theta: NDArray[np.float64]) -> NDArray[np.float64]:
+        h = theta[:, columns]
+        as_evil = sigmoid(h + (theta[:, p.deception(i)] - theta[:, p.detection(j)])[:, None])
+        as_village = 1 - sigmoid(h + (theta[:, p.deception(j)] - theta[:, p.detection(i)])[:, None])
+        chance = np.clip(((as_evil + as_village) / 2) @ weights, 1e-9, 1 - 1e-9)
+        return np.asarray(np.log(chance / (1 - chance)), dtype=np.float64)
 
     return get
 
@@ -368,7 +476,7 @@ def _probability(estimate: Estimate) -> Estimate:
         _sigmoid(v) if not math.isnan(v) else math.nan
         for v in (estimate.point, estimate.low, estimate.high)
     ]
-    return Estimate(p[0], p[1], p[2], math.nan)
+    return Estimate(p[0], p[1], p[2], math.nan, estimate.reason)
 
 
 # -- plain counts ------------------------------------------------------------------------
@@ -378,45 +486,55 @@ def win_rates(games: Sequence[RatedGame]) -> dict[str, dict[str, WinRate]]:
     """Per entrant, per side and per role it held (a game counts once for each): the share
     won by that side (draws half). "all" only for entrants that never held both sides of one
     game (there it is a real win rate; with both sides it is 50% by construction)."""
-    tally: defaultdict[str, defaultdict[str, list[float]]] = defaultdict(
-        lambda: defaultdict(lambda: [0.0, 0])
-    )
-    both_sides: set[str] = set()
-    for game in games:
-        held = {(s.entrant, s.side) for s in game.seats}
-        sides_of: defaultdict[str, set[str]] = defaultdict(set)
-        for entrant, side in held:
-            sides_of[entrant].add(side)
-        both_sides |= {e for e, sides in sides_of.items() if len(sides) > 1}
-        keys = {(s.entrant, s.side, s.side) for s in game.seats}
-        keys |= {(s.entrant, s.role, s.side) for s in game.seats}
-        keys |= {(s.entrant, "all", s.side) for s in game.seats}
-        for entrant, key, side in keys:
-            won = game.result if side == EVIL else 1 - game.result
-            tally[entrant][key][0] += won
-            tally[entrant][key][1] += 1
-    return {
-        name: {
-            key: WinRate(w, int(n))
-            for key, (w, n) in rows.items()
-            if key != "all" or name not in both_sides
-        }
-        for name, rows in tally.items()
-    }
+    return _tallies(games)[0]
 
 
 def block_win_rates(games: Sequence[RatedGame]) -> dict[str, dict[str, dict[str, WinRate]]]:
     """Per entrant, per block (a variant and preset): the share won by each side and each role
     it held there (draws half). A role is what its block makes of it, so the roles of
     different blocks are never pooled."""
-    by_block: defaultdict[str, list[RatedGame]] = defaultdict(list)
+    return _tallies(games)[1]
+
+
+def _tallies(
+    games: Sequence[RatedGame],
+) -> tuple[dict[str, dict[str, WinRate]], dict[str, dict[str, dict[str, WinRate]]]]:
+    """:func:`win_rates` and :func:`block_win_rates` in one pass over the games."""
+    tally: defaultdict[tuple[str, str, str], list[float]] = defaultdict(lambda: [0.0, 0])
+    both_sides: set[str] = set()
     for game in games:
-        by_block[game.block].append(game)
-    out: defaultdict[str, dict[str, dict[str, WinRate]]] = defaultdict(dict)
-    for block, members in sorted(by_block.items()):
-        for name, rates in win_rates(members).items():
-            out[name][block] = {k: w for k, w in rates.items() if k != "all"}
-    return dict(out)
+        held = {(s.entrant, s.role, s.side) for s in game.seats}
+        sides = {(entrant, side) for entrant, _, side in held}
+        if len(sides) > len({entrant for entrant, _ in sides}):
+            seen: set[str] = set()
+            for entrant, _ in sides:
+                if entrant in seen:
+                    both_sides.add(entrant)
+                seen.add(entrant)
+        keys = {(e, side, side) for e, side in sides} | {(e, role, side) for e, role, side in held}
+        keys |= {(e, "all", side) for e, side in sides}
+        for entrant, key, side in keys:
+            won = game.result if side == EVIL else 1 - game.result
+            row = tally[game.block, entrant, key]
+            row[0] += won
+            row[1] += 1
+    overall: defaultdict[str, dict[str, list[float]]] = defaultdict(dict)
+    blocks: defaultdict[str, dict[str, dict[str, WinRate]]] = defaultdict(dict)
+    for (block, entrant, key), (won, n) in sorted(tally.items()):
+        total = overall[entrant].setdefault(key, [0.0, 0])
+        total[0] += won
+        total[1] += n
+        if key != "all":
+            blocks[entrant].setdefault(block, {})[key] = WinRate(won, int(n))
+    rates = {
+        name: {
+            key: WinRate(w, int(n))
+            for key, (w, n) in rows.items()
+            if key != "all" or name not in both_sides
+        }
+        for name, rows in overall.items()
+    }
+    return rates, dict(blocks)
 
 
 def paired_records(games: Sequence[RatedGame]) -> dict[tuple[str, str], tuple[float, int]]:
@@ -436,10 +554,12 @@ def paired_records(games: Sequence[RatedGame]) -> dict[tuple[str, str], tuple[fl
 
 
 def _frontier(entrants: list[EntrantBoard]) -> None:
-    """Mark the entrants no other beats on both cost per game and overall skill."""
+    """Mark the entrants no other beats on both cost per game and overall skill (none where
+    overall skill is not measured)."""
     for e in entrants:
-        e.frontier = not any(
+        e.frontier = e.overall.measured and not any(
             o is not e
+            and o.overall.measured
             and o.cost_per_game <= e.cost_per_game
             and o.overall.point >= e.overall.point
             and (o.cost_per_game < e.cost_per_game or o.overall.point > e.overall.point)
@@ -476,15 +596,20 @@ def build_board(
     )
     if multiplier is not None:
         fit.multiplier = multiplier(fit.deals)
-    played = {n: sum(any(s.entrant == n for s in g.seats) for g in games) for n in names}
-    rates = win_rates(games)
-    per_block = block_win_rates(games)
-    openskill = openskill_ratings(games, bootstrap=bootstrap, seed=seed) if games else {}
+    why = _Why(games)
+    seated = Counter(name for g in games for name in {s.entrant for s in g.seats})
+    played = {n: seated[n] for n in names}
+    rates, per_block = _tallies(games)
+    teams = TwoTeamGames(games, game_entrants(games, names))
+    folds = fold_orders(games, seed=seed) if holdout else None
+    openskill, fold_ratings = openskill_ratings(
+        games, bootstrap=bootstrap, seed=seed, teams=teams, extra=folds[0] if folds else ()
+    )
     spent = spending or {}
     board_entrants = []
     for name in names:
         roles = {
-            f"{block}:{role}": fit.estimate(_role_effect(fit, i))
+            f"{block}:{role}": fit.linear(_role_effect(fit, i))
             for i, (who, block, role) in enumerate(fit.params.roles)
             if who == name
         }
@@ -495,9 +620,9 @@ def build_board(
                 name,
                 entrants[name],
                 played[name],
-                fit.estimate(_skill(fit, "overall", name)),
-                fit.estimate(_skill(fit, "deception", name)) if both else UNMEASURED,
-                fit.estimate(_skill(fit, "detection", name)) if both else UNMEASURED,
+                fit.measured(_skill(fit, "overall", name), why),
+                fit.linear(_skill(fit, "deception", name)) if both else unmeasured(why()),
+                fit.linear(_skill(fit, "detection", name)) if both else unmeasured(why()),
                 openskill.get(name),
                 rates.get(name, {}),
                 roles,
@@ -507,7 +632,7 @@ def build_board(
                 by_block=per_block.get(name, {}),
             )
         )
-    board_entrants.sort(key=lambda e: e.overall.point, reverse=True)
+    board_entrants.sort(key=lambda e: (e.overall.measured, e.overall.point), reverse=True)
     _frontier(board_entrants)
     blocks: defaultdict[str, int] = defaultdict(int)
     for game in games:
@@ -517,28 +642,31 @@ def build_board(
     pairs = []
     for first, second in itertools.combinations(board_entrants, 2):
         a, b = first.name, second.name
-        overall = fit.estimate(_difference(fit, "overall", a, b))
-        split = first.sides_identified and second.sides_identified
+        overall = fit.measured(_difference(fit, "overall", a, b), why)
         separated = overall.excludes_zero()
         at = None
         if verdicts is not None:
             at = verdicts.get(frozenset((a, b)))
             separated = at is not None
+        verdict = SEPARATED if separated else NOT_YET
         pairs.append(
             PairBoard(
                 a,
                 b,
                 overall,
-                fit.estimate(_difference(fit, "deception", a, b)) if split else UNMEASURED,
-                fit.estimate(_difference(fit, "detection", a, b)) if split else UNMEASURED,
-                _probability(fit.estimate(_beats(fit, a, b, shares))) if shares else Estimate(0.5),
-                SEPARATED if separated else NOT_YET,
+                fit.measured(_difference(fit, "deception", a, b), why),
+                fit.measured(_difference(fit, "detection", a, b), why),
+                _probability(fit.measured_many(_beats(fit, a, b, shares), why))
+                if shares
+                else Estimate(0.5),
+                verdict if overall.measured else NOT_MEASURED_VERDICT,
                 records.get((a, b), (0.0, 0)),
-                at,
+                at if overall.measured else None,
             )
         )
+    _tiers(board_entrants, pairs)
     side_advantage = {
-        block: fit.estimate(_side_advantage(fit, block)) for block in fit.params.blocks
+        block: fit.measured(_side_advantage(fit, block), why) for block in fit.params.blocks
     }
     return Board(
         entrants=board_entrants,
@@ -550,17 +678,59 @@ def build_board(
         bootstrap=len(fit.samples),
         reference=reference,
         role_effects=role_effects,
-        holdout=holdout_scores(games, names, role_effects=role_effects, seed=seed)
+        holdout=holdout_scores(
+            games,
+            names,
+            role_effects=role_effects,
+            seed=seed,
+            design=fit.design,
+            teams=teams,
+            openskill=fold_ratings,
+        )
         if holdout
         else {},
+        not_measured=why.said,
     )
 
 
+class _Why:
+    """Why the games leave a quantity unmeasured (worked out once, when first asked)."""
+
+    def __init__(self, games: Sequence[RatedGame]) -> None:
+        self.games = games
+        self.said = ""
+
+    def __call__(self) -> str:
+        if not self.said:
+            self.said = diagnosis(self.games)
+        return self.said
+
+
+def _tiers(entrants: Sequence[EntrantBoard], pairs: Sequence[PairBoard]) -> None:
+    """Number the tiers down the board: an entrant opens a new tier when it is separated from
+    any member of the current one, so no two members of a tier are separated. Entrants whose
+    overall skill is not measured are in no tier."""
+    separated = {frozenset((p.a, p.b)) for p in pairs if p.verdict == SEPARATED}
+    tier, members = 0, list[str]()
+    for e in entrants:
+        if not e.overall.measured:
+            e.tier = None
+            continue
+        if not members or any(frozenset((m, e.name)) in separated for m in members):
+            tier, members = tier + 1, []
+        members.append(e.name)
+        e.tier = tier
+
+
 def pair_differences(fit: Fit) -> dict[tuple[str, str], tuple[float, float]]:
-    """(difference, se) of overall skill for every pair of entrants (in entrant order)."""
+    """(difference, se) of overall skill for every pair of entrants (in entrant order);
+    (NaN, NaN) for a pair the games do not measure."""
     out = {}
     for a, b in itertools.combinations(fit.params.entrants, 2):
-        quantity = _difference(fit, "overall", a, b)
-        samples = [quantity(s) for s in fit.samples]
-        out[a, b] = (quantity(fit.theta), standard_error(samples, fit.deals))
+        contrast = _difference(fit, "overall", a, b)
+        if not fit.identification.contrast(contrast):
+            out[a, b] = (math.nan, math.nan)
+            continue
+        samples = fit.sample_matrix @ contrast
+        out[a, b] = (float(fit.theta @ contrast), standard_error(samples, fit.deals))
     return out

@@ -23,14 +23,19 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from duskfall.arena.ratings import openskill_model, openskill_predict, openskill_table
-from duskfall.arena.skill_model import EVIL, Design, RatedGame
+from duskfall.arena.openskill_batch import TwoTeamGames, predict_evil, rate_sequences
+from duskfall.arena.ratings import padded
+from duskfall.arena.skill_model import Design, RatedGame, sigmoid
 
 CLIP = 1e-6
 FOLDS = 5
 
 Predictor = Callable[[Sequence[RatedGame], Sequence[RatedGame]], Sequence[float]]
+Rated = tuple[NDArray[np.float64], NDArray[np.float64]]  # mu, sigma: per fold, per entrant
+FoldPredictor = Callable[[list[list[int]], list[list[int]]], list[list[float]]]
+"""Every fold's predictions at once, from each fold's (train, test) game numbers."""
 
 
 @dataclass(frozen=True)
@@ -54,34 +59,68 @@ def _score(predicted: Sequence[float], games: Sequence[RatedGame]) -> Score:
     return Score(float(loss.mean()), float(((p - y) ** 2).mean()), len(games))
 
 
-def _board(entrants: Sequence[str], role_effects: bool) -> Predictor:
-    def predict(train: Sequence[RatedGame], test: Sequence[RatedGame]) -> Sequence[float]:
-        design = Design(train, entrants, role_effects=role_effects)
-        return list(design.predict(design.fit(), test))
+def _board(design: Design) -> FoldPredictor:
+    """The model fitted to each fold's training games: one design of all the games, the
+    held-out ones weighted 0 (a parameter they alone inform stays at the prior's 0, as it
+    would unseen)."""
+
+    def predict(trains: list[list[int]], tests: list[list[int]]) -> list[list[float]]:
+        out = []
+        start = None
+        for train, test in zip(trains, tests, strict=True):
+            weights = np.zeros(len(design.games))
+            weights[train] = 1.0
+            theta = design.fit(weights, start=start)
+            start = theta  # warm start: the folds share most of their games
+            rows = design.rows[design.row_of_game[test]]
+            out.append([float(p) for p in sigmoid(rows @ theta)])
+        return out
 
     return predict
 
 
-def _openskill(train: Sequence[RatedGame], test: Sequence[RatedGame]) -> Sequence[float]:
-    model = openskill_model()
-    return openskill_predict(openskill_table(train, model), test, model)
+def _openskill(teams: TwoTeamGames, rated: Rated | None) -> FoldPredictor:
+    """OpenSkill rated on each fold's training games in order (every fold at once, unless
+    ``rated`` gives the folds' ratings already), and its own prediction of each held-out
+    game."""
+
+    def predict(trains: list[list[int]], tests: list[list[int]]) -> list[list[float]]:
+        mu, sigma = rated if rated is not None else rate_sequences(teams, padded(trains))[:2]
+        return [
+            [float(p) for p in predict_evil(teams, np.asarray(test, dtype=np.int64), m, s)]
+            for test, m, s in zip(tests, mu, sigma, strict=True)
+        ]
+
+    return predict
 
 
-def _win_rates(train: Sequence[RatedGame], test: Sequence[RatedGame]) -> Sequence[float]:
-    tally: defaultdict[tuple[str, str], list[float]] = defaultdict(lambda: [1.0, 2.0])
-    for game in train:
-        for entrant, side in {(s.entrant, s.side) for s in game.seats}:
-            won = game.result if side == EVIL else 1 - game.result
-            tally[entrant, side][0] += won
-            tally[entrant, side][1] += 1
-    out = []
-    for game in test:
-        evil = [s.entrant for s in game.seats if s.side == EVIL]
-        village = [s.entrant for s in game.seats if s.side != EVIL]
-        evil_wins = np.mean([tally[e, EVIL][0] / tally[e, EVIL][1] for e in evil])
-        village_wins = np.mean([tally[e, "village"][0] / tally[e, "village"][1] for e in village])
-        out.append(float((evil_wins + 1 - village_wins) / 2))
-    return out
+def _win_rates(teams: TwoTeamGames) -> FoldPredictor:
+    """Each entrant's win rate on the side it holds (add-one smoothed: a win and a loss
+    before any game), each side's seats weighted, the evil side's and the village's
+    averaged."""
+    held = (teams.seats > 0).astype(np.float64)  # (2, games, entrants)
+    won = np.stack([teams.result, 1 - teams.result])[:, :, None] * held
+
+    def predict(trains: list[list[int]], tests: list[list[int]]) -> list[list[float]]:
+        out = []
+        for train, test in zip(trains, tests, strict=True):
+            rate = (1 + won[:, train].sum(axis=1)) / (2 + held[:, train].sum(axis=1))  # (2, k)
+            seats = teams.seats[:, test]  # (2, G, k)
+            side = (seats * rate[:, None, :]).sum(axis=2) / seats.sum(axis=2)
+            out.append([float(p) for p in (side[0] + 1 - side[1]) / 2])
+        return out
+
+    return predict
+
+
+def _one_by_one(games: Sequence[RatedGame], predictor: Predictor) -> FoldPredictor:
+    def predict(trains: list[list[int]], tests: list[list[int]]) -> list[list[float]]:
+        return [
+            list(predictor([games[i] for i in train], [games[i] for i in test]))
+            for train, test in zip(trains, tests, strict=True)
+        ]
+
+    return predict
 
 
 def _side_only(train: Sequence[RatedGame], test: Sequence[RatedGame]) -> Sequence[float]:
@@ -92,6 +131,26 @@ def _side_only(train: Sequence[RatedGame], test: Sequence[RatedGame]) -> Sequenc
     return [totals[g.block][0] / totals[g.block][1] for g in test]
 
 
+def fold_orders(
+    games: Sequence[RatedGame], folds: int = FOLDS, seed: int = 0
+) -> tuple[list[list[int]], list[list[int]]] | None:
+    """Each fold's training and held-out games (numbers into ``games``), the deals dealt to
+    the folds by the seed; None with fewer deals than folds."""
+    deals = sorted({g.deal for g in games})
+    if len(deals) < folds or folds < 2:
+        return None
+    random.Random(seed).shuffle(deals)
+    fold_of = {deal: i % folds for i, deal in enumerate(deals)}
+    trains = [[i for i, g in enumerate(games) if fold_of[g.deal] != f] for f in range(folds)]
+    tests = [[i for i, g in enumerate(games) if fold_of[g.deal] == f] for f in range(folds)]
+    return trains, tests
+
+
+def game_entrants(games: Sequence[RatedGame], entrants: Sequence[str]) -> list[str]:
+    """The entrants, then anyone else seated in the games."""
+    return list(dict.fromkeys([*entrants, *(s.entrant for g in games for s in g.seats)]))
+
+
 def holdout_scores(
     games: Sequence[RatedGame],
     entrants: Sequence[str],
@@ -99,25 +158,30 @@ def holdout_scores(
     role_effects: bool = False,
     folds: int = FOLDS,
     seed: int = 0,
+    design: Design | None = None,
+    teams: TwoTeamGames | None = None,
+    openskill: Rated | None = None,
 ) -> dict[str, Score]:
-    """Each rating's held-out score over every game (empty with fewer deals than folds)."""
-    deals = sorted({g.deal for g in games})
-    if len(deals) < folds or folds < 2:
+    """Each rating's held-out score over every game (empty with fewer deals than folds).
+    Built already by the board, if given: ``design`` (its design of these games), ``teams``
+    (the games' teams) and ``openskill`` (OpenSkill's ratings after each fold's training
+    games, :func:`fold_orders`' order)."""
+    split = fold_orders(games, folds, seed)
+    if split is None:
         return {}
-    random.Random(seed).shuffle(deals)
-    fold_of = {deal: i % folds for i, deal in enumerate(deals)}
-    predictors: dict[str, Predictor] = {
-        "board": _board(entrants, role_effects),
-        "openskill": _openskill,
-        "win rates": _win_rates,
-        "side only": _side_only,
+    trains, tests = split
+    if design is None:
+        design = Design(games, entrants, role_effects=role_effects)
+    if teams is None:
+        teams = TwoTeamGames(games, game_entrants(games, entrants))
+    predictors: dict[str, FoldPredictor] = {
+        "board": _board(design),
+        "openskill": _openskill(teams, openskill),
+        "win rates": _win_rates(teams),
+        "side only": _one_by_one(games, _side_only),
     }
-    predicted: dict[str, list[float]] = {name: [] for name in predictors}
-    held: list[RatedGame] = []
-    for fold in range(folds):
-        train = [g for g in games if fold_of[g.deal] != fold]
-        test = [g for g in games if fold_of[g.deal] == fold]
-        held.extend(test)
-        for name, predict in predictors.items():
-            predicted[name].extend(predict(train, test))
-    return {name: _score(values, held) for name, values in predicted.items()}
+    held = [games[i] for test in tests for i in test]
+    return {
+        name: _score([p for fold in predict(trains, tests) for p in fold], held)
+        for name, predict in predictors.items()
+    }

@@ -107,23 +107,35 @@ def _board_table(board: Board) -> str:
     def row(rank: int, e: EntrantBoard) -> list[Any]:
         os = e.openskill
         return [
-            e.name, rank, e.agent, e.elo.format(".0f"), e.overall.format(), e.deception.format(),
+            e.name, rank if e.tier is not None else "-", "-" if e.tier is None else e.tier,
+            e.agent, e.elo.format(".0f"), e.overall.format(), e.deception.format(),
             e.detection.format(),
             "-" if os is None else Estimate(os.mu, os.low, os.high).format(".1f"),
             e.games, f"${e.cost_per_game:.4f}", "yes" if e.frontier else "",
         ]  # fmt: skip
 
-    return _table(
-        ["entrant", "#", "agent", "rating [95%]", "overall", "deception", "detection",
+    note = (
+        f'<p class="not-measured">Not measured by this design: {escape(board.not_measured)}.</p>'
+        if board.not_measured
+        else ""
+    )
+    tiers = "".join(
+        f"<li>tier {i}: {escape(', '.join(names))}</li>" for i, names in enumerate(board.tiers(), 1)
+    )
+    return note + _table(
+        ["entrant", "#", "tier", "agent", "rating [95%]", "overall", "deception", "detection",
          "OpenSkill", "games", "cost/game", "frontier"],
         [row(i, e) for i, e in enumerate(board.entrants, 1)],
         "board",
+    ) + (
+        '<p>Tiers: entrants no pair of which is separated (the order within a tier is not told '
+        f'apart).</p><ul class="tiers">{tiers}</ul>' if tiers else ""
     )  # fmt: skip
 
 
 def _ratings_plots(board: Board) -> str:
     rating = svg_plots.interval_plot(
-        [(e.name, _interval(e.elo)) for e in board.entrants],
+        [(e.name, _interval(e.elo)) for e in board.entrants if e.elo.measured],
         "Board rating (fitted to all games)",
         "rating (1500 + 174 × overall), 95% interval",
         "ratings",
@@ -147,8 +159,8 @@ def _skills_plot(board: Board) -> str:
     shown = [e for e in board.entrants if e.sides_identified]
     if not shown:
         return (
-            "<p>Deception and detection are not told apart here: the entrants only met each "
-            "other, so the games measure only their overall skill.</p>"
+            "<p>Deception and detection are not measured by this design: "
+            f"{escape(board.not_measured)}.</p>"
         )
     svg = svg_plots.scatter_plot(
         [(e.name, _interval(e.deception), _interval(e.detection)) for e in shown],

@@ -36,6 +36,9 @@ class DealResampler:
         self.deals = len(order)
         self.rng = random.Random(seed)
         self._numpy = np.random.default_rng(seed)
+        self._flat = np.asarray([g for games in self.games_of for g in games], dtype=np.int64)
+        self._sizes = np.asarray([len(games) for games in self.games_of], dtype=np.int64)
+        self._starts = np.cumsum(self._sizes) - self._sizes
 
     def counts(self) -> NDArray[np.int64]:
         """How often each deal is drawn in one resample (a multinomial of D draws)."""
@@ -48,8 +51,18 @@ class DealResampler:
 
     def draw_in_order(self) -> list[int]:
         """The games of one resample, deals in their original order (repeats together)."""
-        drawn = sorted(self.rng.randrange(self.deals) for _ in range(self.deals))
-        return [game for deal in drawn for game in self.games_of[deal]]
+        return [int(g) for g in self.draw_array()]
+
+    def draw_array(self) -> NDArray[np.int64]:
+        """:meth:`draw_in_order` as an array: ``D`` deals drawn uniformly from the seeded
+        stream, sorted, each drawn deal's games in turn."""
+        drawn = np.sort(
+            np.floor(np.asarray([self.rng.random() for _ in range(self.deals)]) * self.deals)
+        ).astype(np.int64)
+        sizes = self._sizes[drawn]
+        first = np.repeat(self._starts[drawn], sizes)
+        within = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        return self._flat[first + within]
 
 
 def critical(level: float, deals: int) -> float:

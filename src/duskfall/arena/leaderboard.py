@@ -102,7 +102,8 @@ class TournamentReport:
                 *_estimate_columns("overall"), *_estimate_columns("elo"),
                 *_estimate_columns("deception"), *_estimate_columns("detection"),
                 "openskill_mu", "openskill_low", "openskill_high",
-                "evil_win_rate", "village_win_rate", "cost_per_game", "frontier",
+                "evil_win_rate", "village_win_rate", "cost_per_game", "frontier", "tier",
+                "not_measured",
                 *SeatMetrics().summary(),
             ]
         )  # fmt: skip
@@ -116,7 +117,8 @@ class TournamentReport:
                     *_estimate_cells(e.deception), *_estimate_cells(e.detection),
                     *(_cells(os.mu, os.low, os.high) if os else ["", "", ""]),
                     *(_cells(r.wins / r.games) if r and r.games else [""] for r in rates),
-                    f"{e.cost_per_game:.6f}", e.frontier,
+                    f"{e.cost_per_game:.6f}", e.frontier, "" if e.tier is None else e.tier,
+                    _reasons(e.overall, e.deception, e.detection),
                     *behaviour[e.name].metrics.summary().values(),
                 ]
             )  # fmt: skip
@@ -129,7 +131,8 @@ class TournamentReport:
         writer = csv.writer(buffer)
         writer.writerow(
             ["a", "b", *_estimate_columns("difference"), *_estimate_columns("elo_difference"),
-             "verdict", "separated_at_look", "p_a_beats_b", "p_low", "p_high", "a_wins", "games"]
+             "verdict", "separated_at_look", "p_a_beats_b", "p_low", "p_high", "a_wins", "games",
+             "not_measured"]
         )  # fmt: skip
         for p in self.board.pairs:
             writer.writerow(
@@ -137,9 +140,15 @@ class TournamentReport:
                     p.a, p.b, *_estimate_cells(p.overall), *_estimate_cells(p.elo), p.verdict,
                     p.separated_at or "", *_cells(p.a_beats_b.point, p.a_beats_b.low,
                     p.a_beats_b.high), p.record[0], p.record[1],
+                    _reasons(p.overall, p.deception, p.detection, p.a_beats_b),
                 ]
             )  # fmt: skip
         return buffer.getvalue()
+
+
+def _reasons(*estimates: Estimate) -> str:
+    """Why a row's empty cells are empty: the design does not measure them (or nothing)."""
+    return next((e.reason for e in estimates if e.reason), "")
 
 
 def _estimate_columns(name: str) -> list[str]:

@@ -13,11 +13,22 @@ each block's evil side winning as often as measured:
 * on a *pilot*: the tournament's games played so far (its side advantages, fitted); the
   pilot's deal-bootstrap standard errors are also compared with a game-by-game bootstrap, which
   is how much the pairing of games within deals cut the variance, as measured;
+* else, when every entrant is a bot (nothing that costs money, no remote program), on a pilot
+  of the config's own schedule played now with the entrants themselves;
 * else on a quick simulation of each block with the ``heuristic`` bot on every seat (the
   variant's measured outcome variance; the entrants themselves may be models that cost money).
 
+With a pilot, every schedule's variance is also scaled by the pilot's deal-bootstrap variance
+over the model's (when larger): checked against tournaments of the planned size
+(``benchmarks/board_calibration.py --sections planner``), the model's variance alone, with a
+heuristic proxy's side advantage, promised 80% power and reached about half.
+
 The numbers assume games independent given the skills; a paired design whose deals matter
 needs fewer (the pilot's measured reduction says how many fewer).
+
+A design that cannot measure a pair's difference of overall skill at all (it is not estimable
+from its games: :mod:`duskfall.arena.identified`) gets no number of games, but the reason;
+:func:`design_gaps` says before play what a config's board will not measure.
 """
 
 from __future__ import annotations
@@ -30,10 +41,13 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from duskfall.agents.specs import calls_models
 from duskfall.arena.board import fit_games, pair_differences
+from duskfall.arena.identified import ONLY_EACH_OTHER, Identification, diagnosis
 from duskfall.arena.intervals import DealResampler, standard_error
-from duskfall.arena.quick_games import job, play
+from duskfall.arena.quick_games import job, play, play_schedule
 from duskfall.arena.rated import block_labels, rated_game
+from duskfall.arena.remote_spec import REMOTE
 from duskfall.arena.schedule import build_schedule, deal_size
 from duskfall.arena.skill_model import ELO_PER_LOGIT, Design, RatedGame, sigmoid
 from duskfall.arena.tournament_config import TournamentConfig
@@ -50,17 +64,21 @@ PROXY_GAMES = 200
 @dataclass
 class ScheduleNeed:
     schedule: str
-    games: int
-    deals: int
+    games: int | None  # None: the design does not measure overall skill (``reason``)
+    deals: int | None
     se_per_game: float  # sqrt(v): the se of the worst pair's difference times sqrt(games)
+    reason: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "schedule": self.schedule,
             "games": self.games,
             "deals": self.deals,
-            "se_at_one_game": round(self.se_per_game, 4),
+            "se_at_one_game": None if self.games is None else round(self.se_per_game, 4),
         }
+        if self.reason:
+            out["not_measured"] = self.reason
+        return out
 
 
 @dataclass
@@ -101,6 +119,8 @@ class Plan:
     source: str
     schedules: list[ScheduleNeed] = field(default_factory=list)
     pilot: Pilot | None = None
+    warnings: list[str] = field(default_factory=list)  # what the config's design cannot measure
+    inflation: float = 1.0  # the model's variance scaled by the pilot's measured excess
 
     @property
     def gap(self) -> float:
@@ -117,6 +137,8 @@ class Plan:
             "source": self.source,
             "schedules": [s.to_dict() for s in self.schedules],
             "pilot": None if self.pilot is None else self.pilot.to_dict(),
+            "warnings": self.warnings,
+            "variance_inflation": round(self.inflation, 4),
         }
 
 
@@ -131,15 +153,24 @@ def _games_needed(v: float, gap: float, per_deal: int) -> int:
     return deals * per_deal
 
 
-def _design_games(config: TournamentConfig, schedule: str) -> list[RatedGame]:
-    """The first deals of ``config`` played with ``schedule`` (results left at 0.5)."""
+def _design_games(
+    config: TournamentConfig, schedule: str, *, as_configured: bool = False
+) -> list[RatedGame]:
+    """The first deals of ``config`` played with ``schedule`` (results left at 0.5); with
+    ``as_configured``, no more than each block's own games."""
     size = deal_size(config.model_copy(update={"schedule": schedule}))
+    cap = DESIGN_DEALS * size
     trial = config.model_copy(
         update={
             "schedule": schedule,
             "stop": "all",
-            "games": DESIGN_DEALS * size,
-            "variants": [b.model_copy(update={"games": None}) for b in config.variants],
+            "games": cap,
+            "variants": [
+                b.model_copy(
+                    update={"games": min(cap, config.block_games(b)) if as_configured else None}
+                )
+                for b in config.variants
+            ],
         }
     )
     labels = block_labels(trial)
@@ -155,8 +186,10 @@ def model_variance(
     games: Sequence[RatedGame], entrants: Sequence[str], side_logits: Mapping[str, float]
 ) -> float:
     """The worst pair's variance of the difference of overall skill, times the games (the
-    variance one game carries), with equal entrants and these side advantages."""
+    variance one game carries), with equal entrants and these side advantages (infinite when
+    the games do not measure some pair's difference at all)."""
     design = Design(games, entrants)
+    identification = Identification(design)
     theta = np.zeros(design.params.size)
     for block, value in side_logits.items():
         if block in design.params.blocks:
@@ -173,6 +206,8 @@ def model_variance(
             c = np.zeros(design.params.size)
             c[[a, k + a]] += 0.5
             c[[b, k + b]] -= 0.5
+            if not identification.contrast(c):
+                return math.inf
             worst = max(worst, float(c @ cov @ c))
     return worst * len(games)
 
@@ -196,10 +231,12 @@ def proxy_side_logits(config: TournamentConfig, games: int = PROXY_GAMES) -> dic
 
 def _pilot(
     config: TournamentConfig, pilot: Sequence[RatedGame], gap: float, side: Mapping[str, float]
-) -> Pilot:
+) -> Pilot | None:
     entrants = list(config.entrants)
     fit = fit_games(pilot, entrants, bootstrap=config.board.bootstrap, seed=config.stats_seed)
-    differences = pair_differences(fit)
+    differences = {k: v for k, v in pair_differences(fit).items() if not math.isnan(v[1])}
+    if not differences:  # no pair measured yet (or nothing resampled): no pilot figure
+        return None
     worst = max(differences, key=lambda pair: differences[pair][1])
     se = differences[worst][1]
     by_games = DealResampler(list(range(len(pilot))), config.stats_seed + 1)
@@ -217,6 +254,26 @@ def _pilot(
     return Pilot(len(pilot), fit.deals, config.schedule, se, se_games, model_se, needed)
 
 
+def _bots_only(config: TournamentConfig) -> bool:
+    """Whether every entrant is a program played here for free (no model, no remote)."""
+    return all(spec != REMOTE and not calls_models(spec) for spec in config.entrants.values())
+
+
+def _bot_pilot(config: TournamentConfig, games: int) -> list[RatedGame]:
+    """``games`` games per block (whole deals, at least two) of the config's own schedule,
+    its entrants in their seats, played here: a pilot that costs nothing."""
+    size = deal_size(config)
+    trial = config.model_copy(
+        update={
+            "games": max(2, games // size) * size,
+            "stop": "all",
+            "forks": [],
+            "variants": [b.model_copy(update={"games": None}) for b in config.variants],
+        }
+    )
+    return play_schedule(trial)
+
+
 def make_plan(
     config: TournamentConfig,
     gap_elo: float,
@@ -226,10 +283,13 @@ def make_plan(
     """The plan of ``config`` (see the module docstring); ``pilot``: its games so far."""
     entrants = list(config.entrants)
     labels = block_labels(config)
+    source = f"pilot: the {len(pilot or [])} games played so far"
+    if not (pilot and len({g.deal for g in pilot}) >= 2) and _bots_only(config) and proxy_games:
+        pilot = _bot_pilot(config, proxy_games)
+        source = f"a pilot of {len(pilot)} games of the entrants themselves (bots), played now"
     if pilot and len({g.deal for g in pilot}) >= 2:
         fit = fit_games(pilot, entrants, bootstrap=0)
         side = {b: v for b, v in fit.skills(fit.theta).side_advantage.items() if b in labels}
-        source = f"pilot: the {len(pilot)} games played so far"
     else:
         side = proxy_side_logits(config, proxy_games)
         source = f"{proxy_games} games per block of heuristic bots on every seat"
@@ -240,12 +300,59 @@ def make_plan(
         {b: float(sigmoid(np.asarray([v]))[0]) for b, v in side.items()},
         source,
     )
+    if pilot is not None:
+        plan.pilot = _pilot(config, pilot, plan.gap, side)
+    inflation = 1.0  # the pilot's measured variance over the model's, where it is larger
+    if plan.pilot is not None and plan.pilot.model_se > 0:
+        inflation = max(1.0, (plan.pilot.se / plan.pilot.model_se) ** 2)
+    plan.inflation = inflation
     for schedule in SCHEDULES:
         games = _design_games(config, schedule)
-        v = model_variance(games, entrants, side)
+        v = model_variance(games, entrants, side) * inflation
+        if math.isinf(v):
+            plan.schedules.append(ScheduleNeed(schedule, None, None, v, diagnosis(games)))
+            continue
         per_deal = deal_size(config.model_copy(update={"schedule": schedule}))
         needed = _games_needed(v, plan.gap, per_deal)
         plan.schedules.append(ScheduleNeed(schedule, needed, needed // per_deal, math.sqrt(v)))
-    if pilot is not None:
-        plan.pilot = _pilot(config, pilot, plan.gap, side)
+    plan.warnings = design_gaps(config)
     return plan
+
+
+def design_gaps(config: TournamentConfig, *, inherent: bool = True) -> list[str]:
+    """What the board of ``config``'s design will not measure, a line each (empty: every
+    number it reports is determined by the games), from the schedule's first deals. Without
+    ``inherent``, not what no design could measure (two entrants' two skills apart)."""
+    if not config.variants:
+        return []
+    plain = config.model_copy(update={"forks": []})
+    games = _design_games(plain, config.schedule, as_configured=True)
+    entrants = list(config.entrants)
+    design = Design(games, entrants)
+    identification = Identification(design)
+    reference = config.board.reference
+
+    def measured(kind: str, name: str) -> bool:
+        contrast = design.skill_contrast(kind, name, reference)
+        return identification.contrast(contrast)
+
+    def overall(name: str) -> bool:
+        both = design.skill_contrast("deception", name, reference)
+        both += design.skill_contrast("detection", name, reference)
+        return identification.contrast(both / 2)
+
+    lines = []
+    where = f"the {config.schedule!r} schedule"
+    no_overall = [name for name in entrants if not overall(name)]
+    if no_overall:
+        lines.append(
+            f"{where} with these games cannot measure the overall skill of "
+            f"{', '.join(no_overall)}: {diagnosis(games)}"
+        )
+    split = [n for n in entrants if not (measured("deception", n) and measured("detection", n))]
+    if split and not no_overall and (inherent or diagnosis(games) != ONLY_EACH_OTHER):
+        lines.append(
+            f"{where} cannot tell deception from detection for {', '.join(split)}: "
+            f"{diagnosis(games)}"
+        )
+    return lines

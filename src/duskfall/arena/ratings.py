@@ -23,7 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from duskfall.arena.intervals import DealResampler, symmetric_interval
+from duskfall.arena.openskill_batch import TwoTeamGames, rate_sequences
 from duskfall.arena.skill_model import EVIL, RatedGame
 from duskfall.core.errors import ConfigError
 
@@ -62,6 +66,7 @@ class Rating:
         }
 
 
+Order = Sequence[int] | NDArray[np.int64]  # game numbers, in the order they are rated
 RANKS = {1.0: [1, 2], 0.0: [2, 1], 0.5: [1, 1]}  # result -> ranks of (evil, village)
 
 
@@ -112,21 +117,53 @@ def openskill_predict(
 
 
 def openskill_ratings(
-    games: Sequence[RatedGame], *, bootstrap: int, seed: int, level: float = 0.95
-) -> dict[str, Rating]:
+    games: Sequence[RatedGame],
+    *,
+    bootstrap: int,
+    seed: int,
+    level: float = 0.95,
+    teams: TwoTeamGames | None = None,
+    extra: Sequence[Order] = (),
+) -> tuple[dict[str, Rating], tuple[NDArray[np.float64], NDArray[np.float64]]]:
     """Every entrant's OpenSkill rating over ``games`` (in schedule order) with its deal
-    bootstrap interval."""
-    model = openskill_model()
-    point = openskill_table(games, model)
+    bootstrap interval. The games and every resample are rated together, step by step
+    (:mod:`duskfall.arena.openskill_batch`: OpenSkill's updates, vectorised), and in the
+    same pass the ``extra`` orders of the games, whose (mu, sigma) per entrant of ``teams``
+    come back beside the ratings (the held-out prediction's folds)."""
+    if teams is None:
+        teams = TwoTeamGames(games, list(dict.fromkeys(s.entrant for g in games for s in g.seats)))
     counts = Counter(name for game in games for name in {s.entrant for s in game.seats})
-    samples: defaultdict[str, list[float]] = defaultdict(list)
     resampler = DealResampler([g.deal for g in games], seed)
-    for _ in range(bootstrap if resampler.deals > 1 else 0):
-        resample = [games[i] for i in resampler.draw_in_order()]
-        for name, (mu, _sigma) in openskill_table(resample, model).items():
-            samples[name].append(mu)
+    orders: list[Order] = [list(range(len(games)))]
+    orders += [resampler.draw_array() for _ in range(bootstrap if resampler.deals > 1 else 0)]
+    mu, sigma, seen = rate_sequences(teams, padded([*orders, *extra]))
     out = {}
-    for name, (mu, sigma) in point.items():
-        low, high = symmetric_interval(mu, samples.get(name, []), resampler.deals, level)
-        out[name] = Rating(mu, sigma, low, high, counts[name])
+    for i, name in enumerate(teams.entrants):
+        if not seen[0, i]:
+            continue
+        samples = [float(mu[r, i]) for r in range(1, len(orders)) if seen[r, i]]
+        low, high = symmetric_interval(float(mu[0, i]), samples, resampler.deals, level)
+        out[name] = Rating(float(mu[0, i]), float(sigma[0, i]), low, high, counts[name])
+    return out, (mu[len(orders) :], sigma[len(orders) :])
+
+
+def openskill_tables(
+    games: Sequence[RatedGame], orders: Sequence[Sequence[int]]
+) -> list[dict[str, tuple[float, float]]]:
+    """(mu, sigma) of every entrant after rating each order of ``games`` (as
+    :func:`openskill_table` does for one, all orders at once)."""
+    names = list(dict.fromkeys(s.entrant for game in games for s in game.seats))
+    mu, sigma, seen = rate_sequences(TwoTeamGames(games, names), padded(orders))
+    return [
+        {n: (float(mu[r, i]), float(sigma[r, i])) for i, n in enumerate(names) if seen[r, i]}
+        for r in range(len(orders))
+    ]
+
+
+def padded(orders: Sequence[Order]) -> NDArray[np.int64]:
+    """Sequences of game numbers as one array, the shorter ones padded with -1."""
+    longest = max((len(o) for o in orders), default=0)
+    out = np.full((len(orders), longest), -1, dtype=np.int64)
+    for r, order in enumerate(orders):
+        out[r, : len(order)] = order
     return out

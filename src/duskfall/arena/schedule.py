@@ -11,9 +11,13 @@ A *deal* is one game seed (the roles and every random stream of the rules): the 
 deal are the same game of cards played by different entrants, so comparing them cancels the
 luck of the deal.
 
-* ``mixed``: every entrant sits at every game, each game its own deal; seats are handed out so
-  that each entrant plays every role about equally often (the entrant with the fewest plays of
-  a seat's role gets it, ties broken by the seed).
+* ``mixed``: every entrant sits at every game, each game its own deal. How many seats each
+  entrant holds varies from game to game (every entrant at least one, the rest drawn from the
+  seed): with the same number of seats at every table, an entrant's village seats would be
+  fixed by its evil ones and the games would measure only one blend of its two skills, never
+  overall skill (see :mod:`duskfall.arena.identified`). Seats are handed out so that each
+  entrant plays every role about equally often (the entrant with the fewest plays of a seat's
+  role gets it, ties broken by the seed).
 * ``sides``: entrants meet in pairs; each deal is played twice, A holding every evil seat and B
   every village seat, then the other way round.
 * ``duplicate``: each deal is played once per entrant, the entrants rotated through the two
@@ -230,10 +234,15 @@ def _mixed(
 
 
 def _quotas(names: Sequence[str], seats: int, rng: random.Random) -> Counter[str]:
-    """Seats per entrant in one game: as even as possible, the extra ones drawn."""
-    base, extra = divmod(seats, len(names))
-    lucky = set(rng.sample(list(names), extra))
-    return Counter({name: base + (name in lucky) for name in names})
+    """Seats per entrant in one game: one each (while seats last), every other seat drawn
+    uniformly among the entrants, so the shares vary across games (which identifies each
+    entrant's deception apart from its detection, and so its overall skill)."""
+    order = list(names)
+    rng.shuffle(order)
+    quota = Counter({name: int(i < seats) for i, name in enumerate(order)})
+    for _ in range(max(0, seats - len(order))):
+        quota[rng.choice(order)] += 1
+    return quota
 
 
 def _deal_games(

@@ -8,6 +8,7 @@ decision the run took. The rule is :mod:`duskfall.arena.sequential`'s.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +73,9 @@ def look(
     for pair, (difference, se) in pair_differences(fit).items():
         boundary = t_boundary(plan.boundaries[number], fit.deals)
         state = analysis.states.get(pair, PairState())
+        if math.isnan(difference):  # not measured by these games yet: no verdict, no stop
+            analysis.states[pair] = state
+            continue
         analysis.states[pair] = judge(
             state, number, PairLook(difference, se if se == se else 0.0, fit.deals, boundary), plan
         )

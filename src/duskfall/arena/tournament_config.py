@@ -7,7 +7,8 @@ needed only with ``[[variants]]`` blocks)::
     games = 40              # per variant block
     seed = 7                # optional: deals reproducible with this config and the operator's
                             # key file (default: a secret drawn from the OS, kept sealed)
-    schedule = "duplicate"  # or "sides" (pairs, sides swapped) or "mixed"
+    schedule = "duplicate"  # the default; or "sides" (pairs, sides swapped) or "mixed"
+                            # (every entrant at every table, its share of seats varied)
     stop = "separated"      # stop at a planned look once every pair is told apart
                             # (default "all": play every game); games is then the cap
     parallel_games = 4      # games played at once (one event loop: model limits are shared)
@@ -181,7 +182,7 @@ class TournamentConfig(_Strict):
     forks: list[ForksBlock] = Field(default_factory=list)
     games: int | None = Field(None, ge=1, le=1_000_000)
     seed: int | None = Field(None, ge=0, lt=2**128)
-    schedule: Literal["mixed", "sides", "duplicate"] = "mixed"
+    schedule: Literal["mixed", "sides", "duplicate"] = "duplicate"
     stop: Literal["all", "separated"] = "all"
     looks: int = Field(8, ge=1, le=100)
     parallel_games: int = Field(1, ge=1, le=256)

@@ -129,6 +129,7 @@ def _play(
     sealing = sealing_warning(config.remote, config.games_dir(config_path.resolve().parent))
     if sealing is not None:
         console.print(f"warning: {sealing}", highlight=False, markup=False)
+    _warn_design(config)
     with progress_bar(console, config.name, config.total_games) as bar:
 
         def advance(event: RunEvent) -> None:
@@ -163,6 +164,15 @@ def _play(
             + plain(shlex.join(hint))
         )
         sys.exit(130)
+
+
+def _warn_design(config: TournamentConfig) -> None:
+    """Say before play what the config's design cannot measure (the board will print "not
+    measured by this design" there, never a number)."""
+    from duskfall.arena.plan import design_gaps
+
+    for line in design_gaps(config, inherent=False):  # two entrants: the board says so
+        sys.stderr.write(f"warning: {line}\n")
 
 
 @contextmanager

@@ -25,7 +25,9 @@ def _table(title: str, *columns: str, caption: str | None = None) -> Table:
 
 
 def _percent(e: Estimate) -> str:
-    """A chance in percent, compactly: ``63 [44-79]``."""
+    """A chance in percent, compactly: ``63 [44-79]`` (``-``: not measured)."""
+    if not e.measured:
+        return "-"
     if not e.known:
         return f"{e.point:.0%}".rstrip("%")
     return f"{100 * e.point:.0f} [{100 * e.low:.0f}-{100 * e.high:.0f}]"
@@ -58,15 +60,26 @@ def _header(report: TournamentReport) -> Text:
     return Text("\n".join(lines))
 
 
+def _not_measured(board: Board) -> str | None:
+    return f"not measured by this design: {board.not_measured}" if board.not_measured else None
+
+
 def _board(board: Board) -> Table:
-    table = _table("board", "#", "entrant", "rating [95%]", "overall", "OpenSkill [95%]", "games")
+    table = _table(
+        "board",
+        "#", "tier", "entrant", "rating [95%]", "overall", "OpenSkill [95%]", "games",
+        caption=_not_measured(board)
+        or "tier: entrants no pair of which is separated (ranks within a tier are not told "
+        "apart)",
+    )  # fmt: skip
     for rank, e in enumerate(board.entrants, 1):
         os = e.openskill
         table.add_row(
-            str(rank),
+            str(rank) if e.tier is not None else "-",
+            "-" if e.tier is None else str(e.tier),
             e.name,
             e.elo.format(".0f"),
-            f"{e.overall.point:+.2f}",
+            f"{e.overall.point:+.2f}" if e.overall.measured else "-",
             "-" if os is None else Estimate(os.mu, os.low, os.high).format(".1f"),
             str(e.games),
         )
@@ -78,8 +91,7 @@ def _skills(board: Board) -> Table:
     table = _table(
         "deception (as evil) and detection (as village), logits",
         "entrant", "deception [95%]", "detection [95%]", "won as evil / village",
-        caption="-: not told apart by these games (two entrants that only meet each other: "
-        "only their sum, overall, is measured)" if unmeasured else None,
+        caption=_not_measured(board) if unmeasured else None,
     )  # fmt: skip
     for e in board.entrants:
         rates = [e.win_rates.get(side) for side in ("evil", "village")]
@@ -93,7 +105,7 @@ def _pairs(board: Board) -> Table:
         "pairs: difference of overall skill (rating points)",
         "pair", "difference [95%]", "P(first wins)", "verdict",
         caption="P(first wins): the model's chance over both sides; separated: the interval "
-        "excludes 0",
+        "excludes 0" + (f"; {_not_measured(board)}" if board.not_measured else ""),
     )  # fmt: skip
     for p in board.pairs:
         verdict = p.verdict if p.separated_at is None else f"{p.verdict} (look {p.separated_at})"
@@ -124,7 +136,7 @@ def _matrix(board: Board) -> Table | None:
 
 
 def _flipped(e: Estimate) -> Estimate:
-    return Estimate(1 - e.point, 1 - e.high, 1 - e.low, e.se)
+    return Estimate(1 - e.point, 1 - e.high, 1 - e.low, e.se, e.reason)
 
 
 def _holdout(board: Board) -> Table | None:
@@ -258,17 +270,29 @@ def plan_table(plan: Plan, config: TournamentConfig) -> list[Table | Text]:
         f"{plan.name}: {len(config.entrants)} entrants; to separate a gap of "
         f"{plan.gap_elo:g} rating points ({plan.gap:.2f} logits) at 95% with 80% power.\n"
         f"Outcome variance from {plan.source} ({sides})."
+        + (
+            f" The model's variance is scaled by {plan.inflation:.2f}, the pilot's measured "
+            "over the model's."
+            if plan.inflation > 1
+            else ""
+        )
     )
     table = _table(
         "games needed (every pair, equal entrants but for the gap)",
         "schedule", "games", "deals", "per entrant",
         caption=f"now: schedule {config.schedule}, {config.total_games} games",
     )  # fmt: skip
+    reasons = []
     for need in plan.schedules:
+        if need.games is None:
+            table.add_row(need.schedule, "not measured", "-", "-")
+            reasons.append(f"{need.schedule}: not measured by this design: {need.reason}")
+            continue
         seats_per_game = 2 if need.schedule != "mixed" else len(config.entrants)
         share = min(1.0, seats_per_game / len(config.entrants))
         table.add_row(need.schedule, str(need.games), str(need.deals), f"{need.games * share:.0f}")
-    out: list[Table | Text] = [head, table]
+    warnings = [Text(f"warning: {line}", style="yellow") for line in plan.warnings]
+    out: list[Table | Text] = [*warnings, head, table, *(Text(r) for r in reasons)]
     if plan.pilot is not None:
         p = plan.pilot
         out.append(
