@@ -268,13 +268,32 @@ def plan_table(plan: Plan, config: TournamentConfig) -> list[Table | Text]:
         table.add_row(need.schedule, str(need.games), str(need.deals), f"{need.games * share:.0f}")
     out: list[Table | Text] = [head, table]
     if plan.pilot is not None:
-        p = plan.pilot
-        out.append(
-            Text(
-                f"Pilot ({p.schedule}, {p.games} games, {p.deals} deals): the hardest pair's "
-                f"se is {p.se:.3f} logits resampling deals, {p.se_games:.3f} resampling games "
-                f"one by one (pairing cut the variance by {p.pairing_reduction:.0%}), "
-                f"{p.model_se:.3f} by the model; from the measured se: {p.needed} games."
-            )
-        )
+        out.append(Text(_pilot_text(plan, config)))
     return out
+
+
+def _pilot_text(plan: Plan, config: TournamentConfig) -> str:
+    """What the pilot measured, and how it squares with the table (which assumes equal
+    entrants and the model's variance; the pilot's figure is its hardest pair's measured se)."""
+    p = plan.pilot
+    assert p is not None
+    cut = p.pairing_reduction
+    pairing = (
+        f"pairing games within deals cut that variance by {cut:.0%}"
+        if cut > 0
+        else f"pairing games within deals did not cut the variance here ({-cut:.0%} more)"
+    )
+    table = next((need.games for need in plan.schedules if need.schedule == p.schedule), None)
+    compared = (
+        f" The table's {table:,} games for {p.schedule!r} assume entrants equal but for the gap "
+        f"and the model's variance; the pilot's {p.needed:,} scale its measured se instead "
+        f"({p.needed / table:.1f} times as many)."
+        if table
+        else ""
+    )
+    return (
+        f"Pilot ({p.schedule}, {p.games} games, {p.deals} deals): the hardest pair's difference "
+        f"has se {p.se:.3f} logits resampling deals and {p.se_games:.3f} resampling games one "
+        f"by one ({pairing}); the model says {p.model_se:.3f}. From the measured se: "
+        f"{p.needed:,} games.{compared}"
+    )

@@ -4,6 +4,7 @@ hidden file, plus the dataset card."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,8 +43,15 @@ def check_out_dir(out: Path) -> None:
         raise ExportError(f"{out} is not empty; give a new or empty directory")
 
 
-def export_games(rows: list[GameRow], out: Path, fmt: str, command: str) -> ExportResult:
-    """Write the games of ``rows`` (ended ones with a readable log) to ``out`` as ``fmt``."""
+def export_games(
+    rows: list[GameRow],
+    out: Path,
+    fmt: str,
+    command: str,
+    progress: Callable[[int], None] | None = None,
+) -> ExportResult:
+    """Write the games of ``rows`` (ended ones with a readable log) to ``out`` as ``fmt``;
+    ``progress`` is told of each game done."""
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}; choose {' or '.join(FORMATS)}")
     check_out_dir(out)
@@ -58,6 +66,8 @@ def export_games(rows: list[GameRow], out: Path, fmt: str, command: str) -> Expo
     try:
         for row in rows:
             rows_of_game = _read(row, result)
+            if progress is not None:
+                progress(1)
             if rows_of_game is None:
                 continue
             result.games += 1
