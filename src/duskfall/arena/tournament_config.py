@@ -278,7 +278,10 @@ def parse_tournament(data: Mapping[str, Any]) -> TournamentConfig:
     try:
         config = TournamentConfig.model_validate(dict(data))
     except ValidationError as exc:
-        raise ConfigError(f"tournament config: {describe_errors(exc)}") from None
+        options = data.get("agent_options")
+        more = _option_problems(options) if isinstance(options, Mapping) else []
+        listed = "; ".join([describe_errors(exc), *more])
+        raise ConfigError(f"tournament config: {listed}") from None
     problems = _block_problems(config)
     if len(problems) == 1:
         raise ConfigError(f"tournament config: {problems[0]}")
@@ -291,7 +294,7 @@ def parse_tournament(data: Mapping[str, Any]) -> TournamentConfig:
 def _block_problems(config: TournamentConfig) -> list[str]:
     """Each variant exists, its config parses, every entrant is a valid agent for it, the
     schedule fits its games, the agent options are ones some agent reads: every mistake."""
-    from duskfall.agents.specs import check_agent_options, parse_spec
+    from duskfall.agents.specs import parse_spec
     from duskfall.core.variant import parse_config
 
     problems = []
@@ -322,11 +325,18 @@ def _block_problems(config: TournamentConfig) -> list[str]:
                 f"so games must be a multiple of {entrants}, not {games} "
                 f"(e.g. {games - games % entrants or entrants})"
             )
+    return problems + _option_problems(config.agent_options)
+
+
+def _option_problems(options: Mapping[str, Any]) -> list[str]:
+    """The mistakes in ``[agent_options]``: names no agent reads, values an agent refuses."""
+    from duskfall.agents.specs import check_agent_options
+
     try:
-        check_agent_options(config.agent_options)
+        check_agent_options(options)
     except ConfigError as exc:
-        problems.append(f"[agent_options]: {exc}")
-    return problems
+        return [f"[agent_options]: {exc}"]
+    return []
 
 
 def load_tournament(path: str | Path, db: Path | None = None) -> TournamentConfig:

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from rich.markup import escape
 
 from duskfall import __version__
+from duskfall.cli import INTERRUPTED
 from duskfall.cli.console import safe_console
 from duskfall.cli.help_text import render_help
 from duskfall.core.errors import DuskfallError
@@ -136,9 +137,7 @@ def run() -> None:
         fail(f"invalid option: {describe_errors(exc)}")
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except typer.Abort as exc:
-        if isinstance(exc.__context__ or exc.__cause__, KeyboardInterrupt):
-            raise KeyboardInterrupt from None
+    except typer.Abort:
         err_console.print("aborted")
         sys.exit(130)
     except ImportError as exc:
@@ -152,5 +151,7 @@ def run() -> None:
             show()
             sys.exit(getattr(exc, "exit_code", 2))
         raise
+    if code == INTERRUPTED:  # typer ends a command Ctrl-C stopped with 130, saying nothing
+        raise KeyboardInterrupt
     if isinstance(code, int) and code:
         sys.exit(code)

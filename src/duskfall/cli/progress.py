@@ -65,16 +65,37 @@ class Bar:
 
 class PipedLines:
     """Progress as plain lines on stderr (``name: 30/300 (10%), 12 s``), one every
-    :data:`PIPED_EVERY` seconds at most."""
+    :data:`PIPED_EVERY` seconds while it is open (a step that reports nothing for a while,
+    such as a schedule being built, still shows it is alive). ``still``: the work has no
+    measure (``name: still running, 12 s``)."""
 
-    def __init__(self, description: str, total: float, steps: bool) -> None:
+    def __init__(self, description: str, total: float, steps: bool, still: bool = False) -> None:
         self.description = description
         self.total = total
         self.steps = steps
+        self.still = still
         self.completed = 0.0
         self.note = ""
         self.start = time.monotonic()
         self.shown = self.start
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+
+    def __enter__(self) -> PipedLines:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(PIPED_EVERY / 5):
+            now = time.monotonic()
+            if now - self.shown >= PIPED_EVERY:
+                self.shown = now
+                self.show(now)
 
     def advance(self, steps: float) -> None:
         self.update(self.completed + steps, None, self.note)
@@ -91,7 +112,9 @@ class PipedLines:
             self.show(now)
 
     def show(self, now: float) -> None:
-        if self.steps and self.total >= 1:
+        if self.still:
+            done = "still running"
+        elif self.steps and self.total >= 1:
             done = f"{self.completed:,.0f}/{self.total:,.0f} ({self.completed / self.total:.0%})"
         elif self.steps:
             done = f"{self.completed:.0%}"
@@ -101,12 +124,14 @@ class PipedLines:
         self.line(f"{self.description}: {done}{note}", now)
 
     def line(self, text: str, now: float) -> None:
+        """Print ``text`` with the time spent so far."""
         line = printable(redact(f"{text}, {now - self.start:,.0f} s"), one_line=True) + "\n"
-        try:
-            sys.stderr.write(line)
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
+        with self._lock:
+            try:
+                sys.stderr.write(line)
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
 
 
 @contextmanager
@@ -120,7 +145,8 @@ def progress_bar(
     when the work is done.
     """
     if not console.is_terminal:
-        yield Bar(None, TaskID(0), PipedLines(description, total, steps))
+        with PipedLines(description, total, steps) as lines:
+            yield Bar(None, TaskID(0), lines)
         return
     counting: list[str | ProgressColumn] = (
         [MofNCompleteColumn(), TimeRemainingColumn()] if steps else [TimeElapsedColumn()]
@@ -152,17 +178,5 @@ def working(console: Console, description: str) -> Iterator[None]:
             progress.add_task(description, total=None)
             yield
         return
-    lines = PipedLines(description, 0, steps=False)
-    stop = threading.Event()
-
-    def tick() -> None:
-        while not stop.wait(PIPED_EVERY):
-            lines.line(f"{description}: still running", time.monotonic())
-
-    thread = threading.Thread(target=tick, daemon=True)
-    thread.start()
-    try:
+    with PipedLines(description, 0, steps=False, still=True):
         yield
-    finally:
-        stop.set()
-        thread.join()

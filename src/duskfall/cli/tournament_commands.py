@@ -120,6 +120,7 @@ def _play(
                 f"'duskfall tournament resume {config_path}' plays the rest"
             )
     with progress_bar(console, config.name, config.total_games) as bar:
+        bar.update(note=f"scheduling {config.total_games:,} games, starting the first")
 
         def advance(event: RunEvent) -> None:
             spent = f"{event.tokens:,} tokens ${event.cost_usd:.4f}"
