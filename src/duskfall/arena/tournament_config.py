@@ -278,9 +278,7 @@ def parse_tournament(data: Mapping[str, Any]) -> TournamentConfig:
     try:
         config = TournamentConfig.model_validate(dict(data))
     except ValidationError as exc:
-        options = data.get("agent_options")
-        more = _option_problems(options) if isinstance(options, Mapping) else []
-        listed = "; ".join([describe_errors(exc), *more])
+        listed = "; ".join([describe_errors(exc), *_problems_beyond(data, exc)])
         raise ConfigError(f"tournament config: {listed}") from None
     problems = _block_problems(config)
     if len(problems) == 1:
@@ -289,6 +287,18 @@ def parse_tournament(data: Mapping[str, Any]) -> TournamentConfig:
         listed = "; ".join(f"({n}) {problem}" for n, problem in enumerate(problems, 1))
         raise ConfigError(f"tournament config has {len(problems)} mistakes: {listed}")
     return config
+
+
+def _problems_beyond(data: Mapping[str, Any], exc: ValidationError) -> list[str]:
+    """The mistakes of the rest of a config some fields of which are wrong: its blocks and
+    agent options checked with the wrong top-level fields left at their defaults."""
+    wrong = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
+    try:
+        rest = TournamentConfig.model_validate({k: v for k, v in data.items() if k not in wrong})
+    except ValidationError:
+        options = data.get("agent_options")
+        return _option_problems(options) if isinstance(options, Mapping) else []
+    return _block_problems(rest)
 
 
 def _block_problems(config: TournamentConfig) -> list[str]:

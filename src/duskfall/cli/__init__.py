@@ -1,16 +1,20 @@
 """The ``duskfall`` command line: one typer app (:mod:`duskfall.cli.application`); each command
 group lives in its own module.
 
-This module imports nothing heavy, so that a Ctrl-C at any moment of start-up (while typer,
-pydantic and the commands load) ends with one line and exit status 130, not a traceback.
+This module imports nothing heavy (not even ``typing``), so that a Ctrl-C at any moment of
+start-up (while typer, pydantic and the commands load) ends with one line and exit status 130,
+not a traceback. (One in the interpreter's own first milliseconds, before this module runs, is
+Python's.)
 """
 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from duskfall.cli.application import _load_commands, app, err_console, fail
 
 __all__ = ["_load_commands", "app", "err_console", "fail", "main"]
