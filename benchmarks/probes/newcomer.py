@@ -79,6 +79,7 @@ def interrupted(duskfall: Duskfall, args: list[str], after: float, wait_for: str
             stderr=err,
             stdin=subprocess.DEVNULL,
             text=True,
+            preexec_fn=_interruptible,
         )
         while time.monotonic() - start < after:
             if wait_for and wait_for in err_path.read_text(errors="replace"):
@@ -94,6 +95,12 @@ def interrupted(duskfall: Duskfall, args: list[str], after: float, wait_for: str
             out, _ = process.communicate()
     text = err_path.read_text(errors="replace")
     return Run(process.returncode, out, text, time.monotonic() - start)
+
+
+def _interruptible() -> None:
+    """SIGINT as a terminal's Ctrl-C gives it (a background job's children start with it
+    ignored, and Python then installs no handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def one_line(run: Run, code: int, start: str = "error: ") -> bool:

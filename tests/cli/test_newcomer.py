@@ -210,6 +210,7 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path: Path) -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         time.sleep(delay)  # inside the imports of typer, pydantic and the commands
         process.send_signal(signal.SIGINT)

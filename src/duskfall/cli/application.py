@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import typer
@@ -14,19 +15,42 @@ from rich.markup import escape
 from duskfall import __version__
 from duskfall.cli import INTERRUPTED
 from duskfall.cli.console import safe_console
-from duskfall.cli.help_text import render_help
+from duskfall.cli.help_text import render_help, terminal_text
+from duskfall.cli.outline import Outline, outline
 from duskfall.core.errors import DuskfallError
 from duskfall.core.redaction import redact
 from duskfall.core.terminal import guard_logging
 from duskfall.core.validation import describe_errors
 
-app = typer.Typer(
-    name="duskfall",
-    help="An arena for social-deduction games played by LLMs, programs and people.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+
+def _new_app() -> typer.Typer:
+    """The top-level app: its help, ``--version``, no commands yet."""
+    made = typer.Typer(
+        name="duskfall",
+        help="An arena for social-deduction games played by LLMs, programs and people.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    made.callback()(_options)
+    return made
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"duskfall {__version__}")
+        raise typer.Exit()
+
+
+def _options(
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_version, help="print the version and exit"
+    ),
+) -> None:
+    """An arena for social-deduction games played by LLMs, programs and people."""
+
+
+app = _new_app()
 err_console = safe_console(stderr=True, soft_wrap=True)
 
 # Each module registers its commands on ``app`` when imported. Optional parts whose
@@ -45,11 +69,47 @@ COMMAND_MODULES = [
 ]
 
 
-def _load_commands() -> None:
-    for name in COMMAND_MODULES:
+# Imported whatever the command: it registers the ``trained:`` agent kind other commands play.
+ALWAYS = ["duskfall.cli.learn_commands"]
+
+
+def _load_commands(argv: Sequence[str] | None = None) -> typer.Typer:
+    """Import the command modules and return the app to run: every module, or for the command
+    line ``argv`` only the one that defines its command; a command line naming none (such as
+    ``duskfall --help``) gets an app of every command's outline, read from the modules' source
+    without importing them."""
+    names = COMMAND_MODULES
+    if argv is not None:
+        found = outline(COMMAND_MODULES)
+        word = next((arg for arg in argv if not arg.startswith("-")), None)
+        module = found.module_of(word) if word is not None else None
+        if module is None:
+            return _outlined(found)
+        names = [*ALWAYS, module]
+    for name in names:
         importlib.import_module(name)
     _show_flags_without_a_type()
     render_help(app)
+    return app
+
+
+def _outlined(found: Outline) -> typer.Typer:
+    """An app whose commands only show their names and help (``duskfall --help``, a
+    mistyped command)."""
+    shown = _new_app()
+
+    def outlined() -> None:
+        raise typer.Exit(2)  # never run: a command line naming it loads its module
+
+    for command in found.commands:
+        shown.command(command.name, help=terminal_text(command.help))(outlined)
+    for group in found.groups:
+        sub = typer.Typer(help=terminal_text(group.help), no_args_is_help=True)
+        for command in group.commands:
+            sub.command(command.name, help=terminal_text(command.help))(outlined)
+        shown.add_typer(sub, name=group.name)
+    _show_flags_without_a_type()
+    return shown
 
 
 def _show_flags_without_a_type() -> None:
@@ -110,27 +170,12 @@ def missing_extra(exc: ImportError) -> str | None:
     )
 
 
-def _version(value: bool) -> None:
-    if value:
-        print(f"duskfall {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _options(
-    version: bool = typer.Option(
-        False, "--version", is_eager=True, callback=_version, help="print the version and exit"
-    ),
-) -> None:
-    """An arena for social-deduction games played by LLMs, programs and people."""
-
-
 def run() -> None:
     """Run the app; user-facing errors print one clear line, no traceback."""
     guard_logging()  # log lines quote clients and servers: nothing in them is obeyed
-    _load_commands()
+    chosen = _load_commands(sys.argv[1:])
     try:
-        code = app(standalone_mode=False)
+        code = chosen(standalone_mode=False)
     except DuskfallError as exc:
         fail(str(exc))
     except ValidationError as exc:  # options checked by a settings model (e.g. serve's)

@@ -71,10 +71,20 @@ _SINGLE = re.compile(r"(?<![`\w])`([^`]+)`(?!`)")
 
 
 def terminal_text(doc: str) -> str:
-    """A docstring as a terminal shows it: reST literals and roles as plain words."""
+    """A docstring as a terminal shows it: reST literals and roles as plain words, each
+    paragraph of prose one line (the terminal wraps it at its width)."""
     text = _ROLE.sub(lambda m: m.group(1).rsplit(".", 1)[-1], doc)
     text = _LITERAL.sub(r"\1", text)
-    return _SINGLE.sub(r"\1", text)
+    text = _SINGLE.sub(r"\1", text)
+    return "\n\n".join(_joined(paragraph) for paragraph in text.split("\n\n"))
+
+
+def _joined(paragraph: str) -> str:
+    """A paragraph of prose as one line; one with indented or listed lines as it is."""
+    lines = paragraph.split("\n")
+    if any(line[:1].isspace() or line.lstrip().startswith(("-", "*")) for line in lines[1:]):
+        return paragraph
+    return " ".join(line.strip() for line in lines)
 
 
 def epilog(command: str) -> str | None:
