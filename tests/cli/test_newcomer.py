@@ -175,7 +175,7 @@ def test_a_fork_replacing_with_deep_json_is_one_line(tmp_path: Path, cli: CliRun
         for line in log.read_text().splitlines()[1:]
         if json.loads(line).get("kind") == "action"
     )
-    deep = '{"a": ' * 20_000 + "1" + "}" * 20_000
+    deep = '{"a": ' * 5_000 + "1" + "}" * 5_000
     code, _, err = cli("fork", str(log), "--replace", f"{action}={deep}", "--db", "off")
     assert code == 2 and "nested" in one_line(err)
 
@@ -189,6 +189,7 @@ def test_piped_progress_prints_a_line_every_few_seconds(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(progress, "PIPED_EVERY", 0.05)
+    monkeypatch.setattr(progress, "PIPED_FIRST", 0.05)
     console = progress.Console(file=io.StringIO(), force_terminal=False)
     with progress.progress_bar(console, "exporting games", 300) as bar:
         bar(30)

@@ -29,6 +29,22 @@ def main() -> None:
         run()
     except KeyboardInterrupt:
         interrupted()
+    except Exception as exc:
+        if _interrupt_in(exc):  # e.g. wrapped by the class creation it stopped
+            interrupted()
+        raise
+
+
+def _interrupt_in(exc: BaseException) -> bool:
+    """Whether a Ctrl-C caused ``exc`` (a KeyboardInterrupt in its causes or contexts)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def interrupted() -> None:

@@ -28,6 +28,9 @@ from duskfall.core.redaction import redact
 from duskfall.core.terminal import printable
 
 PIPED_EVERY = 5.0  # seconds between two progress lines when the output is not a terminal
+# seconds before the first one: a command that fails at its start (a model that cannot be
+# reached) still says so in one line
+PIPED_FIRST = 15.0
 
 
 class Bar:
@@ -65,9 +68,9 @@ class Bar:
 
 class PipedLines:
     """Progress as plain lines on stderr (``name: 30/300 (10%), 12 s``), one every
-    :data:`PIPED_EVERY` seconds while it is open (a step that reports nothing for a while,
-    such as a schedule being built, still shows it is alive). ``still``: the work has no
-    measure (``name: still running, 12 s``)."""
+    :data:`PIPED_EVERY` seconds while it is open, the first after :data:`PIPED_FIRST` (a step
+    that reports nothing for a while, such as a schedule being built, still shows it is
+    alive). ``still``: the work has no measure (``name: still running, 12 s``)."""
 
     def __init__(self, description: str, total: float, steps: bool, still: bool = False) -> None:
         self.description = description
@@ -77,7 +80,7 @@ class PipedLines:
         self.completed = 0.0
         self.note = ""
         self.start = time.monotonic()
-        self.shown = self.start
+        self.shown = self.start + PIPED_FIRST - PIPED_EVERY  # the first line after PIPED_FIRST
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._tick, daemon=True)
