@@ -285,15 +285,15 @@ def _pilot_text(plan: Plan, config: TournamentConfig) -> str:
     )
     table = next((need.games for need in plan.schedules if need.schedule == p.schedule), None)
     compared = (
-        f" The table's {table:,} games for {p.schedule!r} assume entrants equal but for the gap "
-        f"and the model's variance; the pilot's {p.needed:,} scale its measured se instead "
-        f"({p.needed / table:.1f} times as many)."
+        f", {p.needed / table:.1f} times the table's {table:,} for {p.schedule!r} (the table "
+        "assumes entrants equal but for the gap and the model's variance; the pilot scales its "
+        "hardest pair's measured se)"
         if table
         else ""
     )
     return (
         f"Pilot ({p.schedule}, {p.games} games, {p.deals} deals): the hardest pair's difference "
         f"has se {p.se:.3f} logits resampling deals and {p.se_games:.3f} resampling games one "
-        f"by one ({pairing}); the model says {p.model_se:.3f}. From the measured se: "
-        f"{p.needed:,} games.{compared}"
+        f"by one, so {pairing}; the model says {p.model_se:.3f}. From the measured se: "
+        f"{p.needed:,} games{compared}."
     )
