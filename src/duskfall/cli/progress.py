@@ -117,7 +117,7 @@ class PipedLines:
     def show(self, now: float) -> None:
         if self.still:
             done = "still running"
-        elif self.steps and self.total >= 1:
+        elif self.steps and self.total > 1:
             done = f"{self.completed:,.0f}/{self.total:,.0f} ({self.completed / self.total:.0%})"
         elif self.steps:
             done = f"{self.completed:.0%}"
