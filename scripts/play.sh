@@ -23,7 +23,7 @@ fi
 # shellcheck disable=SC1091
 . "$VENV/bin/activate"
 if ! python -c "import duskfall" 2>/dev/null; then
-    step "first run: installing duskfall into $VENV (about 20 s)"
+    step "first run: installing duskfall into $VENV (about a minute: 40 s on a quiet machine, 2.5 minutes on a busy one)"
     python -m pip install --upgrade --progress-bar on pip
     python -m pip install --progress-bar on -e .
     step_done

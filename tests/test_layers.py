@@ -226,7 +226,7 @@ def test_the_checker_sees_lazy_relative_and_dynamic_imports() -> None:
         (10, "duskfall.agents.specs"),
     }
     arrows = {(a.module, a.target) for a in all_arrows()}
-    assert ("duskfall.cli", "duskfall.core.errors") in arrows
+    assert ("duskfall.cli.application", "duskfall.core.errors") in arrows
     assert points_up(Arrow(SRC / "core/x.py", 1, "duskfall.core.x", "duskfall.runtime.handler"))
     assert points_up(
         Arrow(SRC / "variants/a/x.py", 1, "duskfall.variants.a.x", "duskfall.variants.b.rules")

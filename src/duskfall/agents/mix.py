@@ -39,6 +39,10 @@ HELP = (
     "mix:A@p/B (each decision by agent A with probability p, else B; e.g. mix:heuristic@0.7/random)"
 )
 _SPLIT = re.compile(r"@([0-9]*\.?[0-9]+)/")
+# What a user means as the probability but is none (-0.1, 1e3, nan, inf): named in the error.
+_NOT_A_PROBABILITY = re.compile(
+    r"@([-+]?(?:[0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?|nan|inf(?:inity)?))/", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,12 @@ def parse_mix(arg: str) -> MixSpec:
         if not 0.0 <= p <= 1.0:
             raise ConfigError(f"mix:{arg}: the probability must be between 0 and 1, not {p:g}")
         return MixSpec(first, p, second)
+    for match in _NOT_A_PROBABILITY.finditer(arg):
+        if arg[: match.start()].strip() and arg[match.end() :].strip():
+            raise ConfigError(
+                f"mix:{arg}: the probability after '@' must be a number from 0 to 1, "
+                f"not {match.group(1)}"
+            )
     raise ConfigError(f"mix:{arg}: write {HELP}")
 
 

@@ -254,11 +254,13 @@ def calls_models(agent: str) -> bool:
 
 
 def check_agent_options(options: Mapping[str, Any]) -> None:
-    """Refuse, whichever agents the game has, with one ConfigError: a bad value of an option
-    some agent kind reads (``max_tokens=-5``), and a name no kind reads (``bogus=1``)."""
+    """Refuse, whichever agents the game has, with one ConfigError naming every mistake: a bad
+    value of an option some agent kind reads (``max_tokens=-5``), and names no kind reads
+    (``bogus=1``)."""
     if not options:
         return  # nothing to refuse (and no model validation for every simulated game)
     known: set[str] = set()
+    problems: list[str] = []
     every_kind_known = True
     for kind in _KINDS:
         check = _OPTION_CHECKS.get(kind)
@@ -267,12 +269,21 @@ def check_agent_options(options: Mapping[str, Any]) -> None:
             continue
         if isinstance(check, str):
             check = _OPTION_CHECKS[kind] = _imported(check)
-        known.update(check(options))
+        try:
+            known.update(check(options))
+        except ConfigError as exc:
+            problems.append(str(exc))
+            known.update(check({}))  # the names it reads, to tell a typo from a bad value
     unknown = sorted(set(options) - known)
     if unknown and every_kind_known:
-        raise ConfigError(
-            f"unknown agent option {unknown[0]!r}; valid options: {', '.join(sorted(known))}"
+        names = ", ".join(repr(name) for name in unknown)
+        problems.insert(
+            0,
+            f"unknown agent option{'s' if len(unknown) > 1 else ''} {names}; "
+            f"valid options: {', '.join(sorted(known))}",
         )
+    if problems:
+        raise ConfigError("; ".join(dict.fromkeys(problems)))
 
 
 def make_participant(agent: str, ctx: AgentContext) -> Player:

@@ -116,7 +116,7 @@ class TournamentReport:
                     *_estimate_cells(e.overall), *_estimate_cells(e.elo),
                     *_estimate_cells(e.deception), *_estimate_cells(e.detection),
                     *(_cells(os.mu, os.low, os.high) if os else ["", "", ""]),
-                    *(_cells(r.wins / r.games) if r and r.games else [""] for r in rates),
+                    *(_cells(r.wins / r.games)[0] if r and r.games else "" for r in rates),
                     f"{e.cost_per_game:.6f}", e.frontier, "" if e.tier is None else e.tier,
                     _reasons(e.overall, e.deception, e.detection),
                     *behaviour[e.name].metrics.summary().values(),

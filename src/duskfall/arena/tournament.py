@@ -188,9 +188,10 @@ def config_fingerprint(config: TournamentConfig) -> str:
     return hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _check_same_config(config: TournamentConfig, games_dir: Path) -> str:
-    """Keep a copy of the config next to the games; refuse a changed one. Returns the
-    tournament's salt (kept in the copy: what its games' ids are drawn from)."""
+def _check_same_config(config: TournamentConfig, games_dir: Path, db: Path) -> str:
+    """Keep a copy of the config next to the games; refuse a changed one once a game has
+    started (before, the new config replaces the copy). Returns the tournament's salt (kept in
+    the copy: what its games' ids are drawn from)."""
     copy = games_dir / CONFIG_COPY
     fingerprint = config_fingerprint(config)
     stored: dict[str, Any] = {}
@@ -199,7 +200,8 @@ def _check_same_config(config: TournamentConfig, games_dir: Path) -> str:
             stored = json.loads(copy.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             stored = {}
-        if stored.get("fingerprint") not in (None, fingerprint):
+        changed = stored.get("fingerprint") not in (None, fingerprint)
+        if changed and _started(config.name, games_dir, db):
             raise ConfigError(
                 f"tournament {config.name!r} was started with another config (see {copy}); "
                 "give it a new name to play a different tournament"
@@ -230,6 +232,16 @@ def dealt_as_stored(
     if isinstance(stored, dict) and stored.get(DEALS_MARK) != KEYED:
         return config.dealt(config.seed or 0)
     return with_deals(config, db, create=create)
+
+
+def _started(name: str, games_dir: Path, db: Path) -> bool:
+    """Whether tournament ``name`` has started a game: a row in the index or a log written."""
+    if any(games_dir.glob("*.jsonl")):
+        return True
+    if not db.exists():
+        return False
+    with GameIndex(db) as index:
+        return bool(index.tournament_games(name))
 
 
 def slot_game_id(salt: str, config: TournamentConfig, slot: Slot) -> str:
@@ -345,7 +357,7 @@ def run_tournament(
     except OSError as exc:
         raise ConfigError(f"cannot create {games_dir}: {exc.strerror or exc}") from None
     keep_private(games_dir, db)  # before the config's copy (its remote env) is written in it
-    salt = _check_same_config(config, games_dir)
+    salt = _check_same_config(config, games_dir, db)
     variables = worker_env([*config.execution.env, *env])
     with DriverLock(games_dir, config.name) as lock, GameIndex(db) as index, SlotTable(db) as slots:
         keep_private(games_dir, db)  # the index now exists: no remote entrant reads it

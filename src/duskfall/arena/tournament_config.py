@@ -89,7 +89,8 @@ ENTRANT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a number written as a string ("2") or a flag (true) is refused, not converted
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 class VariantBlock(_Strict):
@@ -301,43 +302,80 @@ class TournamentConfig(_Strict):
 
 
 def parse_tournament(data: Mapping[str, Any]) -> TournamentConfig:
-    """Check a parsed config: raises one ConfigError naming the first bad field."""
+    """Check a parsed config whole: raises one ConfigError listing every mistake found (its
+    fields, then each block's variant and agents, and the agent options)."""
     try:
         config = TournamentConfig.model_validate(dict(data))
     except ValidationError as exc:
-        raise ConfigError(f"tournament config: {describe_errors(exc)}") from None
-    _check_blocks(config)
+        listed = "; ".join([describe_errors(exc), *_problems_beyond(data, exc)])
+        raise ConfigError(f"tournament config: {listed}") from None
+    problems = _block_problems(config)
+    if len(problems) == 1:
+        raise ConfigError(f"tournament config: {problems[0]}")
+    if problems:
+        listed = "; ".join(f"({n}) {problem}" for n, problem in enumerate(problems, 1))
+        raise ConfigError(f"tournament config has {len(problems)} mistakes: {listed}")
     return config
 
 
-def _check_blocks(config: TournamentConfig) -> None:
-    """Each variant exists, its config parses, every entrant is a valid agent for it."""
+def _problems_beyond(data: Mapping[str, Any], exc: ValidationError) -> list[str]:
+    """The mistakes of the rest of a config some fields of which are wrong: its blocks and
+    agent options checked with the wrong top-level fields left at their defaults."""
+    wrong = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
+    try:
+        rest = TournamentConfig.model_validate({k: v for k, v in data.items() if k not in wrong})
+    except ValidationError:
+        options = data.get("agent_options")
+        return _option_problems(options) if isinstance(options, Mapping) else []
+    return _block_problems(rest)
+
+
+def _block_problems(config: TournamentConfig) -> list[str]:
+    """Each variant exists, its config parses, every entrant is a valid agent for it, the
+    schedule fits its games, the agent options are ones some agent reads: every mistake."""
     from duskfall.agents.specs import parse_spec
     from duskfall.core.variant import parse_config
 
+    problems = []
     for number, block in enumerate(config.variants, 1):
-        where = f"tournament config: variants[{number}] ({block.label})"
+        where = f"variants[{number}] ({block.label})"
         try:
             variant = get_variant(block.variant)
             game_config = parse_config(variant, block.game_config())
             seats = variant.new_game(game_config, 0).num_seats
-            for spec in config.seat_agents().values():
-                parse_spec(variant, spec, seats)
         except ConfigError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
+            problems.append(f"{where}: {exc}")
+            continue
+        for name, spec in config.seat_agents().items():
+            try:
+                parse_spec(variant, spec, seats)
+            except ConfigError as exc:
+                problems.append(f"{where}: entrant {name!r}: {exc}")
         games = config.block_games(block)
         if config.schedule == "sides" and games % 2:
-            raise ConfigError(
+            problems.append(
                 f"{where}: the 'sides' schedule plays each deal twice (sides swapped), "
                 f"so games must be even, not {games}"
             )
         entrants = len(config.entrants)
         if config.schedule == "duplicate" and games % entrants:
-            raise ConfigError(
+            problems.append(
                 f"{where}: the 'duplicate' schedule plays each deal once per entrant, "
                 f"so games must be a multiple of {entrants}, not {games} "
                 f"(e.g. {games - games % entrants or entrants})"
             )
+    return problems + _option_problems(config.agent_options)
+
+
+def _option_problems(options: Mapping[str, Any]) -> list[str]:
+    """The mistakes in ``[agent_options]``: names no agent reads, values an agent refuses."""
+    from duskfall.agents.specs import check_agent_options
+
+    try:
+        check_agent_options(options)
+    except ConfigError as exc:
+        return [f"[agent_options]: {exc}"]
+    return []
 
 
 def load_tournament(path: str | Path, db: Path | None = None) -> TournamentConfig:

@@ -11,18 +11,21 @@ import typer
 
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
+from duskfall.cli.progress import progress_bar
 from duskfall.cli.store_commands import DbOpt, open_index
+from duskfall.core.errors import ConfigError
 from duskfall.export.dataset import export_games
-from duskfall.store.index import check_status
+from duskfall.store.index import GameIndex, check_status
 
 console = safe_console()
+err_console = safe_console(stderr=True)
 
 
 @app.command()
 def export(
     out: Annotated[Path, typer.Option("--out", "-o", help="a new or empty directory")],
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="parquet (needs duskfall[export]) or jsonl")
+        str, typer.Option("--format", "-f", help="parquet (needs the 'export' extra) or jsonl")
     ] = "parquet",
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="only this variant")] = (
         None
@@ -37,17 +40,22 @@ def export(
     tournament: Annotated[
         str | None, typer.Option("--tournament", "-t", help="only this tournament's games")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", help="at most this many (-1: all)")] = -1,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help="at most this many (-1, the default: all)")
+    ] = -1,
     offset: Annotated[int, typer.Option("--offset", min=0, help="skip the newest N")] = 0,
     db: DbOpt = None,
 ) -> None:
     """Write indexed games as a dataset: games, decisions and events, each as a public file
     and a ``_hidden`` one (observations, prompts, actions, reasoning, the seed), plus a
     dataset card (README.md). Games still running or without a log are left out."""
+    if limit < -1:
+        raise ConfigError(f"--limit {limit}: give a number of games, or -1 for all")
     if status is not None:
         check_status(status)
     with open_index(db) as index:
         if tournament is not None:
+            _known_tournament(index, tournament)
             rows = [
                 r
                 for r in index.tournament_games(tournament)
@@ -62,8 +70,12 @@ def export(
             rows = index.list_games(
                 variant=variant, status=status, agent=agent, limit=limit, offset=offset
             )
+    if not rows:
+        asked = _filters(variant, status, agent, tournament, offset)
+        raise ConfigError(f"no indexed game matches {asked}: nothing to export")
     command = "duskfall " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "duskfall export"
-    result = export_games(rows, out, fmt, command, index.path)
+    with progress_bar(err_console, "exporting games", len(rows)) as bar:
+        result = export_games(rows, out, fmt, command, index.path, progress=bar)
     for name, count in result.files.items():
         console.print(f"{count:>9,}  {out / name}", highlight=False, markup=False)
     left = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
@@ -73,3 +85,29 @@ def export(
         highlight=False,
         markup=False,
     )
+
+
+def _known_tournament(index: GameIndex, name: str) -> None:
+    """Refuse a tournament the index has no game of, naming the ones it has."""
+    known = [row[0] for row in index.tournaments()]
+    if name not in known:
+        listed = f"; it has: {', '.join(known[:10])}" if known else "; it has none"
+        raise ConfigError(f"--tournament {name}: no such tournament in {index.path}{listed}")
+
+
+def _filters(
+    variant: str | None, status: str | None, agent: str | None, tournament: str | None, offset: int
+) -> str:
+    """The filters a user gave, as options (``--variant x --status finished``)."""
+    given = [
+        f"{option} {value}"
+        for option, value in (
+            ("--variant", variant),
+            ("--status", status),
+            ("--agent", agent),
+            ("--tournament", tournament),
+            ("--offset", offset or None),
+        )
+        if value is not None
+    ]
+    return " ".join(given) if given else "(the index holds no game)"

@@ -49,7 +49,9 @@ AgentsOpt = Annotated[
     typer.Option(
         "--agents",
         "-a",
-        help="agent spec: 'heuristic', 'town=heuristic,mafia=random', 'llm:local', a per-seat list",
+        help="agent spec: 'heuristic', 'town=heuristic,mafia=random', 'llm:local', "
+        "'mix:heuristic@0.5/random' (each decision by the first with probability 0.5), "
+        "a per-seat list",
     ),
 ]
 SetOpt = Annotated[

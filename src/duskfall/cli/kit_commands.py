@@ -13,6 +13,7 @@ from duskfall.cli.console import safe_console
 from duskfall.core.errors import ConfigError
 
 console = safe_console()
+MAX_GAME_SECONDS = 86_400  # check-bot --timeout: a day
 
 
 @app.command()
@@ -63,6 +64,11 @@ def check_bot(
 
     from duskfall.kit.check_bot import FAIL, check, scenarios_for
 
+    if not 0 < timeout <= MAX_GAME_SECONDS:  # nan fails too
+        raise ConfigError(
+            f"--timeout {timeout:g}: give the seconds one game may take, "
+            f"more than 0 and at most {MAX_GAME_SECONDS:,}"
+        )
     command = list(ctx.args)
     if command and command[0] == "--":
         command = command[1:]

@@ -31,7 +31,7 @@ from duskfall.arena.tournament import (
 from duskfall.arena.tournament_config import TournamentConfig, load_tournament
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
-from duskfall.cli.progress import progress_bar
+from duskfall.cli.progress import progress_bar, working
 from duskfall.core.errors import ConfigError
 from duskfall.core.terminal import plain
 from duskfall.store.index import GameIndex, default_db_path, use_db
@@ -131,6 +131,7 @@ def _play(
         console.print(f"warning: {sealing}", highlight=False, markup=False)
     _warn_design(config)
     with progress_bar(console, config.name, config.total_games) as bar:
+        bar.update(note=f"scheduling {config.total_games:,} games, starting the first")
 
         def advance(event: RunEvent) -> None:
             spent = f"{event.tokens:,} tokens ${event.cost_usd:.4f}"
@@ -326,15 +327,16 @@ def report(
     state = _progress(loaded, path, config)
     if exclude_fallbacks:
         state = state.without_fallbacks()
-    result = build_report(state, bootstrap=bootstrap)
-    if csv_path is not None:
-        _write(csv_path, result.csv())
-    if pairs_csv_path is not None:
-        _write(pairs_csv_path, result.pairs_csv())
-    if html_path is not None:
-        from duskfall.arena.html_report import html_report
+    with working(console, f"building the board from {len(state.done):,} games"):
+        result = build_report(state, bootstrap=bootstrap)
+        if csv_path is not None:
+            _write(csv_path, result.csv())
+        if pairs_csv_path is not None:
+            _write(pairs_csv_path, result.pairs_csv())
+        if html_path is not None:
+            from duskfall.arena.html_report import html_report
 
-        _write(html_path, html_report(result))
+            _write(html_path, html_report(result))
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2, default=str) + "\n")
         return
@@ -386,7 +388,9 @@ def plan(
         forks = {s.index for s in state.schedule if s.fork is not None}
         rated = rated_by_slot(state, [g for g in games if g.slot not in forks])
         pilot = [g for _, g in sorted(rated.items()) if g is not None]
-    result = make_plan(loaded.model_copy(update={"forks": []}), gap, pilot, proxy_games)
+    measured = f"a pilot of {len(pilot)} games" if pilot else f"{proxy_games} bot games a block"
+    with working(console, f"planning from {measured}"):
+        result = make_plan(loaded.model_copy(update={"forks": []}), gap, pilot, proxy_games)
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
         return

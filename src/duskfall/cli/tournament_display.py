@@ -294,13 +294,32 @@ def plan_table(plan: Plan, config: TournamentConfig) -> list[Table | Text]:
     warnings = [Text(f"warning: {line}", style="yellow") for line in plan.warnings]
     out: list[Table | Text] = [*warnings, head, table, *(Text(r) for r in reasons)]
     if plan.pilot is not None:
-        p = plan.pilot
-        out.append(
-            Text(
-                f"Pilot ({p.schedule}, {p.games} games, {p.deals} deals): the hardest pair's "
-                f"se is {p.se:.3f} logits resampling deals, {p.se_games:.3f} resampling games "
-                f"one by one (pairing cut the variance by {p.pairing_reduction:.0%}), "
-                f"{p.model_se:.3f} by the model; from the measured se: {p.needed} games."
-            )
-        )
+        out.append(Text(_pilot_text(plan, config)))
     return out
+
+
+def _pilot_text(plan: Plan, config: TournamentConfig) -> str:
+    """What the pilot measured, and how it squares with the table (which assumes equal
+    entrants and the model's variance; the pilot's figure is its hardest pair's measured se)."""
+    p = plan.pilot
+    assert p is not None
+    cut = p.pairing_reduction
+    pairing = (
+        f"pairing games within deals cut that variance by {cut:.0%}"
+        if cut > 0
+        else f"pairing games within deals did not cut the variance here ({-cut:.0%} more)"
+    )
+    table = next((need.games for need in plan.schedules if need.schedule == p.schedule), None)
+    compared = (
+        f", {p.needed / table:.1f} times the table's {table:,} for {p.schedule!r} (the table "
+        "assumes entrants equal but for the gap and the model's variance; the pilot scales its "
+        "hardest pair's measured se)"
+        if table
+        else ""
+    )
+    return (
+        f"Pilot ({p.schedule}, {p.games} games, {p.deals} deals): the hardest pair's difference "
+        f"has se {p.se:.3f} logits resampling deals and {p.se_games:.3f} resampling games one "
+        f"by one, so {pairing}; the model says {p.model_se:.3f}. From the measured se: "
+        f"{p.needed:,} games{compared}."
+    )

@@ -4,6 +4,7 @@ hidden file, plus the dataset card."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,9 +45,15 @@ def check_out_dir(out: Path) -> None:
 
 
 def export_games(
-    rows: list[GameRow], out: Path, fmt: str, command: str, db: Path | None = None
+    rows: list[GameRow],
+    out: Path,
+    fmt: str,
+    command: str,
+    db: Path | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> ExportResult:
-    """Write the games of ``rows`` (ended ones with a readable log) to ``out`` as ``fmt``.
+    """Write the games of ``rows`` (ended ones with a readable log) to ``out`` as ``fmt``;
+    ``progress`` is told of each game done.
 
     A tournament game is written only once its deal is over (marked in the index at ``db``,
     :mod:`duskfall.store.deals`): the other games of its deal share its seed and its roles
@@ -66,6 +73,8 @@ def export_games(
     try:
         for row in rows:
             rows_of_game = _read(row, result, released)
+            if progress is not None:
+                progress(1)
             if rows_of_game is None:
                 continue
             result.games += 1

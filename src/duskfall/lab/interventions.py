@@ -17,6 +17,7 @@ from typing import Any
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ConfigError
 from duskfall.core.redaction import redact
+from duskfall.core.validation import MAX_DEPTH, check_depth
 from duskfall.store.log import GameLog
 from duskfall.store.replay import recorded_action
 
@@ -70,8 +71,13 @@ def _action_index(log: GameLog, given: int) -> int:
 def _json_action(value: str, given: int) -> dict[str, Any]:
     try:
         action = json.loads(value)
+    except RecursionError:
+        raise ConfigError(
+            f"--replace {given}: the new action is nested more than {MAX_DEPTH} levels deep"
+        ) from None
     except ValueError as exc:
         raise ConfigError(f"--replace {given}: the new action is not valid JSON ({exc})") from None
+    check_depth(action, f"--replace {given}: the new action")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ConfigError(f'--replace {given}: an action is a JSON object with a "type"')
     return action

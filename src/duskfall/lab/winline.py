@@ -13,8 +13,9 @@ between its two points ("the VOTE on day 2, seat 5 (Werewolf) out: village 61% -
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -37,7 +38,8 @@ DEFAULT_ROLLOUTS = 200
 
 @dataclass(frozen=True)
 class Departure:
-    """Seats that left the game in one round (a vote's exile, a night's kills)."""
+    """Seats that left the game in one round (a vote's exile, a night's kills); ``kinds`` is
+    empty for deaths the rules decided at the phase's end (a night's kills)."""
 
     kinds: tuple[str, ...]
     day: int
@@ -46,7 +48,10 @@ class Departure:
 
     def describe(self, roles: dict[int, str]) -> str:
         who = ", ".join(f"seat {seat} ({roles.get(seat, '?')})" for seat in self.seats)
-        return f"the {'/'.join(self.kinds)} on {self.phase.lower()} {self.day}, {who} out"
+        moment = f"{self.phase.lower()} {self.day}"
+        if not self.kinds:
+            return f"{moment}, {who} out"
+        return f"the {'/'.join(self.kinds)} on {moment}, {who} out"
 
 
 @dataclass(frozen=True)
@@ -216,7 +221,7 @@ def win_line(
         roles=dealt.roles(),
         finished=end.state.outcome() is not None,
     )
-    departures = _departures(alive, set(end.state.alive()))
+    departures = _departures(alive, set(end.state.alive()), log.events)
     for done, (round_, snapshot) in enumerate(snapshots):
         until = snapshots[done + 1][0].number if done + 1 < len(snapshots) else len(rounds)
         wins = village_wins(snapshot, rollouts, seed, round_.start)
@@ -245,13 +250,47 @@ def win_line(
 
 
 def _departures(
-    alive: Sequence[tuple[Round, set[int]]], at_end: set[int]
+    alive: Sequence[tuple[Round, set[int]]], at_end: set[int], events: Sequence[Event]
 ) -> list[tuple[int, Departure]]:
-    """(round number, who left in it) of every round in which someone left the game."""
-    out = []
+    """(round number, who left in it) of every round in which someone left the game. A death
+    the rules decided in one round and announced in a later one (a werewolf night's kills,
+    told at the next day's start) is placed in the round that decided it."""
+    rounds = [round_ for round_, _ in alive]
+    left: dict[tuple[int, bool], list[int]] = {}  # (round, decided by the rules) -> seats
     afterwards = [living for _, living in alive[1:]] + [at_end]
     for (round_, living), later in zip(alive, afterwards, strict=True):
-        gone = tuple(sorted(living - later))
-        if gone:
-            out.append((round_.number, Departure(round_.kinds, round_.day, round_.phase, gone)))
+        for seat in sorted(living - later):
+            decided = _deciding_event(events, seat, round_.stop)
+            where = round_ if decided is None else _round_at(rounds, decided)
+            left.setdefault((where.number, decided is not None), []).append(seat)
+    out = []
+    for (number, by_rules), seats in sorted(left.items()):
+        round_ = rounds[number]
+        kinds = () if by_rules else round_.kinds  # the phase's resolution, not a decision
+        out.append((number, Departure(kinds, round_.day, round_.phase, tuple(seats))))
     return out
+
+
+def _deciding_event(events: Sequence[Event], seat: int, before: int) -> int | None:
+    """The index of the last event before ``before`` whose ``deaths`` name ``seat``."""
+    for index in range(min(before, len(events)) - 1, -1, -1):
+        deaths = events[index].payload.get("deaths")
+        if deaths and seat in _seats(deaths):
+            return index
+    return None
+
+
+def _seats(deaths: Any) -> set[int]:
+    """The seats of a ``deaths`` payload: ``{"3": cause}``, ``[{"seat": 3}]`` or ``[3]``."""
+    items = deaths.keys() if isinstance(deaths, dict) else deaths
+    found = set()
+    for item in items if isinstance(items, Iterable) else ():
+        value: Any = item.get("seat") if isinstance(item, dict) else item
+        with contextlib.suppress(TypeError, ValueError):
+            found.add(int(value))
+    return found
+
+
+def _round_at(rounds: Sequence[Round], index: int) -> Round:
+    """The round the event at ``index`` belongs to (the last one starting at or before it)."""
+    return max((r for r in rounds if r.start <= index), key=lambda r: r.start, default=rounds[0])

@@ -3,7 +3,7 @@ god view."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from duskfall.core.events import Event
@@ -28,7 +28,7 @@ def format_event(event: Event) -> str | None:
         "ROLES_DEALT": lambda: "roles: " + ", ".join(f"{i}={r}" for i, r in enumerate(p["roles"])),
         "DAY_STARTED": lambda: f"[bold]Day {p['turn'] + 1}[/] (first speaker {p['first_speaker']})",
         "DECLARATION": lambda: (
-            f"player {p['player_id']} declares {p['declaration']}"
+            f"player {p['player_id']} declares: {spoken_beliefs(p['declaration'])}"
             + (
                 " [magenta]with sheriff claims[/]"
                 if any(any(r) for r in p["sheriff_claims"])
@@ -53,3 +53,22 @@ def format_event(event: Event) -> str | None:
     }
     render = simple.get(kind)
     return render() if render else None
+
+
+# A belief's words (the prompt kit's scale: +3 surely RED .. -3 surely BLACK).
+_BELIEF_WORDS = {3: "surely red", 2: "likely red", 1: "leaning red"}
+
+
+def spoken_beliefs(declaration: Sequence[int]) -> str:
+    """A declaration for people: ``surely red 0; leaning red 1, 2; likely black 6``."""
+    groups: dict[int, list[str]] = {}
+    for player, value in enumerate(declaration):
+        if value:
+            groups.setdefault(value, []).append(str(player))
+    said = [
+        f"{_BELIEF_WORDS[abs(v)] if v > 0 else _BELIEF_WORDS[abs(v)].replace('red', 'black')}"
+        f" {', '.join(groups[v])}"
+        for v in sorted(groups, reverse=True)
+        if abs(v) in _BELIEF_WORDS
+    ]
+    return "; ".join(said) or "no beliefs"
