@@ -16,11 +16,7 @@ from duskfall.core.errors import ConfigError
 console = safe_console(stderr=True)
 
 
-@app.command(
-    "run-bot",
-    context_settings={"allow_interspersed_args": False},
-    epilog="Example: duskfall run-bot --port 8765 -- python my_bot.py",
-)
+@app.command("run-bot", context_settings={"allow_interspersed_args": False})
 def run_bot(
     command: Annotated[list[str], typer.Argument(help="the bot's command, after --")],
     host: Annotated[str, typer.Option(help="server address")] = "127.0.0.1",
@@ -39,8 +35,8 @@ def run_bot(
 ) -> None:
     """Play one seat with a program that reads one request per line on its standard input and
     writes one action per line (JSON) on its standard output: no socket code needed. Each
-    line in is the server's ACTION_REQUEST plus the events since the last one; see
-    docs/protocol.md, "Bots on standard input and output"."""
+    line in is the server's ACTION_REQUEST plus the events since the last one (see
+    docs/protocol.md, "Bots on standard input and output")."""
     from duskfall.client.aio import NoHello
     from duskfall.client.stdio_bot import BotProgramError
     from duskfall.client.stdio_bot import run_bot as play

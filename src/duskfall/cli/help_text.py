@@ -38,6 +38,10 @@ EXAMPLES: dict[str, list[str]] = {
     ],
     "web": ["duskfall web", "duskfall web --port 8080 --games-dir games --db duskfall.db"],
     "schema": ["duskfall schema --out schemas"],
+    "run-bot": [
+        "duskfall run-bot --port 8765 -- python examples/stdio/bot.py",
+        "duskfall run-bot --host {host} --port {port} -- ./my-bot   (a remote entrant's command)",
+    ],
     "check-bot": [
         "duskfall check-bot -- node examples/node/client.mjs",
         "duskfall check-bot --variant werewolf -- ./my-bot --server {host}:{port}",
