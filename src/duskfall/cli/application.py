@@ -78,6 +78,7 @@ def _load_commands(argv: Sequence[str] | None = None) -> typer.Typer:
     line ``argv`` only the one that defines its command; a command line naming none (such as
     ``duskfall --help``) gets an app of every command's outline, read from the modules' source
     without importing them."""
+    _help_as_written()
     names = COMMAND_MODULES
     if argv is not None:
         found = outline(COMMAND_MODULES)
@@ -110,6 +111,27 @@ def _outlined(found: Outline) -> typer.Typer:
         shown.add_typer(sub, name=group.name)
     _show_flags_without_a_type()
     return shown
+
+
+def _help_as_written() -> None:
+    """typer parses help text as rich markup, so ``needs duskfall[web]`` would print as
+    ``needs duskfall``: show every help text as written (brackets included), highlighted as
+    typer highlights it."""
+    import inspect
+
+    from rich.text import Text
+    from typer import rich_utils
+
+    if getattr(rich_utils._make_rich_text, "as_written", False):
+        return
+    highlight = getattr(rich_utils, "highlighter", None)
+
+    def make_rich_text(*, text: str, style: str = "", markup_mode: Any = None) -> Text:
+        shown = Text(inspect.cleandoc(text), style=style)
+        return highlight(shown) if highlight is not None else shown
+
+    make_rich_text.as_written = True  # type: ignore[attr-defined]
+    rich_utils._make_rich_text = make_rich_text
 
 
 def _show_flags_without_a_type() -> None:

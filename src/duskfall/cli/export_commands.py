@@ -25,7 +25,7 @@ err_console = safe_console(stderr=True)
 def export(
     out: Annotated[Path, typer.Option("--out", "-o", help="a new or empty directory")],
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="parquet (needs the 'export' extra) or jsonl")
+        str, typer.Option("--format", "-f", help="parquet (needs duskfall[export]) or jsonl")
     ] = "parquet",
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="only this variant")] = (
         None

@@ -93,6 +93,7 @@ def markup_tournament(folder: Path) -> Path:
         '[[variants]]\nvariant = "werewolf"\npreset = "werewolf-6"\n'
         '[entrants]\nhouse = "random"\nvisitor = "remote"\n'
         f"[remote.visitor]\ncommand = {command}\nconnect_timeout = 30\n"
+        "sealed = false\n"  # its script is in the caller's private folder
         "[execution]\nattempts = 1\n"
     )
     return config
