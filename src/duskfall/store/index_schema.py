@@ -12,7 +12,7 @@ from pathlib import Path
 
 from duskfall.store.sqlite_file import open_database
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # seed: decimal text, since seeds have 128 bits (an INTEGER column holds 64)
 GAMES_TABLE = """
@@ -40,7 +40,9 @@ CREATE TABLE IF NOT EXISTS {name} (
     tournament        TEXT,
     tournament_slot   INTEGER,
     parent            TEXT,
-    parent_event      INTEGER
+    parent_event      INTEGER,
+    chain             TEXT,
+    seal              TEXT
 );
 """
 GAMES_INDEXES = """
@@ -69,7 +71,8 @@ CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
 # (SQLite cannot change a column's type in place), so the table is rebuilt; 2: the columns of
 # cached prompt tokens are added (rows of older games count none); 3: the tournament a game
 # belongs to and its slot in the tournament's schedule are added; 4: the game a fork was
-# forked from, and the parent's event number it left at.
+# forked from, and the parent's event number it left at; 5: the log's chain hash the row
+# was last written with, and the row's signature (store.signatures).
 V1_COLUMNS = (
     "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
     "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
@@ -83,6 +86,10 @@ _PARENT_COLUMNS = """
 ALTER TABLE games ADD COLUMN parent TEXT;
 ALTER TABLE games ADD COLUMN parent_event INTEGER;
 CREATE INDEX IF NOT EXISTS games_by_parent ON games (parent);
+"""
+_SEAL_COLUMNS = """
+ALTER TABLE games ADD COLUMN chain TEXT;
+ALTER TABLE games ADD COLUMN seal TEXT;
 """
 UPGRADES = {
     1: GAMES_TABLE.format(name="games_new")
@@ -98,9 +105,11 @@ ALTER TABLE games ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
 """
     + _TOURNAMENT_COLUMNS
-    + _PARENT_COLUMNS,
-    3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS,
-    4: _PARENT_COLUMNS,
+    + _PARENT_COLUMNS
+    + _SEAL_COLUMNS,
+    3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS + _SEAL_COLUMNS,
+    4: _PARENT_COLUMNS + _SEAL_COLUMNS,
+    5: _SEAL_COLUMNS,
 }
 
 
