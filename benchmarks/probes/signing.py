@@ -156,7 +156,7 @@ def probe(duskfall: Duskfall, background: Any, tally: Tally) -> None:
     env = {"DUSKFALL_DB": str(tour / "t.db")}
     run = duskfall.run("tournament", "run", str(tour / "t.toml"), "--db", str(tour / "t.db"),
                        env=env, timeout=300)  # fmt: skip
-    logs = sorted(duskfall.work.glob("tournaments/sealed/*.jsonl"))
+    logs = sorted(tour.glob("tournaments/sealed/*.jsonl"))
     tally.check(run.code == 0 and len(logs) == 4, f"tournament: {run.code} {len(logs)} logs")
     moved = there / "sealed"
     if logs:
