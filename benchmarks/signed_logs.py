@@ -4,7 +4,10 @@ baseline commit (unsigned), in the same run, the two codes alternating in blocks
 
 Each figure comes from a child process that plays ``--games`` games with ``run_game``, each
 with its log and index row, fsync turned off (the disk is the same for both codes and would
-only add noise), and reports its CPU seconds; also the bytes its logs take.
+only add noise), and reports its CPU seconds; also the bytes its logs take. Then, in this
+process, the cost signing adds to one game, measured apart from everything else (alternating
+signed and unsigned runs over the same recorded game): writing its log with a seal per phase,
+and writing its index row at every phase with a signature.
 
     python benchmarks/signed_logs.py [--games 300] [--blocks 3] [--baseline REF]
 """
@@ -43,6 +46,52 @@ def child(games: int) -> dict[str, Any]:
     return {"cpu": cpu, "wall": wall, "bytes": size, "lines": lines}
 
 
+def signing_cost(rounds: int = 30) -> None:
+    """Microseconds per game that seals and row signatures add, today's code only."""
+    from duskfall.session import GameSetup, run_game
+    from duskfall.store.index import GameIndex, Usage
+    from duskfall.store.log import LogWriter, read_log
+    from duskfall.store.signatures import Signer
+
+    os.fsync = lambda fd: None
+    signer = Signer(bytes(32))
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["DUSKFALL_DB"] = "off"
+        source = Path(folder) / "source.jsonl"
+        asyncio.run(run_game(GameSetup("sports-mafia", seed=1, agents="random", log_path=source)))
+        log = read_log(source)
+        phases = [n for n, e in enumerate(log.events[:-1]) if e.phase != log.events[n + 1].phase]
+        index = GameIndex(Path(folder) / "index.db")
+        index.record_start(log.header, source)
+        times: dict[str, list[float]] = {"log": [], "signed log": [], "row": [], "signed row": []}
+        for round_ in range(rounds):
+            for name, sealer in (("log", None), ("signed log", signer))[:: 1 - 2 * (round_ % 2)]:
+                copy = Path(folder) / f"copy-{round_}-{sealer is None}.jsonl"
+                start = time.perf_counter()
+                writer = LogWriter(copy, log.header, signer=sealer)
+                for number, event in enumerate(log.events):
+                    writer.on_event(event)
+                    if number in phases:
+                        writer.on_phase_end()
+                writer.on_game_end(log.outcome)
+                times[name].append(time.perf_counter() - start)
+                copy.unlink()
+            for name, sealer in (("row", None), ("signed row", signer))[:: 1 - 2 * (round_ % 2)]:
+                index._signer = sealer
+                start = time.perf_counter()
+                for number in phases:
+                    index.update(log.header.game_id, Usage(events=number))
+                times[name].append(time.perf_counter() - start)
+        index.close()
+    best = {name: min(values) * 1e6 for name, values in times.items()}
+    print(
+        f"one game ({len(log.events)} events, {len(phases)} phase ends), best of {rounds}: "
+        f"log {best['log']:.0f} us, signed {best['signed log']:.0f} us "
+        f"(+{best['signed log'] - best['log']:.0f}); index rows {best['row']:.0f} us, signed "
+        f"{best['signed row']:.0f} us (+{best['signed row'] - best['row']:.0f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
@@ -75,6 +124,7 @@ def main() -> None:
         f"today's time over the baseline's ({args.baseline}): {sum(today) / sum(base):.3f}x "
         f"(best blocks {min(today) / min(base):.3f}x)"
     )
+    signing_cost()
     print(f"{load_average()} after")
 
 

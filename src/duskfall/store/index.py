@@ -267,6 +267,7 @@ class GameIndex:
         except sqlite3.DatabaseError as exc:
             raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
         self._signer: Sealer | bool | None = False  # False: not looked up yet
+        self._seats: dict[str, tuple[SeatRow, ...]] = {}  # of the games this connection started
         self.repairs: list[Repair] = self.repair() if repair else []
 
     @property
@@ -333,7 +334,8 @@ class GameIndex:
                     chain,
                 ),
             )
-            self._replace_seats(db, header.game_id, seat_rows(header.roster))
+            seats = self._seats[header.game_id] = seat_rows(header.roster)
+            self._replace_seats(db, header.game_id, seats)
             self._reseal(db, header.game_id)
 
     def update(self, game_id: str, usage: Usage, chain: str | None = None) -> None:
@@ -376,10 +378,13 @@ class GameIndex:
         found = values.fetchone()
         if found is None:
             return
-        seats = db.execute(
-            "SELECT seat, agent, model FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ).fetchall()
-        row = _game_row(found, tuple(SeatRow(*seat) for seat in seats))
+        seats = self._seats.get(game_id)
+        if seats is None:
+            listed = db.execute(
+                "SELECT seat, agent, model FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+            seats = tuple(SeatRow(*seat) for seat in listed)
+        row = _game_row(found, seats)
         db.execute("UPDATE games SET seal = ? WHERE id = ?", (row_seal(row, signer), game_id))
 
     def abandon(self, game_id: str, termination: str = "abandoned") -> None:
@@ -651,7 +656,7 @@ def sealed_values(row: GameRow) -> tuple[Any, ...]:
         row.parent,
         row.parent_event,
         row.chain,
-        [[seat.seat, seat.agent, seat.model] for seat in row.seats],
+        sorted([seat.seat, seat.agent, seat.model or ""] for seat in row.seats),
     )
 
 
