@@ -57,6 +57,7 @@ class Signer:
 
 
 _signers: dict[bytes, Signer] = {}
+_by_path: dict[Path, Signer] = {}  # the key files this process signs with, read once
 
 
 def signer_of(key: bytes) -> Signer:
@@ -72,8 +73,12 @@ def record_signer(db: str | Path | None = None) -> Signer | None:
     path = key_path(db)
     if path is None:
         return None
+    where = path.resolve()
+    if where in _by_path:
+        return _by_path[where]
     try:
-        return signer_of(operator_key(db))
+        signer = _by_path[where] = signer_of(operator_key(db))
+        return signer
     except OSError as exc:
         raise ConfigError(f"cannot create the operator key {path}: {exc.strerror or exc}") from None
 
