@@ -206,3 +206,15 @@ async def test_a_log_written_by_a_worker_is_signed_where_it_is_kept(tmp_path: Pa
     assert log.head == head and log.end is not None and log.end.mac is not None
     assert check_log(log, signer).trust is Trust.SIGNED
     assert check_log(log, Signer(b"\x01" * 32)).trust is Trust.OTHER_KEY
+
+
+def test_export_leaves_a_forged_log_out(game: Path, tmp_path: Path, private_index: Path) -> None:
+    from duskfall.export.dataset import export_games
+    from duskfall.store.index import GameIndex
+
+    with GameIndex(private_index) as index:
+        rows = index.list_games()
+    assert export_games(rows, tmp_path / "a", "jsonl", "test").games == 1
+    game.write_bytes(rechain(forged(parse_lines(game.read_bytes()))))
+    result = export_games(rows, tmp_path / "b", "jsonl", "test")
+    assert result.games == 0 and result.skipped["with an unreadable or altered log"] == 1

@@ -14,8 +14,10 @@ from duskfall.export.card import Provenance, dataset_card
 from duskfall.export.columns import DECISIONS, EVENTS, GAMES, TABLES, Table
 from duskfall.export.rows import GameRows, game_rows, split
 from duskfall.export.writers import FORMATS, PartWriter
+from duskfall.store.anchor import check_row
 from duskfall.store.index import GameRow
 from duskfall.store.log import read_log
+from duskfall.store.signatures import Signer, check_log, checking_signer
 
 ENDED = ("finished", "aborted")
 
@@ -54,10 +56,11 @@ def export_games(rows: list[GameRow], out: Path, fmt: str, command: str) -> Expo
         for hidden in (False, True)
     }
     result = ExportResult(out)
+    signer = checking_signer()
     provenance = Provenance(command, datetime.now(UTC).isoformat(timespec="seconds"), fmt, 0)
     try:
         for row in rows:
-            rows_of_game = _read(row, result)
+            rows_of_game = _read(row, result, signer)
             if rows_of_game is None:
                 continue
             result.games += 1
@@ -77,8 +80,9 @@ def export_games(rows: list[GameRow], out: Path, fmt: str, command: str) -> Expo
     return result
 
 
-def _read(row: GameRow, result: ExportResult) -> GameRows | None:
-    """The rows of one game, or None (and the reason counted) if it cannot be exported."""
+def _read(row: GameRow, result: ExportResult, signer: Signer | None) -> GameRows | None:
+    """The rows of one game, or None (and the reason counted) if it cannot be exported (a
+    log or row whose signature fails, when ``signer``'s key is here to check, is altered)."""
     if row.status not in ENDED:
         result.skipped["not ended"] += 1
         return None
@@ -87,6 +91,8 @@ def _read(row: GameRow, result: ExportResult) -> GameRows | None:
         return None
     try:
         log = read_log(row.log_path)
+        check_log(log, signer)
+        check_row(Path(row.log_path), log, row, signer)
         return game_rows(row, log)
     except (OSError, LogCorrupt, ReplayMismatch, DuskfallError, KeyError, TypeError, ValueError):
         # a log that cannot be read, or whose actions the rules refuse, is not exported
