@@ -218,3 +218,12 @@ def test_export_leaves_a_forged_log_out(game: Path, tmp_path: Path, private_inde
     game.write_bytes(rechain(forged(parse_lines(game.read_bytes()))))
     result = export_games(rows, tmp_path / "b", "jsonl", "test")
     assert result.games == 0 and result.skipped["with an unreadable or altered log"] == 1
+
+
+def test_a_malformed_signature_is_one_error_line(game: Path, cli: CliRun) -> None:
+    items = parse_lines(game.read_bytes())
+    items[-1]["mac"] = "é" * 64  # not a MAC: read as damage, never compared
+    game.write_bytes(rechain(items))
+    code, _, err = cli("replay", "-q", str(game))
+    assert code == 2 and "malformed end record (its signature)" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -60,6 +60,8 @@ SIGNED_FORMAT = 4  # the first format that may carry signatures (seal lines, sig
 END = "end"  # the ``type`` of the end record
 SEAL = "seal"  # the ``type`` of a seal line
 _HASH_TAIL = re.compile(r',"h":"([0-9a-f]{64})"\}$')
+_KEY_ID = re.compile(r"[0-9a-f]{16}")
+_MAC = re.compile(r"[0-9a-f]{64}")
 
 
 def utc_now() -> str:
@@ -265,10 +267,13 @@ class LogEnd:
         if not isinstance(events, int) or isinstance(events, bool) or not isinstance(last, str):
             raise LogCorrupt(f"a malformed {data.get('type')} record", 0)
         key, mac = data.get("key"), data.get("mac")
-        if (key is None) != (mac is None) or not isinstance(key, str | None):
-            raise LogCorrupt(f"a malformed {data.get('type')} record", 0)
-        if mac is not None and not isinstance(mac, str):
-            raise LogCorrupt(f"a malformed {data.get('type')} record", 0)
+        if (key, mac) != (None, None) and not (
+            isinstance(key, str)
+            and isinstance(mac, str)
+            and _KEY_ID.fullmatch(key)
+            and _MAC.fullmatch(mac)
+        ):
+            raise LogCorrupt(f"a malformed {data.get('type')} record (its signature)", 0)
         return cls(events, last, key, mac)
 
 
