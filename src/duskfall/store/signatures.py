@@ -18,6 +18,7 @@ the index; never created).
 from __future__ import annotations
 
 import hmac
+import os
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -71,10 +72,15 @@ def signer_of(key: bytes) -> Signer:
 def record_signer(db: str | Path | None = None) -> Signer | None:
     """The signer of the records this process writes: the operator key of ``db``'s index
     (default: the process's), created on first use; None when indexing is off and no
-    ``$DUSKFALL_KEY_FILE`` is set (such logs are unsigned)."""
+    ``$DUSKFALL_KEY_FILE`` is set, or the index's folder does not exist (such logs are
+    unsigned)."""
     path = key_path(db)
     if path is None:
         return None
+    if not path.parent.is_dir():
+        if os.environ.get(KEY_ENV):
+            raise ConfigError(f"cannot create the operator key {path}: no such directory")
+        return None  # nor can the index be made there: that is its error to give
     where = path.resolve()
     if where in _by_path:
         return _by_path[where]
