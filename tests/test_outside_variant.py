@@ -595,7 +595,7 @@ def test_duskfall_play_runs_the_outside_variant(site: Path, tmp_path: Path) -> N
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[0]["variant"] == VARIANT_ID
     assert lines[-1]["type"] == "end"  # the log carries its own end
-    assert not [e for e in lines[1:-1] if e["kind"] in ("fallback", "participant_error")]
+    assert not [e for e in lines[1:-1] if e.get("kind") in ("fallback", "participant_error")]
     replayed = subprocess.run(
         [sys.executable, "-m", "duskfall", "replay", str(log)],
         cwd=tmp_path,

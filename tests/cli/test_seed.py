@@ -48,7 +48,7 @@ def test_a_128_bit_seed_plays_the_same_game_and_replays(tmp_path: Path, cli: Cli
         logs.append([(e.kind, e.payload) for e in read_log(log).events if e.kind != "llm_call"])
     assert logs[0] == logs[1]
     code, out, err = cli("replay", "-q", str(tmp_path / "a.jsonl"))
-    assert code == 0 and "replay verified" in out
+    assert code == 0 and "rules events reproduced exactly" in out
 
 
 def test_the_console_shows_the_secret_seed_only_after_the_end(tmp_path: Path, cli: CliRun) -> None:

@@ -88,7 +88,7 @@ async def test_cli_serve_and_ten_connect_processes(tmp_path: Path) -> None:
     (log_path,) = logs.glob("*.jsonl")
     code, out, err = await _run(*CLI, "replay", str(log_path))
     assert code == 0, err
-    assert "replay verified" in out
+    assert "rules events reproduced exactly" in out
 
 
 async def test_connect_count_plays_ten_seats_from_one_process(tmp_path: Path) -> None:

@@ -147,7 +147,7 @@ def test_a_null_action_payload_is_a_replay_error_not_a_crash(
 
 def format_1(data: bytes) -> bytes:
     """The same log as duskfall wrote it before the chain (format 1)."""
-    items = [item for item in parse_lines(data) if item.get("type") != "end"]  # none then
+    items = [item for item in parse_lines(data) if item.get("type") not in ("end", "seal")]
     header = items[0]
     header["format"] = 1
     header["seed"] = int(header.pop("admin")["seed"])
@@ -161,7 +161,7 @@ def test_format_1_logs_are_read_without_the_chain(game_log: bytes, tmp_path: Pat
     assert not log.chained and log.finished
     replay(log)
     # a chained log made to look like format 1 by flipping its format byte is refused
-    path.write_bytes(game_log.replace(b'"format":3', b'"format":1', 1))
+    path.write_bytes(game_log.replace(b'"format":4', b'"format":1', 1))
     with pytest.raises(LogCorrupt, match=r"old\.jsonl:1: "):
         read_log(path)
 

@@ -22,6 +22,8 @@ def test_a_schema_4_index_gains_the_parent_columns_and_lists_children(tmp_path: 
     with sqlite3.connect(db) as raw:  # back to schema 4: no parent columns
         raw.executescript(
             """
+            ALTER TABLE games DROP COLUMN seal;
+            ALTER TABLE games DROP COLUMN chain;
             DROP INDEX games_by_parent;
             DROP INDEX games_by_start_id;
             ALTER TABLE games DROP COLUMN parent_event;

@@ -16,6 +16,8 @@ def test_a_schema_3_index_gains_the_tournament_columns(tmp_path: Path) -> None:
     with sqlite3.connect(db) as raw:  # back to schema 3: no tournament (nor parent) columns
         raw.executescript(
             """
+            ALTER TABLE games DROP COLUMN seal;
+            ALTER TABLE games DROP COLUMN chain;
             DROP INDEX games_by_parent;
             ALTER TABLE games DROP COLUMN parent_event;
             ALTER TABLE games DROP COLUMN parent;

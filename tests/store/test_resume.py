@@ -20,10 +20,13 @@ SEED = 11
 
 
 @pytest.fixture
-async def finished_log(tmp_path: Path) -> bytes:
-    """The bytes of one finished game's log (header line first)."""
+async def finished_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
+    """The bytes of one finished game's log (header line first), unsigned (played without an
+    operator key), so that its lines are its events (signed logs resume in test_signatures)."""
     path = tmp_path / "full.jsonl"
-    await run_game(GameSetup("sports-mafia", seed=SEED, agents="random", log_path=path))
+    with monkeypatch.context() as unindexed:
+        unindexed.setenv(DB_ENV, "off")
+        await run_game(GameSetup("sports-mafia", seed=SEED, agents="random", log_path=path))
     return path.read_bytes()
 
 

@@ -19,6 +19,7 @@ from duskfall.arena.game_job import GameResult
 from duskfall.core.errors import DuskfallError
 from duskfall.store.index import GameIndex, GameRow
 from duskfall.store.packed import Packed, sync_folder, unpack_folder, write_log_file
+from duskfall.store.signatures import record_signer
 
 
 class RecordWriteError(DuskfallError):
@@ -31,6 +32,8 @@ class RecordWriter:
     def __init__(self, games_dir: Path | None, index: GameIndex | None) -> None:
         self.games_dir = games_dir
         self.index = index
+        # workers do not hold the operator key: the driver signs each log's end as it writes it
+        self.signer = None if games_dir is None else record_signer(index.path if index else None)
 
     def write(self, results: Sequence[GameResult]) -> list[GameRow]:
         """Write ``results`` (one task's games); their index rows, as written."""
@@ -39,10 +42,10 @@ class RecordWriter:
         for result in results:
             row = result.row
             if result.log is not None and self.games_dir is not None:
-                path = self._write_log(result)
+                path, head = self._write_log(result)
                 wrote_files = True
                 if row is not None:
-                    row = dataclasses.replace(row, log_path=str(path))
+                    row = dataclasses.replace(row, log_path=str(path), chain=head or None)
             if row is not None:
                 rows.append(dataclasses.replace(row, host=result.node or row.host))
         if wrote_files and self.games_dir is not None:
@@ -51,18 +54,18 @@ class RecordWriter:
             self.index.add_rows(rows)
         return rows
 
-    def _write_log(self, result: GameResult) -> Path:
+    def _write_log(self, result: GameResult) -> tuple[Path, str]:
         assert self.games_dir is not None and result.log is not None
         path = self.games_dir / f"{result.game_id}.jsonl"
         self.write_files(result.files)
         try:
-            write_log_file(path, result.log)
+            head = write_log_file(path, result.log, self.signer)
         except OSError as exc:
             raise RecordWriteError(
                 f"cannot write the log of game {result.game_id} in {self.games_dir}: "
                 f"{exc.strerror or exc}"
             ) from None
-        return path
+        return path, head
 
     def write_files(self, files: Packed | None) -> None:
         """Unpack a game's side files into the games folder (of a failed game too: a remote

@@ -40,6 +40,7 @@ from duskfall.store.anchor import check_not_cut, unfinished_note
 from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, TornLine, read_log
 from duskfall.store.replay import replay as replay_log
+from duskfall.store.signatures import Trust, Verdict, checking_signer, signature_of
 
 console = safe_console(soft_wrap=True)
 
@@ -248,8 +249,26 @@ def replay(
         bool,
         typer.Option("--numbers", help="show each event's number (for fork --at/--replace)"),
     ] = False,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key",
+            help="the operator key file to check signatures with (default: $DUSKFALL_KEY_FILE, "
+            "else the key beside the game index)",
+        ),
+    ] = None,
+    signed: Annotated[
+        bool,
+        typer.Option("--signed", help="exit 3 unless the log is signed by the operator key"),
+    ] = False,
 ) -> None:
-    """Re-apply a log's actions, check every event is reproduced exactly, and show the game.
+    """Re-apply a log's actions, check every event is reproduced exactly, check its
+    signature, and show the game.
+
+    ``verified`` means signed by the operator's key (``--key``, ``$DUSKFALL_KEY_FILE`` or the
+    key beside the index) and unchanged since; ``integrity only`` means no key could check it
+    (or it is unsigned, or another key's): its chain and rules still check, but anyone could
+    have rewritten it. A signature that does not match is an error ("forged or altered").
 
     Any damage to the log (a changed, removed or moved line breaks its hash chain; a finished
     game without its end record, or lines cut off its end short of its index row) is an error;
@@ -261,7 +280,9 @@ def replay(
     game_log = read_log(log, strict=False)
     if game_log.corrupt is not None and not isinstance(game_log.corrupt, TornLine):
         raise game_log.corrupt
-    note = unfinished_note(game_log, check_not_cut(log, game_log))
+    signer = checking_signer(key)
+    verdict = signature_of(log, game_log, signer)
+    note = unfinished_note(game_log, check_not_cut(log, game_log, signer=signer))
     if game_log.corrupt is not None:
         console.print(
             f"[yellow]warning:[/] {plain(game_log.corrupt)} - replaying the whole events before it"
@@ -275,6 +296,7 @@ def replay(
     if header.variant == "gm":
         _show_gm_log(game_log, quiet)
         _warn(note)
+        _show_verdict(verdict, signed)
         return
     try:
         with progress_bar(console, "replaying", len(game_log.events)) as advance:
@@ -295,15 +317,27 @@ def replay(
         console.print(outcome_line(outcome))
     else:
         console.print("[yellow]the game did not finish[/] (resume it with 'duskfall resume')")
+    checked = "verified" if verdict.trust is Trust.SIGNED else "checked"
     console.print(
-        f"[green]replay verified:[/] {result.actions} actions re-applied, "
+        f"[green]replay {checked}:[/] {result.actions} actions re-applied, "
         f"{result.rules_events} rules events reproduced exactly"
     )
     _warn(note)
-    verdict = verify_fork(game_log, log, parent)
-    if verdict is not None:
-        colour = "green" if verdict.link is not None else "yellow"
-        console.print(f"[{colour}]fork:[/] {plain(verdict.describe())}", highlight=False)
+    fork = verify_fork(game_log, log, parent)
+    if fork is not None:
+        colour = "green" if fork.link is not None else "yellow"
+        console.print(f"[{colour}]fork:[/] {plain(fork.describe())}", highlight=False)
+    _show_verdict(verdict, signed)
+
+
+def _show_verdict(verdict: Verdict, signed: bool) -> None:
+    """Say what the log's signature proves; with ``signed``, exit 3 unless it is this key's."""
+    colour = "green" if verdict.trust is Trust.SIGNED else "yellow"
+    text = verdict.describe()
+    head, _, rest = text.partition(" ")
+    console.print(f"[{colour}]{head}[/] {plain(rest)}", highlight=False)
+    if signed and verdict.trust is not Trust.SIGNED:
+        sys.exit(3)
 
 
 def _warn(note: str | None) -> None:

@@ -15,9 +15,11 @@ from duskfall.export.card import Provenance, dataset_card
 from duskfall.export.columns import DECISIONS, EVENTS, GAMES, TABLES, Table
 from duskfall.export.rows import GameRows, game_rows, split
 from duskfall.export.writers import FORMATS, PartWriter
+from duskfall.store.anchor import check_row
 from duskfall.store.deals import released_rows
 from duskfall.store.index import GameRow
 from duskfall.store.log import read_log
+from duskfall.store.signatures import Signer, check_log, checking_signer
 
 ENDED = ("finished", "aborted")
 
@@ -69,10 +71,11 @@ def export_games(
     }
     result = ExportResult(out)
     released = released_rows(db, rows)
+    signer = checking_signer()
     provenance = Provenance(command, datetime.now(UTC).isoformat(timespec="seconds"), fmt, 0)
     try:
         for row in rows:
-            rows_of_game = _read(row, result, released)
+            rows_of_game = _read(row, result, released, signer)
             if progress is not None:
                 progress(1)
             if rows_of_game is None:
@@ -94,8 +97,11 @@ def export_games(
     return result
 
 
-def _read(row: GameRow, result: ExportResult, released: set[tuple[str, int]]) -> GameRows | None:
-    """The rows of one game, or None (and the reason counted) if it cannot be exported."""
+def _read(
+    row: GameRow, result: ExportResult, released: set[tuple[str, int]], signer: Signer | None
+) -> GameRows | None:
+    """The rows of one game, or None (and the reason counted) if it cannot be exported (a
+    log or row whose signature fails, when ``signer``'s key is here to check, is altered)."""
     if row.status not in ENDED:
         result.skipped["not ended"] += 1
         return None
@@ -107,6 +113,8 @@ def _read(row: GameRow, result: ExportResult, released: set[tuple[str, int]]) ->
         return None
     try:
         log = read_log(row.log_path)
+        check_log(log, signer)
+        check_row(Path(row.log_path), log, row, signer)
         return game_rows(row, log)
     except (OSError, LogCorrupt, ReplayMismatch, DuskfallError, KeyError, TypeError, ValueError):
         # a log that cannot be read, or whose actions the rules refuse, is not exported

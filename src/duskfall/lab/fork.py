@@ -46,6 +46,7 @@ from duskfall.store.anchor import check_not_cut
 from duskfall.store.lineage import FORK_KEY, ForkOrigin, chain_head
 from duskfall.store.log import GameLog, LogHeader, TornLine, read_log
 from duskfall.store.replay import new_state_for
+from duskfall.store.signatures import checking_signer, signature_of
 
 
 @dataclass
@@ -98,11 +99,14 @@ class ForkPlan:
 
 
 def read_parent(path: Path) -> GameLog:
-    """The parent's log: whole (a torn last line is left out), and not cut (the index)."""
+    """The parent's log: whole (a torn last line is left out), not cut (the index), and not
+    forged (its signature, when the operator key is here to check it)."""
     log = read_log(path, strict=False)
     if log.corrupt is not None and not isinstance(log.corrupt, TornLine):
         raise log.corrupt
-    check_not_cut(path, log)
+    signer = checking_signer()
+    signature_of(path, log, signer)
+    check_not_cut(path, log, signer=signer)
     return log
 
 

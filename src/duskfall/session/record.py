@@ -12,6 +12,7 @@ from duskfall.core.outcome import Outcome
 from duskfall.runtime.record import GameRecord, Observer
 from duskfall.store.indexing import index_observer
 from duskfall.store.log import LogHeader, LogWriter
+from duskfall.store.signatures import record_signer
 
 
 class LogWriteError(DuskfallError):
@@ -28,9 +29,23 @@ class GuardedLog:
     def __init__(self, path: Path, header: LogHeader, *, append: bool) -> None:
         self.path = path
         self._failed: LogWriteError | None = None
-        self._writer = self._guard(
-            lambda: LogWriter(path, append=True) if append else LogWriter(path, header)
+        signer = record_signer()
+        self._writer: LogWriter = self._guard(
+            lambda: (
+                LogWriter(path, append=True, signer=signer)
+                if append
+                else LogWriter(path, header, signer=signer)
+            )
         )
+
+    @property
+    def head(self) -> str | None:
+        """The chain hash of the log's last line (what the index row records)."""
+        return self._writer.head
+
+    def checkpoint(self) -> None:
+        """Sign what was written so far (a fork's copied prefix)."""
+        self._guard(self._writer.checkpoint)
 
     def _guard(self, call: Any) -> Any:
         if self._failed is not None:
@@ -86,9 +101,10 @@ def open_record(
         if inherited:
             for event in events or ():
                 log.on_event(event)
+            log.checkpoint()
             log.sync()
         attached.append(log)
-        index_row = index_observer(header, log_path) if index else None
+        index_row = index_observer(header, log_path, log_head=lambda: log.head) if index else None
         if index_row is not None:
             if events:
                 index_row.catch_up(events, inherited=inherited)

@@ -8,6 +8,10 @@ events at every phase end and at the end, always after the log writer had writte
 log that holds fewer events than its own index row says has lost lines.
 
 :func:`unfinished_note` says what a log without an end can and cannot tell.
+
+A signed row (:mod:`duskfall.store.signatures`) also names the chain hash of its log's last
+line when it was written: a log whose chain no longer passes there was rewritten, even if its
+own signatures were stripped; a row whose signature fails was edited.
 """
 
 from __future__ import annotations
@@ -15,16 +19,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from duskfall.core.errors import DuskfallError, LogCorrupt
-from duskfall.store.index import GameIndex, default_db_path
+from duskfall.store.index import GameIndex, GameRow, default_db_path, row_message, sealed_values
+from duskfall.store.lineage import chain_head
 from duskfall.store.log import GameLog
+from duskfall.store.signatures import LogForged, Signer, checking_signer
 
 
-def check_not_cut(path: Path, log: GameLog, db: str | Path | None = None) -> bool:
-    """Raise LogCorrupt if the index recorded more events for the log at ``path`` than it holds;
-    return whether an index row vouched for the log (its row names this file).
+def check_not_cut(
+    path: Path, log: GameLog, db: str | Path | None = None, signer: Signer | None = None
+) -> bool:
+    """Raise LogCorrupt if the index recorded more events for the log at ``path`` than it holds
+    (:class:`LogForged` if its signed row does not match itself or the log: see the module
+    docstring); return whether an index row vouched for the log (its row names this file).
 
     Only the row whose log is this very file counts (a copy elsewhere is not the game's log of
     record); without an index, or a row, there is nothing to compare and nothing is said.
+    ``signer`` checks the row's signature (default: the key beside the index, if any).
     """
     db_path = default_db_path() if db is None else Path(db)
     if db_path is None or not db_path.exists():
@@ -36,6 +46,7 @@ def check_not_cut(path: Path, log: GameLog, db: str | Path | None = None) -> boo
         return False
     if row.log_path is None or Path(row.log_path).resolve() != path.resolve():
         return False
+    check_row(path, log, row, signer if signer is not None else checking_signer(db=db_path))
     if row.events > len(log.events):
         raise LogCorrupt(
             f"{path}: the log holds {len(log.events)} events but the game index recorded "
@@ -43,6 +54,37 @@ def check_not_cut(path: Path, log: GameLog, db: str | Path | None = None) -> boo
             len(log.events),
         )
     return True
+
+
+def check_row(path: Path, log: GameLog, row: GameRow, signer: Signer | None) -> None:
+    """Raise :class:`LogForged` if ``row`` is signed by ``signer``'s key but its signature
+    fails, or names a chain hash the log at ``path`` does not pass through (nothing without
+    that key, or for an unsigned row)."""
+    if row.seal is None or signer is None:
+        return
+    key_id, _, mac = row.seal.partition(":")
+    if key_id != signer.key_id:
+        return  # another key's row: nothing to check it with
+    if not signer.check(row_message(sealed_values(row)), mac):
+        raise LogForged(
+            f"{path}: forged or altered: the index row of game {row.id} does not match its "
+            "signature (it was edited)",
+            len(log.events),
+        )
+    if row.chain is None or row.chain in (log.head, *(seal.h for seal in log.seals)):
+        return
+    if row.events > len(log.events):
+        return  # lines were cut: the caller says so
+    try:
+        passes = chain_head(path, row.events) == row.chain
+    except LogCorrupt:
+        passes = False
+    if not passes:
+        raise LogForged(
+            f"{path}: forged or altered: the log is not the one its signed index row "
+            f"recorded after {row.events} events (its hash chain was rewritten)",
+            len(log.events),
+        )
 
 
 def unfinished_note(log: GameLog, vouched: bool) -> str | None:

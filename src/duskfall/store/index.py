@@ -27,7 +27,7 @@ import socket
 import sqlite3
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,7 @@ from duskfall.core.redaction import redact, redact_value
 from duskfall.core.usage import Tally, call_usage
 from duskfall.store.index_schema import SCHEMA_VERSION as SCHEMA_VERSION
 from duskfall.store.index_schema import V1_COLUMNS, SchemaTooNew, connect
-from duskfall.store.log import LogHeader, utc_now
+from duskfall.store.log import LogHeader, Sealer, utc_now
 from duskfall.store.sqlite_file import GameIndexError, write_transaction
 
 if TYPE_CHECKING:
@@ -122,6 +122,8 @@ class GameRow:
     tournament_slot: int | None = None
     parent: str | None = None
     parent_event: int | None = None
+    chain: str | None = None
+    seal: str | None = None
 
     @property
     def tokens(self) -> int:
@@ -240,6 +242,7 @@ def use_db(path: str | Path | None) -> None:
 _GAME_COLUMNS = (
     V1_COLUMNS
     + ", cached_tokens, cache_write_tokens, tournament, tournament_slot, parent, parent_event"
+    + ", chain, seal"
 )
 _GAME_PLACES = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
 
@@ -263,7 +266,19 @@ class GameIndex:
             raise GameIndexError(f"game index {self.path} {exc}; upgrade duskfall") from None
         except sqlite3.DatabaseError as exc:
             raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
+        self._signer: Sealer | bool | None = False  # False: not looked up yet
+        self._seats: dict[str, tuple[SeatRow, ...]] = {}  # of the games this connection started
         self.repairs: list[Repair] = self.repair() if repair else []
+
+    @property
+    def signer(self) -> Sealer | None:
+        """What signs the rows this index writes: its operator key (created on first write)."""
+        if self._signer is False:
+            from duskfall.store.signatures import record_signer  # it builds on this module
+
+            self._signer = record_signer(self.path)
+        assert self._signer is not True
+        return self._signer
 
     def repair(self) -> list[Repair]:
         """Close the rows of games whose process died after the end (or before the start)."""
@@ -290,17 +305,20 @@ class GameIndex:
 
     # -- writing -----------------------------------------------------------------------
 
-    def record_start(self, header: LogHeader, log_path: str | Path | None) -> None:
+    def record_start(
+        self, header: LogHeader, log_path: str | Path | None, chain: str | None = None
+    ) -> None:
         """Create (or, on resume, reopen) the row of a game that is starting: ``running``."""
         now = utc_now()
         with self._write() as db:
             db.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, 'running', NULL, NULL, 0, 0, 0, 0, 0, ?, ?, NULL, ?, ?, ?, "
-                "0, 0, ?, ?, ?, ?) "
+                "0, 0, ?, ?, ?, ?, ?, NULL) "
                 "ON CONFLICT (id) DO UPDATE SET status = 'running', winner = NULL, "
                 "termination = NULL, finished_at = NULL, updated_at = excluded.updated_at, "
-                "log_path = excluded.log_path, host = excluded.host, pid = excluded.pid",
+                "log_path = excluded.log_path, host = excluded.host, pid = excluded.pid, "
+                "chain = excluded.chain",
                 (
                     header.game_id,
                     header.variant,
@@ -313,20 +331,31 @@ class GameIndex:
                     os.getpid(),
                     *tournament_tag(header),
                     *fork_tag(header),
+                    chain,
                 ),
             )
-            self._replace_seats(db, header.game_id, seat_rows(header.roster))
+            seats = self._seats[header.game_id] = seat_rows(header.roster)
+            self._replace_seats(db, header.game_id, seats)
+            self._reseal(db, header.game_id)
 
-    def update(self, game_id: str, usage: Usage) -> None:
-        """Refresh a running game's totals (days, events, tokens, cost)."""
+    def update(self, game_id: str, usage: Usage, chain: str | None = None) -> None:
+        """Refresh a running game's totals (days, events, tokens, cost) and the chain hash
+        of its log's last line (``chain``, if known)."""
         with self._write() as db:
             db.execute(
-                f"UPDATE games SET {_USAGE_SET}, updated_at = ? WHERE id = ?",
-                (*_usage_values(usage), utc_now(), game_id),
+                f"UPDATE games SET {_USAGE_SET}, updated_at = ?, chain = COALESCE(?, chain) "
+                "WHERE id = ?",
+                (*_usage_values(usage), utc_now(), chain, game_id),
             )
+            self._reseal(db, game_id)
 
     def record_end(
-        self, game_id: str, usage: Usage, winner: str | None, termination: str | None
+        self,
+        game_id: str,
+        usage: Usage,
+        winner: str | None,
+        termination: str | None,
+        chain: str | None = None,
     ) -> None:
         """Close a game's row: ``aborted`` if ``termination`` is, else ``finished``."""
         status = "aborted" if termination == "aborted" else "finished"
@@ -334,9 +363,29 @@ class GameIndex:
         with self._write() as db:
             db.execute(
                 f"UPDATE games SET {_USAGE_SET}, status = ?, winner = ?, termination = ?, "
-                "updated_at = ?, finished_at = ?, pid = NULL WHERE id = ?",
-                (*_usage_values(usage), status, winner, termination, now, now, game_id),
+                "updated_at = ?, finished_at = ?, pid = NULL, chain = COALESCE(?, chain) "
+                "WHERE id = ?",
+                (*_usage_values(usage), status, winner, termination, now, now, chain, game_id),
             )
+            self._reseal(db, game_id)
+
+    def _reseal(self, db: sqlite3.Connection, game_id: str) -> None:
+        """Sign the row of ``game_id`` as it now is (in the write transaction that changed it)."""
+        signer = self.signer
+        if signer is None:
+            return
+        values = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        found = values.fetchone()
+        if found is None:
+            return
+        seats = self._seats.get(game_id)
+        if seats is None:
+            listed = db.execute(
+                "SELECT seat, agent, model FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+            seats = tuple(SeatRow(*seat) for seat in listed)
+        row = _game_row(found, seats)
+        db.execute("UPDATE games SET seal = ? WHERE id = ?", (row_seal(row, signer), game_id))
 
     def abandon(self, game_id: str, termination: str = "abandoned") -> None:
         """Close an interrupted game that will not be continued (a tournament plays its slot
@@ -347,6 +396,7 @@ class GameIndex:
                 "finished_at = ?, pid = NULL WHERE id = ? AND status = 'running'",
                 (termination, utc_now(), utc_now(), game_id),
             )
+            self._reseal(db, game_id)
 
     def move_log(self, game_id: str, log_path: str | Path) -> None:
         """Say where a game's log is now (its folder was moved, or copied to another machine)."""
@@ -360,6 +410,9 @@ class GameIndex:
         """Insert (or replace) whole rows in one transaction: simulations use this in batches."""
         if not rows:
             return
+        signer = self.signer
+        if signer is not None:
+            rows = [replace(row, seal=row_seal(row, signer)) for row in rows]
         with self._write() as db:
             insert_rows(db, rows, "INSERT OR REPLACE INTO")
 
@@ -579,13 +632,54 @@ def _row_values(row: GameRow) -> tuple[Any, ...]:
         row.tournament_slot,
         row.parent,
         row.parent_event,
+        row.chain,
+        row.seal,
     )
+
+
+def sealed_values(row: GameRow) -> tuple[Any, ...]:
+    """What a row's signature covers: everything a result is read from (not where its log is
+    now, nor which process plays it)."""
+    return (
+        row.id,
+        row.variant,
+        json.dumps(row.config, sort_keys=True),
+        str(row.seed),
+        row.status,
+        row.winner,
+        row.termination,
+        row.days,
+        row.events,
+        row.prompt_tokens,
+        row.completion_tokens,
+        repr(row.cost_usd),
+        row.cached_tokens,
+        row.cache_write_tokens,
+        row.started_at,
+        row.finished_at,
+        row.tournament,
+        row.tournament_slot,
+        row.parent,
+        row.parent_event,
+        row.chain,
+        sorted([seat.seat, seat.agent, seat.model or ""] for seat in row.seats),
+    )
+
+
+def row_seal(row: GameRow, signer: Sealer) -> str:
+    """The signature of ``row`` by ``signer``: ``KEY_ID:MAC``."""
+    return f"{signer.key_id}:{signer.mac(row_message(sealed_values(row)))}"
+
+
+def row_message(values: Sequence[Any]) -> str:
+    """What an index row's signature signs: its values, in a fixed order."""
+    return "duskfall-row\x00" + json.dumps(list(values), separators=(",", ":"))
 
 
 def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
     (game_id, variant, config, seed, status, winner, termination, days, events) = values[:9]
     (prompt, completion, cost, started, updated, finished, log_path, host, pid) = values[9:18]
-    cached, cache_write, tournament, slot, parent, parent_event = values[18:]
+    cached, cache_write, tournament, slot, parent, parent_event, chain, seal = values[18:]
     return GameRow(
         id=game_id,
         variant=variant,
@@ -612,4 +706,6 @@ def _game_row(values: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> GameRow:
         tournament_slot=slot,
         parent=parent,
         parent_event=parent_event,
+        chain=chain,
+        seal=seal,
     )

@@ -40,7 +40,9 @@ CREATE TABLE IF NOT EXISTS {name} (
     tournament        TEXT,
     tournament_slot   INTEGER,
     parent            TEXT,
-    parent_event      INTEGER
+    parent_event      INTEGER,
+    chain             TEXT,
+    seal              TEXT
 );
 """
 GAMES_INDEXES = """
@@ -71,7 +73,9 @@ CREATE INDEX IF NOT EXISTS seats_by_model ON seats (model);
 # cached prompt tokens are added (rows of older games count none); 3: the tournament a game
 # belongs to and its slot in the tournament's schedule are added; 4: the game a fork was
 # forked from, and the parent's event number it left at; 5: the list's order (start, then id)
-# gets an index of its own, so a page deep in a 100,000-game list is read from the index.
+# gets an index of its own, so a page deep in a 100,000-game list is read from the index, and
+# the log's chain hash the row was last written with and the row's signature are added
+# (store.signatures).
 V1_COLUMNS = (
     "id, variant, config, seed, status, winner, termination, days, events, prompt_tokens, "
     "completion_tokens, cost_usd, started_at, updated_at, finished_at, log_path, host, pid"
@@ -87,6 +91,10 @@ ALTER TABLE games ADD COLUMN parent_event INTEGER;
 CREATE INDEX IF NOT EXISTS games_by_parent ON games (parent);
 """
 _START_ID_INDEX = "CREATE INDEX IF NOT EXISTS games_by_start_id ON games (started_at, id);"
+_SEAL_COLUMNS = """
+ALTER TABLE games ADD COLUMN chain TEXT;
+ALTER TABLE games ADD COLUMN seal TEXT;
+"""
 UPGRADES = {
     1: GAMES_TABLE.format(name="games_new")
     + f"""
@@ -102,10 +110,11 @@ ALTER TABLE games ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
 """
     + _TOURNAMENT_COLUMNS
     + _PARENT_COLUMNS
-    + _START_ID_INDEX,
-    3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS + _START_ID_INDEX,
-    4: _PARENT_COLUMNS + _START_ID_INDEX,
-    5: _START_ID_INDEX,
+    + _START_ID_INDEX
+    + _SEAL_COLUMNS,
+    3: _TOURNAMENT_COLUMNS + _PARENT_COLUMNS + _START_ID_INDEX + _SEAL_COLUMNS,
+    4: _PARENT_COLUMNS + _START_ID_INDEX + _SEAL_COLUMNS,
+    5: _START_ID_INDEX + _SEAL_COLUMNS,
 }
 
 

@@ -45,12 +45,24 @@ class IndexObserver:
     A failing index never stops a game: the problem is logged once and the row left as is.
     """
 
-    def __init__(self, index: GameIndex, header: LogHeader, log_path: str | Path | None) -> None:
+    def __init__(
+        self,
+        index: GameIndex,
+        header: LogHeader,
+        log_path: str | Path | None,
+        log_head: Callable[[], str | None] | None = None,
+    ) -> None:
         self.index = index
         self.game_id = header.game_id
         self.usage = Usage()
         self._failed = False
-        index.record_start(header, log_path)
+        self._log_head = log_head
+        index.record_start(header, log_path, self._chain())
+
+    def _chain(self) -> str | None:
+        """The chain hash of the log's last line, as the row records it (the log writer is
+        an earlier observer: it has written the phase, and signed it, before this runs)."""
+        return None if self._log_head is None else self._log_head()
 
     def catch_up(self, events: Iterable[Event], *, inherited: bool = False) -> None:
         """Count events recorded before this observer was attached (a resumed game); events
@@ -59,18 +71,22 @@ class IndexObserver:
         self.usage = usage_of(events)
         if inherited:
             self.usage = Usage(days=self.usage.days, events=self.usage.events)
-        self._guard(lambda: self.index.update(self.game_id, self.usage))
+        self._guard(lambda: self.index.update(self.game_id, self.usage, self._chain()))
 
     def on_event(self, event: Event) -> None:
         self.usage.add(event)
 
     def on_phase_end(self) -> None:
-        self._guard(lambda: self.index.update(self.game_id, self.usage))
+        self._guard(lambda: self.index.update(self.game_id, self.usage, self._chain()))
 
     def on_game_end(self, outcome: Outcome | None) -> None:
         winner = outcome.winner if outcome else None
         termination = outcome.termination.value if outcome else Termination.ABORTED.value
-        self._guard(lambda: self.index.record_end(self.game_id, self.usage, winner, termination))
+        self._guard(
+            lambda: self.index.record_end(
+                self.game_id, self.usage, winner, termination, self._chain()
+            )
+        )
         self.index.close()
 
     def _guard(self, write: Callable[[], None]) -> None:
@@ -84,11 +100,15 @@ class IndexObserver:
 
 
 def index_observer(
-    header: LogHeader, log_path: str | Path | None, db: str | Path | None = None
+    header: LogHeader,
+    log_path: str | Path | None,
+    db: str | Path | None = None,
+    log_head: Callable[[], str | None] | None = None,
 ) -> IndexObserver | None:
     """The index observer of a logged game (None for unlogged games or when indexing is off).
 
-    ``db`` defaults to :func:`~duskfall.store.index.default_db_path`. Raises
+    ``db`` defaults to :func:`~duskfall.store.index.default_db_path`; ``log_head`` gives the
+    chain hash of the log's last line (the log writer's), which the row records. Raises
     :class:`~duskfall.store.index.GameIndexError` if the index cannot be opened.
     """
     if log_path is None:
@@ -96,7 +116,7 @@ def index_observer(
     path = db if db is not None else default_db_path()
     if path is None:
         return None
-    return IndexObserver(GameIndex(path), header, log_path)
+    return IndexObserver(GameIndex(path), header, log_path, log_head)
 
 
 def check_game_index(db: str | Path | None = None) -> None:

@@ -16,7 +16,13 @@ A log carries its own end: when the game ends, a last line ``{"type": "end", "ev
 ``h``). A chain cannot show lines cut off its end, but the end record can: a log of format 3
 whose game ended and that has no end record was cut (:class:`MissingEnd`), and one without
 ``game_over`` either did not finish or was cut before it (only its index row can tell which).
-Logs of format 2 predate the end record (:attr:`GameLog.has_end_records`). Lines are
+Logs of format 2 predate the end record (:attr:`GameLog.has_end_records`).
+
+A log of format 4 may be signed (:mod:`duskfall.store.signatures`): at every phase end its
+writer adds a seal line ``{"type": "seal", "events": N, "last": H, "key": K, "mac": M}`` (N
+events so far, H the ``h`` of the line before it, K the signing key's id, M the MAC of those),
+and its end record carries ``key`` and ``mac`` too; ``last`` is always the ``h`` of the line
+before the record (a seal, or the last event). Seals are chained like every line. Lines are
 parsed strictly (every field present with its type; a bad visibility is an error, never
 ``public``). A truncated, corrupt or unchained line is reported as :class:`LogCorrupt` with the
 number of whole events before it; everything up to the last whole event stays readable
@@ -37,7 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import duskfall
 from duskfall.core import event_kinds as kinds
@@ -47,11 +53,15 @@ from duskfall.core.outcome import Outcome
 from duskfall.core.rng import parse_seed
 from duskfall.store.files import NotARegularFile, check_writable_file, open_regular
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 UNCHAINED_FORMAT = 1
 END_FORMAT = 3  # the first format whose finished games end with an end record
+SIGNED_FORMAT = 4  # the first format that may carry signatures (seal lines, signed ends)
 END = "end"  # the ``type`` of the end record
+SEAL = "seal"  # the ``type`` of a seal line
 _HASH_TAIL = re.compile(r',"h":"([0-9a-f]{64})"\}$')
+_KEY_ID = re.compile(r"[0-9a-f]{16}")
+_MAC = re.compile(r"[0-9a-f]{64}")
 
 
 def utc_now() -> str:
@@ -61,6 +71,20 @@ def utc_now() -> str:
 def link(previous: str, body: str) -> str:
     """The chain hash of a line whose text without ``h`` is ``body``."""
     return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()
+
+
+def log_message(game_id: str, events: int, last: str) -> str:
+    """What a log's seal (or signed end record) signs: its game, its events so far and the
+    chain hash of the line before it (which covers every line up to there)."""
+    return f"duskfall-log\x00{game_id}\x00{events}\x00{last}"
+
+
+class Sealer(Protocol):
+    """What signs a log (:class:`duskfall.store.signatures.Signer`)."""
+
+    key_id: str
+
+    def mac(self, message: str) -> str: ...
 
 
 def _dumps(data: dict[str, Any]) -> str:
@@ -218,20 +242,50 @@ def parse_event(data: Any, what: str = "event") -> Event:
 
 @dataclass(frozen=True, slots=True)
 class LogEnd:
-    """A log's end record: how many events it holds and the chain hash of the last one."""
+    """A log's end record: how many events it holds and the chain hash of the line before it
+    (its last event, or a seal); a signed log's also carries the key id and the MAC."""
 
     events: int
     last: str
+    key: str | None = None
+    mac: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": END, "events": self.events, "last": self.last}
+        out: dict[str, Any] = {"type": END, "events": self.events, "last": self.last}
+        if self.mac is not None:
+            out["key"], out["mac"] = self.key, self.mac
+        return out
+
+    def signed(self, game_id: str, signer: Sealer) -> LogEnd:
+        """This record signed by ``signer``."""
+        mac = signer.mac(log_message(game_id, self.events, self.last))
+        return LogEnd(self.events, self.last, signer.key_id, mac)
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> LogEnd:
         events, last = data.get("events"), data.get("last")
         if not isinstance(events, int) or isinstance(events, bool) or not isinstance(last, str):
-            raise LogCorrupt("a malformed end record", 0)
-        return cls(events, last)
+            raise LogCorrupt(f"a malformed {data.get('type')} record", 0)
+        key, mac = data.get("key"), data.get("mac")
+        if (key, mac) != (None, None) and not (
+            isinstance(key, str)
+            and isinstance(mac, str)
+            and _KEY_ID.fullmatch(key)
+            and _MAC.fullmatch(mac)
+        ):
+            raise LogCorrupt(f"a malformed {data.get('type')} record (its signature)", 0)
+        return cls(events, last, key, mac)
+
+
+@dataclass(frozen=True, slots=True)
+class LogSeal(LogEnd):
+    """A seal line: the log signed up to here (``key`` and ``mac`` always set); ``h`` is the
+    seal line's own chain hash (set when read)."""
+
+    h: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**LogEnd.to_dict(self), "type": SEAL}
 
 
 class MissingEnd(LogCorrupt):
@@ -257,7 +311,9 @@ class LineReader:
         self.events: list[Event] = []
         self.head = ""
         self.number = 0
+        self.lines = 0  # whole lines taken (header, events, seals, end)
         self.end: LogEnd | None = None
+        self.seals: list[LogSeal] = []
 
     @property
     def chained(self) -> bool:
@@ -289,21 +345,13 @@ class LineReader:
                 else:
                     self._check_link(where, body, digest)
                 self.header = header
+                self.lines += 1
                 return None
             if self.end is not None:
                 raise LogCorrupt("a line after the log's end record", 0)
-            if isinstance(data, dict) and data.get("type") == END:
-                end = LogEnd.parse(data)
-                if end.events != len(self.events):
-                    raise LogCorrupt(
-                        f"the end record says {end.events} events, the log holds "
-                        f"{len(self.events)}",
-                        0,
-                    )
-                if end.last != self.head:
-                    raise LogCorrupt("the end record names another last event", 0)
-                self._check_link(where, body, digest)
-                self.end = end
+            if isinstance(data, dict) and data.get("type") in (END, SEAL):
+                self._take_record(data, where, body, digest)
+                self.lines += 1
                 return None
             event = parse_event(data, where)
             self._check_link(where, body, digest)
@@ -317,7 +365,30 @@ class LineReader:
         if event.game_id != self.header.game_id:
             raise self._corrupt(f"{where}: an event of another game ({event.game_id!r:.40})")
         self.events.append(event)
+        self.lines += 1
         return event
+
+    def _take_record(self, data: dict[str, Any], where: str, body: str, digest: str | None) -> None:
+        """An end record or a seal line: it must name the events and the chain before it."""
+        kind = data["type"]
+        assert self.header is not None
+        if kind == SEAL and (self.header.format < SIGNED_FORMAT or "mac" not in data):
+            raise LogCorrupt(f"a seal line in a format {self.header.format} log", 0)
+        record = LogEnd.parse(data)
+        if record.events != len(self.events):
+            raise LogCorrupt(
+                f"the {kind} record says {record.events} events, the log holds {len(self.events)}",
+                0,
+            )
+        if record.last != self.head:
+            raise LogCorrupt(f"the {kind} record names another last line", 0)
+        self._check_link(where, body, digest)
+        if kind == END:
+            self.end = record
+        else:
+            self.seals.append(
+                LogSeal(record.events, record.last, record.key, record.mac, self.head)
+            )
 
     def _check_link(self, where: str, body: str, digest: str | None) -> None:
         if not self.chained:
@@ -343,20 +414,43 @@ class LogWriter:
     unchained); the file must hold whole lines only (resume cuts a damaged last line first).
     """
 
-    def __init__(self, path: str | Path, header: LogHeader | None = None, *, append: bool = False):
+    def __init__(
+        self,
+        path: str | Path,
+        header: LogHeader | None = None,
+        *,
+        append: bool = False,
+        signer: Sealer | None = None,
+    ):
         self.path = Path(path)
         check_writable_file(self.path, "the game log")  # a FIFO would block the open for ever
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._head: str | None = ""
         self._events = 0
+        self._sealed = 0  # events covered by the last signature
+        self._over = False  # the last event is game_over
+        self._signer = signer
         if append:
             existing = read_log(self.path)
             self._head = existing.head if existing.chained else None
             self._events = len(existing.events)
+            self._sealed = existing.signed_events
+            header = existing.header
+            if header.format < SIGNED_FORMAT:
+                self._signer = None  # an older format has no place for signatures
+        self._game_id = header.game_id if header is not None else ""
         self._file: IO[str] | None = self.path.open("a" if append else "w", encoding="utf-8")
         if header is not None and not append:
             self._write(header.to_dict())
             self.sync()
+        elif append and self._sealed < self._events:
+            self.checkpoint()  # resumed: sign what the killed process wrote after its last seal
+            self.sync()
+
+    @property
+    def head(self) -> str | None:
+        """The chain hash of the last line written (None for a format 1 log)."""
+        return self._head
 
     def _write(self, data: dict[str, Any]) -> None:
         assert self._file is not None, "log already closed"
@@ -370,11 +464,25 @@ class LogWriter:
     def on_event(self, event: Event) -> None:
         self._write(event.to_dict())
         self._events += 1
+        self._over = event.kind == kinds.GAME_OVER
+
+    def checkpoint(self) -> None:
+        """Sign the log so far (a seal line), if it has a signer and unsigned events (not
+        after ``game_over``: the end record, next, carries the last signature)."""
+        if self._signer is None or self._head is None or self._sealed == self._events:
+            return
+        if self._over:
+            return
+        seal = LogEnd(self._events, self._head).signed(self._game_id, self._signer)
+        self._write(LogSeal(seal.events, seal.last, seal.key, seal.mac).to_dict())
+        self._sealed = self._events
 
     def on_phase_end(self) -> None:
-        """Flush, and fsync off the event loop when one is running (a server must not stall)."""
+        """Sign the phase (one MAC), flush, and fsync off the event loop when one is running
+        (a server must not stall)."""
         if self._file is None:
             return
+        self.checkpoint()
         self._file.flush()
         try:
             loop = asyncio.get_running_loop()
@@ -386,7 +494,10 @@ class LogWriter:
     def on_game_end(self, outcome: Outcome | None) -> None:
         """Write the end record (the game is over: nothing follows), then close the file."""
         if self._file is not None and self._head is not None:
-            self._write(LogEnd(self._events, self._head).to_dict())
+            end = LogEnd(self._events, self._head)
+            if self._signer is not None:
+                end = end.signed(self._game_id, self._signer)
+            self._write(end.to_dict())
         self.close()
 
     def sync(self) -> None:
@@ -411,7 +522,8 @@ class GameLog:
     """A parsed log: header, events, and whether it ended cleanly.
 
     ``head`` is the chain hash of the last whole line (empty for a format 1 log, which is not
-    ``chained``).
+    ``chained``); ``lines`` counts the whole lines read (header, events, seals, end);
+    ``seals`` are the log's seal lines (:mod:`duskfall.store.signatures` checks them).
     """
 
     header: LogHeader
@@ -419,6 +531,15 @@ class GameLog:
     corrupt: LogCorrupt | None = None
     head: str = ""
     end: LogEnd | None = None
+    seals: list[LogSeal] = field(default_factory=list)
+    lines: int = 0
+
+    @property
+    def signed_events(self) -> int:
+        """How many events the log's last signature covers (0 if it has none)."""
+        if self.end is not None and self.end.mac is not None:
+            return self.end.events
+        return self.seals[-1].events if self.seals else 0
 
     @property
     def chained(self) -> bool:
@@ -497,7 +618,9 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
         raise LogCorrupt(f"{path}: cannot read the log ({exc.strerror})", 0) from None
     if reader.header is None:
         raise problem or LogCorrupt(f"{path}: empty log (no header)", 0)
-    log = GameLog(reader.header, reader.events, problem, reader.head, reader.end)
+    log = GameLog(
+        reader.header, reader.events, problem, reader.head, reader.end, reader.seals, reader.lines
+    )
     if problem is None and log.end is None and log.has_end_records and log.finished:
         problem = log.corrupt = MissingEnd(
             f"{path}: the game ended but the log has no end record after its "
@@ -509,10 +632,29 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
     return log
 
 
+def sign_end(text: bytes, signer: Sealer) -> tuple[bytes, str]:
+    """A whole log (built where the key is not: a worker's :class:`~duskfall.store.packed.
+    LogBuffer`) with its end record signed, and its final chain hash; a log without an end
+    record, or already signed, is returned as it is."""
+    lines = text.rstrip(b"\n")
+    cut = lines.rfind(b"\n")
+    last = lines[cut + 1 :].decode("utf-8")
+    tail = _HASH_TAIL.search(last)
+    if tail is None or cut < 0:
+        return text, ""
+    data = json.loads(last[: tail.start()] + "}")
+    if not isinstance(data, dict) or data.get("type") != END or "mac" in data:
+        return text, tail.group(1)
+    game_id = json.loads(text[: text.index(b"\n")])["game_id"]
+    end = LogEnd.parse(data).signed(game_id, signer)
+    line, head = chained_line(end.last, end.to_dict())
+    return lines[: cut + 1] + line.encode("utf-8"), head
+
+
 def truncate_to_whole_events(path: str | Path, log: GameLog) -> None:
-    """Cut a damaged log file back to its header and its whole events (for resuming)."""
+    """Cut a damaged log file back to its whole lines (header, events, seals: for resuming)."""
     path = Path(path)
-    keep = 1 + len(log.events)
+    keep = log.lines
     with path.open("rb") as handle:
         lines = handle.readlines()[:keep]
     with path.open("wb") as handle:

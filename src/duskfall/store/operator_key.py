@@ -82,6 +82,15 @@ def _process_key() -> bytes:
     return _process[0]
 
 
+def read_key(path: str | Path) -> bytes:
+    """The key in the key file ``path`` (one ConfigError line if there is none, or it is not
+    a key file): a copied folder's key, given to ``replay --key``."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"no key file {path}")
+    return _read(path)
+
+
 def _read(path: Path) -> bytes:
     try:
         text = path.read_text(encoding="ascii").strip()

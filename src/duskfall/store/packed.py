@@ -3,10 +3,11 @@
 A worker (a process of a pool, a Ray task on another machine) plays a game without touching
 any disk the record lives on: :class:`LogBuffer` builds the game's log in memory, line for
 line what :class:`~duskfall.store.log.LogWriter` writes (the same header, events and chain
-hashes), compressed as it grows; :func:`pack_folder` packs the side files a game leaves (a
-cognitive seat's record folder, a remote entrant's error output). The driver writes both
-where the record lives: :func:`write_log_file` (whole file, fsynced, renamed into place, so a
-log in the games folder is always complete) and :func:`unpack_folder` (regular files and
+hashes; unsigned, since workers do not hold the operator key), compressed as it grows;
+:func:`pack_folder` packs the side files a game leaves (a cognitive seat's record folder, a
+remote entrant's error output). The driver writes both where the record lives:
+:func:`write_log_file` (whole file, its end record signed there, fsynced, renamed into place,
+so a log in the games folder is always complete) and :func:`unpack_folder` (regular files and
 folders only, never outside the target).
 """
 
@@ -22,7 +23,7 @@ from pathlib import Path
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
-from duskfall.store.log import LogEnd, LogHeader, chained_line
+from duskfall.store.log import LogEnd, LogHeader, Sealer, chained_line, sign_end
 
 COMPRESSION_LEVEL = 1  # fast: a game's log shrinks about 5-10x at level 1 already
 
@@ -94,16 +95,19 @@ class LogBuffer:
         return Packed(b"".join(self._parts))
 
 
-def write_log_file(path: Path, log: Packed) -> None:
-    """Write a whole log at ``path``: to a temporary name, fsynced, then renamed into place
-    (raises OSError; :class:`PackedDamaged` if ``log`` does not unpack)."""
+def write_log_file(path: Path, log: Packed, signer: Sealer | None = None) -> str:
+    """Write a whole log at ``path``: to a temporary name, fsynced, then renamed into place,
+    its end record signed by ``signer`` (raises OSError; :class:`PackedDamaged` if ``log``
+    does not unpack); returns the chain hash of its last line."""
     text = log.raw()
+    text, head = sign_end(text, signer) if signer is not None else (text, "")
     partial = path.with_name(f".{path.name}.part")
     with partial.open("wb") as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
     partial.replace(path)
+    return head
 
 
 def sync_folder(folder: Path) -> None:

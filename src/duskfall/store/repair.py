@@ -32,7 +32,7 @@ from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.outcome import Termination
 from duskfall.store.files import check_writable_file, open_regular
 from duskfall.store.index import INTERRUPTED, GameRow, Usage
-from duskfall.store.log import END, read_log
+from duskfall.store.log import END, SEAL, read_log
 
 if TYPE_CHECKING:
     from duskfall.store.index import GameIndex
@@ -67,12 +67,12 @@ def last_lines(path: Path, count: int = 2) -> list[str]:
 
 def last_event_outcome(path: Path) -> dict[str, Any] | None:
     """The ``game_over`` payload if the log's last event is that event (followed by the log's
-    end record, or last of all in a log from before end records), else None."""
+    end record and maybe a seal, or last of all in a log from before end records), else None."""
     try:
-        lines = [json.loads(line) for line in last_lines(path)]
+        lines = [json.loads(line) for line in last_lines(path, 3)]
     except (OSError, ValueError, DuskfallError):  # DuskfallError: not a regular file
         return None
-    if lines and isinstance(lines[-1], dict) and lines[-1].get("type") == END:
+    while lines and isinstance(lines[-1], dict) and lines[-1].get("type") in (END, SEAL):
         lines.pop()
     last = lines[-1] if lines else None
     if isinstance(last, dict) and last.get("kind") == kinds.GAME_OVER:
@@ -146,7 +146,7 @@ def repair_row(index: GameIndex, row: GameRow) -> Repair | None:
     usage = Usage()
     for event in game_log.events:
         usage.add(event)
-    index.record_end(row.id, usage, outcome.winner, outcome.termination.value)
+    index.record_end(row.id, usage, outcome.winner, outcome.termination.value, game_log.head)
     status = "aborted" if outcome.termination is Termination.ABORTED else "finished"
     result = outcome.winner or "draw" if status == "finished" else outcome.reason
     return Repair(row.id, status, f"its process is gone and its log ends with game_over: {result}")

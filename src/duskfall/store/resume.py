@@ -15,6 +15,7 @@ from duskfall.core.errors import DuskfallError
 from duskfall.store.anchor import check_not_cut
 from duskfall.store.index import GameIndex, UnknownGame, default_db_path
 from duskfall.store.log import GameLog, read_log
+from duskfall.store.signatures import NO_KEY_HINT, Trust, check_log, record_signer
 
 
 class CannotResume(DuskfallError):
@@ -52,7 +53,7 @@ def _check_damage_is_at_the_end(path: Path, log: GameLog) -> None:
     """Only a damaged *last* line is cut on resume; whole events after a bad line are kept."""
     if log.corrupt is None:
         return
-    after_bad_line = path.read_bytes().split(b"\n")[2 + len(log.events) :]
+    after_bad_line = path.read_bytes().split(b"\n")[log.lines + 1 :]
     if any(line.strip() for line in after_bad_line):
         raise CannotResume(
             f"{log.corrupt}, and more lines follow it; repair the log by hand "
@@ -86,5 +87,18 @@ def open_for_resume(path: Path, *, force: bool = False) -> GameLog:
     log = _load(path)
     _check_damage_is_at_the_end(path, log)
     check_not_cut(path, log)
+    _check_signature(log)
     _check_not_running(log.header.game_id, force)
     return log
+
+
+def _check_signature(log: GameLog) -> None:
+    """A resumed log goes on signed with this operator's key: refuse one whose signature
+    fails (LogForged), or that a key this process does not hold signed (its signatures would
+    mix, or its end go unsigned)."""
+    verdict = check_log(log, record_signer())
+    if verdict.trust in (Trust.OTHER_KEY, Trust.NO_KEY):
+        raise CannotResume(
+            f"game {log.header.game_id} is signed by operator key {', '.join(verdict.key_ids)}, "
+            f"which this process does not hold; resume it with that key ({NO_KEY_HINT})"
+        )

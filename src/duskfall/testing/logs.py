@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from duskfall.store.log import END, chained_line
+from duskfall.store.log import END, SEAL, chained_line
 
 
 def parse_lines(data: bytes) -> list[dict[str, Any]]:
@@ -19,14 +19,29 @@ def parse_lines(data: bytes) -> list[dict[str, Any]]:
 
 
 def rechain(items: list[dict[str, Any]]) -> bytes:
-    """A log of ``items`` with a fresh, valid hash chain, its end record (if it has one) naming
-    the events before it (what a deliberate edit must redo)."""
+    """A log of ``items`` with a fresh, valid hash chain, its end record and seals (if it has
+    any) naming the events and the line before them (what a deliberate edit must redo; their
+    signatures are kept as they were, since only the key could redo those)."""
     head, out, events = "", [], 0
     for index, item in enumerate(items):
-        if item.get("type") == END:
+        if item.get("type") in (END, SEAL):
             item = {**item, "events": events, "last": head}
         elif index > 0:
             events += 1
         line, head = chained_line(head, item)
         out.append(line)
     return "".join(out).encode()
+
+
+def unsigned(items: list[dict[str, Any]], format: int | None = None) -> list[dict[str, Any]]:
+    """``items`` without their signatures (seal lines dropped, the end record's ``key`` and
+    ``mac`` removed), the header's format set to ``format`` if given."""
+    out = []
+    for item in items:
+        if item.get("type") == SEAL:
+            continue
+        item = {k: v for k, v in item.items() if item.get("type") != END or k not in ("key", "mac")}
+        if format is not None and item.get("type") == "header":
+            item["format"] = format
+        out.append(item)
+    return out
