@@ -22,6 +22,7 @@ DOUBT = "did not finish, or lines were cut"
 @pytest.fixture
 async def finished(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
     monkeypatch.setenv("DUSKFALL_DB", "off")  # no index row to vouch for anything
+    monkeypatch.delenv("DUSKFALL_KEY_FILE", raising=False)  # and no operator key: unsigned
     path = tmp_path / "whole.jsonl"
     await run_game(GameSetup("werewolf", seed=5, agents="heuristic", log_path=path,
                              config={"preset": "werewolf-6"}))  # fmt: skip

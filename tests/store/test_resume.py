@@ -26,6 +26,7 @@ async def finished_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> bytes
     path = tmp_path / "full.jsonl"
     with monkeypatch.context() as unindexed:
         unindexed.setenv(DB_ENV, "off")
+        unindexed.delenv("DUSKFALL_KEY_FILE", raising=False)
         await run_game(GameSetup("sports-mafia", seed=SEED, agents="random", log_path=path))
     return path.read_bytes()
 

@@ -36,6 +36,12 @@ async def play(path: Path, seed: int = 5) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def key_beside_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests keep their keys beside their indexes, not in the suite's fixed key file."""
+    monkeypatch.delenv("DUSKFALL_KEY_FILE", raising=False)
+
+
 @pytest.fixture
 async def game(tmp_path: Path) -> Path:
     """A finished werewolf game, logged and indexed (its key beside the test's index)."""

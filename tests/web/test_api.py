@@ -211,7 +211,9 @@ def test_a_game_written_by_another_process_is_followed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("DUSKFALL_DB", "off")  # the web app finds it in the log directory
-    source = play_logged(tmp_path, seed=21)
+    with monkeypatch.context() as unsigned:  # no operator key: a line per event, no seals
+        unsigned.delenv("DUSKFALL_KEY_FILE", raising=False)
+        source = play_logged(tmp_path, seed=21)
     monkeypatch.setenv("DUSKFALL_DB", str(isolated_index))
     lines = source.read_bytes().splitlines(keepends=True)
     target = games_dir / source.name
