@@ -1,8 +1,14 @@
 """A client with a planted fault, for check-bot's own test: it plays every variant right
-(random legal actions, reconnecting with its token), except at the decision kind given with
-``--break KIND``, where it misspells the action's first field after ``type``.
+(random legal actions, reconnecting with its token), except for the fault planted:
 
-    python tests/kit/planted_bot.py [--break KIND] HOST PORT
+* ``--break KIND``: at that decision kind it misspells the action's first field after ``type``;
+* ``--delay SECONDS``: it thinks that long before each answer;
+* ``--answer-updates``: it answers state updates too (without a request id, as it has none);
+* ``--illegal-target``: it names seat 99 in every action with a target;
+* ``--no-request-id``: its answers carry no ``request_id``;
+* ``--crash``: it writes a traceback to standard error and exits 1 at its second request.
+
+    python tests/kit/planted_bot.py [OPTIONS] HOST PORT
 """
 
 from __future__ import annotations
@@ -75,10 +81,33 @@ def frames(sock: socket.socket):
             buffer = buffer[8 + size :]
 
 
+def answer(message: dict, faults: dict) -> dict:
+    """The ACTION_RESPONSE to a request, with the planted fault."""
+    action = choose(message["valid_actions"])
+    if message["phase"] == faults.get("--break"):
+        action = planted(action)
+    if "--illegal-target" in faults and "target" in action:
+        action["target"] = 99
+    response = {"type": "ACTION_RESPONSE", "request_id": message["request_id"], "action": action}
+    if "--no-request-id" in faults:
+        del response["request_id"]
+    return response
+
+
+def options(argv: list[str]) -> tuple[dict, list[str]]:
+    faults: dict = {}
+    while argv and argv[0].startswith("--"):
+        if argv[0] in ("--break", "--delay"):
+            faults[argv[0]], argv = argv[1], argv[2:]
+        else:
+            faults[argv[0]], argv = True, argv[1:]
+    return faults, argv
+
+
 def main(argv: list[str]) -> int:
-    broken = None
-    if argv[:1] == ["--break"]:
-        broken, argv = argv[1], argv[2:]
+    faults, argv = options(argv)
+    delay = float(faults.get("--delay", 0))
+    asked = 0
     host, port = argv[0], int(argv[1])
     token, last_seq, over = os.environ.get("DUSKFALL_SEAT_TOKEN"), None, False
     for _ in range(5):
@@ -98,17 +127,15 @@ def main(argv: list[str]) -> int:
                 if message["type"] == "HELLO":
                     token = message["token"]
                 elif message["type"] == "ACTION_REQUEST" and message["valid_actions"]:
-                    action = choose(message["valid_actions"])
-                    if message["phase"] == broken:
-                        action = planted(action)
-                    send(
-                        sock,
-                        {
-                            "type": "ACTION_RESPONSE",
-                            "request_id": message["request_id"],
-                            "action": action,
-                        },
-                    )
+                    asked += 1
+                    if "--crash" in faults and asked == 2:
+                        print("Traceback (most recent call last):", file=sys.stderr)
+                        print("KeyError: 'valid_actoins'", file=sys.stderr)
+                        return 1
+                    time.sleep(delay)
+                    send(sock, answer(message, faults))
+                elif message["type"] == "ACTION_REQUEST" and "--answer-updates" in faults:
+                    send(sock, {"type": "ACTION_RESPONSE", "action": {"type": message["phase"]}})
                 elif message["type"] == "GAME_EVENT":
                     last_seq = message.get("seq", last_seq)
                     if message["event"] == "GAME_OVER":
