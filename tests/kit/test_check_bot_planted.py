@@ -58,7 +58,7 @@ def test_a_bot_answering_state_updates_fails_at_the_state_updates_row() -> None:
     failed = failures(report)
     row = failed.pop("werewolf state updates")
     assert "answered a state update" in row["detail"] and "not_your_turn" in row["detail"]
-    assert row["docs"] == "docs/protocol.md#state-updates"
+    assert row["docs"] == "docs/protocol.md#action_request"
     assert failed == {}  # its decisions were played right
 
 

@@ -79,7 +79,7 @@ DOCS = {
     "werewolf": "docs/werewolf.md#decisions-and-actions",
     "mafia": "docs/mafia.md#over-the-wire",
     "reconnect": "docs/protocol.md#hello-extension-1",
-    "state updates": "docs/protocol.md#state-updates",
+    "state updates": "docs/protocol.md#action_request",
     "slow answer": "docs/protocol.md#timeout-and-fallback-extensions",
     "stale id": "docs/protocol.md#action_response",
 }
