@@ -6,7 +6,8 @@
 * ``--answer-updates``: it answers state updates too (without a request id, as it has none);
 * ``--illegal-target``: it names seat 99 in every action with a target;
 * ``--no-request-id``: its answers carry no ``request_id``;
-* ``--crash``: it writes a traceback to standard error and exits 1 at its second request.
+* ``--crash``: it writes a traceback to standard error and exits 1 at its second request;
+* ``--silent``: it answers nothing.
 
     python tests/kit/planted_bot.py [OPTIONS] HOST PORT
 """
@@ -133,7 +134,8 @@ def main(argv: list[str]) -> int:
                         print("KeyError: 'valid_actoins'", file=sys.stderr)
                         return 1
                     time.sleep(delay)
-                    send(sock, answer(message, faults))
+                    if "--silent" not in faults:
+                        send(sock, answer(message, faults))
                 elif message["type"] == "ACTION_REQUEST" and "--answer-updates" in faults:
                     send(sock, {"type": "ACTION_RESPONSE", "action": {"type": message["phase"]}})
                 elif message["type"] == "GAME_EVENT":

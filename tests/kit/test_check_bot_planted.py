@@ -52,6 +52,18 @@ def test_a_bot_past_its_deadline_fails_at_its_decisions() -> None:
 
 
 @pytest.mark.subprocess
+def test_a_silent_bot_costs_a_few_deadlines_not_one_per_request() -> None:
+    status, report = check("--deadline", "0.5", fault=("--silent",))
+    assert status == 1
+    failed = failures(report)
+    assert (
+        "no answer within its deadline, 500 ms (TIMEOUT)" in failed["werewolf WOLF_CHAT"]["detail"]
+    )
+    timeouts = [row for row in failed.values() if "(TIMEOUT)" in row["detail"]]
+    assert len(timeouts) <= 3  # then a stand-in plays its seat: it is asked no more
+
+
+@pytest.mark.subprocess
 def test_a_bot_answering_state_updates_fails_at_the_state_updates_row() -> None:
     status, report = check(fault=("--answer-updates",))
     assert status == 1

@@ -25,7 +25,10 @@ program's frame and the server's reason), timed out, or never answered. The chec
   is refused as stale and never taken for the next request.
 
 Every other game gives the program ``deadline`` seconds (10 by default) per request, as a real
-server does: a slow program passes within it, and a request it lets pass fails its kind's row.
+server does: a slow program passes within it, and a request it lets pass fails its kind's row
+(after :data:`BENCH_AFTER` in a row a stand-in plays its seat until it sends something, as a
+server's ``bench_after`` does, so a silent program costs a few deadlines per game, not one per
+request).
 A program that exits ends its game at once (its scenario's rows say so, with the last lines of
 its standard error); one that exits before its first answer in the first game ends the check.
 
@@ -68,6 +71,7 @@ from duskfall.server import GameServer, ServerSettings
 
 PASS, FAIL, NOT_REACHED = "pass", "FAIL", "not reached"
 EXIT_GRACE = 5.0
+BENCH_AFTER = 3  # requests let pass in a row before a stand-in plays (until the program is back)
 STDERR_LINES = 12  # the lines of the program's standard error a failure shows
 ANSWERS_UPDATE = ("not_your_turn", "player_dead")  # the ERRORs an answer to a state update draws
 FIELD_CHARS = 160  # what a report shows of a frame's field
@@ -243,7 +247,7 @@ async def play(
         fill_bots_after=0,
         bot=f"check-steer:{scenario.name}",
         deadline_ms=deadline_ms,
-        bench_after=0,
+        bench_after=0 if scenario.fault == "slow" else BENCH_AFTER,
         reconnect_grace=15.0,
         log_dir=log_dir,
     )
