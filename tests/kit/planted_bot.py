@@ -10,6 +10,7 @@
 * ``--silent``: it answers nothing.
 
     python tests/kit/planted_bot.py [OPTIONS] HOST PORT
+    python tests/kit/planted_bot.py [OPTIONS] ws://HOST:PORT/    (over WebSocket)
 """
 
 from __future__ import annotations
@@ -105,15 +106,52 @@ def options(argv: list[str]) -> tuple[dict, list[str]]:
     return faults, argv
 
 
+class Ws:
+    """A WebSocket link with the socket's interface used here (one JSON message per message)."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(url)
+
+    def send(self, message: dict) -> None:
+        self.ws.send(json.dumps(message))
+
+    def frames(self):
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for text in self.ws:
+                yield json.loads(text)
+        except ConnectionClosed:
+            return
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+class Tcp:
+    def __init__(self, host: str, port: int) -> None:
+        self.sock = socket.create_connection((host, port))
+
+    def send(self, message: dict) -> None:
+        send(self.sock, message)
+
+    def frames(self):
+        return frames(self.sock)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
 def main(argv: list[str]) -> int:
     faults, argv = options(argv)
     delay = float(faults.get("--delay", 0))
     asked = 0
-    host, port = argv[0], int(argv[1])
     token, last_seq, over = os.environ.get("DUSKFALL_SEAT_TOKEN"), None, False
     for _ in range(5):
         try:
-            sock = socket.create_connection((host, port))
+            link = Ws(argv[0]) if argv[0].startswith("ws://") else Tcp(argv[0], int(argv[1]))
         except OSError:
             time.sleep(0.2)
             continue
@@ -122,9 +160,9 @@ def main(argv: list[str]) -> int:
             hello["token"] = token
             if last_seq is not None:
                 hello["last_seq"] = last_seq
-        send(sock, hello)
+        link.send(hello)
         try:
-            for message in frames(sock):
+            for message in link.frames():
                 if message["type"] == "HELLO":
                     token = message["token"]
                 elif message["type"] == "ACTION_REQUEST" and message["valid_actions"]:
@@ -135,16 +173,16 @@ def main(argv: list[str]) -> int:
                         return 1
                     time.sleep(delay)
                     if "--silent" not in faults:
-                        send(sock, answer(message, faults))
+                        link.send(answer(message, faults))
                 elif message["type"] == "ACTION_REQUEST" and "--answer-updates" in faults:
-                    send(sock, {"type": "ACTION_RESPONSE", "action": {"type": message["phase"]}})
+                    link.send({"type": "ACTION_RESPONSE", "action": {"type": message["phase"]}})
                 elif message["type"] == "GAME_EVENT":
                     last_seq = message.get("seq", last_seq)
                     if message["event"] == "GAME_OVER":
                         over = True
         except OSError:
             pass
-        sock.close()
+        link.close()
         if over or token is None:
             break
         time.sleep(0.2)

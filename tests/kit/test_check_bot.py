@@ -112,6 +112,8 @@ def test_a_planted_fault_fails_at_its_decision(variant: str, kind: str, field: s
 def test_host_and_port_fill_placeholders_or_are_appended() -> None:
     assert command_for(["bot", "--port={port}"], "h", 5) == ["bot", "--port=5"]
     assert command_for(["bot"], "h", 5) == ["bot", "h", "5"]
+    assert command_for(["bot", "{ws_url}"], "h", 5, "ws://h:5/") == ["bot", "ws://h:5/"]
+    assert command_for(["bot"], "h", 5, "ws://h:5/") == ["bot", "ws://h:5/"]
 
 
 def frame(up: bool, message: dict, at: float = 0.0) -> Frame:

@@ -116,3 +116,15 @@ def test_a_bot_that_cannot_play_ends_the_check_at_its_first_game(tmp_path: Path)
     assert "  | cannot import my_llm" in lines
     header = next(line for line in lines if line.startswith("result "))
     assert header.split() == ["result", "check", "answers", "detail"]
+
+
+@pytest.mark.subprocess
+def test_over_websocket_a_fault_is_caught_and_the_rest_passes() -> None:
+    status, report = check(
+        "--ws", fault=("--break", "NIGHT_DON"), games=("sports-don", "sports-reconnect")
+    )
+    assert status == 1
+    (row,) = failures(report).values()
+    assert row["check"] == "NIGHT_DON" and "unknown field 'targte'" in row["detail"]
+    passed = {r["check"] for r in report["rows"] if r["result"] == "pass"}
+    assert {"DECLARATION", "VOTING", "state updates", "reconnect"} <= passed

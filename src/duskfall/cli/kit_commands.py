@@ -60,6 +60,12 @@ def check_bot(
         float,
         typer.Option(help="seconds the program has to answer each request", min=0.05, max=3600.0),
     ] = 10.0,
+    ws: Annotated[
+        bool,
+        typer.Option(
+            "--ws", help="connect the program over WebSocket ({ws_url} filled in, else appended)"
+        ),
+    ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="print the result as one JSON document (for CI)")
     ] = False,
@@ -89,7 +95,7 @@ def check_bot(
             console.print(line, highlight=False, markup=False)
 
     report = asyncio.run(
-        check(command, chosen, timeout=timeout, deadline=deadline, progress=progress)
+        check(command, chosen, timeout=timeout, deadline=deadline, ws=ws, progress=progress)
     )
     if as_json:
         print(json.dumps(report.to_json(), ensure_ascii=True, indent=1))

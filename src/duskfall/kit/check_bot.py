@@ -4,7 +4,9 @@ Each scenario (:mod:`duskfall.kit.scenarios`) starts a real server on the loopba
 with the program's seat at 0 and steering bots in the others, puts a recording proxy
 (:mod:`duskfall.kit.proxy`) in front of it, and runs the program once, with the proxy's host
 and port (``{host}``/``{port}`` in the command, else appended as the last two arguments;
-also ``DUSKFALL_HOST``/``DUSKFALL_PORT`` in its environment). It plays to the end of the game.
+also ``DUSKFALL_HOST``/``DUSKFALL_PORT`` in its environment). With ``ws`` the program connects
+over WebSocket instead (``{ws_url}``, else the URL appended; ``DUSKFALL_WS_URL``), through a
+WebSocket proxy. It plays to the end of the game.
 
 Then every request the program was asked is judged from the frames: accepted, refused (the
 program's frame and the server's reason), timed out, or never answered. The checks:
@@ -57,7 +59,7 @@ from typing import Any
 from duskfall.agents.specs import register_agent_kind
 from duskfall.arena.programs import stop, tail
 from duskfall.core.errors import ConfigError
-from duskfall.kit.proxy import Frame, Proxy
+from duskfall.kit.proxy import Frame, Proxy, WsProxy
 from duskfall.kit.scenarios import (
     DEADLINE,
     DIRECTORS,
@@ -220,11 +222,16 @@ def _is(message: Any, kind: str) -> bool:
     return isinstance(message, dict) and message.get("type") == kind
 
 
-def command_for(command: Sequence[str], host: str, port: int) -> list[str]:
-    """``command`` with ``{host}``/``{port}`` filled in, else host and port appended."""
-    if any("{host}" in part or "{port}" in part for part in command):
-        return [part.replace("{host}", host).replace("{port}", str(port)) for part in command]
-    return [*command, host, str(port)]
+def command_for(command: Sequence[str], host: str, port: int, ws_url: str = "") -> list[str]:
+    """``command`` with ``{host}``/``{port}``/``{ws_url}`` filled in, else host and port (or,
+    over WebSocket, the URL) appended."""
+    places = {"{host}": host, "{port}": str(port), "{ws_url}": ws_url}
+    if any(place in part for part in command for place in places):
+        out = list(command)
+        for place, value in places.items():
+            out = [part.replace(place, value) for part in out]
+        return out
+    return [*command, ws_url] if ws_url else [*command, host, str(port)]
 
 
 async def play(
@@ -233,6 +240,8 @@ async def play(
     timeout: float,
     log_dir: Path,
     deadline: float = DEADLINE,
+    *,
+    ws: bool = False,
 ) -> Played:
     """Run ``command`` through ``scenario``'s game; the frames it exchanged."""
     register_agent_kind("check-steer", "duskfall.kit.scenarios:make_steering_bot", "check-bot")
@@ -250,16 +259,23 @@ async def play(
         bench_after=0 if scenario.fault == "slow" else BENCH_AFTER,
         reconnect_grace=15.0,
         log_dir=log_dir,
+        ws_port=0 if ws else None,
     )
     server = GameServer(settings)
     await server.start()
     cut_at = CUT_AT if scenario.fault == "reconnect" else None
-    proxy = Proxy(
-        server.port, on_answer=director.answer, on_request=director.request, cut_at=cut_at
+    hooks: dict[str, Any] = {"on_answer": director.answer, "on_request": director.request}
+    proxy = (
+        WsProxy(server.ws_port or 0, cut_at=cut_at, **hooks)
+        if ws
+        else Proxy(server.port, cut_at=cut_at, **hooks)
     )
     await proxy.start()
-    argv = command_for(command, "127.0.0.1", proxy.listen_port)
+    ws_url = proxy.url if isinstance(proxy, WsProxy) else ""
+    argv = command_for(command, "127.0.0.1", proxy.listen_port, ws_url)
     env = {**os.environ, "DUSKFALL_HOST": "127.0.0.1", "DUSKFALL_PORT": str(proxy.listen_port)}
+    if ws_url:
+        env["DUSKFALL_WS_URL"] = ws_url
     errors_file = log_dir / f"{scenario.name}.err"
     try:
         with errors_file.open("wb") as errors:
@@ -567,6 +583,7 @@ async def check(
     *,
     timeout: float = 600.0,
     deadline: float = DEADLINE,
+    ws: bool = False,
     progress: Callable[[str], None] = lambda line: None,
 ) -> Report:
     """Run every scenario and return the report."""
@@ -578,7 +595,7 @@ async def check(
     with tempfile.TemporaryDirectory(prefix="duskfall-check-") as folder:
         for scenario in scenarios:
             progress(f"{scenario.name}: playing {scenario.variant}...")
-            run = await play(scenario, command, timeout, Path(folder), deadline)
+            run = await play(scenario, command, timeout, Path(folder), deadline, ws=ws)
             runs.append(run)
             if len(runs) == 1 and _cannot_play(run):  # no use playing on
                 progress(f"the program exited with status {run.status} before its first answer")
