@@ -1,12 +1,14 @@
 """Remote entrants: a tournament entrant played by a program over real TCP sockets.
 
 The full-tier test plays a small tournament in which one entrant is the repository's own
-client (``duskfall connect --token``), started once per seat by the game's process; the quick
-tests check the config's one-line errors and a program that cannot take its seat.
+client (``duskfall connect --token``), started once per seat by the game's process, and one in
+which the entrant is a WebSocket client (``transport = "ws"``); the quick tests check the
+config's one-line errors and a program that cannot take its seat.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log
 from duskfall.testing.sealed_python import prelude, sealed_python
+from kit.planted_bot import choose
 
 SRC = str(Path(__file__).parents[2] / "src")
 
@@ -168,3 +171,50 @@ def test_no_frame_to_a_remote_entrant_carries_its_deals_seed(tmp_path: Path) -> 
     for data in received:
         assert b"GAME_OVER" in data  # it heard its game to the end
         assert seed.encode() not in data
+
+
+# a WebSocket client: HELLO with its seat's token, a random legal answer to every request
+WS_CLIENT = (
+    inspect.getsource(choose)
+    + """
+import json, os, random, sys
+from websockets.sync.client import connect
+
+SEED_KEYS = {"vote": "VOTE", "kill": "KILL", "don_check": "DON_CHECK",
+             "sheriff_check": "SHERIFF_CHECK"}
+FIELDS = ("potion", "target", "says", "run", "withdraw", "claim")
+with connect(sys.argv[1]) as ws:
+    ws.send(json.dumps({"type": "HELLO", "token": os.environ["DUSKFALL_SEAT_TOKEN"]}))
+    for text in ws:
+        message = json.loads(text)
+        if message["type"] == "ACTION_REQUEST" and message["valid_actions"]:
+            action = choose(message["valid_actions"])
+            ws.send(json.dumps({"type": "ACTION_RESPONSE", "request_id": message["request_id"],
+                                "action": action}))
+        elif message["type"] == "GAME_EVENT" and message["event"] == "GAME_OVER":
+            break
+"""
+)
+
+
+@pytest.mark.subprocess
+def test_a_remote_entrant_plays_over_websocket_with_its_latency_on_the_board(
+    tmp_path: Path,
+) -> None:
+    python = sealed_python() or sys.executable
+    code = prelude("\n" + WS_CLIENT).replace("{", "{{").replace("}", "}}")  # not placeholders
+    command = [python, "-c", code, "{ws_url}"]
+    remote = {"command": command, "connect_timeout": 60, "transport": "ws"}
+    config = _config(command, schedule="duplicate", games=2, remote={"visitor": remote})
+    summary = run(config, tmp_path)
+    assert summary.failed == [] and summary.played >= 1
+    latency = {e.name: e.metrics.mean_latency_s for e in report(config, tmp_path).entrants}
+    assert latency["visitor"] is not None and 0 < latency["visitor"] < 5
+    with GameIndex(tmp_path / "index.db") as index:
+        rows = index.tournament_games("remote")
+    for row in rows:
+        assert row.log_path is not None
+        game = read_log(row.log_path)
+        answers = [e for e in game.events if e.kind == "remote_answer"]
+        assert answers and all(e.payload["answered"] for e in answers)
+        assert not [e for e in game.events if e.kind == "fallback"]

@@ -50,7 +50,7 @@ def test_a_forked_child_dies_with_the_check_and_stderr_is_a_tail(tmp_path: Path)
     script = tmp_path / "forks.py"
     script.write_text(FORKS_AND_SHOUTS)
     pid_file = tmp_path / "child.pid"
-    rows = asyncio.run(
+    report = asyncio.run(
         check(
             [sys.executable, str(script), str(pid_file), "50", "{port}"],
             scenarios_for(None, [SCENARIO]),
@@ -58,8 +58,9 @@ def test_a_forked_child_dies_with_the_check_and_stderr_is_a_tail(tmp_path: Path)
         )
     )
     assert gone(int(pid_file.read_text())), "the program's child outlived the check"
-    failed = [row for row in rows if row.check == f"game {SCENARIO}"]
+    failed = [row for row in report.rows if row.check == f"game {SCENARIO}"]
     assert failed and f"its last error line: {LAST_WORDS}" in failed[0].detail
+    assert LAST_WORDS in report.stderr[SCENARIO][-1]
 
 
 def _peak_rss_kb(megabytes: int, folder: Path) -> int:

@@ -1,4 +1,4 @@
-"""Remote entrants: programs that play their seats over the TCP protocol.
+"""Remote entrants: programs that play their seats over the TCP protocol or WebSocket.
 
 A tournament entrant ``"remote"`` is a program the researcher wrote, in any language, that
 speaks the wire protocol (seed 001 framing and messages). For each game with seats of that
@@ -12,6 +12,12 @@ requests with deadlines, checked answers, fallbacks for a silent or departed cli
 program
 receives the game's events. When the game ends the connections are closed and the programs
 given a few seconds to exit before they are stopped.
+
+An entrant with ``transport = "ws"`` may connect over WebSocket instead (one JSON message per
+WebSocket message, as ``serve --ws`` takes them): the game's process then also listens for
+WebSocket clients on the loopback interface, at the address filled in for ``{ws_url}``. The
+seat is the same :class:`~duskfall.server.remote_seat.RemoteSeat` either way, so its answer
+times are recorded (``remote_answer``) and its latency shown on the board alike.
 
 Each program's standard error goes to ``<game id>-seat<N>.err`` beside the game's log, so a
 failing agent can be debugged; a program that does not connect in time fails the game with
@@ -123,6 +129,7 @@ class RemoteSeats:
             seat.name = entrant
             self._seats[seat.token] = _Seat(entrant, spec, seat)
         self._server: asyncio.base_events.Server | None = None
+        self._ws_server: Any = None
         self._connections: set[Connection] = set()
         self._refused: list[str] = []  # why connections were not given a seat, in order
         self._before_hello = 0  # connections open whose first frame has not come yet
@@ -145,8 +152,9 @@ class RemoteSeats:
         self._server = await asyncio.start_server(self._accept, HOST, 0)
         port = self._server.sockets[0].getsockname()[1]
         try:
+            ws_url = await self._listen_ws()
             for entry in self._seats.values():
-                await self._launch(entry, port)
+                await self._launch(entry, port, ws_url)
             await self._wait_connected()
         except BaseException:
             await self.close()
@@ -156,10 +164,38 @@ class RemoteSeats:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def _launch(self, entry: _Seat, port: int) -> None:
+    async def _listen_ws(self) -> str:
+        """Listen for WebSocket clients if an entrant asks for it; the address (else "")."""
+        if all(entry.spec.transport != "ws" for entry in self._seats.values()):
+            return ""
+        try:
+            from websockets.asyncio.server import serve
+
+            from duskfall.server.ws_guard import WS_QUEUE, deadline_connection
+        except ImportError:
+            raise RemoteEntrantError(
+                'a remote entrant with transport = "ws" needs the websockets package '
+                "(pip install 'duskfall[web]')"
+            ) from None
+        settings = self.settings
+        self._ws_server = await serve(
+            self._accept_ws,
+            HOST,
+            0,
+            max_size=settings.max_frame,
+            max_queue=WS_QUEUE,
+            compression=None,
+            ping_interval=None,
+            create_connection=deadline_connection(settings.read_timeout),
+        )
+        port = next(iter(self._ws_server.sockets)).getsockname()[1]
+        return f"ws://{HOST}:{port}/"
+
+    async def _launch(self, entry: _Seat, port: int, ws_url: str = "") -> None:
         values = {
             "host": HOST,
             "port": str(port),
+            "ws_url": ws_url,
             "token": entry.seat.token or "",
             "seat": str(entry.seat.seat),
             "game_id": self.game_id,
@@ -227,7 +263,16 @@ class RemoteSeats:
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """One program's connection: its HELLO, then its answers, until it or the game ends
         (closing the connection at the end of the game ends this read)."""
-        connection = self._connection(reader, writer)
+        await self._serve(self._connection(reader, writer))
+
+    async def _accept_ws(self, websocket: Any) -> None:
+        """One program's WebSocket connection, served as a TCP one is."""
+        from duskfall.server.ws_connection import WsConnection
+
+        limit = self.settings.write_buffer_limit
+        await self._serve(WsConnection(websocket, write_buffer_limit=limit))  # type: ignore[arg-type]
+
+    async def _serve(self, connection: Connection) -> None:
         self._connections.add(connection)
         try:
             await self._read(connection)
@@ -323,6 +368,8 @@ class RemoteSeats:
         """Close the connections and the port; let the programs exit, else stop them."""
         if self._server is not None:
             self._server.close()
+        if self._ws_server is not None:
+            self._ws_server.close()
         for connection in list(self._connections):
             with contextlib.suppress(Exception):
                 await connection.close()

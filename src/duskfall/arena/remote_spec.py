@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 REMOTE = "remote"  # the entrant spec of a remote entrant
 PLACEHOLDER_AGENT = "random"  # the agent string of a remote seat (its program plays it)
-PLACEHOLDERS = ("host", "port", "token", "seat", "game_id", "variant")
+PLACEHOLDERS = ("host", "port", "ws_url", "token", "seat", "game_id", "variant")
 VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -22,6 +22,9 @@ class RemoteEntrant(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     command: list[str] = Field(min_length=1)
+    transport: Literal["tcp", "ws"] = Field(
+        "tcp", description="tcp, or ws: a WebSocket listener too, its address in {ws_url}"
+    )
     deadline_ms: int = Field(60_000, ge=1, description="time the program has for one answer")
     connect_timeout: float = Field(30.0, gt=0, description="seconds to connect and say HELLO")
     env: dict[str, str] = Field(

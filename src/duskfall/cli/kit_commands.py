@@ -54,15 +54,33 @@ def check_bot(
     scenario: Annotated[
         list[str] | None, typer.Option("--scenario", help="only this scenario (repeatable)")
     ] = None,
-    timeout: Annotated[float, typer.Option(help="seconds one game may take")] = 120.0,
+    timeout: Annotated[
+        float, typer.Option(help="seconds one game may take", min=1.0, max=86_400.0)
+    ] = 600.0,
+    deadline: Annotated[
+        float,
+        typer.Option(help="seconds the program has to answer each request", min=0.05, max=3600.0),
+    ] = 10.0,
+    ws: Annotated[
+        bool,
+        typer.Option(
+            "--ws", help="connect the program over WebSocket ({ws_url} filled in, else appended)"
+        ),
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the result as one JSON document (for CI)")
+    ] = False,
 ) -> None:
     """Check a program of yours against a local server: every decision kind of every variant
-    (rare ones forced), a reconnect, late answers and stale ids. Give its command after --
-    (``{host}``/``{port}`` are filled in, else host and port are appended). Prints a
-    pass/fail table; the exit status is 1 if a check failed (docs/protocol.md#check-bot)."""
+    (rare ones forced), state updates, a reconnect, late answers and stale ids. Give its command
+    after -- (``{host}``/``{port}`` are filled in, else host and port are appended). Prints a
+    pass/fail table and a one-line verdict; exit status 0 if every check reached passed, 1 if a
+    check failed, 2 for a usage error (docs/protocol.md#check-bot)."""
     import asyncio
+    import json
+    import sys
 
-    from duskfall.kit.check_bot import FAIL, check, scenarios_for
+    from duskfall.kit.check_bot import Row, check, scenarios_for
 
     if not 0 < timeout <= MAX_GAME_SECONDS:  # nan fails too
         raise ConfigError(
@@ -77,20 +95,25 @@ def check_bot(
     chosen = scenarios_for(variant, scenario)
 
     def progress(line: str) -> None:
-        console.print(line, highlight=False, markup=False)
+        if as_json:
+            print(line, file=sys.stderr, flush=True)
+        else:
+            console.print(line, highlight=False, markup=False)
 
-    rows = asyncio.run(check(command, chosen, timeout=timeout, progress=progress))
-    width = max(len(r.name()) for r in rows)
-    console.print("", highlight=False)
-    for row in rows:
-        console.print(row.line(width), highlight=False, markup=False, soft_wrap=True)
-    failed = sum(r.result == FAIL for r in rows)
-    passed = sum(r.result == "pass" for r in rows)
-    unreached = len(rows) - failed - passed
-    console.print(
-        f"\n{passed} passed, {failed} failed, {unreached} not reached",
-        highlight=False,
-        markup=False,
+    report = asyncio.run(
+        check(command, chosen, timeout=timeout, deadline=deadline, ws=ws, progress=progress)
     )
-    if failed:
+    if as_json:
+        print(json.dumps(report.to_json(), ensure_ascii=True, indent=1))
+    else:
+        rows = report.rows
+        width = max(len(r.name()) for r in rows)
+        lines = ["", Row.header(width), *(row.line(width) for row in rows)]
+        for name, tail in report.stderr.items():
+            lines += ["", f"the last lines of the program's standard error in {name}:"]
+            lines += [f"  | {line}" for line in tail]
+        lines += ["", report.summary()]
+        for line in lines:
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
+    if report.counts()[1]:
         raise typer.Exit(1)

@@ -4,7 +4,9 @@ Each scenario (:mod:`duskfall.kit.scenarios`) starts a real server on the loopba
 with the program's seat at 0 and steering bots in the others, puts a recording proxy
 (:mod:`duskfall.kit.proxy`) in front of it, and runs the program once, with the proxy's host
 and port (``{host}``/``{port}`` in the command, else appended as the last two arguments;
-also ``DUSKFALL_HOST``/``DUSKFALL_PORT`` in its environment). It plays to the end of the game.
+also ``DUSKFALL_HOST``/``DUSKFALL_PORT`` in its environment). With ``ws`` the program connects
+over WebSocket instead (``{ws_url}``, else the URL appended; ``DUSKFALL_WS_URL``), through a
+WebSocket proxy. It plays to the end of the game.
 
 Then every request the program was asked is judged from the frames: accepted, refused (the
 program's frame and the server's reason), timed out, or never answered. The checks:
@@ -14,10 +16,23 @@ program's frame and the server's reason), timed out, or never answered. The chec
   request of that kind was answered in time and accepted at once;
 * ``reconnect``: the proxy cuts the program's connection as its third request comes; it must
   come back with its ``HELLO`` token, answer that request (sent again) and go on;
+* ``state updates``: the other seats move as people and remote seats do, so the server sends
+  the program a state update (a request with empty ``valid_actions``) after their moves; it
+  must answer none of them (each answer draws a ``not_your_turn`` or ``player_dead`` ERROR);
 * ``slow answer``: a game with 1 ms deadlines, so every answer is late: the program must
-  take the ``TIMEOUT``s and its ``stale_request`` errors and play on to the end;
+  take the ``TIMEOUT``s and its ``stale_request`` errors and play on to the end (the other
+  seats wait for its late answers to its first requests, up to the deadline, so a program that
+  thinks for seconds is still in the game when its answers come);
 * ``stale id``: in that game every answer must echo its ``request_id``, so that a late answer
   is refused as stale and never taken for the next request.
+
+Every other game gives the program ``deadline`` seconds (10 by default) per request, as a real
+server does: a slow program passes within it, and a request it lets pass fails its kind's row
+(after :data:`BENCH_AFTER` in a row a stand-in plays its seat until it sends something, as a
+server's ``bench_after`` does, so a silent program costs a few deadlines per game, not one per
+request).
+A program that exits ends its game at once (its scenario's rows say so, with the last lines of
+its standard error); one that exits before its first answer in the first game ends the check.
 
 A kind that no scenario reached (the program's own choices decide some: a badge pass needs it
 to run for sheriff) is reported as such, not as a failure.
@@ -44,13 +59,23 @@ from typing import Any
 from duskfall.agents.specs import register_agent_kind
 from duskfall.arena.programs import stop, tail
 from duskfall.core.errors import ConfigError
-from duskfall.kit.proxy import Frame, Proxy
-from duskfall.kit.scenarios import DIRECTORS, SCENARIOS, Director, Scenario
+from duskfall.kit.proxy import Frame, Proxy, WsProxy
+from duskfall.kit.scenarios import (
+    DEADLINE,
+    DIRECTORS,
+    SCENARIOS,
+    SLOW_WAITS,
+    Director,
+    Scenario,
+)
 from duskfall.runtime.capped import one_line
 from duskfall.server import GameServer, ServerSettings
 
 PASS, FAIL, NOT_REACHED = "pass", "FAIL", "not reached"
 EXIT_GRACE = 5.0
+BENCH_AFTER = 3  # requests let pass in a row before a stand-in plays (until the program is back)
+STDERR_LINES = 12  # the lines of the program's standard error a failure shows
+ANSWERS_UPDATE = ("not_your_turn", "player_dead")  # the ERRORs an answer to a state update draws
 FIELD_CHARS = 160  # what a report shows of a frame's field
 DETAIL_CHARS = 400  # what a report shows of a row's detail
 NAME_CHARS = 60  # ... and of its check's name (a phase the server named)
@@ -60,6 +85,7 @@ DOCS = {
     "werewolf": "docs/werewolf.md#decisions-and-actions",
     "mafia": "docs/mafia.md#over-the-wire",
     "reconnect": "docs/protocol.md#hello-extension-1",
+    "state updates": "docs/protocol.md#action_request",
     "slow answer": "docs/protocol.md#timeout-and-fallback-extensions",
     "stale id": "docs/protocol.md#action_response",
 }
@@ -96,6 +122,9 @@ class Row:
     result: str = NOT_REACHED
     answered: int = 0
     detail: str = ""
+    scenario: str = ""  # the game a failure was seen in
+
+    HEADER = ("result", "check", "answers", "detail")
 
     @property
     def docs(self) -> str:
@@ -104,11 +133,28 @@ class Row:
     def name(self) -> str:
         return one_line(f"{self.variant} {self.check}", NAME_CHARS)
 
+    @classmethod
+    def header(cls, width: int) -> str:
+        """The table's header line, over rows of names padded to ``width``."""
+        result, check, answers, detail = cls.HEADER
+        return f"{result:<11} {check.ljust(width)}  {answers:>7}  {detail}"
+
     def line(self, width: int) -> str:
         """The row as one line of the report (its name padded to ``width``)."""
-        line = f"{self.result:<11} {self.name().ljust(width)}  {self.answered:>4}  "
+        line = f"{self.result:<11} {self.name().ljust(width)}  {self.answered:>7}  "
         line += one_line(self.detail, DETAIL_CHARS)
         return line + (f"  (see {self.docs})" if self.result == FAIL else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "check": one_line(self.check, NAME_CHARS),
+            "result": self.result,
+            "answers": self.answered,
+            "detail": one_line(self.detail, DETAIL_CHARS),
+            "scenario": self.scenario,
+            "docs": self.docs,
+        }
 
 
 @dataclass
@@ -133,19 +179,74 @@ class Played:
     status: int | None
     errors: str
     finished: bool
+    deadline_ms: int = 10_000
+
+    def answered(self) -> bool:
+        return any(f.up and _is(f.message, "ACTION_RESPONSE") for f in self.frames)
 
 
-def command_for(command: Sequence[str], host: str, port: int) -> list[str]:
-    """``command`` with ``{host}``/``{port}`` filled in, else host and port appended."""
-    if any("{host}" in part or "{port}" in part for part in command):
-        return [part.replace("{host}", host).replace("{port}", str(port)) for part in command]
-    return [*command, host, str(port)]
+@dataclass
+class Report:
+    """The rows of a check, and the last lines of the program's standard error in each game
+    with a failure."""
+
+    rows: list[Row]
+    stderr: dict[str, list[str]] = field(default_factory=dict)
+
+    def counts(self) -> tuple[int, int, int]:
+        """Passed, failed and not reached."""
+        failed = sum(r.result == FAIL for r in self.rows)
+        passed = sum(r.result == PASS for r in self.rows)
+        return passed, failed, len(self.rows) - failed - passed
+
+    def summary(self) -> str:
+        """The one-line verdict (a badge's text): ``check-bot: PASS; 36 passed, ...``."""
+        passed, failed, unreached = self.counts()
+        verdict = "FAIL" if failed else "PASS"
+        return f"check-bot: {verdict}; {passed} passed, {failed} failed, {unreached} not reached"
+
+    def to_json(self) -> dict[str, Any]:
+        passed, failed, unreached = self.counts()
+        return {
+            "ok": not failed,
+            "passed": passed,
+            "failed": failed,
+            "not_reached": unreached,
+            "summary": self.summary(),
+            "rows": [row.to_json() for row in self.rows],
+            "stderr": self.stderr,
+        }
 
 
-async def play(scenario: Scenario, command: Sequence[str], timeout: float, log_dir: Path) -> Played:
+def _is(message: Any, kind: str) -> bool:
+    return isinstance(message, dict) and message.get("type") == kind
+
+
+def command_for(command: Sequence[str], host: str, port: int, ws_url: str = "") -> list[str]:
+    """``command`` with ``{host}``/``{port}``/``{ws_url}`` filled in, else host and port (or,
+    over WebSocket, the URL) appended."""
+    places = {"{host}": host, "{port}": str(port), "{ws_url}": ws_url}
+    if any(place in part for part in command for place in places):
+        out = list(command)
+        for place, value in places.items():
+            out = [part.replace(place, value) for part in out]
+        return out
+    return [*command, ws_url] if ws_url else [*command, host, str(port)]
+
+
+async def play(
+    scenario: Scenario,
+    command: Sequence[str],
+    timeout: float,
+    log_dir: Path,
+    deadline: float = DEADLINE,
+    *,
+    ws: bool = False,
+) -> Played:
     """Run ``command`` through ``scenario``'s game; the frames it exchanged."""
     register_agent_kind("check-steer", "duskfall.kit.scenarios:make_steering_bot", "check-bot")
-    director = DIRECTORS[scenario.name] = Director()
+    director = DIRECTORS[scenario.name] = Director(deadline=deadline)
+    deadline_ms = scenario.deadline_ms if scenario.fault == "slow" else round(deadline * 1000)
     settings = ServerSettings(
         variant=scenario.variant,
         config=dict(scenario.config),
@@ -154,20 +255,27 @@ async def play(scenario: Scenario, command: Sequence[str], timeout: float, log_d
         games=1,
         fill_bots_after=0,
         bot=f"check-steer:{scenario.name}",
-        deadline_ms=scenario.deadline_ms,
-        bench_after=0,
+        deadline_ms=deadline_ms,
+        bench_after=0 if scenario.fault == "slow" else BENCH_AFTER,
         reconnect_grace=15.0,
         log_dir=log_dir,
+        ws_port=0 if ws else None,
     )
     server = GameServer(settings)
     await server.start()
     cut_at = CUT_AT if scenario.fault == "reconnect" else None
-    proxy = Proxy(
-        server.port, on_answer=director.answer, on_request=director.request, cut_at=cut_at
+    hooks: dict[str, Any] = {"on_answer": director.answer, "on_request": director.request}
+    proxy = (
+        WsProxy(server.ws_port or 0, cut_at=cut_at, **hooks)
+        if ws
+        else Proxy(server.port, cut_at=cut_at, **hooks)
     )
     await proxy.start()
-    argv = command_for(command, "127.0.0.1", proxy.listen_port)
+    ws_url = proxy.url if isinstance(proxy, WsProxy) else ""
+    argv = command_for(command, "127.0.0.1", proxy.listen_port, ws_url)
     env = {**os.environ, "DUSKFALL_HOST": "127.0.0.1", "DUSKFALL_PORT": str(proxy.listen_port)}
+    if ws_url:
+        env["DUSKFALL_WS_URL"] = ws_url
     errors_file = log_dir / f"{scenario.name}.err"
     try:
         with errors_file.open("wb") as errors:
@@ -179,24 +287,37 @@ async def play(scenario: Scenario, command: Sequence[str], timeout: float, log_d
             except OSError as exc:
                 raise ConfigError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         try:
-            finished = await _watch(server, process, timeout)
+            finished = await _watch(server, process, timeout, lambda: _over(proxy.frames))
         finally:
             await stop(process, EXIT_GRACE)  # and every process of its group
     finally:
         await proxy.close()
         await server.close()
     text = tail(errors_file)
-    return Played(scenario, proxy.frames, process.returncode, text, finished)
+    return Played(scenario, proxy.frames, process.returncode, text, finished, deadline_ms)
 
 
-async def _watch(server: GameServer, process: asyncio.subprocess.Process, timeout: float) -> bool:
+def _over(frames: Sequence[Frame]) -> bool:
+    """Whether the program was sent its ``GAME_OVER``."""
+    return any(
+        not f.up and _is(f.message, "GAME_EVENT") and f.message.get("event") == "GAME_OVER"
+        for f in reversed(frames)
+    )
+
+
+async def _watch(
+    server: GameServer,
+    process: asyncio.subprocess.Process,
+    timeout: float,
+    over: Callable[[], bool],
+) -> bool:
     """Wait for the game's end (True), the program's exit or the timeout."""
     game = asyncio.ensure_future(server.serve())
     exited = asyncio.ensure_future(process.wait())
     try:
         await asyncio.wait({game, exited}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if not game.done():
-            if exited.done():
+            if exited.done() and over():
                 # it may have left on GAME_OVER, just before the server finished: a moment more
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(asyncio.shield(game), EXIT_GRACE)
@@ -239,7 +360,9 @@ def judge(frames: Iterable[Frame]) -> list[Request]:
                 open_id = rid if isinstance(rid, int) else open_id
             elif kind == "ERROR" and message.get("request_id") in requests:
                 request = requests[message["request_id"]]
-                if request.refusal is None and message.get("code") != "stale_request":
+                code = message.get("code")
+                kept = code != "stale_request" and code not in ANSWERS_UPDATE
+                if request.refusal is None and kept:
                     request.refusal = message
             elif kind in ("TIMEOUT", "FALLBACK") and message.get("request_id") in requests:
                 requests[message["request_id"]].timed_out = kind == "TIMEOUT"
@@ -280,6 +403,7 @@ def _grade(row: Row, request: Request, run: Played) -> None:
     if row.result == FAIL:
         return
     where = f"{run.scenario.name}, request {request.request_id}"
+    row.scenario = run.scenario.name
     if request.refusal is not None:
         answer = request.answers[-1] if request.answers else {}
         reason = request.refusal.get("detail") or request.refusal.get("message")
@@ -290,7 +414,7 @@ def _grade(row: Row, request: Request, run: Played) -> None:
         )
     elif request.timed_out:
         row.result = FAIL
-        row.detail = f"{where}: no answer within {run.scenario.deadline_ms} ms (TIMEOUT)"
+        row.detail = f"{where}: no answer within its deadline, {run.deadline_ms} ms (TIMEOUT)"
     elif not request.answers:
         if run.finished and run.scenario.fault != "reconnect":  # that one has its own row
             row.result = FAIL
@@ -300,8 +424,46 @@ def _grade(row: Row, request: Request, run: Played) -> None:
         row.answered += 1
 
 
+def state_update_rows(runs: Iterable[Played]) -> list[Row]:
+    """``state updates``, per variant: the program answered none of the state updates it was
+    sent (an answer to one draws a ``not_your_turn`` or ``player_dead`` ERROR; the slow game,
+    where every answer is late, is left out)."""
+    rows: dict[str, Row] = {}
+    refused: dict[str, int] = {}
+    for run in runs:
+        if run.scenario.fault == "slow":  # late answers draw these ERRORs too
+            continue
+        row = rows.setdefault(run.scenario.variant, Row(run.scenario.variant, "state updates"))
+        last_answer: dict[int, Any] = {}
+        for frame in run.frames:
+            message = frame.message
+            if frame.up and _is(message, "ACTION_RESPONSE"):
+                last_answer[frame.connection] = message
+            elif (
+                not frame.up and _is(message, "ACTION_REQUEST") and not message.get("valid_actions")
+            ):
+                row.answered += 1  # here: the updates sent
+            elif not frame.up and _is(message, "ERROR") and message.get("code") in ANSWERS_UPDATE:
+                if row.result != FAIL:
+                    row.result, row.scenario = FAIL, run.scenario.name
+                    row.detail = (
+                        f"{run.scenario.name}: answered a state update (a request with empty "
+                        f"valid_actions, never to be answered): sent "
+                        f"{_shown(last_answer.get(frame.connection))}; "
+                        f"{_shown(message.get('code'))}: {_shown(message.get('detail'))}"
+                    )
+                refused[row.variant] = refused.get(row.variant, 0) + 1
+    for row in rows.values():
+        if row.result == FAIL:
+            row.detail = f"{refused[row.variant]} ERRORs for answers to state updates; {row.detail}"
+        elif row.answered:
+            row.result = PASS
+            row.detail = f"answered none of the {row.answered} state updates sent"
+    return list(rows.values())
+
+
 def reconnect_row(run: Played) -> Row:
-    row = Row(run.scenario.variant, "reconnect")
+    row = Row(run.scenario.variant, "reconnect", scenario=run.scenario.name)
     connections = sorted({f.connection for f in run.frames})
     later = [
         f.message for f in run.frames if f.up and f.connection > 1 and isinstance(f.message, dict)
@@ -333,8 +495,8 @@ def slow_rows(run: Played) -> list[Row]:
     requests = judge(run.frames)
     answers = [f.message for f in run.frames if f.up and isinstance(f.message, dict)]
     responses = [m for m in answers if m.get("type") == "ACTION_RESPONSE"]
-    slow = Row(variant, "slow answer", answered=len(responses))
-    stale = Row(variant, "stale id", answered=len(responses))
+    slow = Row(variant, "slow answer", answered=len(responses), scenario=run.scenario.name)
+    stale = Row(variant, "stale id", answered=len(responses), scenario=run.scenario.name)
     timeouts = sum(r.timed_out for r in requests)
     if not run.finished:
         slow.result = FAIL
@@ -343,7 +505,10 @@ def slow_rows(run: Played) -> list[Row]:
         )
     elif not responses:
         slow.result = FAIL
-        slow.detail = "it never answered"
+        slow.detail = (
+            f"it never answered: its first {SLOW_WAITS} requests timed out at once and the game "
+            "waited for its late answers for as long as its deadline"
+        )
     else:
         slow.result = PASS
         slow.detail = f"played on through {timeouts} TIMEOUTs"
@@ -378,6 +543,7 @@ def program_rows(runs: Iterable[Played]) -> list[Row]:
                 run.scenario.variant,
                 f"game {run.scenario.name}",
                 FAIL,
+                scenario=run.scenario.name,
                 detail=(
                     f"the game did not end: the program exited with status {run.status}"
                     if run.status is not None
@@ -401,14 +567,26 @@ def scenarios_for(variants: Sequence[str] | None, names: Sequence[str] | None) -
     return chosen
 
 
+def _cannot_play(run: Played) -> bool:
+    """Whether the program exited before its first answer without the game being over."""
+    return run.status is not None and not run.finished and not run.answered()
+
+
+def stderr_lines(text: str, count: int = STDERR_LINES) -> list[str]:
+    """The last ``count`` lines of a standard error tail, each one short line."""
+    return [one_line(line, FIELD_CHARS) for line in text.rstrip().splitlines()[-count:]]
+
+
 async def check(
     command: Sequence[str],
     scenarios: Sequence[Scenario],
     *,
-    timeout: float = 120.0,
+    timeout: float = 600.0,
+    deadline: float = DEADLINE,
+    ws: bool = False,
     progress: Callable[[str], None] = lambda line: None,
-) -> list[Row]:
-    """Run every scenario and return the report's rows."""
+) -> Report:
+    """Run every scenario and return the report."""
     if not command:
         raise ConfigError("give the program to check after --, e.g. check-bot -- node bot.js")
     if shutil.which(command[0]) is None and not Path(command[0]).exists():
@@ -417,12 +595,23 @@ async def check(
     with tempfile.TemporaryDirectory(prefix="duskfall-check-") as folder:
         for scenario in scenarios:
             progress(f"{scenario.name}: playing {scenario.variant}...")
-            run = await play(scenario, command, timeout, Path(folder))
+            run = await play(scenario, command, timeout, Path(folder), deadline, ws=ws)
             runs.append(run)
+            if len(runs) == 1 and _cannot_play(run):  # no use playing on
+                progress(f"the program exited with status {run.status} before its first answer")
+                break
     rows = kind_rows(runs)
+    rows += state_update_rows(runs)
     for run in runs:
         if run.scenario.fault == "reconnect":
             rows.append(reconnect_row(run))
         elif run.scenario.fault == "slow":
             rows += slow_rows(run)
-    return rows + program_rows(runs)
+    rows += program_rows(runs)
+    failing = {row.scenario for row in rows if row.result == FAIL}
+    stderr = {
+        run.scenario.name: stderr_lines(run.errors)
+        for run in runs
+        if run.scenario.name in failing and run.errors.strip()
+    }
+    return Report(rows, stderr)

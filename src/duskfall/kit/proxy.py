@@ -7,6 +7,9 @@ drops the program's connection, as a network failure would (the server sees it c
 ``cut_at`` does it by itself: the first connection is dropped as the server sends it its
 ``cut_at``-th request to answer, before the program sees it (the server sends it again to
 the connection that reclaims the seat).
+
+:class:`WsProxy` does the same for WebSocket clients (``check-bot --ws``): one JSON message per
+WebSocket message each way, to the server's WebSocket port.
 """
 
 from __future__ import annotations
@@ -113,17 +116,23 @@ class Proxy:
                 except Exception:
                     payloads = []
                 for payload in payloads:
-                    message = _decoded(payload)
-                    if not up and number == 1 and self._cutting(message):
-                        self.cut(number)
+                    if not self._record(number, payload, up=up):
                         return
-                    self.frames.append(Frame(number, up, time.monotonic(), message))
-                    if isinstance(message, dict):
-                        self._tell(message, up=up)
                 writer.write(data)
                 await writer.drain()
             if writer.can_write_eof():
                 writer.write_eof()
+
+    def _record(self, number: int, payload: bytes, *, up: bool) -> bool:
+        """Keep one frame and show it to the hooks; False if the connection was cut for it."""
+        message = _decoded(payload)
+        if not up and number == 1 and self._cutting(message):
+            self.cut(number)
+            return False
+        self.frames.append(Frame(number, up, time.monotonic(), message))
+        if isinstance(message, dict):
+            self._tell(message, up=up)
+        return True
 
     def _tell(self, message: dict[str, Any], *, up: bool) -> None:
         """Show the hooks a request to the program, or its answer."""
@@ -148,3 +157,75 @@ def _decoded(payload: bytes) -> Any:
         return json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return payload[:200].decode("utf-8", "replace")
+
+
+@dataclass
+class WsProxy(Proxy):
+    """A recording proxy for WebSocket clients, to the server's WebSocket port ``port``."""
+
+    _ws_server: Any = None
+    _sockets: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+
+    @property
+    def listen_port(self) -> int:
+        port: int = next(iter(self._ws_server.sockets)).getsockname()[1]
+        return port
+
+    @property
+    def url(self) -> str:
+        return f"ws://{HOST}:{self.listen_port}/"
+
+    async def start(self) -> None:
+        from websockets.asyncio.server import serve
+
+        self._ws_server = await serve(
+            self._accept_ws, HOST, 0, max_size=MAX_FRAME, compression=None, ping_interval=None
+        )
+
+    async def close(self) -> None:
+        if self._ws_server is not None:
+            self._ws_server.close()
+        for number in list(self._sockets):
+            self.cut(number)
+
+    def cut(self, connection: int) -> None:
+        for socket in self._sockets.pop(connection, ()):
+            transport = getattr(socket, "transport", None)
+            if transport is not None:
+                transport.abort()
+
+    async def _accept_ws(self, client: Any) -> None:
+        from websockets.asyncio.client import connect
+
+        self.connections += 1
+        number = self.connections
+        try:
+            server = await connect(
+                f"ws://{HOST}:{self.port}/",
+                max_size=MAX_FRAME,
+                compression=None,
+                ping_interval=None,
+            )
+        except OSError:
+            return
+        self._sockets[number] = (client, server)
+        pumps = [
+            asyncio.ensure_future(self._pump_ws(number, client, server, up=True)),
+            asyncio.ensure_future(self._pump_ws(number, server, client, up=False)),
+        ]
+        await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.sleep(0)
+        for pump in pumps:
+            pump.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+        self.cut(number)
+        with contextlib.suppress(Exception):
+            await server.close()
+
+    async def _pump_ws(self, number: int, source: Any, sink: Any, *, up: bool) -> None:
+        with contextlib.suppress(Exception):
+            async for data in source:
+                payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+                if not self._record(number, payload, up=up):
+                    return
+                await sink.send(data)

@@ -8,6 +8,12 @@ the sports-mafia voters split their votes around the program's own vote so the f
 the re-vote tie and the eliminate-all round comes; otherwise the program is never voted out
 or killed. The bots read only what their seat may see, plus, where the program's vote decides
 a tie, that vote, which the check's proxy saw go by (:class:`Director`).
+
+The bots play as people and remote seats do, each move in a turn of the event loop of its own,
+so the server sends the program a state update after each of their moves, as a real table does.
+In the ``slow`` scenario (1 ms deadlines) they wait, before each move, for the program's late
+answer to each of its first :data:`SLOW_WAITS` requests (up to the check's deadline), so that a
+program that takes seconds to answer is still in the game when its answer comes.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 USER = 0  # the program's seat
 
 
-VOTE_WAIT = 10.0  # seconds a steering voter waits for the program's vote (its deadline)
+DEADLINE = 10.0  # seconds the program has to answer a request (check-bot --deadline)
+SLOW_WAITS = 3  # the slow game waits for the program's late answers to this many requests
 
 
 def round_of(observation: Mapping[str, Any]) -> tuple[Any, bool]:
@@ -39,31 +46,46 @@ class Director:
     """What the steering bots of one game share: the program's vote in each round, as the
     check's proxy saw the request and its answer go by."""
 
+    deadline: float = DEADLINE  # how long the bots wait for the program
     votes: dict[tuple[Any, bool], Any] = field(default_factory=dict)
     asked: tuple[Any, bool] | None = None
+    requests: int = 0  # requests to answer sent to the program
+    answers: int = 0  # answers it sent
+    gave_up: bool = False  # a late answer did not come within the deadline: no more waits
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def request(self, message: Mapping[str, Any]) -> None:
         """A request to the program: the round its next vote belongs to."""
+        self.requests += 1
         observation = message.get("observation")
         if isinstance(observation, Mapping):
             self.asked = round_of(observation)
 
     def answer(self, action: Mapping[str, Any]) -> None:
+        self.answers += 1
         if action.get("type") == "VOTE" and self.asked is not None:
             self.votes[self.asked] = action.get("target")
-            self.changed.set()
+        self.changed.set()
 
-    async def vote_of_round(self, key: tuple[Any, bool]) -> Any:
-        """The program's vote in round ``key`` (None if it does not come in time)."""
+    async def _until(self, done: Callable[[], bool]) -> bool:
+        """Wait (up to the deadline) until ``done()``; whether it came."""
         try:
-            async with asyncio.timeout(VOTE_WAIT):
-                while key not in self.votes:
+            async with asyncio.timeout(self.deadline):
+                while not done():
                     self.changed.clear()
                     await self.changed.wait()
         except TimeoutError:
-            return None
-        return self.votes[key]
+            return False
+        return True
+
+    async def vote_of_round(self, key: tuple[Any, bool]) -> Any:
+        """The program's vote in round ``key`` (None if it does not come in time)."""
+        return self.votes[key] if await self._until(lambda: key in self.votes) else None
+
+    async def late_answers(self) -> None:
+        """Until the program has answered its requests (only its first :data:`SLOW_WAITS`)."""
+        if self.requests <= SLOW_WAITS and not self.gave_up:
+            self.gave_up = not await self._until(lambda: self.answers >= self.requests)
 
 
 DIRECTORS: dict[str, Director] = {}  # by scenario name, filled by the check while it runs
@@ -283,27 +305,35 @@ _STEERS: dict[str, Callable[[SteeringBot, Mapping[str, Any], LegalActions], Any]
 
 
 class SteeringVoter(BaseParticipant):
-    """A steering bot as a participant: in the day-1 votes of the ``tie`` goal (asked of all
-    seats at once) it waits for the program's vote first; otherwise it answers at once."""
+    """A steering bot as a participant, each move in a turn of the event loop of its own (so
+    the server sends state updates after it). In the day-1 votes of the ``tie`` goal (asked of
+    all seats at once) it waits for the program's vote first; in the ``slow`` game for the
+    program's late answers (:meth:`Director.late_answers`)."""
 
     renders_prompts = False
 
-    def __init__(self, bot: SteeringBot) -> None:
+    def __init__(self, bot: SteeringBot, *, slow: bool = False) -> None:
         self.bot = bot
+        self.slow = slow
+        self.decision_timeout = bot.director.deadline + 5.0  # its waits are not its fault
 
     async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
         observation, legal = request.observation, request.legal
-        if legal.kind == "VOTING" and observation.get("turn") == 0:
-            await self.bot.director.vote_of_round(round_of(observation))
+        director = self.bot.director
+        if legal.kind == "VOTING" and observation.get("turn") == 0 and self.bot.goal == "tie":
+            await director.vote_of_round(round_of(observation))
+        elif self.slow:
+            await director.late_answers()
+        await asyncio.sleep(0)  # the move comes in a turn of its own, as a remote seat's does
         return self.bot.act(observation, legal)
 
     def describe(self) -> str:
         return "steering"
 
 
-def make_steering_bot(context: Any) -> Bot | SteeringVoter:
+def make_steering_bot(context: Any) -> SteeringVoter:
     """Agent kind ``check-steer:SCENARIO`` (registered by the check): a seat's steering bot."""
     scenario = next(s for s in SCENARIOS if s.name == context.arg)
     director = DIRECTORS.setdefault(scenario.name, Director())
     bot = SteeringBot(context.seat, context.rng, scenario.goal, director)
-    return SteeringVoter(bot) if scenario.goal == "tie" else bot
+    return SteeringVoter(bot, slow=scenario.fault == "slow")
