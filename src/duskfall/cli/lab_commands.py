@@ -196,13 +196,14 @@ def analyse(
             at=at,
             progress=advance,
         )
-    leaks = leak_report(game_log, since=_own_part(game_log))
+    leaks = leak_report(game_log)  # the whole game: a fork's prefix too (a replaced speech)
+    prefix = _own_part(game_log)
     if as_json:
-        data = {**line.to_dict(), "leaks": _leaks_dict(leaks)}
+        data = {**line.to_dict(), "leaks": {**_leaks_dict(leaks), "prefix": prefix}}
         print(printable_json(json.dumps(redact_value(data), ensure_ascii=False)))
         return
     show_line(line, top)
-    show_leaks(leaks)
+    show_leaks(leaks, prefix)
 
 
 def _own_part(log: GameLog) -> int:
@@ -218,16 +219,18 @@ def _leaks_dict(report: LeakReport) -> dict[str, Any]:
     }
 
 
-def show_leaks(report: LeakReport) -> None:
-    """What seats gave away in public (self-exposure, leaks, a seer's false claims)."""
+def show_leaks(report: LeakReport, prefix: int = 0) -> None:
+    """What seats gave away in public (self-exposure, leaks, a seer's false claims); a fork's
+    findings before ``prefix`` (its parent's events, or a replaced one) are marked so."""
     if not report.findings:
         console.print("no self-exposure, leak or false seer claim found")
         return
     console.print(f"[bold]{len(report.findings)} tell(s)[/]")
     for finding in report.findings:
         shown = finding.evidence if len(finding.evidence) <= 90 else finding.evidence[:87] + "..."
+        where = " (before the fork)" if finding.event < prefix else ""
         console.print(
-            f"  event {finding.event}, seat {finding.seat}: "
+            f"  event {finding.event}{where}, seat {finding.seat}: "
             f"{finding.kind.replace('_', ' ')}: {escape(redact(shown))!r}",
             highlight=False,
         )
