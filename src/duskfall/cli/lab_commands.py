@@ -34,6 +34,7 @@ from duskfall.core.terminal import printable_json
 from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
+from duskfall.lab.samples import sample_forks
 from duskfall.lab.winline import DEFAULT_ROLLOUTS, WinLine, win_line
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import PreparedGame
@@ -84,6 +85,16 @@ def fork(
             help="fork a game that has not ended (its fork would show the roles it hides)",
         ),
     ] = False,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--samples",
+            min=1,
+            max=100_000,
+            help="play the fork N times, each with its own seats' seed, and show how they "
+            "ended (no logs written)",
+        ),
+    ] = None,
     retries: RetriesOpt = 2,
     timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
@@ -92,7 +103,8 @@ def fork(
     db: DbOpt = None,
 ) -> None:
     """Rebuild a logged game at a moment by replaying its actions, then play it on with the
-    given agents (default: the same ones, with the same seed: the same game again).
+    given agents (default: the same ones, with the same seed: the same game again). With
+    ``--samples N``: N continuations, each with its own seed, and the share each side won.
 
     The fork's log names its parent (game id, event number, chain hash) and starts with a copy
     of the parent's events up to the fork; ``duskfall replay`` verifies both. Seats played by
@@ -113,6 +125,12 @@ def fork(
         agent_options=parse_config_options(agent_option, None, "--agent-option"),
         unfinished=unfinished,
     )
+    if samples is not None:
+        found = asyncio.run(sample_forks(request, samples))
+        console.print(f"{found.n} continuations from the same position, each its own seed:")
+        for line in found.describe():
+            console.print(f"  {escape(line)}", highlight=False)
+        return
     planned = plan_fork(request)
     started: list[PreparedGame] = []
     try:
