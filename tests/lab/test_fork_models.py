@@ -123,3 +123,41 @@ def test_without_reliving_the_prefix_a_model_fork_plays_another_game(
     out = tmp_path / "cold.jsonl"
     asyncio.run(run_fork(ForkRequest(parent, at="day:2", log_path=out)))
     assert first_difference(read_log(out).events, original.events) is not None
+
+
+def test_a_seat_whose_answers_were_refused_is_relived_with_its_hints(
+    index: Path, tmp_path: Path
+) -> None:
+    """A model that answers garbage now and then: its re-asks (with the refusal's hint) are
+    in its conversation, and the warm-up builds every one of them as the log has it."""
+    import json
+    import random
+
+    from duskfall.llm import Model
+    from duskfall.llm.providers.scripted import ScriptedProvider
+    from duskfall.llm.schema import example
+    from duskfall.llm.types import Request
+
+    calls = [0]
+
+    def answer(request: Request) -> str:
+        calls[0] += 1
+        if calls[0] % 7 in (1, 2) or request.schema is None:  # refused twice: a re-ask
+            return "I would rather not say."
+        rng = random.Random(json.dumps(list(request.messages)))
+        return json.dumps(example(request.schema, rng))
+
+    agent = LLMAgent(Model(ScriptedProvider(answer)), seat=0, game_seed=6)
+    parent = tmp_path / "parent.jsonl"
+    setup = GameSetup("werewolf", seed=6, agents="heuristic", config={"preset": "werewolf-6"},
+                      log_path=parent, participants={0: agent})  # fmt: skip
+    asyncio.run(run_game(setup))
+    log = read_log(parent)
+    refused = [e for e in log.events if e.kind == "invalid_action" and e.payload["seat"] == 0]
+    assert refused, "no answer was refused: the test plants none"
+    last = rounds_of(log)[-1]
+    planned = plan_fork(ForkRequest(parent, at=str(last.start), log_path=tmp_path / "f.jsonl"))
+    warm = planned.warm_up
+    decided = [e for e in log.events[: last.start] if e.kind == "llm_call"]
+    decided = [e for e in decided if e.payload.get("decision") != "beliefs"]
+    assert warm is not None and warm.relived == len(decided) and warm.unmatched == []
