@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from duskfall.export.dataset import export_games
@@ -92,3 +93,34 @@ def test_a_fork_family_round_trips_through_the_export(tmp_path: Path, monkeypatc
     assert games[ids[grandchild]]["llm_calls"] == 0 and games[ids[parent]]["llm_calls"] > 0
     events = [r for r in rows(out, "events", "seq") if r["game_id"] == ids[child]]
     assert sum(r["inherited"] for r in events) == child_cut
+
+
+def test_a_fork_whose_parent_is_gone_credits_its_copied_rows_to_nobody(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from duskfall.export.rows import game_rows
+    from duskfall.lab.lineage import prefix_credit
+
+    monkeypatch.setenv("DUSKFALL_DB", "off")
+    use_db(None)
+    parent = tmp_path / "parent.jsonl"
+    setup = GameSetup("werewolf", seed=6, agents="heuristic", config={"preset": "werewolf-6"},
+                      log_path=parent)  # fmt: skip
+    asyncio.run(run_game(setup))
+    child = tmp_path / "child.jsonl"
+    asyncio.run(run_fork(ForkRequest(parent, at="day:1", agents="random", log_path=child)))
+    parent.unlink()
+    log = read_log(child)
+    credit = prefix_credit(log, child)
+    origin = ForkOrigin.of(log.header)
+    assert origin is not None and credit.ancestors == ((origin.parent, origin.prefix, None),)
+
+    row = SimpleNamespace(  # what game_rows reads of an index row
+        id=log.header.game_id, variant="werewolf", status="finished", winner=None,
+        termination=None, days=0, prompt_tokens=0, cached_tokens=0, completion_tokens=0,
+        cost_usd=0.0, tournament=None, tournament_slot=None, started_at="", log_path=child,
+    )  # fmt: skip
+    rows = game_rows(row, log, credit)  # type: ignore[arg-type]
+    agents = {r["agent"] for r in rows.decisions if r["inherited"]}
+    assert agents == {"unknown"}
+    assert {r["agent"] for r in rows.decisions if not r["inherited"]} == {"random"}

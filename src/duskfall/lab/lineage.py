@@ -122,10 +122,10 @@ def prefix_credit(log: GameLog, path: Path | None) -> PrefixCredit:
     origin = ForkOrigin.of(log.header)
     ancestors: list[tuple[str, int, dict[int, str] | None]] = []
     current, where, seen = origin, path, {log.header.game_id}
-    while current is not None and current.parent not in seen and where is not None:
+    while current is not None and current.parent not in seen:
         seen.add(current.parent)
-        found = find_parent(where, current)
-        if found is None:
+        found = None if where is None else find_parent(where, current)
+        if found is None:  # copied rows, but nobody to credit them to: "unknown"
             ancestors.append((current.parent, current.prefix, None))
             break
         try:
