@@ -2,7 +2,8 @@
 
 For each variant and agents, ``--games`` logged games are played (seeds 0, 1...); each is
 forked at every phase boundary with its own agents and seed, and the fork is compared with
-its parent event for event (apart from the game id and the timings a model call records). A
+its parent event for event (apart from the game id and what a model call records of the
+server: its timings and the tokens its prompt cache held). A
 fork that reproduces its parent proves the lab rebuilt every seat as it stood: bots' memory
 and random draws, models' conversations and call seeds. The same work runs in a child
 process on today's code and on the baseline commit's (the lab before model forks, 8859672).
@@ -10,6 +11,8 @@ process on today's code and on the baseline commit's (the lab before model forks
     python benchmarks/fork_fidelity.py                      # 3 games per variant and agents
     python benchmarks/fork_fidelity.py --games 20 --agents heuristic llm:scripted
     python benchmarks/fork_fidelity.py --baseline none      # today's code only
+    python benchmarks/fork_fidelity.py --games 1 --variants werewolf \
+        --agents "0=llm:local,default=heuristic" --baseline none
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 
 VARIANTS = {"werewolf": {"preset": "werewolf-6"}, "mafia": {}, "sports-mafia": {}}
 BASELINE = "8859672"  # the lab before model forks replayed (issue 38)
-TIMINGS = {"latency_s", "queue_s"}
+TIMINGS = {"latency_s", "queue_s", "cached_tokens", "cache_write_tokens"}  # not the game's
 
 
 def comparable(event: Any) -> dict[str, Any]:

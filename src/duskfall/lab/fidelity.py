@@ -1,8 +1,10 @@
 """Whether a fork played its parent's game again: the same events, apart from the clock.
 
-A game's events are compared as written, but for the game id (a fork has its own) and the
-timings a model call records (``latency_s``, ``queue_s``: how long it took, which no seed
-decides). :func:`first_difference` is the number of the first event that differs (or where
+A game's events are compared as written, but for the game id (a fork has its own) and what a
+model call records of the server rather than of the game: how long it took (``latency_s``,
+``queue_s``) and how much of the prompt its cache held (``cached_tokens``,
+``cache_write_tokens``: a fork's server has not seen the parent's calls), which no seed
+decides. :func:`first_difference` is the number of the first event that differs (or where
 one log ends before the other), None for the same game.
 """
 
@@ -13,7 +15,7 @@ from typing import Any
 
 from duskfall.core.events import Event
 
-TIMINGS = frozenset({"latency_s", "queue_s"})
+TIMINGS = frozenset({"latency_s", "queue_s", "cached_tokens", "cache_write_tokens"})
 
 
 def comparable(event: Event) -> dict[str, Any]:
