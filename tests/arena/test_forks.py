@@ -200,3 +200,27 @@ def test_plan_says_it_sizes_variant_blocks_only(here: Path, cli: CliRun) -> None
     config = write_config(here, 'source = "sources/*.jsonl"\nat = "day:1"')
     code, _, err = cli("tournament", "plan", str(config), "--db", str(here / "t.db"))
     assert code == 2 and "plan sizes [[variants]] blocks" in err and "(24 games here)" in err
+
+
+@pytest.mark.parametrize("seeds", ["shared", "per-entrant"])
+def test_the_same_agents_with_other_seeds_are_a_null_around_zero(here: Path, seeds: str) -> None:
+    """Two entrants of the same agents: sharing each source's seed they play the same games
+    (exactly 0, a point); with a seed each they differ by chance alone, an interval that holds
+    0 and has width."""
+    path = here / "null.toml"
+    path.write_text(
+        f'name = "null-{seeds}"\nseed = 1\n[entrants]\nfirst = "heuristic"\nsecond = "heuristic"\n'
+        f'[[forks]]\nsource = "sources/*.jsonl"\nat = "day:1"\nseats = "village"\n'
+        f'rest = "random"\nseeds = "{seeds}"\n'
+    )
+    lines, report = play(path)
+    print("\n".join(lines))
+    differences = {d.measure: d for d in report.ablations}  # type: ignore[attr-defined]
+    for measure in ("win", "survival"):
+        found = differences[measure]
+        assert found.sources == 12 and found.low <= 0 <= found.high
+        if seeds == "shared":
+            assert found.point == found.low == found.high == 0
+    win = differences["win"]
+    if seeds == "per-entrant":
+        assert win.high - win.low > 0 and not win.separated

@@ -123,15 +123,15 @@ def test_a_bad_option_is_one_clear_error() -> None:
 
 
 @pytest.mark.subprocess
-def test_inspect_eval_on_the_command_line_finds_the_task(tmp_path: Path) -> None:
-    """``inspect eval duskfall/werewolf`` as a user types it. The mock provider's default reply
-    is no JSON (and counting its tokens needs a download, refused offline), so the model's
-    seat plays its fallbacks; the games, the scores and the logs are what is checked."""
+def test_inspect_eval_on_the_command_line_plays_real_games_offline(tmp_path: Path) -> None:
+    """``inspect eval duskfall/werewolf --model duskfall/scripted`` as a user types it (the
+    README's example): no network, no download; the games finish, the model's seat answers
+    every decision itself, and the scores are the games'."""
     require("inspect_ai")
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     inspect = Path(sys.executable).with_name("inspect")
-    command = [str(inspect), "eval", "duskfall/werewolf", "--model", "mockllm/model",
+    command = [str(inspect), "eval", "duskfall/werewolf", "--model", "duskfall/scripted",
                "-T", "games=2", "-T", "preset=werewolf-6", "-T", f"db={tmp_path / 'i.db'}",
                "-T", f"log_dir={tmp_path / 'games'}", "--log-dir", str(tmp_path / "logs"),
                "--display", "plain"]  # fmt: skip
@@ -141,5 +141,69 @@ def test_inspect_eval_on_the_command_line_finds_the_task(tmp_path: Path) -> None
     [info] = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info)
     assert log.status == "success" and log.samples is not None and len(log.samples) == 2
-    assert all(s.scores and "win" in s.scores for s in log.samples)
+    for sample in log.samples:
+        result = sample.store["duskfall"]
+        assert result["termination"] in ("win", "day_limit") and result["winner"]
+        assert result["calls"]["calls"] > 0 and result["calls"]["failed_calls"] == 0
+        game = read_log(result["log_path"])
+        assert game.finished and game.outcome is not None
+        seat = result["model_seats"][0]
+        fallbacks = [e for e in game.events if e.kind == kinds.FALLBACK]
+        assert not [e for e in fallbacks if e.payload["seat"] == seat]
+        scores = sample.scores or {}
+        assert scores["win"].value == float(result["won"][0])
+        behaviour: Any = scores["behaviour"].value
+        assert behaviour["fallbacks"] == 0 and behaviour["llm_calls"] > 0
     assert len(list((tmp_path / "games").glob("*.jsonl"))) == 2
+
+
+def failing_eval(tmp_path: Path, outputs: Any) -> Any:
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    args = {"games": 1, "preset": "werewolf-6", "seed": 7, "log_dir": str(tmp_path / "games"),
+            "db": str(tmp_path / "i.db")}  # fmt: skip
+    model = get_model("mockllm/model", custom_outputs=outputs, memoize=False)
+    [result] = inspect_eval("duskfall/werewolf", model=model, task_args=args,
+                            log_dir=str(tmp_path / "logs"), display="none")  # fmt: skip
+    return result
+
+
+@pytest.mark.slow
+def test_a_game_the_model_did_not_play_fails_its_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No vacuous score: when every call fails, the game is aborted, and the sample and the
+    task fail with the reason, given no score."""
+    require("inspect_ai")
+    monkeypatch.setenv("DUSKFALL_DB", os.environ["DUSKFALL_DB"])  # the task's db= sets it
+
+    def outputs(input: Any, tools: Any, tool_choice: Any, config: Any) -> Any:
+        raise RuntimeError("the provider is down")
+
+    result = failing_eval(tmp_path, outputs)
+    assert result.status == "error"
+    assert result.error is not None and "GameNotPlayed" in result.error.message
+    assert "was aborted" in result.error.message and "the provider is down" in result.error.message
+
+
+@pytest.mark.slow
+def test_a_model_that_never_answers_in_json_is_scored_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """inspect's mock model's default reply (no JSON): the game is played with the rules'
+    defaults for the seat, and its scores say so (not a perfect legal-answer rate)."""
+    require("inspect_ai")
+    monkeypatch.setenv("DUSKFALL_DB", os.environ["DUSKFALL_DB"])  # the task's db= sets it
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    def outputs(input: Any, tools: Any, tool_choice: Any, config: Any) -> Any:
+        output = ModelOutput.from_content("mockllm", "Default output from mockllm/model")
+        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+        return output
+
+    result = failing_eval(tmp_path, outputs)
+    assert result.status == "success"
+    [sample] = result.samples
+    behaviour: Any = sample.scores["behaviour"].value
+    assert behaviour["fallbacks"] >= 3 and behaviour["legal_first_try"] <= 0.5

@@ -353,3 +353,17 @@ def test_a_forks_row_counts_its_own_model_usage_not_its_parents(
     calls = [e for e in models.events[origin.prefix :] if e.kind == "llm_call"]
     expected = sum(e.payload["prompt_tokens"] + e.payload["completion_tokens"] for e in calls)
     assert 0 < own == expected
+
+
+def test_a_private_message_can_be_replaced_and_stays_private(parent: Path, tmp_path: Path) -> None:
+    """An intervention on private state: the wolves' night chat says other words, which only
+    the wolves see, and the fork plays on from there."""
+    original = read_log(parent)
+    chat = next(e for e in original.events if e.kind == "speech" and e.visibility != "public")
+    words = "Let us take seat 3 tonight, quietly."
+    forked = fork(parent, tmp_path, "chat", replace=f"{chat.seq}={words}")
+    replaced = forked.events[chat.seq]
+    assert replaced.payload["text"] == words and replaced.visibility == chat.visibility
+    state = new_state_for(forked)[1]
+    village = [s for s in range(12) if not visible_to(replaced, s, state.channels(s))]
+    assert village and forked.finished

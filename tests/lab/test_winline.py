@@ -105,3 +105,33 @@ def test_analyse_errors_are_one_line(
     code, _out, err = cli("analyse", str(parent), "-n", "2", *args)
     lines = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 2 and len(lines) == 1 and needle in lines[0], err
+
+
+def test_analyse_reads_the_whole_game_a_forks_prefix_too(
+    parent: Path, cli: CliRun, tmp_path: Path
+) -> None:
+    """A replaced speech sits at the end of the fork's prefix: analyse finds it there."""
+    import asyncio
+
+    from duskfall.lab.fork import ForkRequest, run_fork
+    from duskfall.store.replay import new_state_for
+
+    log = read_log(parent)
+    roles = new_state_for(log)[1].roles()
+    speech = next(
+        e
+        for e in log.events
+        if e.kind == "speech"
+        and e.visibility == "public"
+        and roles[e.payload["seat"]] == "Werewolf"
+    )
+    out = tmp_path / "planted.jsonl"
+    planted = f"{speech.seq}=Fine, I am a werewolf, but so what."
+    asyncio.run(run_fork(ForkRequest(parent, replace=planted, log_path=out)))
+    code, text, err = cli("analyse", str(out), "-n", "1", "--json")
+    assert code == 0, err
+    leaks = json.loads(text.strip().splitlines()[-1])["leaks"]
+    found = [f for f in leaks["findings"] if f["kind"] == "self" and f["event"] == speech.seq]
+    assert found and found[0]["event"] < leaks["prefix"]
+    code, text, err = cli("analyse", str(out), "-n", "1")
+    assert code == 0 and f"event {speech.seq} (before the fork)" in " ".join(text.split())

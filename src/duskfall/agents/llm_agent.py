@@ -44,8 +44,11 @@ Options (``AgentContext.options``, shared by every LLM seat of a game):
   states P(evil) of every other living player (:mod:`duskfall.agents.beliefs`).
 
 Every call carries a sampling seed derived from the game's secret seed, the seat and the
-prompt (:func:`call_seed`), so a game replayed with the same seed sends the same seeds to an
-endpoint that takes one, whatever order the calls finish in.
+call's place in the seat's game (:func:`call_seed`), so a game replayed with the same seed
+sends the same seeds to an endpoint that takes one, whatever order the calls finish in, and a
+fork sends its parent's seeds at the same places. A fork brings the seat through its prefix
+with :meth:`LLMAgent.relive` (the logged replies kept, no call made), so its conversation
+stands as the parent's did.
 
 They are read into :class:`LLMAgentOptions` (a bad value is one clear ConfigError; the retired
 ``history``, ``think_chars`` and ``says_chars`` say what replaced them).
@@ -226,17 +229,7 @@ class LLMAgent(BaseParticipant):
             raise self._broken  # the provider refused us for good (bad key, unknown model)
         schema = envelope_schema(request.schema, self.reasoning_chars)
         attempt = request.attempt
-        messages = self.messages(
-            system_prompt,
-            user_prompt,
-            kit=request.prompt_kit,
-            entries=request.entries,
-            observation=request.observation,
-            legal=request.legal,
-            hint=request.hint,
-            retry=bool(attempt),
-        )
-        where = _where(request.observation, request.decision)
+        messages, where, beliefs = self._next_call(system_prompt, user_prompt, request)
         record = CallRecord(
             request.emit,
             seat=self.seat,
@@ -245,31 +238,71 @@ class LLMAgent(BaseParticipant):
             fields={"decision": request.kind, "attempt": attempt},
             tally=self.tally,
         )
-        if not attempt:
-            self._decisions += 1  # a retry of the same decision replaces its memory note
+        if beliefs:
             await self._daily_beliefs(messages, request, where)
         try:
             completion = await self.model.complete(
                 messages,
                 schema,
-                options=self._options_for(messages),
+                options=self._options_for(attempt),
                 deadline=self.decision_timeout * 0.9,
                 record=record,
             )
         except ProviderUnavailable as exc:
             self._broken = exc
             raise
-        if self.conversation is not None:
-            self.conversation.answered(completion.text)
-        self._remember(completion.text, request.decision, where)
+        self._answered(completion.text, request, where)
         return completion.text
+
+    def relive(
+        self,
+        system_prompt: str,
+        user_prompt: str,
+        request: DecisionRequest,
+        reply: str | None,
+        sent: Sequence[Message] | None = None,
+    ) -> bool:
+        """Go through one attempt of a decision as a log recorded it, without calling the
+        model: its messages are built as :meth:`decide` builds them and ``reply`` (None: the
+        call failed) is kept as the model's. A fork brings its model seats through the prefix
+        this way, so their conversation, notes and call count stand as the parent's did.
+        Returns whether the messages built are ``sent``, the ones the log recorded."""
+        messages, where, _ = self._next_call(system_prompt, user_prompt, request)
+        if reply is not None:
+            self._answered(reply, request, where)
+        return sent is None or [dict(m) for m in sent] == messages
+
+    def _next_call(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> tuple[list[Message], dict[str, Any], bool]:
+        """The messages of the next call, where it stands, and whether beliefs are due first
+        (a decision's first attempt counts it)."""
+        messages = self.messages(
+            system_prompt,
+            user_prompt,
+            kit=request.prompt_kit,
+            entries=request.entries,
+            observation=request.observation,
+            legal=request.legal,
+            hint=request.hint,
+            retry=bool(request.attempt),
+        )
+        where = _where(request.observation, request.decision)
+        beliefs = False
+        if not request.attempt:
+            self._decisions += 1  # a retry of the same decision replaces its memory note
+            beliefs = self.beliefs.due(where["day"])
+        return messages, where, beliefs
+
+    def _answered(self, reply: str, request: DecisionRequest, where: Mapping[str, Any]) -> None:
+        if self.conversation is not None:
+            self.conversation.answered(reply)
+        self._remember(reply, request.decision, where)
 
     async def _daily_beliefs(
         self, messages: list[Message], request: DecisionRequest, where: Mapping[str, Any]
     ) -> None:
         """With ``beliefs=daily``: the first decision of a day asks for beliefs first."""
-        if not self.beliefs.due(where["day"]):
-            return
         await ask_beliefs(
             self.model,
             messages,
@@ -278,15 +311,15 @@ class LLMAgent(BaseParticipant):
             day=where["day"],
             phase=where["phase"],
             emit=request.emit,
-            options=self._options_for(messages, "beliefs"),
+            options=self._options_for(0, "beliefs"),
             deadline=self.decision_timeout * 0.4,
         )
 
-    def _options_for(self, messages: Sequence[Message], purpose: str = "") -> CallOptions:
+    def _options_for(self, attempt: int, purpose: str = "") -> CallOptions:
         """The sampling options of one call: the seat's, with a seed from the game's."""
         if self.game_seed is None:
             return self.options
-        seed = call_seed(self.game_seed, self.seat, messages, purpose)
+        seed = call_seed(self.game_seed, self.seat, self._decisions, attempt, purpose)
         return dataclasses.replace(self.options, seed=seed)
 
     def _remember(self, reply: str, decision: Decision, where: Mapping[str, Any]) -> None:
@@ -304,12 +337,15 @@ class LLMAgent(BaseParticipant):
 
 
 def call_seed(
-    game_seed: int, seat: int | None, messages: Sequence[Message], purpose: str = ""
+    game_seed: int, seat: int | None, decision: int, attempt: int = 0, purpose: str = ""
 ) -> int:
-    """A call's sampling seed: a hash of the game's secret seed, the seat, the prompt and
-    the call's purpose (31 bits: every server takes it). It gives nothing of the game's
-    seed away, and the same game asks the same seeds in any call order."""
-    text = json.dumps([str(game_seed), seat, purpose, list(messages)], sort_keys=True)
+    """A call's sampling seed: a hash of the game's secret seed, the seat and the call's
+    place in the seat's game (its ``decision``-th decision, the ``attempt`` at it, the
+    call's ``purpose``), 31 bits (every server takes it). It gives nothing of the game's seed
+    away, the same game asks the same seeds in any call order, and a fork (whose seats count
+    their decisions from the parent's start) asks the parent's seeds at the same places,
+    whatever it changed before them."""
+    text = json.dumps([str(game_seed), seat, decision, attempt, purpose])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> 1
 
 

@@ -8,7 +8,9 @@ for the finished games of a tournament in the index), forks each at ``at`` (``da
 (``repeats`` times), the entrant in the chosen ``seats`` (a team, a role, or seat numbers) and
 everyone else as ``rest`` says (default: the source game's own agents). Each source game is a
 *deal* of the schedule: its forks share the seats' seed, so the seats around the entrant play
-the same streams and the games of a deal differ by the entrant alone.
+the same streams and the games of a deal differ by the entrant alone. With ``seeds =
+"per-entrant"`` each entrant's forks draw a seed of their own: two entrants of the same agents
+then measure the seed's part alone (a null: an interval about 0 that is not a point).
 
 The fork games go to the tournament's board like any game (the seats around the entrant count
 for no one), so the board's fit and its intervals, which resample whole deals, resample whole
@@ -128,11 +130,11 @@ def fork_deals(config: TournamentConfig, block: ForksBlock, number: int) -> list
         games = []
         for repeat in range(block.repeats):
             stream = f"forks:{number}:{deal}:{repeat}"
-            fork = ForkOf(
-                source, block.at, derive_rng(deal_master(config), stream).getrandbits(128), rest
-            )
             for entrant in entrants:
+                own = f"{stream}:{entrant}" if block.seeds == "per-entrant" else stream
+                seed = derive_rng(deal_master(config), own).getrandbits(128)
                 seats = tuple(entrant if s in chosen else REST for s in range(dealt.num_seats))
+                fork = ForkOf(source, block.at, seed, rest)
                 games.append(
                     Slot(0, number, header.variant, header.seed, header.config, seats, fork=fork)
                 )

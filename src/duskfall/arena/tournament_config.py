@@ -126,7 +126,10 @@ class ForksBlock(_Strict):
 
     ``logs`` are the source games' logs, filled from ``source`` when the config file is
     loaded (finished games only, in order, at most ``games``): the schedule is a function of
-    the config alone, so the set of source games is fixed with it."""
+    the config alone, so the set of source games is fixed with it. ``seeds``: ``shared`` (the
+    forks of a source share the seats' seed: they differ by the entrant alone) or
+    ``per-entrant`` (each entrant's forks draw their own: two entrants of the same agents then
+    differ by the seed alone, the block's null)."""
 
     source: str
     at: str = "day:2"
@@ -134,6 +137,7 @@ class ForksBlock(_Strict):
     rest: str | None = None
     repeats: int = Field(1, ge=1, le=1000)
     games: int | None = Field(None, ge=1, le=1_000_000)
+    seeds: Literal["shared", "per-entrant"] = "shared"
     logs: list[str] = Field(default_factory=list)
 
     @property

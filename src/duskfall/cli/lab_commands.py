@@ -34,6 +34,7 @@ from duskfall.core.terminal import plain, printable_json
 from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
+from duskfall.lab.samples import sample_forks
 from duskfall.lab.winline import DEFAULT_ROLLOUTS, WinLine, win_line
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import PreparedGame
@@ -84,6 +85,16 @@ def fork(
             help="fork a game that has not ended (its fork would show the roles it hides)",
         ),
     ] = False,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--samples",
+            min=1,
+            max=100_000,
+            help="play the fork N times, each with its own seats' seed, and show how they "
+            "ended (no logs written)",
+        ),
+    ] = None,
     retries: RetriesOpt = 2,
     timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
@@ -92,7 +103,8 @@ def fork(
     db: DbOpt = None,
 ) -> None:
     """Rebuild a logged game at a moment by replaying its actions, then play it on with the
-    given agents (default: the same ones, with the same seed: the same game again).
+    given agents (default: the same ones, with the same seed: the same game again). With
+    ``--samples N``: N continuations, each with its own seed, and the share each side won.
 
     The fork's log names its parent (game id, event number, chain hash) and starts with a copy
     of the parent's events up to the fork; ``duskfall replay`` verifies both. Seats played by
@@ -113,6 +125,12 @@ def fork(
         agent_options=parse_config_options(agent_option, None, "--agent-option"),
         unfinished=unfinished,
     )
+    if samples is not None:
+        found = asyncio.run(sample_forks(request, samples))
+        console.print(f"{found.n} continuations from the same position, each its own seed:")
+        for line in found.describe():
+            console.print(f"  {plain(line)}", highlight=False)
+        return
     planned = plan_fork(request)
     started: list[PreparedGame] = []
     try:
@@ -199,13 +217,14 @@ def analyse(
             at=at,
             progress=advance,
         )
-    leaks = leak_report(game_log, since=_own_part(game_log))
+    leaks = leak_report(game_log)  # the whole game: a fork's prefix too (a replaced speech)
+    prefix = _own_part(game_log)
     if as_json:
-        data = {**line.to_dict(), "leaks": _leaks_dict(leaks)}
+        data = {**line.to_dict(), "leaks": {**_leaks_dict(leaks), "prefix": prefix}}
         print(printable_json(json.dumps(redact_value(data), ensure_ascii=False)))
         return
     show_line(line, top)
-    show_leaks(leaks)
+    show_leaks(leaks, prefix)
 
 
 def _own_part(log: GameLog) -> int:
@@ -221,16 +240,18 @@ def _leaks_dict(report: LeakReport) -> dict[str, Any]:
     }
 
 
-def show_leaks(report: LeakReport) -> None:
-    """What seats gave away in public (self-exposure, leaks, a seer's false claims)."""
+def show_leaks(report: LeakReport, prefix: int = 0) -> None:
+    """What seats gave away in public (self-exposure, leaks, a seer's false claims); a fork's
+    findings before ``prefix`` (its parent's events, or a replaced one) are marked so."""
     if not report.findings:
         console.print("no self-exposure, leak or false seer claim found")
         return
     console.print(f"[bold]{len(report.findings)} tell(s)[/]")
     for finding in report.findings:
         shown = finding.evidence if len(finding.evidence) <= 90 else finding.evidence[:87] + "..."
+        where = " (before the fork)" if finding.event < prefix else ""
         console.print(
-            f"  event {finding.event}, seat {finding.seat}: "
+            f"  event {finding.event}{where}, seat {finding.seat}: "
             f"{finding.kind.replace('_', ' ')}: {plain(repr(redact(shown)))}",
             highlight=False,
         )

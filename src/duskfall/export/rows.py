@@ -7,6 +7,11 @@ Its observation and legal actions are rebuilt by replaying the actions: for a ba
 simultaneous decisions (actions with no rules event between them) they are taken before any
 of the batch is applied, as the seats were asked.
 
+A fork's rows say where it came from: the game row names its parent and fork point, and
+every event and decision it copied from its parent's prefix is marked ``inherited``, each
+such decision credited to the agent of the ancestor's seat that made it (the fork's own
+``intervention`` is its own).
+
 Every text cell passes through :func:`~duskfall.core.redaction.redact_value`, so a key a
 model echoed, or one in a base URL, is masked here too.
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from duskfall.arena.schedule import side_of
@@ -23,7 +29,10 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.redaction import redact_value
 from duskfall.core.usage import Usage
+from duskfall.lab.lineage import PrefixCredit, prefix_credit
+from duskfall.lab.rebuild import INTERVENTION
 from duskfall.store.index import GameRow, model_of
+from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import GameLog
 from duskfall.store.replay import new_state_for
 
@@ -55,8 +64,12 @@ class GameRows:
     events: list[dict[str, Any]]
 
 
-def game_rows(row: GameRow, log: GameLog) -> GameRows:
-    """Every row of the game indexed as ``row`` with the log ``log``."""
+def game_rows(row: GameRow, log: GameLog, credit: PrefixCredit | None = None) -> GameRows:
+    """Every row of the game indexed as ``row`` with the log ``log``; ``credit`` says, for a
+    fork, which rows it copied from its parent and who made them (default: found from the
+    log's path, :func:`~duskfall.lab.lineage.prefix_credit`)."""
+    if credit is None:
+        credit = prefix_credit(log, Path(row.log_path) if row.log_path else None)
     variant, state = new_state_for(log)
     roster = {int(s["seat"]): str(s.get("agent", "unknown")) for s in log.header.roster}
     roles = state.roles()
@@ -67,13 +80,13 @@ def game_rows(row: GameRow, log: GameLog) -> GameRows:
     events: list[dict[str, Any]] = []
     calls = 0
     for event in log.events:
-        events.append(_event_row(log.header.game_id, event))
+        events.append(_event_row(log.header.game_id, event, credit.inherited(event.seq)))
         seat = event.payload.get("seat") if isinstance(event.payload, dict) else None
         if event.source == "rules":
             asked.clear()  # the batch was resolved: seats asked next see its results
             continue
-        if event.kind == kinds.LLM_CALL:
-            calls += 1
+        if event.kind == kinds.LLM_CALL and not credit.inherited(event.seq):
+            calls += 1  # the game's own (a fork's copied prefix is its parent's)
         if not isinstance(seat, int) or seat not in roles:
             continue
         if event.kind == kinds.ACTION:
@@ -82,14 +95,35 @@ def game_rows(row: GameRow, log: GameLog) -> GameRows:
                     asked.setdefault(waiting, (state.observe(waiting), state.legal(waiting)))
             observation, legal = asked.pop(seat)
             seen = pending.pop(seat, _Pending())
+            made = _credited(credit, event, roster)
             decisions.append(
-                _decision_row(len(decisions), event, roster, roles, sides, observation, legal, seen)
+                _decision_row(len(decisions), event, made, roles, sides, observation, legal, seen)
             )
             state.apply(seat, event.payload["action"])
         else:
             _gather(pending.setdefault(seat, _Pending()), event)
     game = _game_row(row, log, roster, roles, sides, len(decisions), calls)
     return GameRows(game, decisions, events)
+
+
+def _credited(credit: PrefixCredit, event: Event, roster: Mapping[int, str]) -> Credit:
+    """Who made the decision ``event`` records, and whether the fork copied it."""
+    seat = int(event.payload["seat"])
+    own = roster.get(seat, "unknown")
+    if event.payload.get("by") == INTERVENTION:
+        return Credit(seat, INTERVENTION, False)
+    if not credit.inherited(event.seq, event):
+        return Credit(seat, own, False)
+    return Credit(seat, credit.agent(event.seq, seat, own), True)
+
+
+@dataclass(frozen=True)
+class Credit:
+    """A decision's seat, the agent that made it, and whether it was copied from a parent."""
+
+    seat: int
+    agent: str
+    inherited: bool
 
 
 def _gather(seen: _Pending, event: Event) -> None:
@@ -112,14 +146,14 @@ def _gather(seen: _Pending, event: Event) -> None:
 def _decision_row(
     number: int,
     event: Event,
-    roster: Mapping[int, str],
+    credit: Credit,
     roles: Mapping[int, str],
     sides: Mapping[int, str],
     observation: Mapping[str, Any],
     legal: Any,
     seen: _Pending,
 ) -> dict[str, Any]:
-    seat = int(event.payload["seat"])
+    seat = credit.seat
     usage = sum((Usage.from_payload(c.payload) for c in seen.calls), Usage())
     last = seen.calls[-1].payload if seen.calls else None
     by = str(event.payload.get("by", "agent"))
@@ -129,8 +163,9 @@ def _decision_row(
         "game_id": event.game_id,
         "decision": number,
         "seat": seat,
-        "agent": redact_value(roster.get(seat, "unknown")),
-        "model": redact_value(model_of(roster.get(seat, ""))),
+        "agent": redact_value(credit.agent),
+        "model": redact_value(model_of(credit.agent)),
+        "inherited": credit.inherited,
         "role": roles.get(seat),
         "side": sides.get(seat),
         "day": event.day,
@@ -156,10 +191,11 @@ def _decision_row(
     }
 
 
-def _event_row(game_id: str, event: Event) -> dict[str, Any]:
+def _event_row(game_id: str, event: Event, inherited: bool) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "seq": event.seq,
+        "inherited": inherited,
         "day": event.day,
         "phase": event.phase,
         "kind": event.kind,
@@ -180,6 +216,7 @@ def _game_row(
 ) -> dict[str, Any]:
     seats = sorted(roles)
     agents = [redact_value(roster.get(seat, "unknown")) for seat in seats]
+    origin = ForkOrigin.of(log.header)
     return {
         "game_id": row.id,
         "variant": row.variant,
@@ -200,6 +237,10 @@ def _game_row(
         "cached_tokens": row.cached_tokens,
         "completion_tokens": row.completion_tokens,
         "cost_usd": row.cost_usd,
+        "parent_game_id": origin.parent if origin else None,
+        "fork_event": origin.event if origin else None,
+        "fork_prefix": origin.prefix if origin else None,
+        "fork_replaced": origin.replaced if origin else None,
         "tournament": row.tournament,
         "tournament_slot": row.tournament_slot,
         "started_at": row.started_at,

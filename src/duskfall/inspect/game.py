@@ -4,7 +4,9 @@ The model under evaluation holds the sample's seats (``llm:inspect``: inspect_ai
 so its transcript shows every prompt and reply); the other seats are the ``opponents`` agent.
 The game is logged and indexed like any duskfall game (the log's header names the inspect
 task, sample and epoch); its result goes to the sample's store for the scorers
-(:mod:`duskfall.inspect.scorers`), its seat's conversation to the sample's messages.
+(:mod:`duskfall.inspect.scorers`), its seat's conversation to the sample's messages. A game
+that was aborted, or whose model seats got no reply to any call, fails its sample
+(:func:`check_played`): its scores would be the fallbacks', not the model's.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from duskfall.arena.calibration import Calibration, add_log
 from duskfall.arena.metrics import SeatMetrics, seat_metrics, total
 from duskfall.arena.schedule import side_of
 from duskfall.core import event_kinds as kinds
-from duskfall.core.errors import ConfigError
+from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.core.outcome import Termination
 from duskfall.core.rng import derive_rng
 from duskfall.llm.calls import call_report
 from duskfall.session import GameSetup, new_game_id, prepare_game
@@ -106,6 +109,7 @@ def play_game(plan: GamePlan) -> Solver:
         await game.run()
         result = game_result(game.log_path, game.agents)
         state.store.set(STORE_KEY, result)
+        check_played(result)
         state.messages = conversation(result["conversation"])
         state.output = ModelOutput.from_content(str(get_model()), result["summary"])
         return state
@@ -135,6 +139,7 @@ def game_result(log_path: Path | None, agents: Sequence[str]) -> dict[str, Any]:
     answered = [
         c for c in calls if c.payload.get("decision") != "beliefs" and c.payload.get("reply")
     ]
+    errors = sorted({str(c.payload["error"])[:200] for c in calls if "error" in c.payload})
     last = answered[-1] if answered else None
     won = [winner_side is not None and sides[s] == winner_side for s in model_seats]
     seats_text = ", ".join(f"seat {s} ({roles[s]}, {sides[s]})" for s in model_seats)
@@ -147,7 +152,9 @@ def game_result(log_path: Path | None, agents: Sequence[str]) -> dict[str, Any]:
         "game_id": log.header.game_id,
         "log_path": str(log_path),
         "winner": outcome.winner if outcome else None,
-        "termination": outcome.termination if outcome else None,
+        "termination": outcome.termination.value if outcome else None,
+        "reason": outcome.reason if outcome else "",
+        "errors": errors[:3],
         "model_seats": model_seats,
         "roles": [roles[s] for s in model_seats],
         "sides": [sides[s] for s in model_seats],
@@ -165,6 +172,27 @@ def game_result(log_path: Path | None, agents: Sequence[str]) -> dict[str, Any]:
         ),
         "summary": summary,
     }
+
+
+class GameNotPlayed(DuskfallError):
+    """A sample's game says nothing of the model: it did not end, or every call failed."""
+
+
+def check_played(result: Mapping[str, Any]) -> None:
+    """Raise :class:`GameNotPlayed` (the sample fails, and with it the task) when the game
+    did not end with a winner or a limit, or when the model's seats got no reply at all:
+    the scores would measure the fallbacks, not the model. (A model that replies but never
+    legally is scored: its legal answers and fallbacks say so.)"""
+    where = f"game {result['game_id']} ({result['log_path']})"
+    if result["termination"] in (None, Termination.ABORTED.value):
+        reason = result.get("reason") or "it did not finish"
+        raise GameNotPlayed(f"{where} was aborted: {reason}")
+    calls = result["calls"]
+    if calls["calls"] == 0 or calls["failed_calls"] >= calls["calls"]:
+        errors = "; ".join(result.get("errors", [])) or "no call was made"
+        raise GameNotPlayed(
+            f"{where}: every one of the model's {calls['calls']} calls failed ({errors})"
+        )
 
 
 def _number(value: Any) -> float:

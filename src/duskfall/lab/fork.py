@@ -9,7 +9,10 @@ through the prefix (:mod:`duskfall.lab.warmup`). Nothing is written until
 assembled like any other (:func:`duskfall.session.assemble`) and plays on.
 
 Seats played by LLM or deliberating agents are shown the whole prefix as their seat saw it
-(their prompts are built from the record, which starts with the prefix), nothing more. The
+(their prompts are built from the record, which starts with the prefix), nothing more. An
+``llm`` seat also goes through its logged calls of the prefix (:mod:`duskfall.lab.warmup`), so
+its conversation and call count stand as the parent's did; the agents' options are the
+parent's (logged in its header) unless the request overrides them. The
 deal is the parent's (same roles, same rules randomness); ``seed`` only changes the seats'
 agents and the fallbacks, and defaults to the parent's, so a fork with the parent's agents
 plays the parent's game again.
@@ -38,7 +41,9 @@ from duskfall.session import (
     GameSetup,
     PreparedGame,
     assemble,
+    logged_options,
     new_game_id,
+    options_of,
     roster_of,
 )
 from duskfall.session.participants import SeatAgentError, build_participants
@@ -55,6 +60,7 @@ class ForkRequest:
 
     ``at`` names the moment (default: right after the replaced event, else required);
     ``agents`` is an agent spec as for ``play`` (default: the parent's seats' agents);
+    ``agent_options`` override the parent's (its header logs them; the fork inherits the rest);
     ``seed`` the seats' seed (default: the parent's); ``replace`` one ``SEQ=TEXT`` or
     ``SEQ=ACTION`` intervention; ``log_path`` the fork's log (default: beside the parent's).
     ``unfinished`` allows forking a game that has not ended (see :func:`plan_fork`).
@@ -85,6 +91,7 @@ class ForkPlan:
     moment: Round | None
     replacement: Replacement | None
     fallback_state: Any
+    warm_up: BotWarmUp | None = None
 
     async def preflight(self, announce: Announce | None = None) -> None:
         """Check every model-backed seat once (raises SeatNotReady naming seats and fix)."""
@@ -135,13 +142,14 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
     roster = ",".join(str(entry.get("agent")) for entry in header.roster)
     spec = roster if request.agents is None else request.agents
     agents = parse_spec(variant, spec, dealt.num_seats)(dealt)
+    options = {**options_of(header), **request.agent_options}
     try:
-        participants = build_participants(variant, agents, seed, {}, request.agent_options)
+        participants = build_participants(variant, agents, seed, {}, options)
     except SeatAgentError as exc:
         raise ConfigError(f"{exc}; give the seats' agents with --agents") from None
     game_id = request.game_id or new_game_id(variant.id)
     fallback = derive_rng(seed, "fallback")
-    warm = BotWarmUp(variant, participants, fallback, request.settings, game_id)
+    warm = BotWarmUp(variant, participants, fallback, request.settings, game_id, parent.events)
     rebuilt = rebuild(parent, rounds, cut, game_id=game_id, warm=warm, replacement=replacement)
     if rebuilt.state.outcome() is not None:
         raise ConfigError("the game is already over at that moment: nothing to play on")
@@ -159,7 +167,7 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         config=header.config,
         seed=header.seed,
         roster=roster_of(agents),
-        extra={**request.header_extra, FORK_KEY: origin.to_dict()},
+        extra={**request.header_extra, **logged_options(options), FORK_KEY: origin.to_dict()},
         agent_seed=None if seed == header.seed else seed,
     )
     setup = GameSetup(
@@ -171,7 +179,7 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         log_path=log_path,
         write_log=request.write_log,
         settings=request.settings,
-        agent_options=dict(request.agent_options),
+        agent_options=options,
         observers=tuple(request.observers),
         keep_events=request.keep_events,
     )
@@ -186,7 +194,7 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         events=rebuilt.prefix,
         inherited=True,
     )
-    return ForkPlan(plan, origin, moment, replacement, fallback.getstate())
+    return ForkPlan(plan, origin, moment, replacement, fallback.getstate(), warm)
 
 
 async def run_fork(request: ForkRequest) -> PreparedGame:

@@ -11,8 +11,11 @@ the same reading when its events keep them too:
   (``VariantInfo.facts.learnt``: the seer's check, the sheriff's investigation); a variant that
   declares no facts is read by convention: a rules event shown to one seat only, about a
   ``target``, naming a role or a team of the game ("Werewolf", "MAFIA", "BLACK");
-* seats are referred to as ``seat 4``, ``player 4``, ``#4`` or by the names the game's opening
-  events list (``players``: names by seat, or ``{seat, name}`` objects).
+* seats are referred to as ``seat 4``, ``player 4``, ``#4`` (or ``Platz 4``, ``siège 4``,
+  ``asiento 4``...) or by the names the game's opening events list (``players``: names by
+  seat, or ``{seat, name}`` objects);
+* the role and team words are read in English, German, French and Spanish
+  (:mod:`duskfall.lab.lexicon`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from duskfall.core.events import PUBLIC, Event
 from duskfall.core.facts import GameFacts
 from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import State, Variant
+from duskfall.lab.lexicon import EVIL_WORDS, GOOD_WORDS, SEAT_NOUNS, own_words, translated
 
 TEXT_KEYS = ("text", "says")
 NOT_RESULTS = frozenset({"sub_phase", "kind", "type", "action", "phase"})  # decision names
@@ -106,24 +110,35 @@ class Vocabulary:
 
     @classmethod
     def of(cls, variant: Variant, state: State, events: Iterable[Event]) -> Vocabulary:
-        words = cls(names=_names(events))
+        """The words of a game: its variant's, its deal's, the names its events list."""
+        seats = {seat: (role, state.team_of(seat)) for seat, role in state.roles().items()}
+        return cls.for_seats(variant, seats, _names(events))
+
+    @classmethod
+    def for_seats(
+        cls, variant: Variant, seats: Mapping[int, tuple[str, str]], names: Mapping[str, int]
+    ) -> Vocabulary:
+        """The words of a table of ``variant`` whose seats have these (role, team), and
+        these names (lower case)."""
+        words = cls(names=dict(names))
         aliases: dict[str, set[str]] = {}
         for alias, team in variant.team_aliases.items():
             aliases.setdefault(team, set()).update(_words_of(alias))
         for team in variant.teams:
             team_words = _words_of(team) | aliases.get(team, set())
             (words.evil if team == variant.teams[-1] else words.good).update(team_words)
-        for seat, role in state.roles().items():
-            team = state.team_of(seat)
+        for seat, (role, team) in seats.items():
             role_words = set().union(*(_words_of(part) for part in role.split("+")))
             evil = side_of(variant, team) == EVIL
             (words.evil if evil else words.good).update(role_words)
-            words.own[seat] = role_words | _words_of(team) | aliases.get(team, set())
+            own = role_words | _words_of(team) | aliases.get(team, set())
+            words.own[seat] = own_words(own)
             words.teams[seat] = team
             if evil:
                 words.evil_seats.add(seat)
-        words.evil |= EVIL_EXTRA - words.good
-        words.good |= GOOD_EXTRA - words.evil
+        own_evil, own_good = translated(words.evil), translated(words.good)
+        words.evil = own_evil | (translated(EVIL_EXTRA) | EVIL_WORDS) - own_good
+        words.good = own_good | (translated(GOOD_EXTRA) | GOOD_WORDS) - words.evil
         return words
 
     def teammates(self, seat: int) -> set[int]:
@@ -190,8 +205,10 @@ def _names(events: Iterable[Event]) -> dict[str, int]:
 
 
 def reference_pattern(names: Iterable[str]) -> re.Pattern[str]:
-    """Matches a reference to a seat: ``seat 4``, ``player 4``, ``#4`` or a name."""
-    parts = [r"(?:seat|player)\s*#?\s*(?P<number>\d+)", r"#(?P<hash>\d+)"]
+    """Matches a reference to a seat: ``seat 4``, ``player 4``, ``Platz 4``, ``siège 4``,
+    ``asiento 4`` (:data:`~duskfall.lab.lexicon.SEAT_NOUNS`), ``#4`` or a name."""
+    nouns = "|".join(sorted(SEAT_NOUNS, key=len, reverse=True))
+    parts = [rf"(?<!\w)(?:{nouns})\.?\s*(?:#|n°|no\.?)?\s*(?P<number>\d+)", r"#(?P<hash>\d+)"]
     listed = sorted(names, key=len, reverse=True)
     if listed:
         parts.append(r"\b(?P<name>" + "|".join(re.escape(n) for n in listed) + r")\b")

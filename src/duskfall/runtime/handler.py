@@ -143,6 +143,13 @@ class _SeatAsk:
 
     def _request(self, participant: Participant, attempt: int, hint: str | None) -> Any:
         """The participant's ``decide`` call for this attempt, prompts and request built."""
+        return participant.decide(*self.prompts(participant, attempt, hint))
+
+    def prompts(
+        self, participant: Participant, attempt: int, hint: str | None
+    ) -> tuple[str, str, DecisionRequest]:
+        """The system and user prompts and the request of this attempt, as ``decide`` gets
+        them (a fork's warm-up builds them again to bring a model seat through its prefix)."""
         context, state = self.context, self.context.state
         system, user = "", ""
         entries: Sequence[Mapping[str, Any]] | None = None
@@ -171,7 +178,7 @@ class _SeatAsk:
             entries=entries,
             emit=self.log.append,
         )
-        return participant.decide(system, user, request)
+        return system, user, request
 
     def decode(self, raw: Any) -> Any:
         """The legal action in ``raw`` (its thought recorded); IllegalAction if there is none."""
@@ -222,6 +229,19 @@ class _SeatAsk:
 
     def _record(self, kind: str, payload: dict[str, Any]) -> None:
         self.log.append(self.context.runtime_event(kind, payload))
+
+
+def decision_prompts(
+    context: PhaseContext,
+    seat: int,
+    participant: Participant,
+    kind: str | None,
+    attempt: int,
+    hint: str | None,
+) -> tuple[str, str, DecisionRequest]:
+    """What :func:`ask_seat` hands ``participant``'s ``decide`` at ``attempt`` (with the
+    ``hint`` of the refusal before it): system prompt, user prompt and request."""
+    return _SeatAsk(context, seat, participant, [], kind).prompts(participant, attempt, hint)
 
 
 async def ask_seat(

@@ -17,7 +17,7 @@ from typing import Any
 from duskfall.agents.specs import parse_spec
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
-from duskfall.core.redaction import redact
+from duskfall.core.redaction import redact, redact_value
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import check_seed, new_seed
 from duskfall.core.variant import State, Variant, parse_config
@@ -36,6 +36,19 @@ from duskfall.store.log import LogHeader
 from duskfall.store.repair import check_new_log
 
 DEFAULT_LOG_DIR = Path("games")
+AGENT_OPTIONS_KEY = "agent_options"  # the header's ``extra`` entry of the seats' options
+
+
+def logged_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The header's ``extra`` entry of a game's agent options (any secret masked; nothing
+    when there are none, so a game without options logs as before)."""
+    return {AGENT_OPTIONS_KEY: redact_value(dict(options))} if options else {}
+
+
+def options_of(header: LogHeader) -> dict[str, Any]:
+    """The agent options a game's header logged ({} for none, or a log older than them)."""
+    logged = header.extra.get(AGENT_OPTIONS_KEY)
+    return dict(logged) if isinstance(logged, Mapping) else {}
 
 
 def new_game_id(variant_id: str) -> str:
@@ -48,7 +61,8 @@ class GameSetup:
     """Everything that defines a game. ``participants`` overrides the agent spec per seat.
 
     ``seed`` None draws a secret one from the OS (:func:`~duskfall.core.rng.new_seed`).
-    ``header_extra`` goes in the log header's ``extra`` (a tournament's tag, for instance).
+    ``header_extra`` goes in the log header's ``extra`` (a tournament's tag, for instance),
+    beside ``agent_options`` (:func:`logged_options`: a fork or a resumed game takes them).
     ``keep_events`` False leaves ``record.events`` empty: the log and observers still get every
     event, and a game nobody follows (no log, no observer, every seat a bot) does not build
     the runtime's own records of its actions at all. ``side_dir``: where a game that writes no
@@ -181,7 +195,7 @@ def plan_game(setup: GameSetup) -> GamePlan:
         config=config.model_dump(mode="json"),
         seed=seed,
         roster=roster_of(agents),
-        extra=dict(setup.header_extra),
+        extra={**setup.header_extra, **logged_options(setup.agent_options)},
     )
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
     if setup.log_path is not None and setup.write_log:  # a path given: it may hold a game

@@ -24,7 +24,7 @@ from duskfall.llm.preflight import Announce
 from duskfall.runtime.participant import Player
 from duskfall.runtime.record import Observer
 from duskfall.runtime.settings import RuntimeSettings
-from duskfall.session.game import GamePlan, GameSetup, PreparedGame, assemble
+from duskfall.session.game import GamePlan, GameSetup, PreparedGame, assemble, options_of
 from duskfall.session.participants import SeatAgentError, build_participants
 from duskfall.store.log import GameLog, truncate_to_whole_events
 from duskfall.store.replay import replay
@@ -122,7 +122,7 @@ def plan_resume(
         log_path=path,
         settings=settings or RuntimeSettings(),
         participants=dict(participants or {}),
-        agent_options=dict(agent_options or {}),
+        agent_options={**options_of(header), **(agent_options or {})},
         observers=tuple(observers),
     )
     try:

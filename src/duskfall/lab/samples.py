@@ -1,0 +1,66 @@
+"""Many worlds from one position: ``duskfall fork --samples N``.
+
+The fork a request describes is played ``N`` times, each with its own seats' seed (drawn
+from the request's, or the parent's, by a keyed hash: the same request gives the same
+samples), with the game's own agents unless the request names others (a model's seats too:
+``--samples`` multiplies their calls by N). The samples write no log of their own; what comes
+back is how each ended, as shares of the sides with Wilson 95% intervals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass, field
+
+from duskfall.core.rng import derive_rng
+from duskfall.core.stats import Proportion
+from duskfall.lab.fork import ForkRequest, plan_fork, read_parent
+
+DRAW = "draw"
+
+
+@dataclass
+class Samples:
+    """How ``n`` continuations of one position ended: winners (team, or ``draw``) counted."""
+
+    n: int = 0
+    winners: Counter[str] = field(default_factory=Counter)
+    seeds: list[int] = field(default_factory=list)
+
+    def shares(self) -> dict[str, Proportion]:
+        """Each outcome's share of the samples, most frequent first."""
+        return {team: Proportion(k, self.n) for team, k in self.winners.most_common()}
+
+    def describe(self) -> list[str]:
+        lines = []
+        for team, share in self.shares().items():
+            low, high = share.interval()
+            shown = f"{share.rate:.0%} [{low:.0%}, {high:.0%}]"
+            lines.append(f"{team}: {share.successes}/{self.n} = {shown}")
+        return lines
+
+
+def sample_seeds(request: ForkRequest, samples: int) -> list[int]:
+    """The seats' seeds of the samples: from the request's seed, else the parent's."""
+    base = request.seed
+    if base is None:
+        base = read_parent(request.source).header.seats_seed
+    return [derive_rng(base, f"fork-samples:{i}").getrandbits(63) for i in range(samples)]
+
+
+async def sample_forks(request: ForkRequest, samples: int) -> Samples:
+    """Play the fork of ``request`` ``samples`` times (module docstring)."""
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    found = Samples()
+    for seed in sample_seeds(request, samples):
+        one = dataclasses.replace(request, seed=seed, write_log=False, log_path=None)
+        planned = plan_fork(one)
+        await planned.preflight()
+        game = planned.start()
+        outcome = await game.run()
+        found.n += 1
+        found.seeds.append(seed)
+        found.winners[outcome.winner or DRAW] += 1
+    return found
