@@ -141,22 +141,29 @@ class Heartbeat:
         except Exception:
             return ""
         begun = time.time() - (time.monotonic() - since)
-        newest: tuple[float, Path] | None = None
+        found: list[tuple[float, Path]] = []
         for path in root.rglob("*.jsonl"):
             try:
                 mtime = path.stat().st_mtime
             except OSError:
                 continue
-            if mtime >= begun and (newest is None or mtime > newest[0]):
-                newest = (mtime, path)
-        return "" if newest is None else _where(newest[1])
+            if mtime >= begun:
+                found.append((mtime, path))
+        for _, path in sorted(found, reverse=True)[:8]:  # the newest game log among them
+            where = _where(path)
+            if where:
+                return where
+        return ""
 
 
 def _where(path: Path) -> str:
-    """``path``'s game as far as written: its last event's day and phase, events, model calls."""
+    """``path``'s game as far as written: its last event's day and phase, events, model calls;
+    "" if it is no game log (its first line no log header)."""
     try:
         lines = path.read_bytes().splitlines()
     except OSError:
+        return ""
+    if not lines or b'"header"' not in lines[0]:
         return ""
     events = calls = 0
     last: dict[str, object] = {}
