@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from duskfall.cli import app
-from duskfall.cli.common import check_port
+from duskfall.cli.common import HelloTimeout, SeatToken, check_port
 from duskfall.cli.console import safe_console
 from duskfall.core.errors import ConfigError
 
@@ -22,16 +22,8 @@ def run_bot(
     host: Annotated[str, typer.Option(help="server address")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="server port")] = 8765,
     name: Annotated[str | None, typer.Option(help="name sent to the server")] = None,
-    token: Annotated[
-        str | None,
-        typer.Option(
-            envvar="DUSKFALL_SEAT_TOKEN",
-            help="seat token to send in the HELLO (a tournament's remote seat sets it)",
-        ),
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option(min=0.1, help="seconds to connect and to get the server's HELLO")
-    ] = 10.0,
+    token: SeatToken = None,
+    timeout: HelloTimeout = 10.0,
 ) -> None:
     """Play one seat with a program that reads one request per line on its standard input and
     writes one action per line (JSON) on its standard output: no socket code needed. Each

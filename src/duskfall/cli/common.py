@@ -16,6 +16,19 @@ from duskfall.core.variant import Variant
 from duskfall.runtime.settings import SEAT_FAILURE_POLICIES
 from duskfall.store.files import read_user_text
 
+SeatToken = Annotated[
+    str | None,
+    typer.Option(
+        envvar="DUSKFALL_SEAT_TOKEN",
+        help="seat token to send in the HELLO (a tournament's remote seat sets it)",
+    ),
+]
+"""The ``--token`` option of a command that plays one seat of a server's game."""
+HelloTimeout = Annotated[
+    float, typer.Option(min=0.1, help="seconds to connect and to get the server's HELLO")
+]
+"""The ``--timeout`` option of a command that connects to a game server."""
+
 RetriesOpt = Annotated[int, typer.Option(help="re-asks after an invalid answer")]
 TimeoutOpt = Annotated[float, typer.Option(help="seconds per decision")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="only print the result")]

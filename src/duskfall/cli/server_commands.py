@@ -12,7 +12,14 @@ from typing import Annotated
 import typer
 
 from duskfall.cli import app
-from duskfall.cli.common import check_port, parse_config_options, resolve_variant, with_preset
+from duskfall.cli.common import (
+    HelloTimeout,
+    SeatToken,
+    check_port,
+    parse_config_options,
+    resolve_variant,
+    with_preset,
+)
 from duskfall.cli.console import safe_console
 from duskfall.client.agent import AgentClient, AgentPlayer
 from duskfall.client.aio import NoHello
@@ -186,17 +193,8 @@ def connect(
     ] = 0,
     name: Annotated[str | None, typer.Option(help="name sent to the server")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only failures")] = False,
-    token: Annotated[
-        str | None,
-        typer.Option(
-            envvar="DUSKFALL_SEAT_TOKEN",
-            help="seat token to send in the HELLO (a tournament's remote seat sets it)",
-        ),
-    ] = None,
-    timeout: Annotated[
-        float,
-        typer.Option(min=0.1, help="seconds to connect and to get the server's HELLO"),
-    ] = 10.0,
+    token: SeatToken = None,
+    timeout: HelloTimeout = 10.0,
 ) -> None:
     """Join a server with built-in agents; each plays one game."""
     if count < 1:

@@ -22,7 +22,6 @@ import hashlib
 import hmac
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager
 from pathlib import Path
 
 from duskfall.core.errors import ConfigError
@@ -30,7 +29,7 @@ from duskfall.core.rng import keyed_master, new_secret, secret_seed
 from duskfall.store.index import GameRow
 from duskfall.store.log import utc_now
 from duskfall.store.operator_key import operator_key, subkey
-from duskfall.store.sqlite_file import GameIndexError, open_database, write_transaction
+from duskfall.store.sqlite_file import IndexTable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS deal_secrets (
@@ -103,28 +102,10 @@ def unseal(key: bytes, tournament: str, sealed: str) -> bytes:
     return secret
 
 
-class DealTable:
+class DealTable(IndexTable):
     """The deal tables of the index at ``path``."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        try:
-            self._db = open_database(self.path)
-            self._db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
-
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> DealTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        return write_transaction(self._db, self.path)
+    SCHEMA = SCHEMA
 
     # -- secrets -------------------------------------------------------------------------
 

@@ -23,13 +23,12 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Iterable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
 from duskfall.core.usage import Usage
 from duskfall.store.log import utc_now
-from duskfall.store.sqlite_file import GameIndexError, open_database, write_transaction
+from duskfall.store.sqlite_file import GameIndexError, IndexTable
 
 RUNNING, PLAYED, FAILED, INTERRUPTED = "running", "played", "failed", "interrupted"
 
@@ -73,28 +72,10 @@ class SlotRecord:
     updated_at: str = ""
 
 
-class SlotTable:
+class SlotTable(IndexTable):
     """The ``tournament_slots`` table of the index at ``path`` (created on first use)."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        try:
-            self._db = open_database(self.path)
-            self._db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
-
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> SlotTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        return write_transaction(self._db, self.path)
+    SCHEMA = SCHEMA
 
     # -- the driver's writes -------------------------------------------------------------
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import Self
 
 from duskfall.core.errors import DuskfallError
 
@@ -44,3 +45,30 @@ def write_transaction(db: sqlite3.Connection, path: Path) -> Iterator[sqlite3.Co
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+class IndexTable:
+    """Tables of their own in the game index at ``path``: the subclass's ``SCHEMA`` is created on
+    first use; ``with`` closes the connection; ``_write()`` is one write transaction."""
+
+    SCHEMA = ""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._db = open_database(self.path)
+            self._db.executescript(self.SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise GameIndexError(f"cannot open game index {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return write_transaction(self._db, self.path)
