@@ -105,7 +105,11 @@ def test_reveals_of_other_shapes() -> None:
     dawn = Event("dawn", {"deaths": [{"seat": 7, "name": "Hiro", "roles": ["DOCTOR"]}]})
     assert present.reveals(spectator, dawn) == {7: "DOCTOR"}
     team = Event("team", {"channel": "mafia", "members": [3, 5]})
-    assert present.reveals(spectator, team) == {3: "mafia", 5: "mafia"}
+    assert present.reveals(spectator, team) == {}  # a channel is not a role: a mark
+    assert present.marks(spectator, team) == [
+        {"seat": 3, "mark": "channel", "text": "mafia"},
+        {"seat": 5, "mark": "channel", "text": "mafia"},
+    ]
     wolves = Event("wolf_team", {"wolves": [1, 7]})
     assert present.reveals(WEREWOLF.info.spectator, wolves) == {1: "Werewolf", 7: "Werewolf"}
     assert present.reveals(DEFAULT, Event("deaths", {"seats": [1, 3]})) == {}

@@ -14,7 +14,9 @@ better. Nothing here decides *who* may see an event: that is
   may name the players as their prompts do (``seat 2 (Cleo)``);
 * :meth:`Spectator.reveals`: the roles an event tells whoever sees it (``{seat: role}``);
 * :meth:`Spectator.marks`: what it puts on players' cards (:class:`Mark`: ``dead``,
-  ``exiled``, ``badge``, ``checked``, ``saved``, ``poisoned``, ``guarded``, ``protected``);
+  ``exiled``, ``badge``, ``checked``, ``saved``, ``poisoned``, ``guarded``, ``protected``,
+  ``channel``: a private channel the player is in, named by the mark's text; a player may
+  be in several);
 * :meth:`Spectator.ballot`: the votes it records, as a :class:`Ballot` (also the metrics'
   common form of a vote, :mod:`duskfall.core.facts`);
 * :meth:`Spectator.names`: players' names an opening event announces;

@@ -19,13 +19,19 @@ function marksBySeat(events, upTo) {
       const seatMarks = bySeat.get(mark.seat);
       if (mark.mark === "dead" && seatMarks.dead) continue; // the first says the cause (god view)
       if (mark.mark === "badge") for (const other of bySeat.values()) delete other.badge;
+      if (mark.mark === "channel") { // a seat may share several private channels
+        const channels = new Set([...(seatMarks.channels || []), mark.text]);
+        seatMarks.channels = [...channels];
+        seatMarks.channel = `${channels.size > 1 ? "channels" : "channel"}: ${[...channels].join(", ")}`;
+        continue;
+      }
       seatMarks[mark.mark] = mark.text;
     }
   }
   return bySeat;
 }
 
-const KNOWLEDGE_MARKS = ["checked", "saved", "poisoned", "guarded", "protected"];
+const KNOWLEDGE_MARKS = ["channel", "checked", "saved", "poisoned", "guarded", "protected"];
 
 function isVoteStop(event) {
   return !event.votes && event.payload && event.payload.tally !== undefined;
@@ -145,7 +151,7 @@ function stripButtons(events, shown, onJump) {
       segments.push(seg);
     }
     seg.last = index;
-    for (const mark of e.marks || []) seg.marks.push([mark, index]);
+    for (const mark of e.marks || []) if (mark.mark !== "channel") seg.marks.push([mark, index]);
   }
   return segments.map((seg) => {
     const night = isNight(seg.event.phase);
