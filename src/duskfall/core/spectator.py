@@ -21,6 +21,7 @@ better. Nothing here decides *who* may see an event: that is
   common form of a vote, :mod:`duskfall.core.facts`);
 * :meth:`Spectator.names`: players' names an opening event announces;
 * :meth:`Spectator.action_words`: an action in words, where the variant says it its own way;
+* :meth:`Spectator.detail`: whether an event is bookkeeping, listed only on request;
 * :meth:`Spectator.seat_card`: what a seat knows, in plain words, from its own observation
   only (its role, teammates, checks...): so nothing on the card can leak;
 * :meth:`Spectator.question`: a decision's question in plain words, for a person (None: the
@@ -128,6 +129,10 @@ class Spectator:
     def action_words(self, action: Payload) -> str | None:
         """An action in words where the variant words it its own way (else None)."""
         return None
+
+    def detail(self, event: Event) -> bool:
+        """Whether ``event`` is bookkeeping behind what people read (shown on request only)."""
+        return False
 
     def ballot(self, event: Event) -> Ballot | None:
         return None
