@@ -83,6 +83,11 @@ function weightText(weight) {
   return weight === 1 ? "" : ` ×${weight}`;
 }
 
+/** "night 2" or "day 2": a ballot is named by its phase. */
+function whenText(event) {
+  return `${isNight(event.phase) ? "night" : "day"} ${event.day}`;
+}
+
 function renderTallyBox(box, seats, votes) {
   if (!votes) {
     box.replaceChildren();
@@ -91,7 +96,7 @@ function renderTallyBox(box, seats, votes) {
   const rows = totals(votes.casts);
   const e = votes.event;
   box.replaceChildren(
-    el("h3", { text: `${e.ballot || "votes"} · day ${e.day}` }),
+    el("h3", { text: `${e.ballot || "votes"} · ${whenText(e)}` }),
     ...rows.map(([target, { total, voters }]) => el("div", {
       class: "tally-row", "data-target": target === null ? "none" : target, "data-total": total,
     },
@@ -111,7 +116,7 @@ function votePicture(events, upTo, seats) {
   const cells = new Map(); // voter -> ballot -> [target, weight]
   for (let i = upTo; i >= 0; i--) {
     const e = events[i];
-    if (e.day !== here.day) break;
+    if (e.day !== here.day || isNight(e.phase) !== isNight(here.phase)) break;
     if (!e.votes) continue;
     const ballot = e.ballot || e.kind;
     if (!ballots.includes(ballot)) ballots.unshift(ballot);
@@ -123,7 +128,7 @@ function votePicture(events, upTo, seats) {
   if (!ballots.length) return null;
   const voters = [...cells.keys()].sort((a, b) => a - b);
   return el("table", { class: "vote-matrix" },
-    el("caption", { text: `Who voted for whom, day ${here.day}` }),
+    el("caption", { text: `Who voted for whom, ${whenText(here)}` }),
     el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "voter" }), ...ballots.map((b) => el("th", { scope: "col", text: b })))),
     el("tbody", {}, ...voters.map((voter) => el("tr", {},
       el("th", { scope: "row", text: playerName(seats, voter) }),
