@@ -23,7 +23,7 @@ def line(variant_id: str, event: Event, names: dict[int, str] | None = None) -> 
 
 def test_variant_markup_is_stripped() -> None:
     event = Event("PLAYER_ELIMINATED", {"player_id": 4}, day=2, phase="VOTING")
-    assert line("sports-mafia", event) == "player 4 is voted out"  # the spectator's words
+    assert line("sports-mafia", event) == "seat 4 is voted out"  # the spectator's words
     assert present.plain("[bold]Day 1[/] starts") == "Day 1 starts"
     assert present.plain("a [broken markup") == "a [broken markup"
 
@@ -47,7 +47,7 @@ def test_a_variant_words_its_own_actions() -> None:
     action = {"type": "DECLARATION", "declaration": [0, -3] + [0] * 8, "nomination": 1}
     event = Event("action", {"seat": 0, "action": action}, "admin", source="runtime")
     assert line("sports-mafia", event) == (
-        "seat 0 acts: declaration: calls player 1 black -3; nominates player 1"
+        "seat 0 acts: declaration: calls seat 1 black -3; nominates seat 1"
     )
     vote = Event("action", {"seat": 0, "action": {"type": "VOTE", "target": 3}}, "admin")
     assert line("werewolf", vote) == "seat 0 acts: vote: seat 3"
@@ -145,13 +145,14 @@ def test_gm_audit_lines_tell_breaks_from_what_was_not_checked() -> None:
 def test_sports_mafia_reads_for_people_not_the_wire() -> None:
     """Issue 42: "votes (round 0): 3->3", "tie between [3, 9]" and "sheriff? False"."""
     votes = Event("VOTES", {"round": 0, "votes": {"0": 3, "1": 3, "2": 9, "3": 3}}, day=1)
-    assert line("sports-mafia", votes) == "votes: 3 for player 3 (players 0, 1 and 3), " + (
-        "1 for player 9 (player 2)"
+    assert (
+        line("sports-mafia", votes)
+        == "votes: 3 for seat 3 (seats 0, 1 and 3), 1 for seat 9 (seat 2)"
     )
     again = Event("VOTES", {"round": 2, "votes": {"0": True, "1": False}}, day=1)
-    assert line("sports-mafia", again) == "re-vote: 1 for no (player 1), 1 for yes (player 0)"
+    assert line("sports-mafia", again) == "re-vote: 1 for no (seat 1), 1 for yes (seat 0)"
     tie = Event("REVOTE_STARTED", {"tied": [3, 9]}, day=1)
-    assert line("sports-mafia", tie) == "Players 3 and 9 are tied: they vote again"
+    assert line("sports-mafia", tie) == "Seats 3 and 9 are tied: they vote again"
     card = SPORTS.info.spectator.seat_card(
         {"player_id": 8, "role": "DON", "private_info": {"don_checks": {"4": False}}}
     )
