@@ -169,3 +169,22 @@ def test_the_games_have_what_the_issue_saw(logs: list[Path]) -> None:
     assert any(sum(m in e.payload["members"] for e in teams) > 1 for m in in_two)
     chats = [e.payload for e in read_log(gm).events if e.kind == "chat"]
     assert any(c["role"] == "player" for c in chats), json.dumps(chats)[:300]
+
+
+def test_a_spectator_without_a_token_who_picks_a_seat_sees_the_public_view(
+    server: Server, browser: Any
+) -> None:
+    """Issue 42: in a game with people, such a spectator was told "You are Cleo" and saw every
+    card "alive"; the seat's view is refused, so the page follows the public view and says so."""
+    body = {"variant": "sports-mafia", "agents": "random", "seed": 3, "human_seats": [2]}
+    started = httpx.post(f"{server.url}/api/games", json=body, headers=bearer(ADMIN)).json()
+    with checked_page(browser) as page:
+        page.goto(f"{server.url}/games/{started['game_id']}?seat=3")
+        page.wait_for_function("() => page.view === PUBLIC && page.game !== null")
+        page.wait_for_selector("#players .player")
+        assert page.input_value("#view") == "public"
+        assert "?seat=public" in page.url
+        assert page.locator("#knows").is_hidden()  # no "You are ..." card
+        assert "public view" in page.inner_text("#error")
+        assert page.locator("#players .player.me").count() == 0
+    httpx.post(f"{server.url}/api/games/{started['game_id']}/abort", headers=bearer(ADMIN))
