@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from duskfall.gm.spectator import narration
 from duskfall.llm import Request
 from duskfall.store.log import LogHeader
 from duskfall.testing.gm_games import build_game
@@ -74,3 +75,9 @@ def test_a_gm_game_shows_its_dealt_roles_names_its_speakers_and_hides_its_bookke
     days = [f.view["day"] for f in frames]
     first = days.index(1)
     assert all(day >= 1 for day in days[first:])  # model calls keep the game's day
+
+
+def test_the_gms_narration_is_read_without_its_markers_and_notices() -> None:
+    said = "Night falls. [system sent a secret message to Cleo] [PRIVATE TURN: Ann]"
+    assert narration(said) == "Night falls."
+    assert narration("天黑了。[系统已向Bo发送秘密信息]【轮到：Bo】") == "天黑了。"

@@ -57,6 +57,8 @@ def _chat(p: Payload) -> str:
         return f"{p.get('speaker') or 'a player'}: {text}"
     if p.get("role") == "gm":
         return f"GM: {narration(text) or '(passes the turn on)'}"
+    if text.startswith("[") and text.endswith("]"):  # a notice: "[Cleo answered the GM ...]"
+        return text[1:-1]
     return text
 
 
