@@ -116,7 +116,7 @@ function votePicture(events, upTo, seats) {
   const cells = new Map(); // voter -> ballot -> [target, weight]
   for (let i = upTo; i >= 0; i--) {
     const e = events[i];
-    if (e.day !== here.day || isNight(e.phase) !== isNight(here.phase)) break;
+    if (e.day !== here.day) break;
     if (!e.votes) continue;
     const ballot = e.ballot || e.kind;
     if (!ballots.includes(ballot)) ballots.unshift(ballot);
@@ -128,7 +128,7 @@ function votePicture(events, upTo, seats) {
   if (!ballots.length) return null;
   const voters = [...cells.keys()].sort((a, b) => a - b);
   return el("table", { class: "vote-matrix" },
-    el("caption", { text: `Who voted for whom, ${whenText(here)}` }),
+    el("caption", { text: `Who voted for whom, day ${here.day}` }),
     el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "voter" }), ...ballots.map((b) => el("th", { scope: "col", text: b })))),
     el("tbody", {}, ...voters.map((voter) => el("tr", {},
       el("th", { scope: "row", text: playerName(seats, voter) }),
