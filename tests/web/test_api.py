@@ -57,7 +57,7 @@ def test_bots_game_views_are_open_and_filtered(client: TestClient, finished_log:
     expected = [e.kind for e in log.events if visible_to(e, 4, state.channels(4))]
     assert [e["kind"] for e in seat["events"]] == expected
     assert [e["seq"] for e in seat["events"]] == list(range(len(expected)))  # its own numbers
-    assert "roles" not in seat
+    assert seat["roles"] == god["roles"]  # every view learns every role once the game has ended
 
 
 def test_unknown_game_and_seat(client: TestClient, finished_log: Path) -> None:
@@ -171,7 +171,7 @@ def test_a_human_seat_plays_to_the_end(client: TestClient, games_dir: Path) -> N
     assert other.status_code == 403
     events, end = _play_to_the_end(client, game_id, 5, token)
     assert end["outcome"]["winner"] in ("RED", "BLACK")
-    assert "roles" not in end
+    assert len(end["roles"]) == 10  # the seat learns every role at the end
     log = read_log(games_dir / f"{game_id}.jsonl")
     assert log.finished and log.header.roster[5]["agent"] == "human:browser"
     state = replay(log).state

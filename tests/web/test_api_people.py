@@ -29,7 +29,7 @@ def test_the_public_view_of_a_game_with_people(client: TestClient, games_dir: An
     assert [e["seq"] for e in after["events"]] == list(range(len(public)))
     assert len(after["roles"]) == 10  # every role once the game has ended
     seat = client.get(f"/api/games/{game_id}", params={"seat": 5}, headers=bearer(token)).json()
-    assert "roles" not in seat  # a seat's view keeps only what the seat saw
+    assert seat["roles"] == after["roles"]  # the seat's view too, once the game has ended
 
 
 def test_decisions_carry_a_form_a_card_and_a_deadline(client: TestClient) -> None:

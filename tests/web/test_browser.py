@@ -132,7 +132,11 @@ def test_god_and_seat_views(server: Server, page: Any) -> None:
     page.select_option("#view", str(citizen))
     page.wait_for_selector(f"#view-note:text('seat {citizen}')")
     page.wait_for_selector(f".player[data-seat='{citizen}'] .role:text('CITIZEN')")
-    assert page.locator(f".player[data-seat='{sheriff}'] .role").inner_text() == ""
+    # at the end every view shows every role; one event before, the citizen's knows its own
+    assert page.locator(f".player[data-seat='{sheriff}'] .role").inner_text() == "SHERIFF"
+    page.click("#prev")
+    hidden = "s => document.querySelector(`.player[data-seat='${s}'] .role`).textContent === ''"
+    page.wait_for_function(hidden, arg=sheriff)
     assert "SHERIFF" not in page.content()
     assert "seat=" in page.url and page.locator("#god-panels").is_hidden()
     page.select_option("#view", "god")
@@ -198,6 +202,14 @@ def test_play_a_seat_to_the_end(server: Server, page: Any) -> None:
     assert all(e.payload["by"] == "agent" for e in by_seat)
     # seat 4 is a citizen (seed 36): it saw its own role and nobody else's
     assert page.locator("#god-panels").is_hidden()
+    shown = {
+        card.get_attribute("data-seat"): card.locator(".role").inner_text()
+        for card in page.locator(".player").all()
+    }
+    assert shown == {str(s): r for s, r in replay(log).state.roles().items()}  # the end: all
+    page.click("#prev")  # one event before the end: its own role only
+    one_role = "() => document.querySelectorAll('.player .role:not(:empty)').length == 1"
+    page.wait_for_function(one_role)
     shown = {
         card.get_attribute("data-seat"): card.locator(".role").inner_text()
         for card in page.locator(".player").all()

@@ -35,6 +35,8 @@ def _play(client: TestClient, game_id: str, seat: int, token: str) -> list[dict[
         assert request["deadline"] > 0 and "turn" in request["describe"]
         lines = request["knows"]["lines"]
         assert lines[0].startswith("secret: ") and "role" in lines[0]  # its own role
+        role = request["knows"]["headline"].partition(", the ")[2]  # and on its headline
+        assert role and role in lines[0], (request["knows"]["headline"], lines[0])
         body = {"request_id": request["request_id"], "action": {"text": f"mine {answered}"}}
         assert client.post(url, json=body, headers=bearer(token)).status_code == 200
 

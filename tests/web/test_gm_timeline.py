@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from duskfall.gm.spectator import narration
 from duskfall.llm import Request
 from duskfall.store.log import LogHeader
 from duskfall.testing.gm_games import build_game
@@ -46,3 +47,37 @@ def test_days_nights_outs_and_speakers_of_a_gm_game() -> None:
         v["actor"] == game.names.index(v["payload"]["speaker"]) for v in speeches
     )
     assert all(v["day"] >= 1 for v in views if v["kind"] == "chat" and v["seq"] > out["seq"])
+
+
+def test_a_gm_game_shows_its_dealt_roles_names_its_speakers_and_hides_its_bookkeeping() -> None:
+    """Issue 42: every role read "player", speeches were signed "seat 4", the GM's markers and
+    notices showed, and the bar flipped back to day 0 at every model call."""
+    game, events = build_game(gm_putting_one_out, gm_format="structured", max_steps=20, seed=2)
+    asyncio.run(asyncio.wait_for(game.run(), 30))
+    timeline = Timeline(LogHeader("gm-test", "gm", {}, 2, [{}] * len(game.names)))
+    frames = [timeline.add(event) for event in events]
+    [deal] = [e for e in events if e.kind == "deal"]
+    dealt = {game.names.index(n): r for n, r in deal.payload["roles"].items()}
+    assert timeline.roles() == dealt
+    for frame in frames:
+        for seat, role in frame.view["reveals"].items():
+            assert dealt[int(seat)] == role, frame.view["text"]
+    for seat in range(len(game.names)):  # each seat learns its own role at the deal
+        known = {s for f in timeline.visible(seat) for s in f.view["reveals"]}
+        assert str(seat) in known
+    for frame in frames:
+        view = frame.view
+        if view["kind"] == "chat" and view["payload"]["role"] == "player":
+            assert view["text"].startswith(f"{view['payload']['speaker']}: ")
+        if view["kind"] == "chat" and view["payload"]["role"] == "gm":
+            assert "[" not in view["text"] and "TURN" not in view["text"], view["text"]
+    assert all(f.view["detail"] for f in frames if f.view["kind"] in ("step", "gm_instruction"))
+    days = [f.view["day"] for f in frames]
+    first = days.index(1)
+    assert all(day >= 1 for day in days[first:])  # model calls keep the game's day
+
+
+def test_the_gms_narration_is_read_without_its_markers_and_notices() -> None:
+    said = "Night falls. [system sent a secret message to Cleo] [PRIVATE TURN: Ann]"
+    assert narration(said) == "Night falls."
+    assert narration("天黑了。[系统已向Bo发送秘密信息]【轮到：Bo】") == "天黑了。"

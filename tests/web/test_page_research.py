@@ -134,7 +134,7 @@ def test_an_expanded_prompt_stays_open_while_live_events_arrive(
         page.click(".calls .to-action")  # the action the call led to, on the timeline
         current = page.locator("#events li.current")
         assert current.get_attribute("data-kind") == "action"
-        assert "seat 2 acts: declaration: reads" in current.locator(".text").inner_text()
+        assert "seat 2 acts: declaration: calls" in current.locator(".text").inner_text()
 
 
 def test_the_seat_page_passes_axe(server: Server, browser: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from duskfall.core.events import Event
 from duskfall.core.registry import get_variant
 from duskfall.core.spectator import DEFAULT, casts_of
+from duskfall.variants.werewolf.legal import WitchChoice
 from duskfall.web import present
 
 WEREWOLF = get_variant("werewolf")
@@ -22,7 +23,7 @@ def line(variant_id: str, event: Event, names: dict[int, str] | None = None) -> 
 
 def test_variant_markup_is_stripped() -> None:
     event = Event("PLAYER_ELIMINATED", {"player_id": 4}, day=2, phase="VOTING")
-    assert line("sports-mafia", event) == "player 4 is eliminated"
+    assert line("sports-mafia", event) == "seat 4 is voted out"  # the spectator's words
     assert present.plain("[bold]Day 1[/] starts") == "Day 1 starts"
     assert present.plain("a [broken markup") == "a [broken markup"
 
@@ -46,7 +47,7 @@ def test_a_variant_words_its_own_actions() -> None:
     action = {"type": "DECLARATION", "declaration": [0, -3] + [0] * 8, "nomination": 1}
     event = Event("action", {"seat": 0, "action": action}, "admin", source="runtime")
     assert line("sports-mafia", event) == (
-        "seat 0 acts: declaration: reads 1 black -3; nominates player 1"
+        "seat 0 acts: declaration: calls seat 1 black -3; nominates seat 1"
     )
     vote = Event("action", {"seat": 0, "action": {"type": "VOTE", "target": 3}}, "admin")
     assert line("werewolf", vote) == "seat 0 acts: vote: seat 3"
@@ -105,7 +106,11 @@ def test_reveals_of_other_shapes() -> None:
     dawn = Event("dawn", {"deaths": [{"seat": 7, "name": "Hiro", "roles": ["DOCTOR"]}]})
     assert present.reveals(spectator, dawn) == {7: "DOCTOR"}
     team = Event("team", {"channel": "mafia", "members": [3, 5]})
-    assert present.reveals(spectator, team) == {3: "mafia", 5: "mafia"}
+    assert present.reveals(spectator, team) == {}  # a channel is not a role: a mark
+    assert present.marks(spectator, team) == [
+        {"seat": 3, "mark": "channel", "text": "mafia"},
+        {"seat": 5, "mark": "channel", "text": "mafia"},
+    ]
     wolves = Event("wolf_team", {"wolves": [1, 7]})
     assert present.reveals(WEREWOLF.info.spectator, wolves) == {1: "Werewolf", 7: "Werewolf"}
     assert present.reveals(DEFAULT, Event("deaths", {"seats": [1, 3]})) == {}
@@ -135,3 +140,28 @@ def test_gm_audit_lines_tell_breaks_from_what_was_not_checked() -> None:
     assert line("gm", broke) == "audit, step 4: the GM broke second_exile (2 exiled)"
     note = Event("gm_audit", {"step": 5, "rule": "unmapped", "detail": "no target"}, "admin")
     assert line("gm", note) == "audit, step 5: not checked (no target)"
+
+
+def test_sports_mafia_reads_for_people_not_the_wire() -> None:
+    """Issue 42: "votes (round 0): 3->3", "tie between [3, 9]" and "sheriff? False"."""
+    votes = Event("VOTES", {"round": 0, "votes": {"0": 3, "1": 3, "2": 9, "3": 3}}, day=1)
+    assert (
+        line("sports-mafia", votes)
+        == "votes: 3 for seat 3 (seats 0, 1 and 3), 1 for seat 9 (seat 2)"
+    )
+    again = Event("VOTES", {"round": 2, "votes": {"0": True, "1": False}}, day=1)
+    assert line("sports-mafia", again) == "re-vote: 1 for no (seat 1), 1 for yes (seat 0)"
+    tie = Event("REVOTE_STARTED", {"tied": [3, 9]}, day=1)
+    assert line("sports-mafia", tie) == "Seats 3 and 9 are tied: they vote again"
+    card = SPORTS.info.spectator.seat_card(
+        {"player_id": 8, "role": "DON", "private_info": {"don_checks": {"4": False}}}
+    )
+    assert any(text.endswith(": checked, not the sheriff") for text in card.lines), card.lines
+    assert not any("?" in text or "False" in text for text in card.lines)
+
+
+def test_the_witch_is_asked_in_plain_words() -> None:
+    legal = WitchChoice(2, True, (0, 3), ("Ada", "Bo", "Cleo", "Dan"))
+    question = WEREWOLF.info.spectator.question(legal)
+    assert question is not None and "'" not in question and "poison N" not in question
+    assert question.startswith("The wolves attacked Cleo (seat 2) tonight.")

@@ -14,11 +14,14 @@ better. Nothing here decides *who* may see an event: that is
   may name the players as their prompts do (``seat 2 (Cleo)``);
 * :meth:`Spectator.reveals`: the roles an event tells whoever sees it (``{seat: role}``);
 * :meth:`Spectator.marks`: what it puts on players' cards (:class:`Mark`: ``dead``,
-  ``exiled``, ``badge``, ``checked``, ``saved``, ``poisoned``, ``guarded``, ``protected``);
+  ``exiled``, ``badge``, ``checked``, ``saved``, ``poisoned``, ``guarded``, ``protected``,
+  ``channel``: a private channel the player is in, named by the mark's text; a player may
+  be in several);
 * :meth:`Spectator.ballot`: the votes it records, as a :class:`Ballot` (also the metrics'
   common form of a vote, :mod:`duskfall.core.facts`);
 * :meth:`Spectator.names`: players' names an opening event announces;
 * :meth:`Spectator.action_words`: an action in words, where the variant says it its own way;
+* :meth:`Spectator.detail`: whether an event is bookkeeping, listed only on request;
 * :meth:`Spectator.seat_card`: what a seat knows, in plain words, from its own observation
   only (its role, teammates, checks...): so nothing on the card can leak;
 * :meth:`Spectator.question`: a decision's question in plain words, for a person (None: the
@@ -126,6 +129,10 @@ class Spectator:
     def action_words(self, action: Payload) -> str | None:
         """An action in words where the variant words it its own way (else None)."""
         return None
+
+    def detail(self, event: Event) -> bool:
+        """Whether ``event`` is bookkeeping behind what people read (shown on request only)."""
+        return False
 
     def ballot(self, event: Event) -> Ballot | None:
         return None

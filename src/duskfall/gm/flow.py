@@ -22,19 +22,25 @@ def deal(skeleton: Skeleton, names: Sequence[str], rng: random.Random) -> dict[s
     return dict(zip(names, deck, strict=True))
 
 
+def known_roles(skeleton: Skeleton, roles: dict[str, str], name: str) -> dict[str, str]:
+    """The roles ``name`` learns at the deal: its own, then the players its role knows."""
+    own = roles[name]
+    known_roles = skeleton.role(own).knows
+    known = {p: role for p, role in roles.items() if role in known_roles and p != name}
+    return {name: own, **known}
+
+
 def role_message(skeleton: Skeleton, roles: dict[str, str], name: str, texts: Texts) -> str:
     """What ``name`` is told at the deal: its role, and the players its role knows."""
     own = roles[name]
     lines = [texts.role_secret.format(role=own)]
-    known_roles = skeleton.role(own).knows
-    if known_roles:
-        known = [p for p, role in roles.items() if role in known_roles and p != name]
-        if known:
-            lines.append(
-                texts.known_secret.format(
-                    roles=texts.joiner.join(known_roles), names=texts.joiner.join(known)
-                )
+    known = [p for p in known_roles(skeleton, roles, name) if p != name]
+    if known:
+        lines.append(
+            texts.known_secret.format(
+                roles=texts.joiner.join(skeleton.role(own).knows), names=texts.joiner.join(known)
             )
+        )
     return " ".join(lines)
 
 

@@ -134,7 +134,10 @@ class GMGame(Pausable):
         self._emit(kinds.DEAL, {"roles": roles}, ADMIN)
         for name in self.names:
             text = flow.role_message(skeleton, roles, name, self.texts)
-            self._emit(kinds.SECRET, {"step": 0, "player": name, "text": text}, self._only(name))
+            known = flow.known_roles(skeleton, roles, name)  # by seat, for the page's cards
+            seats = {str(self.names.index(p)): role for p, role in known.items()}
+            secret = {"step": 0, "player": name, "text": text, "roles": seats}
+            self._emit(kinds.SECRET, secret, self._only(name))
 
     async def run(self) -> Outcome:
         """Play until the game is over; waits while paused."""

@@ -119,7 +119,7 @@ class GameFeed:
             "status": self.status,
             "outcome": self.timeline.describe()["outcome"],
         }
-        if seat is None or (seat == PUBLIC_VIEW and self.status in ENDED):  # roles at the end
+        if seat is None or self.status in ENDED:  # every view learns every role at the end
             message["roles"] = {str(s): r for s, r in self.timeline.roles().items()}
         return message
 

@@ -94,7 +94,13 @@ async def open_gm_game(request: GMRequest, games_dir: Path) -> GMLiveGame:
     game = plan.open(index=True)
     for human in humans.values():
         human.known = partial(known_to, game.state, human.player)
+        human.role = partial(dealt_role, game.state, human.player)
     return GMLiveGame(game, plan.header, humans, plan.path, request.pace)
+
+
+def dealt_role(state: GMState, player: str) -> str | None:
+    """The role duskfall dealt ``player`` (None before the deal, or on a card without one)."""
+    return state.roles.get(player)
 
 
 def known_to(state: GMState, player: str) -> list[str]:

@@ -61,6 +61,8 @@ class BrowserPlayer(PageRequests, Provider):
         self.endpoint = f"{BROWSER_AGENT}:{id(self)}"
         #: what this player alone knows, newest last (its secrets and private answers)
         self.known: Callable[[], Sequence[str]] = tuple
+        #: the role duskfall dealt this player (None: the card deals none, or not yet)
+        self.role: Callable[[], str | None] = lambda: None
 
     async def ping(self) -> None:
         """Nothing to check: the person answers or is recorded as silent."""
@@ -82,13 +84,18 @@ class BrowserPlayer(PageRequests, Provider):
                     "choices": [{"label": "", "value": {}}],
                     "fields": [TEXT_FIELD],
                 },
-                "knows": {"headline": f"You are {self.player} (seat {self.seat})", "lines": known},
+                "knows": {"headline": self.headline(), "lines": known},
                 "hint": None,
                 "timeout": self.timeout,
                 "deadline": time.time() + self.timeout,
             }
 
         return Completion((await self._requests.ask(request)).strip())
+
+    def headline(self) -> str:
+        """``You are Cleo (seat 2), the Seer`` (the role once it is dealt)."""
+        role = self.role()
+        return f"You are {self.player} (seat {self.seat})" + (f", the {role}" if role else "")
 
     def answer(self, request_id: int, action: Any) -> None:
         """Hand in the reply to the open turn ``request_id``; raises StaleAnswer or BadReply."""

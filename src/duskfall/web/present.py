@@ -199,6 +199,14 @@ def ballot(spectator: Spectator, event: Event) -> Ballot | None:
         return None
 
 
+def detail(spectator: Spectator, event: Event) -> bool:
+    """Whether ``event`` is bookkeeping the list shows only on request."""
+    try:
+        return spectator.detail(event)
+    except SHAPE_ERRORS:
+        return False
+
+
 def names(spectator: Spectator, event: Event) -> dict[int, str]:
     """The players' names ``event`` announces."""
     try:

@@ -30,6 +30,11 @@ from duskfall.core.variant import State, Variant, parse_config
 from duskfall.store.log import LogHeader
 from duskfall.web import present
 
+#: What agents record (dated from their own view): shown at the game's day and phase.
+AGENT_KINDS = frozenset(
+    {kinds.ACTION, kinds.THOUGHT, kinds.LLM_CALL, kinds.SUSPICION, kinds.INVALID_ACTION}
+)
+
 #: The ``seat`` of the public view (public events only, open to everyone); also the key of
 #: its numbers in :attr:`Frame.numbers`.
 PUBLIC_VIEW = -1
@@ -138,13 +143,13 @@ class Timeline:
         return number
 
     def _when(self, event: Event) -> tuple[int, str]:
-        """The day and phase an event is shown in: a rules event's own; any other (a model
-        call, a thought, an action) the game's at that moment, since agents date their
-        records from their own view (sports mafia's counts its turns from 0)."""
-        if event.source == "rules" or self.state is None:
-            if event.source == "rules":
-                self._clock = (event.day, event.phase)
-            return event.day, event.phase
+        """The day and phase an event is shown in: a game event's own (a rules event's, or
+        any event of a game without a rules engine); an agent's record (a model call, a
+        thought, an action) the game's at that moment, since agents date their records from
+        their own view (sports mafia's counts its turns from 0, a GM game's calls say day 0)."""
+        if event.source == "rules" or (self.state is None and event.kind not in AGENT_KINDS):
+            self._clock = (event.day, event.phase)
+            return self._clock
         return self._clock or (event.day, event.phase)
 
     def _view(self, event: Event) -> dict[str, Any]:
@@ -171,6 +176,7 @@ class Timeline:
             "votes": None if ballot is None else [list(cast) for cast in ballot.casts],
             "ballot": None if ballot is None else ballot.name,
             "marks": present.marks(spectator, event),
+            "detail": present.detail(spectator, event),
             "names": present.names(spectator, event) if event.visibility == "public" else {},
             "payload": payload,
         }

@@ -1,5 +1,6 @@
-"""How a spectator sees classic mafia: lines, the roles an event reveals (the eliminated
-player's, the investigated player's), the marks on players, the ballots and a seat's card."""
+"""How a spectator sees classic mafia: lines, the roles an event reveals (a seat's own, the
+eliminated player's, the investigated player's), the marks on players (the private channels a
+seat shares, its checks, deaths...), the ballots and a seat's card."""
 
 from __future__ import annotations
 
@@ -97,7 +98,17 @@ _MARKS: dict[str, MarkFinder] = {
     "doctor_action": lambda e: mark(
         e.payload.get("target"), "protected", f"protected by the doctor, {night_of(e)}"
     ),
+    "team": lambda e: _channel(e.payload),
 }
+
+
+def _channel(payload: Payload) -> list[dict[str, Any]]:
+    """A private channel's members (``mafia``, ``doctors``...): a channel, not a role, so it is
+    a mark (a seat in two channels shows both) and never overwrites a seat's roles."""
+    channel = payload.get("channel")
+    if not isinstance(channel, str):
+        return []
+    return [m for seat in payload.get("members") or [] for m in mark(seat, "channel", channel)]
 
 
 def _seat_roles(seat: Any, roles: Any) -> dict[int, str]:
@@ -134,9 +145,6 @@ class MafiaSpectator(Spectator):
             for death in payload.get("deaths") or []:
                 found.update(_seat_roles(death.get("seat"), death.get("roles")))
             return found
-        if kind == "team":
-            members = payload.get("members") or []
-            return {m: str(payload["channel"]) for m in members if seat_or_none(m) is not None}
         if kind in ("deal", "game_end"):
             return _all_roles(payload.get("roles"))
         return {}

@@ -16,9 +16,12 @@ from duskfall.core.spectator import (
     mark,
     night_of,
     roles_line,
+    seat_label,
 )
+from duskfall.core.variant import LegalActions
 from duskfall.variants.werewolf import event_text
 from duskfall.variants.werewolf.facts import FACTS
+from duskfall.variants.werewolf.legal import WitchChoice
 from duskfall.variants.werewolf.role_unit import Reveal
 from duskfall.variants.werewolf.roles import WEREWOLF
 from duskfall.variants.werewolf.units import UNITS
@@ -82,6 +85,24 @@ def _card_facts(observation: Payload) -> Any:
     return facts
 
 
+def witch_question(legal: WitchChoice) -> str:
+    """The witch's decision in plain words (the buttons carry the choices)."""
+    parts = []
+    if legal.attacked is not None:
+        attacked = seat_label(legal.attacked, dict(enumerate(legal.names)))
+        parts.append(f"The wolves attacked {attacked} tonight.")
+    else:
+        parts.append("The wolves attacked nobody tonight.")
+    options = []
+    if legal.can_save and legal.attacked is not None:
+        options.append("save that player with your antidote")
+    if legal.poison_targets:
+        options.append("poison a player")
+    options.append("do nothing")
+    choice = ", ".join(options[:-1]) + f" or {options[-1]}" if len(options) > 1 else options[0]
+    return " ".join(parts) + f" You may {choice}: one potion at most tonight."
+
+
 class WerewolfSpectator(Spectator):
     mark_finders = _MARKS
 
@@ -114,6 +135,9 @@ class WerewolfSpectator(Spectator):
 
     def seat_card(self, observation: Payload) -> SeatCard:
         return card(observation, observation.get("wolves") or (), _card_facts(observation))
+
+    def question(self, legal: LegalActions) -> str | None:
+        return witch_question(legal) if isinstance(legal, WitchChoice) else None
 
 
 SPECTATOR = WerewolfSpectator()

@@ -19,13 +19,19 @@ function marksBySeat(events, upTo) {
       const seatMarks = bySeat.get(mark.seat);
       if (mark.mark === "dead" && seatMarks.dead) continue; // the first says the cause (god view)
       if (mark.mark === "badge") for (const other of bySeat.values()) delete other.badge;
+      if (mark.mark === "channel") { // a seat may share several private channels
+        const channels = new Set([...(seatMarks.channels || []), mark.text]);
+        seatMarks.channels = [...channels];
+        seatMarks.channel = `${channels.size > 1 ? "channels" : "channel"}: ${[...channels].join(", ")}`;
+        continue;
+      }
       seatMarks[mark.mark] = mark.text;
     }
   }
   return bySeat;
 }
 
-const KNOWLEDGE_MARKS = ["checked", "saved", "poisoned", "guarded", "protected"];
+const KNOWLEDGE_MARKS = ["channel", "checked", "saved", "poisoned", "guarded", "protected"];
 
 function isVoteStop(event) {
   return !event.votes && event.payload && event.payload.tally !== undefined;
@@ -77,6 +83,11 @@ function weightText(weight) {
   return weight === 1 ? "" : ` ×${weight}`;
 }
 
+/** "night 2" or "day 2": a ballot is named by its phase. */
+function whenText(event) {
+  return `${isNight(event.phase) ? "night" : "day"} ${event.day}`;
+}
+
 function renderTallyBox(box, seats, votes) {
   if (!votes) {
     box.replaceChildren();
@@ -85,7 +96,7 @@ function renderTallyBox(box, seats, votes) {
   const rows = totals(votes.casts);
   const e = votes.event;
   box.replaceChildren(
-    el("h3", { text: `${e.ballot || "votes"} · day ${e.day}` }),
+    el("h3", { text: `${e.ballot || "votes"} · ${whenText(e)}` }),
     ...rows.map(([target, { total, voters }]) => el("div", {
       class: "tally-row", "data-target": target === null ? "none" : target, "data-total": total,
     },
@@ -145,7 +156,7 @@ function stripButtons(events, shown, onJump) {
       segments.push(seg);
     }
     seg.last = index;
-    for (const mark of e.marks || []) seg.marks.push([mark, index]);
+    for (const mark of e.marks || []) if (mark.mark !== "channel") seg.marks.push([mark, index]);
   }
   return segments.map((seg) => {
     const night = isNight(seg.event.phase);

@@ -26,6 +26,7 @@ const page = {
   closedOnPurpose: false,
   admin: false,
   tab: "thoughts",
+  notice: null, // why the page shows another view than the one asked for
   player: null,
   speed: 1,
   mode: "events", // the list shows the events, or the transcript by speaker
@@ -79,6 +80,8 @@ function receive(message) {
     page.retryMs = 500;
     $("error").classList.add("hidden");
     $("token-form").classList.add("hidden");
+    if (page.notice) showError(page.notice);
+    page.notice = null;
     page.game = message.game;
     page.events = message.events;
     page.status = message.status;
@@ -115,8 +118,11 @@ function receive(message) {
     renderDecision();
   } else if (message.type === "error") {
     page.closedOnPurpose = true;
-    if (page.view === null && !adminToken()) {
-      switchView(PUBLIC); // a game with people: spectators follow its public events
+    // a game with people: a spectator without the view's token follows its public events
+    const tokenless = page.view === null ? !adminToken() : page.view !== PUBLIC && !tokenFor(page.view);
+    if (tokenless && /token/i.test(message.message)) {
+      if (page.view !== null) page.notice = `${message.message}: here is the public view`;
+      switchView(PUBLIC);
       return;
     }
     showError(message.message);
@@ -131,8 +137,13 @@ function showError(text) {
 
 // -- which events the filters show -------------------------------------------------------
 
+/** Runtime records and a variant's bookkeeping (a GM game's steps and turns) are listed on request. */
+function isDetail(event) {
+  return event.detail || RUNTIME_KINDS.has(event.kind);
+}
+
 function shownByFilters(event) {
-  return $("show-runtime").checked || !RUNTIME_KINDS.has(event.kind);
+  return $("show-runtime").checked || !isDetail(event);
 }
 
 function shownIndexes() {
@@ -203,7 +214,7 @@ function eventItem(event, index) {
   const tag = event.scope === "public" ? null
     : el("span", { class: "tag", title: "who sees this", text: event.scope === "admin" ? "god" : event.visibility });
   const item = el("li", {
-    class: `scope-${event.scope} kind-${event.kind.replace(/[^\w-]/g, "_")}${RUNTIME_KINDS.has(event.kind) ? " runtime" : ""}`,
+    class: `scope-${event.scope} kind-${event.kind.replace(/[^\w-]/g, "_")}${isDetail(event) ? " runtime" : ""}`,
     "data-index": index,
     "data-kind": event.kind,
     "data-day": event.day,
