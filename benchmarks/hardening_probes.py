@@ -400,7 +400,8 @@ def probe_numbering(duskfall: Duskfall, tally: Tally) -> None:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as reply:
             started = json.loads(reply.read())
         _status, listed = http_get(port, "/api/games", None)
-        row = next(g for g in json.loads(listed) if g["game_id"] == started["game_id"])
+        rows = json.loads(listed)["games"]  # the list is a page: {"games": [...], "total": ...}
+        row = next(g for g in rows if g["game_id"] == started["game_id"])
         hidden = (row["events"], row["tokens"], row["cost_usd"]) == (None, None, None)
         tally.check(row["status"] == "running" and hidden, "running game's totals in the list")
 
