@@ -83,7 +83,8 @@ def test_keys_echoed_by_models_are_masked_everywhere(
 
     texts = [log.read_text() for log in logs]
     # what the models said is kept, with the key masked: speeches, reasoning, a GM's chat
-    said = [e for t in texts for e in map(json.loads, t.splitlines()[1:-1])]  # the events
+    lines = [e for t in texts for e in map(json.loads, t.splitlines()[1:-1])]
+    said = [e for e in lines if "kind" in e]  # the events (not the signature lines)
     kinds = {e["kind"] for e in said if "my header is" in json.dumps(e["payload"])}
     assert {"speech", "thought", "llm_call", "chat"} <= kinds, kinds
     assert any("Bearer ***" in t for t in texts) and any("the key is ***" in t for t in texts)
