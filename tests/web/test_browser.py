@@ -244,11 +244,13 @@ def _with_agent_records(log_path: Path) -> None:
         {**base, "kind": kind, "payload": payload, "visibility": "admin", "source": source}
         for kind, payload, source in extra
     ]
-    header, *events = parse_lines(log_path.read_bytes())
+    header, *lines = parse_lines(log_path.read_bytes())
+    events = [line for line in lines if "kind" in line]  # an edited log loses its signatures
     events[14:14] = records
     for seq, event in enumerate(events):
         event["seq"] = seq
-    log_path.write_bytes(rechain([header, *events]))  # a deliberate edit redoes the chain
+    ends = [line for line in lines if line.get("type") == "end"]
+    log_path.write_bytes(rechain([header, *events, *ends]))  # a deliberate edit redoes the chain
 
 
 def test_god_panels_show_thoughts_suspicions_and_prompts(server: Server, page: Any) -> None:
