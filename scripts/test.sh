@@ -37,6 +37,17 @@ step "pip: install -e .[dev] (a first llama-cpp-python build takes about 5 minut
 python -m pip install --progress-bar on -e ".[dev]"
 step_done
 
+# llama.cpp built for every feature of a processor with AMX traps when llama_cpp.server serves
+# it (invalid opcode in libggml-cpu; the in-process model is unaffected): build it without AMX.
+if grep -q amx_tile /proc/cpuinfo 2>/dev/null \
+    && python -c 'import llama_cpp, sys; sys.exit("AMX_INT8 = 1" not in llama_cpp.llama_print_system_info().decode())' 2>/dev/null; then
+    step "llama-cpp-python again, without AMX (this processor has it; about 5 minutes)"
+    version=$(python -c 'import llama_cpp; print(llama_cpp.__version__)')
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
+        python -m pip install --no-cache-dir --force-reinstall --no-deps "llama-cpp-python==$version"
+    step_done
+fi
+
 # Browser tests drive Debian's Chromium; install it when we can (root + apt).
 step "chromium"
 if [ -x /usr/bin/chromium ]; then
