@@ -11,7 +11,12 @@ import json
 import random
 import sys
 
-SEED_KEYS = {"vote": "VOTE", "kill": "KILL", "don_check": "DON_CHECK", "sheriff_check": "SHERIFF_CHECK"}
+SEED_KEYS = {
+    "vote": "VOTE",
+    "kill": "KILL",
+    "don_check": "DON_CHECK",
+    "sheriff_check": "SHERIFF_CHECK",
+}
 # In werewolf and mafia, valid_actions spells the action: "type", then one key per field.
 FIELDS = ("potion", "target", "says", "run", "withdraw", "claim")
 
