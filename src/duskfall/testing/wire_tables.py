@@ -86,8 +86,6 @@ def describe(schema: Mapping[str, Any]) -> str:
         if low is not None and high is not None:
             return f"integer {low}..{high}"
         return "integer" if not low else f"integer >= {low}"
-    if kind == "string" and isinstance(schema.get("maxLength"), int):
-        return f"string <= {schema['maxLength']} chars"
     return str(kind or "any")
 
 
