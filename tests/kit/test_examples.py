@@ -5,6 +5,11 @@ others are the server's bots) without a refusal or a fallback."""
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -74,6 +79,20 @@ async def test_an_example_client_plays_a_whole_game(
     assert_clean_seat(tmp_path)
 
 
+@contextmanager
+def _pages_served(folder: Path) -> Iterator[str]:
+    """``folder`` served over HTTP on loopback (``python -m http.server``); its base URL."""
+    handler = partial(SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *args: None  # type: ignore[method-assign]
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as http:
+        thread = threading.Thread(target=http.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{http.server_address[1]}"
+        finally:
+            http.shutdown()
+
+
 @pytest.mark.browser
 def test_the_browser_example_plays_over_websocket(tmp_path: Path, in_background: object) -> None:
     from duskfall.testing.web_server import chromium
@@ -90,11 +109,10 @@ def test_the_browser_example_plays_over_websocket(tmp_path: Path, in_background:
 
     server: GameServer = run(start())  # type: ignore[operator]
     try:
-        with chromium() as browser:
+        # served from loopback as the example says: a file: page's Origin (null) is refused
+        with chromium() as browser, _pages_served(EXAMPLES / "browser") as pages:
             page = browser.new_page()
-            page.goto(
-                f"{(EXAMPLES / 'browser' / 'index.html').as_uri()}?ws=ws://127.0.0.1:{server.ws_port}/"
-            )
+            page.goto(f"{pages}/index.html?ws=ws://127.0.0.1:{server.ws_port}/")
             page.wait_for_function("document.title.startsWith('game over')", timeout=60_000)
             log_text = page.inner_text("#log")
     finally:

@@ -11,10 +11,11 @@ body that never ends would hold its file descriptor until the process runs out o
 * **connections**: past ``max_connections`` open connections, a new one evicts the connection
   that has waited longest for the rest of a request it began (a slowloris, never an honest
   client, who sends its headers at once), else the one idle longest; if none is waiting, the
-  new one is turned away. The listening socket's backlog is half the cap
-  (:attr:`ConnectionLimits.backlog`): the event loop accepts up to a backlog of connections at
-  a time before any is evicted, so at most the cap and one backlog are ever open (750
-  descriptors by default, under the usual limit of 1,024).
+  new one is turned away. The listening socket's backlog is an eighth of the cap
+  (:attr:`ConnectionLimits.backlog`). The event loop accepts up to a backlog of connections in
+  one turn, meets them (and evicts) in the next and closes the evicted in the one after, so
+  three backlogs can be open beside the cap: at most 1.375 times the cap (688 descriptors by
+  default, under the usual limit of 1,024).
 
 A connection past a deadline gets ``408 Request Timeout`` and is closed; one turned away gets
 ``503 Service Unavailable``. WebSockets, once upgraded, are not timed: a spectator may watch a
@@ -60,8 +61,9 @@ class ConnectionLimits:
 
     @property
     def backlog(self) -> int:
-        """The listening socket's backlog (``uvicorn.Config(backlog=...)``)."""
-        return max(8, self.max_connections // 2)
+        """The listening socket's backlog (``uvicorn.Config(backlog=...)``): an eighth of
+        the cap, as three backlogs may be open beside it (see the module's docstring)."""
+        return max(8, self.max_connections // 8)
 
 
 class GuardedH11Protocol(H11Protocol):
