@@ -35,6 +35,7 @@ from fastapi.staticfiles import StaticFiles
 from duskfall.core.errors import DuskfallError, LogCorrupt
 from duskfall.store.index import UnknownGame
 from duskfall.web.access import Access
+from duskfall.web.arena_missing import tournament_pages
 from duskfall.web.catalog import Catalog
 from duskfall.web.game_routes import StartGame as StartGame
 from duskfall.web.game_routes import game_routes
@@ -45,7 +46,6 @@ from duskfall.web.lab import lab_routes
 from duskfall.web.site_routes import STATIC, site_routes
 from duskfall.web.site_routes import variant_catalog as variant_catalog
 from duskfall.web.socket_routes import DEFAULT_SOCKETS_PER_CLIENT, socket_routes
-from duskfall.web.tournaments import tournament_routes
 
 
 @dataclass
@@ -76,7 +76,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app = FastAPI(title="duskfall", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.hub = hub
     app.state.settings = settings
-    app.include_router(tournament_routes(settings.db))  # first: it serves /static/report.css
+    app.include_router(tournament_pages(settings.db))  # first: it serves /static/report.css
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(DuskfallError)
