@@ -26,6 +26,7 @@ the reader was tuned on).
     python benchmarks/leaks.py                    # 30 werewolf-12 + 30 mafia source games
     python benchmarks/leaks.py --games 5
     python benchmarks/leaks.py --sentences heldout
+    python benchmarks/leaks.py --sentences blind   # another writer's set, never tuned to
 """
 
 from __future__ import annotations
@@ -388,7 +389,7 @@ def main() -> None:
     parser.add_argument("--clean", type=int, default=30, help="clean games per variant and bot")
     parser.add_argument(
         "--sentences",
-        choices=("heldout", "dev"),
+        choices=("blind", "heldout", "dev"),
         help="score the reader on a labelled set of speeches instead (no games played)",
     )
     args = parser.parse_args()

@@ -23,3 +23,19 @@ def test_one_of_us_is_a_teammate_exposure_too() -> None:
     assert reading.teammate == "Seat 5 is one of us" and reading.self_exposure == "us werewolves"
     clean = read_speech(table_words(), WOLF, "Seat 6 is one of us villagers, trust him.")
     assert clean.teammate is None
+
+
+def test_the_blind_set_is_whole_and_well_formed() -> None:
+    """The other writer's set (read for its figures by ``benchmarks/leaks.py --sentences
+    blind`` only): every kind and language, with exposures and clean speeches of each."""
+    speeches = load("blind")
+    assert len(speeches) == 352
+    cells = {(s.kind, s.language) for s in speeches}
+    assert cells == {
+        (k, lang)
+        for k in ("self", "teammate", "claim", "result")
+        for lang in ["en", "de", "fr", "es"]
+    }
+    for kind, language in cells:
+        cell = [s for s in speeches if (s.kind, s.language) == (kind, language)]
+        assert sum(s.leak for s in cell) == 12 and sum(not s.leak for s in cell) == 10
