@@ -102,7 +102,8 @@ def test_a_gm_that_never_gives_a_marker_stops_with_a_clear_message(
     run: Any, tmp_path: Path
 ) -> None:
     log = tmp_path / "g.jsonl"
-    code, out, _err = run("gm", "--model", "scripted", "--log", str(log))
+    args = ("--model", "scripted", "--gm-format", "markers")
+    code, out, _err = run("gm", *args, "--log", str(log))
     assert code == 1
     assert "3 unusable replies in a row (last: no marker found)" in out
     assert log.exists() and "game_over" in log.read_text()
@@ -227,3 +228,12 @@ def test_the_model_load_is_announced_before_the_game(run: Any, tmp_path: Path) -
     assert code == 0
     assert out.count("loading the model ") == 1  # once, before the first load only
     assert out.index("loading the model scripted ...") < out.index("6-player Werewolf")
+
+
+def test_the_scripted_model_plays_with_the_default_format(run: Any, tmp_path: Path) -> None:
+    """``gm -m scripted`` needs no ``--gm-format``: a scripted model cannot write marked free
+    text, so ``auto`` gives it structured turns (it aborted after 3 refused replies before)."""
+    log = tmp_path / "g.jsonl"
+    code, out, _err = run("gm", "-m", "scripted", "--lang", "en", "--log", str(log))
+    assert code == 0, out
+    assert "game over after" in out and "unusable replies" not in out

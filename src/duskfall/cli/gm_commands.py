@@ -119,7 +119,7 @@ def gm(
         typer.Option(
             "--gm-format",
             help="structured (JSON turns) or markers (free text); default: structured with "
-            "the local model",
+            "the local and scripted models, markers with others",
         ),
     ] = None,
     max_tokens: Annotated[

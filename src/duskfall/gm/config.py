@@ -3,7 +3,7 @@
 It can be written as a TOML or JSON file (``duskfall gm --config game.toml``)::
 
     card = "avalon5"          # a built-in card id or a path to a card file
-    gm_format = "structured"  # or "markers" (free text); default: structured for "local"
+    gm_format = "structured"  # or "markers" (free text); default: structured for local, scripted
     language = "en"           # zh or en (built-in cards exist in both)
     gm_model = "local"
     player_model = "local"    # for seats without their own model
@@ -46,7 +46,7 @@ class GMSettings(BaseModel):
     gm_format: Literal["auto", "structured", "markers"] = Field(
         "auto",
         description="structured (JSON turns) or markers (free text); auto: structured with "
-        "the embedded local model, markers with any other",
+        "the embedded local model and scripted, markers with any other",
     )
     player_model: str = "local"
     players: list[PlayerSpec] | None = Field(None, description="default: the card's seats")

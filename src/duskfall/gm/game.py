@@ -92,7 +92,7 @@ class GMGame(Pausable):
         self.state = state or GMState(list(self.names))
         self.texts: Texts = texts_for(card.language)
         self.structured = settings.gm_format == "structured" or (
-            settings.gm_format == "auto" and gm_model.provider.name == "local"
+            settings.gm_format == "auto" and not gm_model.provider.capabilities.prose_rules
         )
         skeleton = card.skeleton if self.structured else None
         self.skeleton = skeleton if skeleton and skeleton.seats == len(self.seats) else None

@@ -49,13 +49,17 @@ class Capabilities:
       the model sends a seed only while :attr:`Provider.takes_seed`);
     * ``token_count``: :meth:`Provider.count_tokens` gives a text's length in its own tokens
       (else the model estimates about four characters a token);
-    * ``ping``: :meth:`Provider.ping` is its own pre-flight check (else a tiny request is).
+    * ``ping``: :meth:`Provider.ping` is its own pre-flight check (else a tiny request is);
+    * ``prose_rules``: its model follows rules given in words without constrained output
+      (a game master's marked free text); a tiny or scripted model does not, so ``duskfall
+      gm`` runs it with structured turns by default.
     """
 
     schema: bool = False
     seed: bool = False
     token_count: bool = False
     ping: bool = False
+    prose_rules: bool = True
 
 
 class Provider(ABC):

@@ -148,7 +148,9 @@ class LocalProvider(Provider):
     """
 
     name = "local"
-    capabilities = Capabilities(schema=True, seed=True, token_count=True, ping=True)
+    capabilities = Capabilities(
+        schema=True, seed=True, token_count=True, ping=True, prose_rules=False
+    )
     max_concurrency = 1
     default_timeout = 180.0
 

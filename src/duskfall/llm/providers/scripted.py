@@ -57,8 +57,9 @@ class ScriptedProvider(Provider):
         self.requests: list[Request] = []
         self._function: ScriptFunction | None = None
         self._replies: Iterator[ScriptItem] | None = None
-        if replies is None:
+        if replies is None:  # it invents schema-valid answers, never marked free text
             self._function = self._schema_answer
+            self.capabilities = dataclasses.replace(self.capabilities, prose_rules=False)
         elif callable(replies):
             self._function = replies
         else:
