@@ -45,6 +45,10 @@ class Server:
         started: dict[str, Any] = response.json()
         return started
 
+    def admin(self, path: str) -> None:
+        """POST ``path`` as the admin (pause, resume)."""
+        httpx.post(f"{self.url}{path}", headers=bearer(ADMIN)).raise_for_status()
+
 
 @pytest.fixture
 def server(games_dir: Path, isolated_index: Path) -> Iterator[Server]:
@@ -110,10 +114,13 @@ def _wait_for_more_events(page: Any, than: int) -> None:
 
 
 def test_a_live_game_advances_on_the_page(server: Server, page: Any) -> None:
-    started = server.start(seed=31, pace=0.05)
+    started = server.start(seed=31, pace=0.1)
+    # paused while the page loads, so the game cannot end before the page sees it move
+    server.admin(f"/api/games/{started['game_id']}/pause")
     page.goto(f"{server.url}{started['url']}")
     page.wait_for_selector("#events li")
     seen = page.locator("#events li").count()
+    server.admin(f"/api/games/{started['game_id']}/resume")
     _wait_for_more_events(page, seen)
     page.wait_for_selector("#status .status-finished")
     now, total = _position(page)
