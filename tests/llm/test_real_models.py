@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from duskfall.llm.calls import call_report
+from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, run_game
 from duskfall.store.log import read_log
 from duskfall.store.replay import replay
@@ -20,7 +21,10 @@ from duskfall.testing.require import require
 pytestmark = [pytest.mark.llm, pytest.mark.timeout(900)]
 
 CONFIG = {"preset": "werewolf-6", "day_limit": 1}
-OPTIONS = {"reasoning_chars": 120, "max_tokens": 160}
+# deadlines far past any machine's speed: a busy 2-core machine took over a minute for a call,
+# and a timeout there says nothing of the provider (a hung call still ends the test)
+DEADLINES = {"timeout": 300, "decision_timeout": 600}
+OPTIONS = {"reasoning_chars": 120, "max_tokens": 160, **DEADLINES}
 
 
 def gguf_path() -> Path:
@@ -39,6 +43,7 @@ async def play(agents: str, log_path: Path, options: dict[str, Any] = OPTIONS) -
             config=CONFIG,
             log_path=log_path,
             agent_options=options,
+            settings=RuntimeSettings(decision_timeout=DEADLINES["decision_timeout"]),
         )
     )
     assert game.state.outcome() is not None
