@@ -33,3 +33,20 @@ def test_the_command_shows_the_shares(parent: Path, cli: CliRun) -> None:
     assert "4 continuations from the same position" in text and "/4 = " in text
     code, out, err = cli("fork", str(parent), "--at", "day:2", "--samples", "0")
     assert code == 2 and "Traceback" not in err
+
+
+def test_a_call_budget_stops_model_samples_and_says_so(parent: Path, cli: CliRun) -> None:
+    """Model seats' calls after the fork point are counted; no sample starts past the budget."""
+    request = ForkRequest(parent, at="day:2", agents="llm:scripted")
+    whole = asyncio.run(sample_forks(request, 3))
+    assert whole.n == 3 and whole.calls > 0
+    per_sample = whole.calls / 3
+    budgeted = asyncio.run(sample_forks(request, 3, max_calls=1))
+    assert budgeted.n == 1 and budgeted.asked == 3 and budgeted.calls >= 1
+    assert budgeted.calls <= per_sample * 2  # one sample's calls, not three
+    assert budgeted.describe()[0].startswith("stopped at the call budget: 1 of 3 samples")
+    args = ("--at", "day:2", "--agents", "llm:scripted", "--samples", "3", "--max-calls", "1")
+    code, out, err = cli("fork", str(parent), *args)
+    assert code == 0 and "1 of 3 samples played" in " ".join(out.split()), err
+    code, out, err = cli("fork", str(parent), "--max-calls", "5")
+    assert code == 2 and "give --samples N too" in err

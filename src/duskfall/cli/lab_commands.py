@@ -95,6 +95,15 @@ def fork(
             "ended (no logs written)",
         ),
     ] = None,
+    max_calls: Annotated[
+        int | None,
+        typer.Option(
+            "--max-calls",
+            min=1,
+            help="with --samples: start no more samples once the model calls after the fork "
+            "point reach N",
+        ),
+    ] = None,
     retries: RetriesOpt = 2,
     timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
@@ -125,8 +134,10 @@ def fork(
         agent_options=parse_config_options(agent_option, None, "--agent-option"),
         unfinished=unfinished,
     )
+    if max_calls is not None and samples is None:
+        raise ConfigError("--max-calls bounds --samples; give --samples N too")
     if samples is not None:
-        found = asyncio.run(sample_forks(request, samples))
+        found = asyncio.run(sample_forks(request, samples, max_calls))
         console.print(f"{found.n} continuations from the same position, each its own seed:")
         for line in found.describe():
             console.print(f"  {plain(line)}", highlight=False)

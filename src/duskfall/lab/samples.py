@@ -3,8 +3,10 @@
 The fork a request describes is played ``N`` times, each with its own seats' seed (drawn
 from the request's, or the parent's, by a keyed hash: the same request gives the same
 samples), with the game's own agents unless the request names others (a model's seats too:
-``--samples`` multiplies their calls by N). The samples write no log of their own; what comes
-back is how each ended, as shares of the sides with Wilson 95% intervals.
+``--samples`` multiplies their calls by N). ``--max-calls`` bounds what that costs: no sample
+starts once the model calls made after the fork point reach the budget, and the report says
+how many were played of those asked. The samples write no log of their own; what comes back is
+how each ended, as shares of the sides with Wilson 95% intervals.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from duskfall.core.rng import derive_rng
 from duskfall.core.stats import Proportion
 from duskfall.lab.fork import ForkRequest, plan_fork, read_parent
+from duskfall.llm.calls import call_report
 
 DRAW = "draw"
 
@@ -27,6 +30,8 @@ class Samples:
     n: int = 0
     winners: Counter[str] = field(default_factory=Counter)
     seeds: list[int] = field(default_factory=list)
+    asked: int = 0
+    calls: int = 0  # model calls made after the fork point, all samples together
 
     def shares(self) -> dict[str, Proportion]:
         """Each outcome's share of the samples, most frequent first."""
@@ -34,6 +39,11 @@ class Samples:
 
     def describe(self) -> list[str]:
         lines = []
+        if self.n < self.asked:
+            lines.append(
+                f"stopped at the call budget: {self.n} of {self.asked} samples played "
+                f"({self.calls} model calls)"
+            )
         for team, share in self.shares().items():
             low, high = share.interval()
             shown = f"{share.rate:.0%} [{low:.0%}, {high:.0%}]"
@@ -49,12 +59,15 @@ def sample_seeds(request: ForkRequest, samples: int) -> list[int]:
     return [derive_rng(base, f"fork-samples:{i}").getrandbits(63) for i in range(samples)]
 
 
-async def sample_forks(request: ForkRequest, samples: int) -> Samples:
-    """Play the fork of ``request`` ``samples`` times (module docstring)."""
+async def sample_forks(request: ForkRequest, samples: int, max_calls: int | None = None) -> Samples:
+    """Play the fork of ``request`` ``samples`` times, starting none once ``max_calls`` model
+    calls have been made after the fork point (module docstring)."""
     if samples < 1:
         raise ValueError("samples must be at least 1")
-    found = Samples()
+    found = Samples(asked=samples)
     for seed in sample_seeds(request, samples):
+        if max_calls is not None and found.calls >= max_calls:
+            break
         one = dataclasses.replace(request, seed=seed, write_log=False, log_path=None)
         planned = plan_fork(one)
         await planned.preflight()
@@ -63,4 +76,6 @@ async def sample_forks(request: ForkRequest, samples: int) -> Samples:
         found.n += 1
         found.seeds.append(seed)
         found.winners[outcome.winner or DRAW] += 1
+        played = game.record.events[planned.origin.prefix :]
+        found.calls += call_report(played).calls
     return found
