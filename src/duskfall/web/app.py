@@ -58,8 +58,8 @@ from duskfall.web.tournaments import tournament_routes
 class WebSettings:
     """Where games are found and written, the admin token, the host names served beside
         loopback, the cap on request bodies (see :mod:`duskfall.web.guard`) and on the game
-        sockets one client address may hold open (:mod:`duskfall.web.socket_routes`), and the rollouts
-    per point of the win lines computed ahead (:mod:`duskfall.web.moments`)."""
+        sockets one client address may hold open (:mod:`duskfall.web.socket_routes`), and the
+    rollouts per point of the win lines computed ahead (:mod:`duskfall.web.moments`)."""
 
     games_dir: Path = Path("games")
     db: Path | None = None

@@ -82,15 +82,17 @@ def compute(target: Target) -> dict[str, Any]:
 
 
 def mark_swings(line: dict[str, Any], frames: Sequence[Frame]) -> None:
-    """Place each swing of ``line`` at its event (``at``): where the first seat it names left
-    the game (the event that announces it, else the decision that made it), else its first
-    point; with that event's text (``what``) and the seats that left there (``out``)."""
+    """Place each swing of ``line`` at its event (``at``): the event that tells the first seat
+    it names out of the game (an exile, a night's deaths told), else the decision after which
+    that seat was out; a swing with nobody out at the first event its round shows (not an
+    agent's record). With that event's text (``what``) and the seats that left (``out``)."""
     points = {point["event"]: point for point in line["points"]}
     for swing in line["swings"]:
         left = set(points[swing["from"]]["left"])
-        stop = min(swing["to"], len(frames))
-        at, out = swing["from"], []
-        for index in range(swing["from"], stop):
+        start, stop = swing["from"], min(swing["to"], len(frames))
+        at = next((i for i in range(start, stop) if _shown(frames[i])), start)
+        out: list[int] = []
+        for index in range(start, stop):
             out = sorted(left - set(frames[index].alive))
             if out:
                 at = next((i for i in range(index, stop) if _announces(frames[i], out)), index)
@@ -100,9 +102,17 @@ def mark_swings(line: dict[str, Any], frames: Sequence[Frame]) -> None:
         swing["what"] = frames[at].view["text"] if at < len(frames) else ""
 
 
+OUT_MARKS = frozenset({"dead", "exiled"})
+
+
 def _announces(frame: Frame, seats: list[int]) -> bool:
-    """Whether ``frame`` marks one of ``seats`` dead (an exile, a night's kill told)."""
-    return any(m["mark"] == "dead" and m["seat"] in seats for m in frame.view["marks"])
+    """Whether ``frame`` marks one of ``seats`` out (exiled, or dead)."""
+    return any(m["mark"] in OUT_MARKS and m["seat"] in seats for m in frame.view["marks"])
+
+
+def _shown(frame: Frame) -> bool:
+    """A game event the event list shows by default (not an agent's record, not bookkeeping)."""
+    return frame.event.source == "rules" and not frame.view["detail"]
 
 
 class KeyMoments:
