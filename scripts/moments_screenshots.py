@@ -43,12 +43,15 @@ def main() -> int:
             page.reload()
             page.locator("#winline-chart svg .winline-point").first.wait_for()
             page.locator("#winline-swings li button").first.click()
+            # the top bar stays put while the page scrolls: out of the element pictures' way
+            page.evaluate("() => { document.querySelector('.topbar').style.position = 'static'; }")
             page.locator("#winline").screenshot(path=str(OUT / "key-moments.png"))
             print("wrote", OUT / "key-moments.png")
             page.locator("#events li.swing").first.scroll_into_view_if_needed()
             page.locator(".events-panel").screenshot(path=str(OUT / "key-moments-list.png"))
             print("wrote", OUT / "key-moments-list.png")
             page.goto(f"{server.url}/games/werewolf-seed-3#e37")
+            page.evaluate("() => { document.querySelector('.topbar').style.position = 'static'; }")
             page.click("#explore-open")
             page.fill("#explore-agents", "werewolf=heuristic,default=random")
             page.locator("#explore").screenshot(path=str(OUT / "explore.png"))
@@ -57,6 +60,9 @@ def main() -> int:
             page.wait_for_url(lambda url: "werewolf-seed-3" not in url)
             page.locator("#status .status-finished").wait_for()
             page.locator("#family a").first.wait_for()
+            page.locator(
+                "#winline-chart svg .winline-point"
+            ).first.wait_for()  # computed at its end
             page.screenshot(path=str(OUT / "explore-fork.png"))
             print("wrote", OUT / "explore-fork.png")
     return 0

@@ -27,12 +27,12 @@ function lineApi(path) {
 
 /** Show the key moments of an ended game in the god view (asked once per page). */
 function showKeyMoments() {
+  const ended = ["finished", "aborted"].includes(page.status);
+  const ask = page.view === null && ended && !moments.asked;
+  if (ask) moments.asked = true;
   renderLine();
   renderSummary();
-  const ended = ["finished", "aborted"].includes(page.status);
-  if (page.view !== null || !ended || moments.asked) return;
-  moments.asked = true;
-  loadMoments();
+  if (ask) loadMoments();
 }
 
 async function loadMoments() {
