@@ -16,7 +16,7 @@ from duskfall.lab.leaks import leak_report
 from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import read_log
 from duskfall.store.replay import new_state_for, replay
-from duskfall.testing.logs import parse_lines, rechain
+from duskfall.testing.logs import parse_lines, rechain, unsigned
 from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
 from duskfall.web.moments import CACHE_DIR
@@ -290,3 +290,21 @@ def test_explore_refuses_what_cannot_be_forked_in_one_line(
         headers=bearer(ADMIN),
     )
     assert reply.status_code == 400 and "\n" not in reply.json()["detail"]
+
+
+def test_a_game_without_a_line_keeps_its_reason(client: TestClient, games_dir: Path) -> None:
+    """A game the rules engine cannot rebuild (here: a log whose variant has none) gets its
+    reason, once, not a computation at every view."""
+    path = play_logged(games_dir, seed=6)
+    items = unsigned(parse_lines(path.read_bytes()))
+    items[0]["variant"] = "no-such-variant"
+    path.write_bytes(rechain(items))
+    game_id = items[0]["game_id"]
+    admin = bearer(ADMIN)  # its agents are no bots this server knows: a protected game
+    first = client.get(f"/api/games/{game_id}/moments?wait=true", headers=admin).json()
+    assert first["status"] == "ready" and first["line"] is None and first["summary"] is None
+    assert first["problem"].startswith("no win line for this game")
+    again = client.get(f"/api/games/{game_id}/moments", headers=admin).json()
+    assert again == {**first, "cached": True}
+    line = client.get(f"/api/games/{game_id}/winline?rollouts=10", headers=admin)
+    assert line.status_code == 400 and line.json()["detail"] == first["problem"]

@@ -64,12 +64,12 @@ def compute(target: Target) -> dict[str, Any]:
     """The key moments of ``target``'s game (module docstring): blocking, seconds or more."""
     started = time.perf_counter()
     size = target.size()
-    game = read_parent(target.path)
     out: dict[str, Any] = {"format": FORMAT, "game_id": target.game_id, "log_size": size}
     try:
+        game = read_parent(target.path)
         line = win_line(game, rollouts=target.rollouts).to_dict()
         out["summary"] = seat_summary(game)
-    except Exception as exc:  # a GM game, a log with no decision: say why, once
+    except Exception as exc:  # a GM game, a log with no decision, a cut log: say why, once
         out.update(line=None, summary=None, problem=f"no win line for this game: {exc}")
     else:
         timeline = Timeline(game.header)
