@@ -49,7 +49,8 @@ async function submitExplore(e) {
   e.preventDefault();
   const event = current();
   if (!event) return;
-  const body = { agents: $("explore-agents").value.trim() || null };
+  const pace = Number($("explore-pace").value);
+  const body = { agents: $("explore-agents").value.trim() || null, pace: Number.isFinite(pace) ? pace : 0 };
   if ($("explore-replace").checked) body.replace = `${event.seq}=${$("explore-move").value}`;
   else body.at = String(event.seq);
   const button = $("explore-go");
