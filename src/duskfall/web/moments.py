@@ -3,7 +3,7 @@
 A game's key moments are its win-probability line (:mod:`duskfall.lab.winline`), its largest
 swings each placed at the event where it happened (the event after which a seat the swing
 names left the game, else the swing's first point) with that event's text, and the per-seat
-summary (:mod:`duskfall.lab.summary`). They take seconds to minutes of rollouts, so
+summary (:mod:`duskfall.web.seat_summary`). They take seconds to minutes of rollouts, so
 :class:`KeyMoments` computes them ahead, in a worker thread and one game at a time: when a game
 run by the web app ends, and when a logged game's page is first opened. What it computed is
 written to ``.moments/`` under the games directory (one JSON file per game and rollout count,
@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.lab.fork import read_parent
-from duskfall.lab.summary import seat_summary
 from duskfall.lab.winline import win_line
+from duskfall.web.seat_summary import seat_summary
 from duskfall.web.timeline import Frame, Timeline
 
 log = logging.getLogger(__name__)
