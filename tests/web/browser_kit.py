@@ -15,7 +15,7 @@ from duskfall.session import GameSetup, run_game
 from duskfall.testing.web_server import Server, chromium
 from duskfall.testing.web_server import running_server as serve
 
-from .conftest import ADMIN
+from .conftest import ADMIN, LINE_ROLLOUTS
 
 __all__ = [
     "Server",
@@ -34,7 +34,7 @@ SAY = "I have nothing to add."
 
 @contextmanager
 def running_server(games_dir: Path, db: Path) -> Iterator[Server]:
-    with serve(games_dir, db, ADMIN) as server:
+    with serve(games_dir, db, ADMIN, line_rollouts=LINE_ROLLOUTS) as server:
         yield server
 
 

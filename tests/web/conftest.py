@@ -24,6 +24,7 @@ from duskfall.web.app import WebSettings, create_app
 
 ADMIN = "admin-token-for-tests"
 TEST_HOST = "testserver"  # the Host of TestClient's requests
+LINE_ROLLOUTS = 10  # the win lines computed ahead: a second of rollouts, not several
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +66,11 @@ def finished_log(games_dir: Path) -> Path:
 @pytest.fixture
 def client(games_dir: Path, isolated_index: Path) -> Iterator[TestClient]:
     settings = WebSettings(
-        games_dir=games_dir, db=isolated_index, access=Access(ADMIN), allow_hosts=(TEST_HOST,)
+        games_dir=games_dir,
+        db=isolated_index,
+        access=Access(ADMIN),
+        allow_hosts=(TEST_HOST,),
+        line_rollouts=LINE_ROLLOUTS,
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client

@@ -98,6 +98,14 @@ def web(
             "(default 16, at most a quarter of it)",
         ),
     ] = None,
+    line_rollouts: Annotated[
+        int,
+        typer.Option(
+            min=10,
+            max=2000,
+            help="rollouts a point of the win lines computed ahead (key moments)",
+        ),
+    ] = 100,
 ) -> None:
     """Serve the web pages: game list, live games, replays, and seats to play in the browser.
 
@@ -128,6 +136,7 @@ def web(
         allow_hosts=(host, *(allow_host or ())),
         max_body=max_body or DEFAULT_MAX_BODY,
         max_sockets_per_client=sockets,
+        line_rollouts=line_rollouts,
     )
     web_app = create_app(settings)
     shown_host = f"[{host}]" if ":" in host else host

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from duskfall.testing.require import require, require_program
 from duskfall.web.access import Access
 from duskfall.web.app import WebSettings, create_app
+from duskfall.web.moments import DEFAULT_ROLLOUTS
 from duskfall.web.socket_routes import DEFAULT_SOCKETS_PER_CLIENT
 
 if TYPE_CHECKING:
@@ -38,15 +39,18 @@ def running_server(
     admin_token: str,
     limits: ConnectionLimits | None = None,
     sockets_per_client: int = DEFAULT_SOCKETS_PER_CLIENT,
+    line_rollouts: int = DEFAULT_ROLLOUTS,
 ) -> Iterator[Server]:
     """``duskfall web``'s app over ``games_dir`` and the index ``db``, until the block ends
     (with ``duskfall web``'s connection limits, or ``limits``, and at most
-    ``sockets_per_client`` game sockets open from one address)."""
+    ``sockets_per_client`` game sockets open from one address; win lines computed ahead with
+    ``line_rollouts`` rollouts a point)."""
     settings = WebSettings(
         games_dir=games_dir,
         db=db,
         access=Access(admin_token),
         max_sockets_per_client=sockets_per_client,
+        line_rollouts=line_rollouts,
     )
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

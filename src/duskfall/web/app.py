@@ -15,6 +15,9 @@ HTTP API (tokens go in ``Authorization: Bearer TOKEN``):
   aborted, recorded in its log); ``GET /api/games/{id}/seats``: the seat links again (admin);
 * ``GET /api/stats``: win rates with 95% intervals, lengths, tokens and cost over the index;
 * ``POST /api/games/{id}/seats/{seat}/action``: a human seat's answer (the seat's token);
+* ``GET /api/games/{id}/log?seat=N``: the log as that view may see it (:mod:`.download`);
+* ``GET /api/games/{id}/moments``: the god view's key moments (:mod:`.lab`, :mod:`.moments`);
+* ``POST /api/games/{id}/fork``: explore from a moment (admin, :mod:`.explore`);
 * ``WS /api/games/{id}/ws``: send ``{"type": "hello", "seat": N|null, "token": ...}``, then
   receive a ``snapshot`` and, as the game goes on, ``event``, ``status`` and ``decision``
   messages for that view only.
@@ -37,12 +40,15 @@ from duskfall.store.index import UnknownGame
 from duskfall.web.access import Access
 from duskfall.web.arena_missing import tournament_pages
 from duskfall.web.catalog import Catalog
+from duskfall.web.download import download_routes
+from duskfall.web.explore import explore_routes
 from duskfall.web.game_routes import StartGame as StartGame
 from duskfall.web.game_routes import game_routes
 from duskfall.web.gates import Gates
 from duskfall.web.guard import DEFAULT_MAX_BODY, Guard, HostAllowList
 from duskfall.web.hub import GameHub
 from duskfall.web.lab import lab_routes
+from duskfall.web.moments import DEFAULT_ROLLOUTS, KeyMoments
 from duskfall.web.site_routes import STATIC, site_routes
 from duskfall.web.site_routes import variant_catalog as variant_catalog
 from duskfall.web.socket_routes import DEFAULT_SOCKETS_PER_CLIENT, socket_routes
@@ -51,8 +57,9 @@ from duskfall.web.socket_routes import DEFAULT_SOCKETS_PER_CLIENT, socket_routes
 @dataclass
 class WebSettings:
     """Where games are found and written, the admin token, the host names served beside
-    loopback, the cap on request bodies (see :mod:`duskfall.web.guard`) and on the game
-    sockets one client address may hold open (:mod:`duskfall.web.socket_routes`)."""
+        loopback, the cap on request bodies (see :mod:`duskfall.web.guard`) and on the game
+        sockets one client address may hold open (:mod:`duskfall.web.socket_routes`), and the
+    rollouts per point of the win lines computed ahead (:mod:`duskfall.web.moments`)."""
 
     games_dir: Path = Path("games")
     db: Path | None = None
@@ -60,12 +67,14 @@ class WebSettings:
     allow_hosts: tuple[str, ...] = ()
     max_body: int = DEFAULT_MAX_BODY
     max_sockets_per_client: int = DEFAULT_SOCKETS_PER_CLIENT
+    line_rollouts: int = DEFAULT_ROLLOUTS
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The web application over the games in ``settings``."""
     settings = settings or WebSettings()
-    hub = GameHub(Catalog(settings.db, settings.games_dir))
+    catalog = Catalog(settings.db, settings.games_dir)
+    hub = GameHub(catalog, KeyMoments(settings.games_dir, settings.line_rollouts))
     gates = Gates(settings.access, hub)
 
     @contextlib.asynccontextmanager
@@ -93,5 +102,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(lab_routes(hub, gates.check_view, settings.db))
     app.include_router(site_routes(gates, settings.db))
     app.include_router(game_routes(gates))
+    app.include_router(download_routes(gates))
+    app.include_router(explore_routes(gates))
     app.include_router(socket_routes(gates, settings.max_sockets_per_client))
     return app

@@ -18,15 +18,19 @@ from duskfall.web.follow import LogFollower
 from duskfall.web.gm_live import GMRequest, open_gm_game
 from duskfall.web.hosted import HostedGame
 from duskfall.web.live import GameRequest, open_live_game
+from duskfall.web.moments import KeyMoments
 
 KEEP_FOLLOWERS = 32
 
 
 class GameHub:
-    """Live games of this process, and followers of logs (the most recent few are kept)."""
+    """Live games of this process, and followers of logs (the most recent few are kept);
+    ``moments``: the games' key moments, computed ahead when a game here ends and when a
+    finished game's log is first opened."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, moments: KeyMoments | None = None) -> None:
         self.catalog = catalog
+        self.moments = moments or KeyMoments(catalog.games_dir)
         self.live: dict[str, HostedGame] = {}
         self.followers: OrderedDict[str, LogFollower] = OrderedDict()
 
@@ -42,9 +46,19 @@ class GameHub:
             game = await open_gm_game(request, self.games_dir)
         else:
             game = await open_live_game(request, self.games_dir)
+        self.adopt(game)
+        return game
+
+    def adopt(self, game: HostedGame) -> None:
+        """Run ``game`` here (started), and compute its key moments once it ends."""
         self.live[game.game_id] = game
         game.start()
-        return game
+        assert game.task is not None
+        game.task.add_done_callback(lambda _: self._ahead(game))
+
+    def _ahead(self, game: HostedGame) -> None:
+        if game.log_path is not None and game.feed.timeline.finished:
+            self.moments.soon(self.moments.target(game.game_id, game.log_path))
 
     def feed(self, game_id: str) -> GameFeed:
         """The feed of a live game, or of a game's log (read now, tailed while watched)."""
@@ -72,6 +86,8 @@ class GameHub:
         if not follower.done and indexed_status in ("interrupted", "aborted"):
             follower.feed.status = indexed_status
         self.followers[follower.game_id] = follower
+        if follower.done:  # a finished game's first view: its key moments, ahead of a look
+            self.moments.soon(self.moments.target(follower.game_id, path))
         while len(self.followers) > KEEP_FOLLOWERS:
             _, oldest = self.followers.popitem(last=False)
             oldest.feed.subscribers.clear()

@@ -10,12 +10,15 @@ win-probability line.
 * ``GET /api/games/{id}/winline?rollouts=``: the god view's line
   (:mod:`duskfall.lab.winline`), computed in a worker thread from the game's log and kept for
   as long as the log does not grow; what it is (an estimate under a bot policy) comes with it.
+* ``GET /api/games/{id}/moments?wait=``: the god view's key moments
+  (:mod:`duskfall.web.moments`): the line with its swings placed at their events, and the
+  per-seat summary; ``status`` ``computing`` while they are computed (ahead of the view, or
+  from now on), unless ``wait`` is true.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,17 +26,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query
 
 from duskfall.core.errors import DuskfallError
-from duskfall.lab.fork import read_parent
-from duskfall.lab.winline import win_line
 from duskfall.store.index import GameIndex, GameRow, default_db_path
 from duskfall.store.lineage import ForkOrigin
 from duskfall.web.access import bearer
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
 from duskfall.web.hub import GameHub
+from duskfall.web.moments import Target
 from duskfall.web.timeline import Timeline
 
 CheckView = Callable[[str, GameFeed, int | None, str | None], None]
-KEPT_LINES = 32
 AuthHeader = Annotated[str | None, Header()]
 
 
@@ -92,33 +93,9 @@ def _children(game_id: str, db: Path | None) -> list[GameRow]:
         return index.children(game_id)
 
 
-class Lines:
-    """The lines computed so far, by game, length of its log and rollouts (a few kept)."""
-
-    def __init__(self) -> None:
-        self.kept: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
-        self.lock = asyncio.Lock()
-
-    async def get(self, game_id: str, events: int, rollouts: int, path: Path) -> dict[str, Any]:
-        key = (game_id, events, rollouts)
-        async with self.lock:  # one line at a time: each takes a core for seconds
-            if key not in self.kept:
-                line = await asyncio.to_thread(_line, path, rollouts)
-                self.kept[key] = line
-                while len(self.kept) > KEPT_LINES:
-                    self.kept.popitem(last=False)
-            self.kept.move_to_end(key)
-            return self.kept[key]
-
-
-def _line(path: Path, rollouts: int) -> dict[str, Any]:
-    return win_line(read_parent(path), rollouts=rollouts).to_dict()
-
-
 def lab_routes(hub: GameHub, check_view: CheckView, db: Path | None) -> APIRouter:
     """The family and line routes over ``hub`` (``check_view`` guards each view)."""
     router = APIRouter()
-    lines = Lines()
 
     def feed_of(game_id: str) -> GameFeed | None:
         try:
@@ -142,12 +119,32 @@ def lab_routes(hub: GameHub, check_view: CheckView, db: Path | None) -> APIRoute
         rollouts: Annotated[int, Query(ge=10, le=2000)] = 100,
         authorization: AuthHeader = None,
     ) -> dict[str, Any]:
+        target = god_target(game_id, rollouts, authorization)
+        entry, _ = await hub.moments.get(target, wait=True)
+        assert entry is not None
+        if entry["line"] is None:
+            raise DuskfallError(entry["problem"])
+        line: dict[str, Any] = entry["line"]
+        return line
+
+    @router.get("/api/games/{game_id}/moments")
+    async def moments(
+        game_id: str, wait: bool = False, authorization: AuthHeader = None
+    ) -> dict[str, Any]:
+        target = god_target(game_id, None, authorization)
+        entry, kept = await hub.moments.get(target, wait=wait)
+        if entry is None:
+            return {"status": "computing", "rollouts": target.rollouts}
+        return {"status": "ready", "cached": kept, "rollouts": target.rollouts, **entry}
+
+    def god_target(game_id: str, rollouts: int | None, authorization: str | None) -> Target:
+        """The log of ``game_id`` to compute from, once its god view is allowed."""
         feed = hub.feed(game_id)
         check_view(game_id, feed, None, bearer(authorization))  # the god view's only
         live = hub.live.get(game_id)
         path = live.log_path if live is not None else hub.catalog.locate(game_id)[0]
         if path is None:
             raise DuskfallError(f"game {game_id} has no log to estimate its line from")
-        return await lines.get(game_id, len(feed.timeline.frames), rollouts, path)
+        return hub.moments.target(game_id, path, rollouts)
 
     return router

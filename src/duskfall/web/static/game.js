@@ -98,7 +98,7 @@ function receive(message) {
     }
     renderAll();
     loadFamily();
-    renderLine();
+    showKeyMoments();
   } else if (message.type === "event") {
     const event = message.event;
     page.events.push(event);
@@ -113,6 +113,7 @@ function receive(message) {
     renderHeader();
     renderPosition(true);
     renderDecision();
+    showKeyMoments();
   } else if (message.type === "decision") {
     page.request = message.request;
     renderDecision();
@@ -220,7 +221,7 @@ function eventItem(event, index) {
     "data-day": event.day,
     tabindex: "0",
     onclick: () => moveTo(index),
-  }, el("span", { class: "when", text: when }), el("span", { class: "text" }, tag, event.text,
+  }, el("span", { class: "when", text: when }), el("span", { class: "text" }, swingBadge(index), tag, event.text,
     page.view === null && page.reasoning.moves.has(index) ? reasoningNode(page.reasoning.moves.get(index)) : null));
   if (page.view === null && page.reasoning.placed.has(index)) item.classList.add("attached");
   item.addEventListener("keydown", (e) => {
@@ -326,6 +327,7 @@ function renderPosition(live) {
   renderOutcome();
   renderPanel();
   renderLabPosition();
+  renderExplore();
 }
 
 function renderOutcome() {
@@ -572,7 +574,8 @@ function typing(target) {
 }
 
 function wire() {
-  wireLab();
+  wireMoments();
+  wireExplore();
   $("scrub").addEventListener("input", (e) => moveTo(shownIndexes()[Number(e.target.value)] ?? -1));
   $("first").addEventListener("click", () => moveTo(shownIndexes()[0] ?? -1));
   $("prev").addEventListener("click", () => step(-1));
@@ -657,6 +660,7 @@ async function checkAdmin() {
     page.admin = false;
   }
   renderHeader();
+  renderExplore();
 }
 
 page.view = initialView();
