@@ -55,7 +55,6 @@ class PhaseContext:
     decisions: Sequence[Decision]
     rng: random.Random
     settings: RuntimeSettings = field(default_factory=RuntimeSettings)
-    extra: Mapping[str, Any] = field(default_factory=dict)
     seen: SeenEvents | None = None
     tails: SeatTails = field(default_factory=SeatTails)  # the game's, from its record
 
@@ -71,7 +70,6 @@ class HandlerResult:
 
     actions: dict[int, Any]
     subphase_log: list[Event] = field(default_factory=list)
-    debug_info: str | None = None
     fallbacks: set[int] = field(default_factory=set)
     failures: dict[int, str] = field(default_factory=dict)
 
