@@ -1,7 +1,8 @@
 """LLMAgent: a seat played by a language model, one model call per decision.
 
 The prompts are composed from the variant's prompt kit (:mod:`duskfall.core.prompting`) and
-the events the seat was shown so far (the runtime passes them as ``entries``), so the model
+the events the seat was shown so far (the runtime passes them as ``entries`` and, as the agent
+``composes_prompts``, renders no prompt of its own for it), so the model
 sees everything its seat may know, under day and night headers, and nothing else. It answers
 ``{"reasoning": ..., "action": {...}}``, constrained by a JSON schema built from the
 decision's legal actions wherever the provider can constrain output. The agent returns the
@@ -126,6 +127,7 @@ class LLMAgent(BaseParticipant):
     """A participant backed by a :class:`~duskfall.llm.Model`."""
 
     renders_prompts = True
+    composes_prompts = True  # from the kit and the entries: nothing is rendered for it there
     decision_timeout: float
 
     def __init__(

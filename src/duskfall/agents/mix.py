@@ -125,6 +125,8 @@ class MixParticipant(BaseParticipant):
         self.taken = [0, 0]
         self.renders_prompts = any(x.renders_prompts for x in self.parts)
         self.reads_history = any(x.reads_history for x in self.parts)
+        # rendered prompts are wanted unless every part that is shown them composes its own
+        self.composes_prompts = all(x.composes_prompts or not x.renders_prompts for x in self.parts)
         known = [float(t) for t in (x.decision_timeout for x in self.parts) if t]
         self.decision_timeout = max(known) if known else None
 

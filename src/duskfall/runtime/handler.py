@@ -156,7 +156,7 @@ class _SeatAsk:
         if kit is not None and context.seen is not None:
             if renders or participant.reads_history:
                 entries = context.seen.entries(self.seat)
-            if renders:
+            if renders and not participant.composes_prompts:
                 system, user = stateless_prompts(
                     kit, self.observation, self.legal, entries, hint=hint
                 )

@@ -11,6 +11,9 @@ defaults in :class:`BaseParticipant` (which every participant of duskfall subcla
   ``user_prompt`` are empty: nothing is rendered for it);
 * ``reads_history``: with True it is given ``request.entries`` even when it renders no
   prompts (a person's terminal shows them its own way);
+* ``composes_prompts``: with True it composes its own prompts from ``request.prompt_kit``
+  and ``request.entries`` where the variant has a prompt kit: it is given the entries and
+  nothing is rendered for it (each decision's prompt is composed once, by the seat);
 * ``decision_timeout``: its own deadline in seconds for one decision (None: the runtime's).
 
 ``describe()`` names it in the roster; ``watch_game(game_id, log_path)`` may return an
@@ -101,6 +104,9 @@ class Participant(Protocol):
     def reads_history(self) -> bool: ...
 
     @property
+    def composes_prompts(self) -> bool: ...
+
+    @property
     def decision_timeout(self) -> float | None: ...
 
     async def decide(
@@ -121,6 +127,7 @@ class BaseParticipant:
 
     renders_prompts: bool = True
     reads_history: bool = False
+    composes_prompts: bool = False
     decision_timeout: float | None = None
 
     async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
