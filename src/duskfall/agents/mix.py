@@ -32,6 +32,7 @@ from duskfall.runtime.participant import (
     BotParticipant,
     DecisionRequest,
     Participant,
+    SeatAnswer,
     describe_player,
 )
 
@@ -130,7 +131,9 @@ class MixParticipant(BaseParticipant):
         known = [float(t) for t in (x.decision_timeout for x in self.parts) if t]
         self.decision_timeout = max(known) if known else None
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         chosen = 0 if self.rng.random() < self.p else 1
         self.taken[chosen] += 1
         return await self.parts[chosen].decide(system_prompt, user_prompt, request)

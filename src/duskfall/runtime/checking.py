@@ -51,4 +51,8 @@ def check_answer(raw: Any, legal: LegalActions) -> Reply:
 
 def raw_of(answer: Any) -> Any:
     """The answer as the participant gave it (for the log)."""
-    return answer.raw if isinstance(answer, CheckedAnswer) else answer
+    if isinstance(answer, CheckedAnswer):
+        return answer.raw
+    if isinstance(answer, Reply) and answer.raw is not None:
+        return answer.raw
+    return answer

@@ -38,6 +38,7 @@ from duskfall.core.variant import Decision, LegalActions, State, Variant
 from duskfall.runtime.awaiting import DeadlinePassed
 from duskfall.runtime.capped import ERROR_TEXT, capped
 from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of
+from duskfall.runtime.parsing import Reply
 from duskfall.runtime.participant import DecisionRequest, LazyObservation, Participant, Player
 from duskfall.runtime.seen import SeenEvents
 from duskfall.runtime.settings import RuntimeSettings
@@ -324,7 +325,7 @@ class _Raised(NamedTuple):
     error: Exception
 
 
-_NOT_A_TYPED_ACTION = (str, dict, CheckedAnswer, _Raised)  # answers that need decoding
+_NOT_A_TYPED_ACTION = (str, dict, Reply, CheckedAnswer, _Raised)  # answers that need decoding
 
 
 def _attempt(bot: Bot, asked: tuple[LegalActions, LazyObservation]) -> Any:

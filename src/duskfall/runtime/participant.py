@@ -1,7 +1,8 @@
 """The Participant protocol (seed 004), the request it is asked, and the bot adapter.
 
-A participant's ``decide(system_prompt, user_prompt, request)`` returns a raw string (an LLM's
-reply, a human's input, a remote client's JSON) or an already-parsed action. ``request`` is a
+A participant's ``decide(system_prompt, user_prompt, request)`` returns a :data:`SeatAnswer`: a
+raw string (a human's input), a decoded reply (an LLM's, parsed once by its model), a remote
+client's checked JSON, or an already-parsed action. ``request`` is a
 frozen :class:`DecisionRequest`: everything about the decision besides the two prompts.
 
 A participant declares how it wants to be asked in three class attributes, with these
@@ -37,10 +38,17 @@ from duskfall.core.bot import Bot
 from duskfall.core.events import Event
 from duskfall.core.llm_form import llm_schema
 from duskfall.core.prompting import PromptKit
-from duskfall.core.variant import Decision, LegalActions
+from duskfall.core.variant import Action, Decision, LegalActions
+from duskfall.runtime.checking import CheckedAnswer
+from duskfall.runtime.parsing import Reply
 from duskfall.runtime.record import Observer
 
 Emit = Callable[[Event], None]
+
+SeatAnswer: TypeAlias = str | dict[str, Any] | Reply | CheckedAnswer | Action
+"""What ``decide`` returns: a raw text (a model's reply, a person's input), a decoded JSON
+object, a :class:`~duskfall.runtime.parsing.Reply` the participant decoded itself, a
+:class:`~duskfall.runtime.checking.CheckedAnswer` it already judged, or a typed action."""
 
 
 def _drop(event: Event) -> None:
@@ -111,7 +119,7 @@ class Participant(Protocol):
 
     async def decide(
         self, system_prompt: str, user_prompt: str, request: DecisionRequest
-    ) -> Any: ...
+    ) -> SeatAnswer: ...
 
     def describe(self) -> str: ...
 
@@ -130,7 +138,9 @@ class BaseParticipant:
     composes_prompts: bool = False
     decision_timeout: float | None = None
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -182,7 +192,9 @@ class BotParticipant(BaseParticipant):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         return self.bot.act(request.observation, request.legal)
 
     def describe(self) -> str:

@@ -53,6 +53,7 @@ from duskfall.runtime.participant import (
     BaseParticipant,
     DecisionRequest,
     Participant,
+    SeatAnswer,
     describe_player,
 )
 from duskfall.server.seat_events import SeatEvents
@@ -337,7 +338,9 @@ class RemoteSeat(BaseParticipant):
 
     # -- runtime side --------------------------------------------------------------------
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         """The client's checked answer (a refusal was already told to it), or a stand-in's."""
         self._asked, self._missed_deadline = None, False
         if self._gone:
