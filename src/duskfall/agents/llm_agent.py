@@ -175,6 +175,10 @@ class LLMAgent(BaseParticipant):
     def describe(self) -> str:
         return f"llm:{self.model.spec}"
 
+    def models(self) -> tuple[Model]:
+        """The one model this seat calls."""
+        return (self.model,)
+
     def _with_persona(self, system: str) -> str:
         if self.persona:
             return f"{system}\n\nYour persona (play in this character): {self.persona}"

@@ -138,6 +138,11 @@ class MixParticipant(BaseParticipant):
         self.taken[chosen] += 1
         return await self.parts[chosen].decide(system_prompt, user_prompt, request)
 
+    def models(self) -> tuple[object, ...]:
+        """The models of both parts (a mix with a model part is checked before it plays)."""
+        parts = [part for part in self.parts if isinstance(part, BaseParticipant)]
+        return tuple(model for part in parts for model in part.models())
+
     def watch_game(self, game_id: str, log_path: Path | None) -> Any:
         """Both parts follow the game if they keep records of it."""
         observers = [

@@ -19,7 +19,9 @@ defaults in :class:`BaseParticipant` (which every participant of duskfall subcla
 
 ``describe()`` names it in the roster; ``watch_game(game_id, log_path)`` may return an
 observer that the runtime feeds the seat's visible events (a participant keeping its own
-records of the game); the base returns None.
+records of the game); the base returns None. ``models()`` declares the models the seat calls
+(a :class:`~duskfall.llm.Model` each: the pre-flight check goes through them); the base has
+none.
 
 :func:`describe_player` names any player (a participant or a bot) for the roster and the log.
 Programmatic bots are :class:`duskfall.core.bot.Bot` (synchronous ``act``): the handler calls
@@ -149,6 +151,10 @@ class BaseParticipant:
     def watch_game(self, game_id: str, log_path: Path | None) -> Observer | None:
         """An observer the runtime feeds this seat's visible events from now on (or None)."""
         return None
+
+    def models(self) -> tuple[object, ...]:
+        """The models this seat calls (each checked once before a game starts); none here."""
+        return ()
 
 
 def describe_player(player: Player) -> str:
