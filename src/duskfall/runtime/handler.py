@@ -13,10 +13,11 @@ Programmatic bots (:class:`duskfall.core.bot.Bot`) are called directly through `
 task, no timer, no prompts.
 
 A participant's answer is untrusted text (a model may echo the key it was sent, a client may
-send anything): its thought and the text in its action are redacted before the action reaches
-the rules, each joined to the seat's previous text of its kind (the record's
-:class:`~duskfall.core.redaction.SeatTails`: a key split over two answers is caught), so no
-secret enters the state, the events derived from it, or another seat's prompt.
+send anything): its thought (any seat's, a bot's too) and the text in its action are redacted
+here, once, before the action reaches the rules and the thought the record, each joined to the
+seat's previous text of its kind (the record's :class:`~duskfall.core.redaction.SeatTails`: a
+key split over two answers is caught), so no secret enters the state, the events derived from
+it, or another seat's prompt.
 """
 
 from __future__ import annotations
@@ -184,13 +185,13 @@ class _SeatAsk:
         reply = check_answer(raw, self.legal)
         action = reply.action
         think = reply.think
+        tails, seat = self.context.tails, self.seat
         if self.participant is not None:  # untrusted: secrets out before the rules see it
-            tails, seat = self.context.tails, self.seat
             as_dict = action.to_dict()
             redacted = tails.redact_value(seat, as_dict, "action")
             action = action if redacted is as_dict else self.legal.parse(redacted)
-            think = tails.redact(seat, think, "thought") if think else think
-        if think:
+        if think:  # a thought is redacted here, once (the record takes it as it is)
+            think = tails.redact(seat, think, "thought")
             self._record(kinds.THOUGHT, {"seat": self.seat, "text": think})
         return action
 
