@@ -386,7 +386,14 @@ def child(part: str, seeds: int, dump: Path | None) -> dict[str, str]:
     if part == "learn":
         return learn(seeds, dump)
     if part == "wire":
-        return wire(seeds, dump)
+        # a server deals its games from its seed keyed with the operator's deal key: both
+        # codes are given the same fixed key (else each child's own key deals other games)
+        with tempfile.TemporaryDirectory() as folder:
+            key = Path(folder) / "operator.key"
+            key.write_text(hashlib.sha256(b"same_behaviour wire").hexdigest() + "\n")
+            key.chmod(0o600)
+            os.environ["DUSKFALL_KEY_FILE"] = str(key)
+            return wire(seeds, dump)
     raise SystemExit(f"unknown part {part!r}")
 
 

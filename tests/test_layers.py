@@ -39,7 +39,7 @@ FORBIDDEN: dict[str, set[str] | None] = {
     "store": ONLY_CORE,
     "protocol": ONLY_CORE,
     "runtime": {"agents", "store", "session", "llm"} | ENTRY_POINTS,
-    "llm": {"runtime", "agents", "session"} | ENTRY_POINTS,
+    "llm": {"runtime", "agents", "session", "store"} | ENTRY_POINTS,
     "agents": {"session", "store"} | ENTRY_POINTS,
     "session": {"server", "web", "cli", "arena", "learn", "client", "testing"},
     "client": {"session", "server", "web", "cli", "arena", "learn", "gm", "testing"},

@@ -22,6 +22,7 @@ from duskfall.llm import (
     TransientError,
 )
 from duskfall.llm.memory import RunningMemory
+from duskfall.runtime.parsing import Reply
 from duskfall.runtime.participant import DecisionRequest
 
 VOTE_SCHEMA = {
@@ -61,8 +62,11 @@ async def test_one_call_per_decision_with_envelope_schema_and_persona() -> None:
     provider = ScriptedProvider([reply(5)])
     agent = LLMAgent(Model(provider), seat=3, persona="A grumpy retired detective.")
     events: list[Event] = []
-    raw = await agent.decide("RULES", "VIEW", asked(events))
-    assert json.loads(raw)["action"] == {"type": "VOTE", "target": 5}
+    answer = await agent.decide("RULES", "VIEW", asked(events))
+    # the reply comes decoded from the object the model parsed, its text kept for the log
+    assert isinstance(answer, Reply) and answer.action == {"type": "VOTE", "target": 5}
+    assert answer.think == "seat 5 dodged the question"
+    assert answer.raw is not None and json.loads(answer.raw)["action"] == answer.action
     [request] = provider.requests
     assert request.schema is not None
     assert request.schema["properties"]["action"] == VOTE_SCHEMA

@@ -367,3 +367,30 @@ def test_a_private_message_can_be_replaced_and_stays_private(parent: Path, tmp_p
     state = new_state_for(forked)[1]
     village = [s for s in range(12) if not visible_to(replaced, s, state.channels(s))]
     assert village and forked.finished
+
+
+def test_a_fork_reads_its_parent_once_and_deals_once(
+    parent: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parent's log is read once (the origin's chain hash is read on the way, the one a
+    second reading would give), and its game dealt twice: once to find its rounds (the whole
+    log re-applied) and once rebuilt to the cut, whose fresh deal also names the seats."""
+    from duskfall.core.variant import Variant
+    from duskfall.lab import fork as forking
+    from duskfall.store.lineage import chain_head
+
+    reads: list[Path] = []
+    deals: list[int] = []
+    real_read = forking.read_log
+    monkeypatch.setattr(forking, "read_log", lambda p, **k: reads.append(p) or real_read(p, **k))
+    variant = new_state_for(read_log(parent))[0]
+    real_deal = type(variant).new_game
+
+    def counted(self: Variant, config: object, seed: int) -> object:
+        deals.append(seed)
+        return real_deal(self, config, seed)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(variant), "new_game", counted)
+    planned = plan_fork(ForkRequest(parent, at="day:2", log_path=tmp_path / "f.jsonl"))
+    assert reads == [parent] and len(deals) == 2
+    assert planned.origin.chain == chain_head(parent, planned.origin.event)

@@ -366,3 +366,39 @@ async def test_a_game_nobody_hears_plays_the_same_and_counts_every_event(
     assert not unheard.heard and heard.heard
     assert await play(unheard) == await play(heard)
     assert unheard.events == [] and unheard.recorded == len(heard.events)
+
+
+class Composer(Scripted):
+    """A seat that composes its own prompts from the kit (as the ``llm`` agent does)."""
+
+    composes_prompts = True
+
+
+@pytest.mark.parametrize("composes", [False, True])
+async def test_a_seat_composing_its_prompts_gets_the_entries_and_no_rendered_prompt(
+    composes: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each decision's prompt is composed once: by the seat where it composes its own from the
+    variant's prompt kit (the handler renders none), else by the handler."""
+    from duskfall.runtime import handler
+    from duskfall.runtime.seen import SeenEvents
+
+    werewolf = get_variant("werewolf")
+    state = werewolf.new_game(parse_config(werewolf, {}), seed=3)
+    rendered: list[int] = []
+    real = handler.stateless_prompts
+    monkeypatch.setattr(
+        handler, "stateless_prompts", lambda *a, **k: rendered.append(1) or real(*a, **k)
+    )
+    events = list(state.opening_events())
+    ctx = PhaseContext(
+        werewolf, state, "g", state.pending(), derive_rng(3, "f"), RuntimeSettings(retries=0)
+    )
+    ctx.seen = SeenEvents(lambda: events, state.channels)
+    seat = state.pending()[0].seat
+    player = (Composer if composes else Scripted)(["junk"])
+    await ask_seat(ctx, seat, player, [])
+    system, user, request = player.calls[0]
+    assert request.prompt_kit is not None and request.entries is not None
+    assert (system == user == "") is composes
+    assert rendered == ([] if composes else [1])

@@ -47,9 +47,16 @@ def test_events_without_untrusted_text_never_reach_the_matcher() -> None:
     assert _matched(record, Event(kinds.DECISION_TIMEOUT, timeout, ADMIN, source="runtime")) == 0
     rules = Event("speech", {"seat": 1, "text": "hello"})  # built from redacted actions
     assert _matched(record, rules) == 0
-    thought = Event(kinds.THOUGHT, {"seat": 2, "text": f"x {KEY}"}, ADMIN, source="runtime")
-    assert _matched(record, thought) == 1  # its one text field
-    assert thought.payload["text"] == f"x {MASK}"
+    refusal = {"seat": 2, "raw": f"x {KEY}", "error": "", "code": "bad_format"}
+    refused = Event(kinds.INVALID_ACTION, refusal, ADMIN, source="runtime")
+    assert _matched(record, refused) == 1  # its one non-empty text field
+    assert refused.payload["raw"] == f"x {MASK}"
+    # a thought and a model's reply are redacted once, where they are received (the handler,
+    # the model): the record takes them as they are
+    thought = Event(kinds.THOUGHT, {"seat": 2, "text": "x"}, ADMIN, source="runtime")
+    assert _matched(record, thought) == 0
+    call = {"seat": 2, "model": "scripted", "messages": [], "reply": "{}", "retry_reasons": []}
+    assert _matched(record, Event(kinds.LLM_CALL, call, ADMIN, source="llm")) == 0
     unknown = Event("chat", {"who": "gm", "said": "hi", "n": 3}, source="gm")
     assert _matched(record, unknown) == 5  # undeclared: every string, the keys too
     empty = Event(kinds.GAME_OVER, {"winner": "town", "reason": ""}, source="runtime")

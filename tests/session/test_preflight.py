@@ -114,3 +114,20 @@ def test_the_embedded_model_names_what_it_loads(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(local, "_DEFAULT_PATH", None)
     note = local.LocalProvider().loading_note()
     assert note == "loading the embedded model gemma-3-270m-q4_k_m (from its package) ..."
+
+
+async def test_a_mixed_seat_is_checked_through_the_model_it_declares() -> None:
+    """A seat declares the models it calls (``models()``): a mix of a model and a bot is
+    checked before it plays, as a seat of the model alone is."""
+    import random
+
+    from duskfall.agents.mix import MixParticipant
+    from duskfall.core.registry import get_variant
+    from duskfall.runtime.participant import BotParticipant
+
+    down = Counting("m", fails=99)
+    bot = BotParticipant(get_variant("werewolf").bots()["random"](0, random.Random(0)))
+    mixed = MixParticipant(seat(down), bot, 0.5, random.Random(1))
+    with pytest.raises(SeatNotReady) as info:
+        await preflight({0: mixed}, ["mix:llm:counting:m,random"])
+    assert "seat 0" in str(info.value) and down.calls == 3

@@ -1,11 +1,13 @@
 """LLMAgent: a seat played by a language model, one model call per decision.
 
 The prompts are composed from the variant's prompt kit (:mod:`duskfall.core.prompting`) and
-the events the seat was shown so far (the runtime passes them as ``entries``), so the model
+the events the seat was shown so far (the runtime passes them as ``entries`` and, as the agent
+``composes_prompts``, renders no prompt of its own for it), so the model
 sees everything its seat may know, under day and night headers, and nothing else. It answers
 ``{"reasoning": ..., "action": {...}}``, constrained by a JSON schema built from the
-decision's legal actions wherever the provider can constrain output. The agent returns the
-raw reply: the handler decodes, validates and re-asks with a hint (seed 004).
+decision's legal actions wherever the provider can constrain output. The model parses the
+reply's JSON once; the agent returns it decoded (a :class:`~duskfall.runtime.parsing.Reply`
+keeping the text for the log), and the handler validates it and re-asks with a hint (seed 004).
 
 Memory (``memory`` option):
 
@@ -77,8 +79,8 @@ from duskfall.llm.envelope import REASONING_CHARS, envelope_schema
 from duskfall.llm.memory import RunningMemory, clip
 from duskfall.llm.options import ModelOptions, read_options
 from duskfall.llm.types import Message
-from duskfall.runtime.parsing import decode_reply
-from duskfall.runtime.participant import BaseParticipant, DecisionRequest
+from duskfall.runtime.parsing import decode_reply, reply_of
+from duskfall.runtime.participant import BaseParticipant, DecisionRequest, SeatAnswer
 
 DEFAULT_MAX_TOKENS = 600
 DEFAULT_CONTEXT_TOKENS = 100_000
@@ -126,6 +128,7 @@ class LLMAgent(BaseParticipant):
     """A participant backed by a :class:`~duskfall.llm.Model`."""
 
     renders_prompts = True
+    composes_prompts = True  # from the kit and the entries: nothing is rendered for it there
     decision_timeout: float
 
     def __init__(
@@ -171,6 +174,10 @@ class LLMAgent(BaseParticipant):
 
     def describe(self) -> str:
         return f"llm:{self.model.spec}"
+
+    def models(self) -> tuple[Model]:
+        """The one model this seat calls."""
+        return (self.model,)
 
     def _with_persona(self, system: str) -> str:
         if self.persona:
@@ -223,8 +230,11 @@ class LLMAgent(BaseParticipant):
             notes=f"{MEMORY_HEADER}\n{notes}" if notes else "",
         )
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> str:
-        """One model call; returns the raw reply for the handler to decode and validate."""
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
+        """One model call; returns the reply for the handler to validate: decoded from the
+        object the model parsed (its text kept for the log), or the text where it held none."""
         if self._broken is not None:
             raise self._broken  # the provider refused us for good (bad key, unknown model)
         schema = envelope_schema(request.schema, self.reasoning_chars)
@@ -251,8 +261,11 @@ class LLMAgent(BaseParticipant):
         except ProviderUnavailable as exc:
             self._broken = exc
             raise
-        self._answered(completion.text, request, where)
-        return completion.text
+        answer: SeatAnswer = completion.text
+        if completion.answer is not None:
+            answer = reply_of(completion.answer, completion.text)
+        self._answered(completion.text, answer, request, where)
+        return answer
 
     def relive(
         self,
@@ -269,7 +282,7 @@ class LLMAgent(BaseParticipant):
         Returns whether the messages built are ``sent``, the ones the log recorded."""
         messages, where, _ = self._next_call(system_prompt, user_prompt, request)
         if reply is not None:
-            self._answered(reply, request, where)
+            self._answered(reply, reply, request, where)
         return sent is None or [dict(m) for m in sent] == messages
 
     def _next_call(
@@ -294,10 +307,18 @@ class LLMAgent(BaseParticipant):
             beliefs = self.beliefs.due(where["day"])
         return messages, where, beliefs
 
-    def _answered(self, reply: str, request: DecisionRequest, where: Mapping[str, Any]) -> None:
+    def _answered(
+        self,
+        text: str,
+        answer: SeatAnswer,
+        request: DecisionRequest,
+        where: Mapping[str, Any],
+    ) -> None:
+        """Keep the reply ``text`` in the conversation and ``answer`` (decoded, or the text)
+        in the notes."""
         if self.conversation is not None:
-            self.conversation.answered(reply)
-        self._remember(reply, request.decision, where)
+            self.conversation.answered(text)
+        self._remember(answer, request.decision, where)
 
     async def _daily_beliefs(
         self, messages: list[Message], request: DecisionRequest, where: Mapping[str, Any]
@@ -322,11 +343,11 @@ class LLMAgent(BaseParticipant):
         seed = call_seed(self.game_seed, self.seat, self._decisions, attempt, purpose)
         return dataclasses.replace(self.options, seed=seed)
 
-    def _remember(self, reply: str, decision: Decision, where: Mapping[str, Any]) -> None:
+    def _remember(self, reply: SeatAnswer, decision: Decision, where: Mapping[str, Any]) -> None:
         if self.conversation is not None or self.notes.budget_chars <= 0:
             return
         try:
-            decoded = decode_reply(reply)
+            decoded = decode_reply(reply)  # a Reply already decoded is taken as it is
         except IllegalAction:  # an undecodable reply leaves no note; the handler will re-ask
             return
         parts = [f"{where['phase']} {where['day']}, {decision.kind}:"]

@@ -32,6 +32,7 @@ from duskfall.runtime.participant import (
     BotParticipant,
     DecisionRequest,
     Participant,
+    SeatAnswer,
     describe_player,
 )
 
@@ -125,13 +126,22 @@ class MixParticipant(BaseParticipant):
         self.taken = [0, 0]
         self.renders_prompts = any(x.renders_prompts for x in self.parts)
         self.reads_history = any(x.reads_history for x in self.parts)
+        # rendered prompts are wanted unless every part that is shown them composes its own
+        self.composes_prompts = all(x.composes_prompts or not x.renders_prompts for x in self.parts)
         known = [float(t) for t in (x.decision_timeout for x in self.parts) if t]
         self.decision_timeout = max(known) if known else None
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         chosen = 0 if self.rng.random() < self.p else 1
         self.taken[chosen] += 1
         return await self.parts[chosen].decide(system_prompt, user_prompt, request)
+
+    def models(self) -> tuple[object, ...]:
+        """The models of both parts (a mix with a model part is checked before it plays)."""
+        parts = [part for part in self.parts if isinstance(part, BaseParticipant)]
+        return tuple(model for part in parts for model in part.models())
 
     def watch_game(self, game_id: str, log_path: Path | None) -> Any:
         """Both parts follow the game if they keep records of it."""

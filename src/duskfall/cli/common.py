@@ -11,10 +11,10 @@ import typer
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.rng import check_seed, new_seed
+from duskfall.core.user_files import read_user_text
 from duskfall.core.validation import MAX_DEPTH, check_depth
 from duskfall.core.variant import Variant
 from duskfall.runtime.settings import SEAT_FAILURE_POLICIES
-from duskfall.store.files import read_user_text
 
 SeatToken = Annotated[
     str | None,

@@ -41,10 +41,13 @@ TEXT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     DECISION_TIMEOUT: (),
     REMOTE_ANSWER: (),  # a seat, a decision kind and a time
     PARTICIPANT_ERROR: ("error",),
-    THOUGHT: ("text",),
-    # a model call: its prompt, reply and errors (the labels a caller adds are the caller's
-    # own, apart from a deliberating agent's session type, which its model chose)
-    LLM_CALL: ("model", "messages", "reply", "error", "retry_reasons", "session_type"),
+    THOUGHT: (),  # redacted where it is received (the handler), joined to the seat's last
+    # a model call: its prompt (the labels a caller adds are the caller's own, apart from a
+    # deliberating agent's session type, which its model chose). Its other texts are redacted
+    # once, where they are made: the ``reply`` by the model as it arrived (joined to the seat's
+    # last reply), the spec, ``error`` and ``retry_reasons`` as the event is built
+    # (:func:`duskfall.llm.calls.llm_call_event`)
+    LLM_CALL: ("messages", "session_type"),
 }
 """The payload fields that carry untrusted text (a reply, a client's frame, an error's words),
 per kind: only these go through the redaction matcher where an event enters the record, so an

@@ -26,10 +26,10 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.user_files import read_user_text
 from duskfall.core.validation import check_depth
 from duskfall.gm.skeleton import Skeleton
 from duskfall.gm.texts import LANGUAGES, Language
-from duskfall.store.files import read_user_text
 
 CARD_SUFFIX = ".toml"
 MAX_CARD_BYTES = 256 * 1024  # a rule card is a page of text

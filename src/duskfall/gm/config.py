@@ -26,11 +26,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.user_files import read_user_text
 from duskfall.core.validation import MAX_DEPTH, check_depth
 from duskfall.gm.cards import Card, PlayerSpec, load_card
 from duskfall.gm.names import check_roster
 from duskfall.gm.texts import Language
-from duskfall.store.files import read_user_text
 
 DEFAULT_CARD = "werewolf6"
 

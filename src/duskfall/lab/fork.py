@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.agents.specs import parse_spec
-from duskfall.core.errors import ConfigError
+from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.rng import check_seed, derive_rng
 from duskfall.lab.interventions import Replacement, parse_replacement
 from duskfall.lab.moments import find_round
@@ -38,19 +38,20 @@ from duskfall.runtime.record import Observer
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import (
     GamePlan,
-    GameSetup,
     PreparedGame,
+    RunOptions,
     assemble,
     logged_options,
     new_game_id,
     options_of,
+    plan_seats,
     roster_of,
 )
-from duskfall.session.participants import SeatAgentError, build_participants
+from duskfall.session.participants import SeatAgentError
 from duskfall.store.anchor import check_not_cut
-from duskfall.store.lineage import FORK_KEY, ForkOrigin, chain_head
+from duskfall.store.lineage import FORK_KEY, ForkOrigin
 from duskfall.store.log import GameLog, LogHeader, TornLine, read_log
-from duskfall.store.replay import new_state_for
+from duskfall.store.replay import Replayer
 from duskfall.store.signatures import checking_signer, signature_of
 
 
@@ -105,16 +106,37 @@ class ForkPlan:
         return game
 
 
+@dataclass
+class Parent:
+    """The parent's log, read once, and its chain hash after each event (``heads[n]``: after
+    ``n`` events; what the fork's origin names)."""
+
+    log: GameLog
+    heads: list[str]
+
+    def head_after(self, events: int) -> str:
+        """The chain hash after the parent's first ``events`` events."""
+        if not 0 <= events < len(self.heads):
+            raise LogCorrupt(f"the log has only {len(self.log.events)} events, not {events}", 0)
+        return self.heads[events]
+
+
 def read_parent(path: Path) -> GameLog:
     """The parent's log: whole (a torn last line is left out), not cut (the index), and not
     forged (its signature, when the operator key is here to check it)."""
-    log = read_log(path, strict=False)
+    return _read_parent(path).log
+
+
+def _read_parent(path: Path) -> Parent:
+    """:func:`read_parent`, with the chain hash after each event read on the way."""
+    heads: list[str] = []
+    log = read_log(path, strict=False, heads=heads)
     if log.corrupt is not None and not isinstance(log.corrupt, TornLine):
         raise log.corrupt
     signer = checking_signer()
     signature_of(path, log, signer)
     check_not_cut(path, log, signer=signer)
-    return log
+    return Parent(log, heads)
 
 
 def plan_fork(request: ForkRequest) -> ForkPlan:
@@ -124,9 +146,14 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
 
     A fork shares its parent's deal: its god view, and its seed once it ends, tell every
     hidden role of the parent. So a game that has not ended (still running, or interrupted and
-    to be resumed) is forked only when asked explicitly (``unfinished``)."""
+    to be resumed) is forked only when asked explicitly (``unfinished``).
+
+    The parent's log is read once; its game is re-applied once whole to find its rounds,
+    then dealt once more and rebuilt to the cut (that fresh deal also names the seats). The
+    fork's header is the one place its variant, config and seeds are carried."""
     source = Path(request.source)
-    parent = read_parent(source)
+    found = _read_parent(source)
+    parent = found.log
     header = parent.header
     rounds = rounds_of(parent)
     if not parent.finished and not request.unfinished:
@@ -137,63 +164,53 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         )
     replacement = None if request.replace is None else parse_replacement(request.replace, parent)
     moment, cut = _cut(parent, rounds, request.at, replacement)
-    variant, dealt = new_state_for(parent)
+    replayer = Replayer(header)
+    variant, dealt = replayer.variant, replayer.state
     seed = header.seats_seed if request.seed is None else check_seed(request.seed, "--seed")
     roster = ",".join(str(entry.get("agent")) for entry in header.roster)
     spec = roster if request.agents is None else request.agents
     agents = parse_spec(variant, spec, dealt.num_seats)(dealt)
     options = {**options_of(header), **request.agent_options}
-    try:
-        participants = build_participants(variant, agents, seed, {}, options)
-    except SeatAgentError as exc:
-        raise ConfigError(f"{exc}; give the seats' agents with --agents") from None
     game_id = request.game_id or new_game_id(variant.id)
-    fallback = derive_rng(seed, "fallback")
-    warm = BotWarmUp(variant, participants, fallback, request.settings, game_id, parent.events)
-    rebuilt = rebuild(parent, rounds, cut, game_id=game_id, warm=warm, replacement=replacement)
-    if rebuilt.state.outcome() is not None:
-        raise ConfigError("the game is already over at that moment: nothing to play on")
-    origin = ForkOrigin(
-        header.game_id,
-        cut,
-        chain_head(source, cut),
-        len(rebuilt.prefix),
-        None if replacement is None else replacement.index,
-    )
-    log_path = _log_path(request, source, game_id)
     fork_header = LogHeader(
         game_id=game_id,
         variant=variant.id,
         config=header.config,
         seed=header.seed,
         roster=roster_of(agents),
-        extra={**request.header_extra, **logged_options(options), FORK_KEY: origin.to_dict()},
+        extra={**request.header_extra, **logged_options(options)},
         agent_seed=None if seed == header.seed else seed,
     )
-    setup = GameSetup(
-        variant=variant.id,
-        seed=header.seed,
-        agents=spec,
-        config=header.config,
+    run_options = RunOptions(request.settings, tuple(request.observers), request.keep_events)
+    try:
+        plan = plan_seats(
+            variant, dealt, fork_header, agents, None, run_options, agent_options=options
+        )
+    except SeatAgentError as exc:
+        raise ConfigError(f"{exc}; give the seats' agents with --agents") from None
+    fallback = derive_rng(seed, "fallback")
+    warm = BotWarmUp(variant, plan.participants, fallback, request.settings, game_id, parent.events)
+    rebuilt = rebuild(
+        parent,
+        rounds,
+        cut,
         game_id=game_id,
-        log_path=log_path,
-        write_log=request.write_log,
-        settings=request.settings,
-        agent_options=options,
-        observers=tuple(request.observers),
-        keep_events=request.keep_events,
+        warm=warm,
+        replacement=replacement,
+        replayer=replayer,
     )
-    plan = GamePlan(
-        setup,
-        variant,
-        rebuilt.state,
-        fork_header,
-        agents,
-        participants,
-        log_path,
-        events=rebuilt.prefix,
-        inherited=True,
+    if rebuilt.state.outcome() is not None:
+        raise ConfigError("the game is already over at that moment: nothing to play on")
+    origin = ForkOrigin(
+        header.game_id,
+        cut,
+        found.head_after(cut),
+        len(rebuilt.prefix),
+        None if replacement is None else replacement.index,
     )
+    fork_header.extra[FORK_KEY] = origin.to_dict()
+    plan.log_path = _log_path(request, source, game_id)
+    plan.state, plan.events, plan.inherited = rebuilt.state, rebuilt.prefix, True
     return ForkPlan(plan, origin, moment, replacement, fallback.getstate(), warm)
 
 

@@ -52,10 +52,13 @@ def rebuild(
     game_id: str,
     warm: WarmUp | None = None,
     replacement: Replacement | None = None,
+    replayer: Replayer | None = None,
 ) -> Rebuilt:
-    """The game of ``log`` after its first ``cut`` events (module docstring)."""
+    """The game of ``log`` after its first ``cut`` events (module docstring); ``replayer``
+    is the log's fresh :class:`~duskfall.store.replay.Replayer` where the caller dealt one
+    already (to read the seats off the deal), else one is made."""
     events = log.events
-    replayer = Replayer(log.header)
+    replayer = Replayer(log.header) if replayer is None else replayer
     starts = {r.actions[0]: r for r in rounds if r.actions and r.stop <= cut}
     prefix: list[Event] = []
     skip = 0

@@ -27,10 +27,10 @@ import numpy as np
 from duskfall.core.encoding import Menu
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
+from duskfall.core.user_files import read_user_text
 from duskfall.core.variant import parse_config
 from duskfall.learn.encoders import encoder_for
 from duskfall.learn.games import VARIANT
-from duskfall.store.files import read_user_text
 
 
 def _sports_encoder() -> Any:

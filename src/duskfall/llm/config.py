@@ -30,8 +30,8 @@ from typing import Any
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.redaction import register_secret, register_secret_env
+from duskfall.core.user_files import read_user_text
 from duskfall.llm.prices import register_price
-from duskfall.store.files import read_user_text
 
 CONFIG_ENV = "DUSKFALL_LLM_CONFIG"
 

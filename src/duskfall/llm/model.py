@@ -193,10 +193,11 @@ class Model:
                 await asyncio.sleep(delay)
                 continue
             usage += reply.usage
+            answer: dict[str, Any] | None = None
             if schema is None:
                 text = self.tails.redact(seat, reply.text, "reply")
             else:
-                text, problems = _normalised(reply.text, schema, seat, self.tails)
+                text, answer, problems = _normalised(reply.text, schema, seat, self.tails)
                 if problems and format_left > 0:
                     format_left -= 1
                     errors.append("invalid reply: " + "; ".join(problems))
@@ -212,6 +213,7 @@ class Model:
                 model=self.spec,
                 output_form=reply.output_form,
                 queue_s=queued[0],
+                answer=answer,
             )
 
     async def _ask_endpoint(self) -> None:
@@ -287,15 +289,17 @@ def _checked_messages(messages: Sequence[Message]) -> list[Message]:
 
 def _normalised(
     text: str, schema: Mapping[str, Any], seat: int | None, tails: SeatTails
-) -> tuple[str, list[str]]:
+) -> tuple[str, dict[str, Any] | None, list[str]]:
     """The reply's JSON object as compact text, redacted (each text joined to the seat's last
-    one in the same place), and what is wrong with it (if anything)."""
+    one in the same place), the object itself where the reply is one (parsed here once: the
+    caller need not parse the text again), and what is wrong with it (if anything)."""
     try:
         value = tails.redact_value(seat, extract_json(text), "reply")
     except NoJSON:
-        return tails.redact(seat, text, "reply"), ["the reply contains no JSON object"]
+        return tails.redact(seat, text, "reply"), None, ["the reply contains no JSON object"]
     problems = validate(value, schema)
-    return json.dumps(value, ensure_ascii=False), problems
+    answer = value if isinstance(value, dict) else None
+    return json.dumps(value, ensure_ascii=False), answer, problems
 
 
 def _format_hint(reply: str, problems: list[str]) -> list[Message]:

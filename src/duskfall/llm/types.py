@@ -30,7 +30,8 @@ class Completion:
     ``queue_s`` the part of it spent waiting for a turn at the endpoint (in duskfall's queue,
     where no timeout runs). ``output_form`` is how the provider constrained the reply
     (``json_schema``, ``json_object``, ``prompt``, ``grammar``, ``tool``; empty when the call
-    had no schema).
+    had no schema). ``answer`` is the JSON object of a schema call's reply, parsed once by the
+    model (``text`` is its JSON text), or None (no schema, or no object in the reply).
     """
 
     text: str
@@ -41,6 +42,7 @@ class Completion:
     model: str = ""
     output_form: str = ""
     queue_s: float = 0.0
+    answer: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,11 @@ Programmatic bots (:class:`duskfall.core.bot.Bot`) are called directly through `
 task, no timer, no prompts.
 
 A participant's answer is untrusted text (a model may echo the key it was sent, a client may
-send anything): its thought and the text in its action are redacted before the action reaches
-the rules, each joined to the seat's previous text of its kind (the record's
-:class:`~duskfall.core.redaction.SeatTails`: a key split over two answers is caught), so no
-secret enters the state, the events derived from it, or another seat's prompt.
+send anything): its thought (any seat's, a bot's too) and the text in its action are redacted
+here, once, before the action reaches the rules and the thought the record, each joined to the
+seat's previous text of its kind (the record's :class:`~duskfall.core.redaction.SeatTails`: a
+key split over two answers is caught), so no secret enters the state, the events derived from
+it, or another seat's prompt.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from duskfall.core.variant import Decision, LegalActions, State, Variant
 from duskfall.runtime.awaiting import DeadlinePassed
 from duskfall.runtime.capped import ERROR_TEXT, capped
 from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of
+from duskfall.runtime.parsing import Reply
 from duskfall.runtime.participant import DecisionRequest, LazyObservation, Participant, Player
 from duskfall.runtime.seen import SeenEvents
 from duskfall.runtime.settings import RuntimeSettings
@@ -55,7 +57,6 @@ class PhaseContext:
     decisions: Sequence[Decision]
     rng: random.Random
     settings: RuntimeSettings = field(default_factory=RuntimeSettings)
-    extra: Mapping[str, Any] = field(default_factory=dict)
     seen: SeenEvents | None = None
     tails: SeatTails = field(default_factory=SeatTails)  # the game's, from its record
 
@@ -71,7 +72,6 @@ class HandlerResult:
 
     actions: dict[int, Any]
     subphase_log: list[Event] = field(default_factory=list)
-    debug_info: str | None = None
     fallbacks: set[int] = field(default_factory=set)
     failures: dict[int, str] = field(default_factory=dict)
 
@@ -158,7 +158,7 @@ class _SeatAsk:
         if kit is not None and context.seen is not None:
             if renders or participant.reads_history:
                 entries = context.seen.entries(self.seat)
-            if renders:
+            if renders and not participant.composes_prompts:
                 system, user = stateless_prompts(
                     kit, self.observation, self.legal, entries, hint=hint
                 )
@@ -185,13 +185,13 @@ class _SeatAsk:
         reply = check_answer(raw, self.legal)
         action = reply.action
         think = reply.think
+        tails, seat = self.context.tails, self.seat
         if self.participant is not None:  # untrusted: secrets out before the rules see it
-            tails, seat = self.context.tails, self.seat
             as_dict = action.to_dict()
             redacted = tails.redact_value(seat, as_dict, "action")
             action = action if redacted is as_dict else self.legal.parse(redacted)
-            think = tails.redact(seat, think, "thought") if think else think
-        if think:
+        if think:  # a thought is redacted here, once (the record takes it as it is)
+            think = tails.redact(seat, think, "thought")
             self._record(kinds.THOUGHT, {"seat": self.seat, "text": think})
         return action
 
@@ -326,7 +326,7 @@ class _Raised(NamedTuple):
     error: Exception
 
 
-_NOT_A_TYPED_ACTION = (str, dict, CheckedAnswer, _Raised)  # answers that need decoding
+_NOT_A_TYPED_ACTION = (str, dict, Reply, CheckedAnswer, _Raised)  # answers that need decoding
 
 
 def _attempt(bot: Bot, asked: tuple[LegalActions, LazyObservation]) -> Any:

@@ -20,15 +20,21 @@ from duskfall.core.lenient_json import NoJSON, lenient_json
 @dataclass(slots=True)
 class Reply:
     """A decoded reply: the action part, plus the envelope's reasoning (``think``) and, from an
-    older envelope, its speech (``says``)."""
+    older envelope, its speech (``says``). ``raw`` is the text it was decoded from where the
+    participant decoded its own reply (a model's: the log quotes that text on a refusal)."""
 
     action: Any
     think: str | None = None
     says: str | None = None
+    raw: str | None = None
 
 
 def decode_reply(raw: Any) -> Reply:
-    """Turn a raw reply into a :class:`Reply`; raises IllegalAction with a hint on junk."""
+    """Turn a raw reply into a :class:`Reply`; raises IllegalAction with a hint on junk.
+
+    A :class:`Reply` (a participant that decoded its own) is taken as it is, copied."""
+    if isinstance(raw, Reply):
+        return Reply(raw.action, raw.think, raw.says, raw.raw)
     if not isinstance(raw, str):
         if isinstance(raw, dict):
             return _from_mapping(raw)
@@ -54,6 +60,13 @@ def decode_reply(raw: Any) -> Reply:
 def _text(data: dict[str, Any], key: str) -> str | None:
     value = data.get(key)
     return value if isinstance(value, str) else None
+
+
+def reply_of(data: dict[str, Any], raw: str | None = None) -> Reply:
+    """The :class:`Reply` of a decoded JSON object (``raw``: the text it was decoded from)."""
+    reply = _from_mapping(data)
+    reply.raw = raw
+    return reply
 
 
 def _from_mapping(data: dict[str, Any]) -> Reply:

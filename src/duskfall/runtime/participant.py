@@ -1,7 +1,8 @@
 """The Participant protocol (seed 004), the request it is asked, and the bot adapter.
 
-A participant's ``decide(system_prompt, user_prompt, request)`` returns a raw string (an LLM's
-reply, a human's input, a remote client's JSON) or an already-parsed action. ``request`` is a
+A participant's ``decide(system_prompt, user_prompt, request)`` returns a :data:`SeatAnswer`: a
+raw string (a human's input), a decoded reply (an LLM's, parsed once by its model), a remote
+client's checked JSON, or an already-parsed action. ``request`` is a
 frozen :class:`DecisionRequest`: everything about the decision besides the two prompts.
 
 A participant declares how it wants to be asked in three class attributes, with these
@@ -11,11 +12,16 @@ defaults in :class:`BaseParticipant` (which every participant of duskfall subcla
   ``user_prompt`` are empty: nothing is rendered for it);
 * ``reads_history``: with True it is given ``request.entries`` even when it renders no
   prompts (a person's terminal shows them its own way);
+* ``composes_prompts``: with True it composes its own prompts from ``request.prompt_kit``
+  and ``request.entries`` where the variant has a prompt kit: it is given the entries and
+  nothing is rendered for it (each decision's prompt is composed once, by the seat);
 * ``decision_timeout``: its own deadline in seconds for one decision (None: the runtime's).
 
 ``describe()`` names it in the roster; ``watch_game(game_id, log_path)`` may return an
 observer that the runtime feeds the seat's visible events (a participant keeping its own
-records of the game); the base returns None.
+records of the game); the base returns None. ``models()`` declares the models the seat calls
+(a :class:`~duskfall.llm.Model` each: the pre-flight check goes through them); the base has
+none.
 
 :func:`describe_player` names any player (a participant or a bot) for the roster and the log.
 Programmatic bots are :class:`duskfall.core.bot.Bot` (synchronous ``act``): the handler calls
@@ -34,10 +40,17 @@ from duskfall.core.bot import Bot
 from duskfall.core.events import Event
 from duskfall.core.llm_form import llm_schema
 from duskfall.core.prompting import PromptKit
-from duskfall.core.variant import Decision, LegalActions
+from duskfall.core.variant import Action, Decision, LegalActions
+from duskfall.runtime.checking import CheckedAnswer
+from duskfall.runtime.parsing import Reply
 from duskfall.runtime.record import Observer
 
 Emit = Callable[[Event], None]
+
+SeatAnswer: TypeAlias = str | dict[str, Any] | Reply | CheckedAnswer | Action
+"""What ``decide`` returns: a raw text (a model's reply, a person's input), a decoded JSON
+object, a :class:`~duskfall.runtime.parsing.Reply` the participant decoded itself, a
+:class:`~duskfall.runtime.checking.CheckedAnswer` it already judged, or a typed action."""
 
 
 def _drop(event: Event) -> None:
@@ -101,11 +114,14 @@ class Participant(Protocol):
     def reads_history(self) -> bool: ...
 
     @property
+    def composes_prompts(self) -> bool: ...
+
+    @property
     def decision_timeout(self) -> float | None: ...
 
     async def decide(
         self, system_prompt: str, user_prompt: str, request: DecisionRequest
-    ) -> Any: ...
+    ) -> SeatAnswer: ...
 
     def describe(self) -> str: ...
 
@@ -121,9 +137,12 @@ class BaseParticipant:
 
     renders_prompts: bool = True
     reads_history: bool = False
+    composes_prompts: bool = False
     decision_timeout: float | None = None
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -132,6 +151,10 @@ class BaseParticipant:
     def watch_game(self, game_id: str, log_path: Path | None) -> Observer | None:
         """An observer the runtime feeds this seat's visible events from now on (or None)."""
         return None
+
+    def models(self) -> tuple[object, ...]:
+        """The models this seat calls (each checked once before a game starts); none here."""
+        return ()
 
 
 def describe_player(player: Player) -> str:
@@ -175,7 +198,9 @@ class BotParticipant(BaseParticipant):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         return self.bot.act(request.observation, request.legal)
 
     def describe(self) -> str:

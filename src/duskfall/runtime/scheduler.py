@@ -1,7 +1,7 @@
-"""The scheduler: walks a game's decisions, asks participants through handlers, applies results.
+"""The scheduler: walks a game's decisions, asks participants through its handler, applies results.
 
-Each round it takes the state's pending decisions, groups them by kind (sub-phase), picks
-the handler for that kind (one given for it, else :class:`AskHandler`), applies the actions
+Each round it takes the state's pending decisions, groups them by kind (sub-phase), asks
+each group through :class:`AskHandler`, applies the actions
 it returns in ascending seat order (each marked ``by`` the agent or the fallback, as the
 handler says), and records everything in the :class:`GameRecord`. Simultaneous decisions
 are asked concurrently. It can be paused between rounds. A seat that fails
@@ -50,18 +50,14 @@ class Scheduler(Pausable):
         *,
         seed: int,
         settings: RuntimeSettings | None = None,
-        handlers: Mapping[str, Handler] | None = None,
-        context_extra: Mapping[str, Any] | None = None,
     ) -> None:
         self.variant = variant
         self.state = state
         self.participants = dict(participants)
         self.record = record
         self.settings = settings or RuntimeSettings()
-        self.handlers: dict[str, Handler] = dict(handlers or {})
-        self.default_handler: Handler = AskHandler()
+        self.handler: Handler = AskHandler()
         self.fallback_rng = derive_rng(seed, "fallback")
-        self.context_extra = dict(context_extra or {})
         # neither callable refers back to the scheduler: a finished game is then freed as
         # soon as its last reference goes, not by the cyclic garbage collector, which would
         # otherwise move every game into the oldest generation and scan the whole heap
@@ -72,10 +68,8 @@ class Scheduler(Pausable):
             self.settings.seat_failures, functools.partial(_describe_seat, self.participants)
         )
         self.stop_reason: str | None = None  # set when a failing seat stops the game
-        # every seat a bot and no handler of its own: every round takes the fast path
-        self._all_bots = not self.handlers and all(
-            isinstance(p, Bot) for p in self.participants.values()
-        )
+        # every seat a bot: every round takes the fast path
+        self._all_bots = all(isinstance(p, Bot) for p in self.participants.values())
         # what bots are settled with (they read no decisions list: one context serves all)
         self._bots_context = self._context([])
 
@@ -143,20 +137,17 @@ class Scheduler(Pausable):
             decisions,
             self.fallback_rng,
             self.settings,
-            self.context_extra,
             self.seen,
             self.record.tails,
         )
 
     def _bots_only(self, groups: dict[str, list[Decision]]) -> bool:
-        """Whether every pending seat is a bot asked by the default handler."""
-        participants, handlers = self.participants, self.handlers
-        if handlers and any(kind in handlers for kind in groups):
-            return False
+        """Whether every pending seat is a bot."""
+        participants = self.participants
         return all(isinstance(participants[seat], Bot) for seat in _seats(groups))
 
     def _play_bots(self, pending: Sequence[Decision]) -> None:
-        """A round in which every pending seat is a bot asked by the default handler: what
+        """A round in which every pending seat is a bot: what
         :class:`AskHandler` does for bots (each asked in turn, kind by kind), then the actions
         applied as :meth:`_apply` does, without a coroutine, task or handler result."""
         context = self._bots_context
@@ -176,7 +167,7 @@ class Scheduler(Pausable):
     async def _ask(self, groups: dict[str, list[Decision]]) -> list[HandlerResult]:
         """Each group's answers from its handler; the groups are asked concurrently."""
         calls = [
-            self.handlers.get(kind, self.default_handler)(
+            self.handler(
                 self._context(decisions),
                 [(d.seat, self.participants[d.seat]) for d in decisions],
             )

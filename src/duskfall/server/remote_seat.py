@@ -18,7 +18,8 @@ time out is benched: it is told so (``ERROR`` ``stand_in``) and the stand-in pla
 once, without waiting for it, until the client sends anything again.
 
 ``strict`` (the default) holds answers to the documented wire form
-(:func:`~duskfall.protocol.strict.wire_form_error`: ``bad_format`` otherwise) before the rules
+(:func:`~duskfall.protocol.strict.wire_form_error`, in the one check of
+:meth:`~duskfall.runtime.checking.CheckedAnswer.of`: ``bad_format`` otherwise) before the rules
 judge them; without it the rules' lenient parsing is all (the reference server's tolerance).
 """
 
@@ -45,7 +46,6 @@ from duskfall.protocol.messages import (
     error_message,
 )
 from duskfall.protocol.observations import Field, ObservationFrames
-from duskfall.protocol.strict import wire_form_error
 from duskfall.runtime.awaiting import Awaiting, DeadlinePassed, StaleAnswer
 from duskfall.runtime.capped import capped
 from duskfall.runtime.checking import CheckedAnswer
@@ -53,6 +53,7 @@ from duskfall.runtime.participant import (
     BaseParticipant,
     DecisionRequest,
     Participant,
+    SeatAnswer,
     describe_player,
 )
 from duskfall.server.seat_events import SeatEvents
@@ -303,11 +304,7 @@ class RemoteSeat(BaseParticipant):
         pending.answer.set_result(answer)
 
     def _check(self, action: dict[str, Any], legal: LegalActions) -> CheckedAnswer:
-        if self.strict:
-            problem = wire_form_error(action, legal.schema())
-            if problem is not None:
-                return CheckedAnswer(action, refusal=IllegalAction(problem, "bad_format"))
-        return CheckedAnswer.of(action, legal)
+        return CheckedAnswer.of(action, legal, wire_form=self.strict)
 
     def _refuse_stale(self, stale: StaleAnswer) -> None:
         if stale.open_id is not None:
@@ -337,7 +334,9 @@ class RemoteSeat(BaseParticipant):
 
     # -- runtime side --------------------------------------------------------------------
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         """The client's checked answer (a refusal was already told to it), or a stand-in's."""
         self._asked, self._missed_deadline = None, False
         if self._gone:

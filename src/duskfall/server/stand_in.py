@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from enum import StrEnum
-from typing import Any
 
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import Variant
@@ -18,6 +17,7 @@ from duskfall.runtime.participant import (
     BotParticipant,
     DecisionRequest,
     Participant,
+    SeatAnswer,
 )
 
 
@@ -36,7 +36,9 @@ class FallbackPlayer(BaseParticipant):
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    async def decide(self, system_prompt: str, user_prompt: str, request: DecisionRequest) -> Any:
+    async def decide(
+        self, system_prompt: str, user_prompt: str, request: DecisionRequest
+    ) -> SeatAnswer:
         return request.legal.default(self.rng)
 
     def describe(self) -> str:

@@ -87,12 +87,29 @@ class GameSetup:
     keep_events: bool = True
     side_dir: Path | None = None
 
+    @property
+    def run_options(self) -> RunOptions:
+        """How the game is run and followed (what :func:`assemble` reads of the setup)."""
+        return RunOptions(self.settings, tuple(self.observers), self.keep_events, self.side_dir)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a planned game is run and followed, however it was made (new, resumed, forked):
+    the runtime's settings, the caller's observers, whether the record keeps its events, and
+    where a game without a log keeps the files beside one (see :class:`GameSetup`)."""
+
+    settings: RuntimeSettings = field(default_factory=RuntimeSettings)
+    observers: Sequence[Observer] = ()
+    keep_events: bool = True
+    side_dir: Path | None = None
+
 
 @dataclass
 class PreparedGame:
     """A game ready to run: its scheduler, record, header and log path."""
 
-    setup: GameSetup
+    run_options: RunOptions
     variant: Variant
     state: State
     scheduler: Scheduler
@@ -113,12 +130,13 @@ class PreparedGame:
 class GamePlan:
     """A game put together but not yet recorded: nothing is written before :func:`assemble`.
 
-    ``events`` are the events a resumed game's log already holds (None for a new game), or
-    with ``inherited`` a fork's copy of its parent's events up to the moment it forked (its
-    new log starts with them, and the seats that keep their own records are given them).
+    The ``header`` is the one place its variant, config and seeds are carried. ``events``
+    are the events a resumed game's log already holds (None for a new game), or with
+    ``inherited`` a fork's copy of its parent's events up to the moment it forked (its new
+    log starts with them, and the seats that keep their own records are given them).
     """
 
-    setup: GameSetup
+    run_options: RunOptions
     variant: Variant
     state: State
     header: LogHeader
@@ -139,18 +157,18 @@ def assemble(plan: GamePlan) -> PreparedGame:
 
     New, resumed and forked games all come through here, so they are put together the same way.
     """
-    setup, state, header = plan.setup, plan.state, plan.header
+    options, state, header = plan.run_options, plan.state, plan.header
     record = open_record(
         header,
         plan.log_path,
         events=plan.events,
-        observers=setup.observers,
-        keep_events=setup.keep_events,
+        observers=options.observers,
+        keep_events=options.keep_events,
         inherited=plan.inherited,
     )
     beside = plan.log_path
-    if beside is None and setup.side_dir is not None:
-        beside = setup.side_dir / f"{header.game_id}.jsonl"
+    if beside is None and options.side_dir is not None:
+        beside = options.side_dir / f"{header.game_id}.jsonl"
     history = plan.events if plan.inherited and plan.events else ()
     attach_seat_feeds(record, plan.participants, state, beside, history)
     scheduler = Scheduler(
@@ -159,10 +177,10 @@ def assemble(plan: GamePlan) -> PreparedGame:
         plan.participants,
         record,
         seed=header.seats_seed,
-        settings=setup.settings,
+        settings=options.settings,
     )
     return PreparedGame(
-        setup, plan.variant, state, scheduler, record, header, plan.log_path, plan.agents
+        options, plan.variant, state, scheduler, record, header, plan.log_path, plan.agents
     )
 
 
@@ -200,10 +218,41 @@ def plan_game(setup: GameSetup) -> GamePlan:
     log_path = (setup.log_path or DEFAULT_LOG_DIR / f"{game_id}.jsonl") if setup.write_log else None
     if setup.log_path is not None and setup.write_log:  # a path given: it may hold a game
         check_new_log(setup.log_path, force=setup.overwrite)
-    participants = build_participants(
-        variant, agents, seed, setup.participants, setup.agent_options
+    return plan_seats(
+        variant,
+        state,
+        header,
+        agents,
+        log_path,
+        setup.run_options,
+        players=setup.participants,
+        agent_options=setup.agent_options,
     )
-    return GamePlan(setup, variant, state, header, agents, participants, log_path)
+
+
+def plan_seats(
+    variant: Variant,
+    state: State,
+    header: LogHeader,
+    agents: list[str],
+    log_path: Path | None,
+    run_options: RunOptions,
+    *,
+    players: Mapping[int, Player] | None = None,
+    agent_options: Mapping[str, Any] | None = None,
+    events: Sequence[Event] | None = None,
+    inherited: bool = False,
+) -> GamePlan:
+    """The plan of a game whose header, state and seats' agents are known: its seats made
+    from ``agents`` (``players`` in place of some) with the header's seats seed and the
+    agents' options. New, resumed and forked games are all planned here (raises
+    :class:`~duskfall.session.participants.SeatAgentError` for a seat that cannot be made)."""
+    participants = build_participants(
+        variant, agents, header.seats_seed, players or {}, agent_options or {}
+    )
+    return GamePlan(
+        run_options, variant, state, header, agents, participants, log_path, events, inherited
+    )
 
 
 def roster_of(agents: list[str]) -> list[dict[str, Any]]:

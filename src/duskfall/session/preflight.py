@@ -1,8 +1,8 @@
 """Pre-flight: every model-backed seat is checked once before a game writes anything.
 
-A participant with a ``model`` (:class:`~duskfall.llm.Model`: the ``llm`` and ``cognitive``
-agents) is checked through it (:func:`duskfall.llm.preflight.check_model`), once per distinct
-model spec however many seats share it, all specs at once. The first failure, in seat
+A participant that declares models (``models()``: the ``llm`` and ``cognitive`` agents, a mix
+with one of them) is checked through each (:func:`duskfall.llm.preflight.check_model`), once
+per distinct model spec however many seats share it, all specs at once. The first failure, in seat
 order, is one :class:`SeatNotReady` naming the seats of that spec and the fix.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from duskfall.core.errors import ConfigError
 from duskfall.llm.model import Model
 from duskfall.llm.preflight import Announce, first_not_ready
-from duskfall.runtime.participant import Player
+from duskfall.runtime.participant import BaseParticipant, Player
 from duskfall.session.participants import seats_cannot_play
 
 
@@ -22,12 +22,18 @@ class SeatNotReady(ConfigError):
 
 
 def models_by_spec(participants: Mapping[int, object]) -> dict[str, tuple[Model, list[int]]]:
-    """Each distinct model spec of the participants: one of its models and its seats."""
+    """Each distinct model spec of the participants (the models each declares:
+    :meth:`~duskfall.runtime.participant.BaseParticipant.models`): one of its models and its
+    seats."""
     found: dict[str, tuple[Model, list[int]]] = {}
     for seat in sorted(participants):
-        model = getattr(participants[seat], "model", None)
-        if isinstance(model, Model):
-            found.setdefault(model.spec, (model, []))[1].append(seat)
+        player = participants[seat]
+        declared = player.models() if isinstance(player, BaseParticipant) else ()
+        for model in declared:
+            if isinstance(model, Model):
+                seats = found.setdefault(model.spec, (model, []))[1]
+                if seat not in seats:
+                    seats.append(seat)
     return found
 
 

@@ -3,8 +3,9 @@
 The store repairs and checks the log (:func:`duskfall.store.resume.open_for_resume`: a torn
 last line is cut, damage in the middle refused, a game still running elsewhere refused);
 the recorded actions are re-applied to fresh rules (which also verifies the log); then the game
-is assembled exactly like a new one (:func:`duskfall.session.game.assemble`: participants from
-the header's roster, log appended to, index row caught up, seat feeds) and the scheduler
+is planned and assembled exactly like a new one (:func:`duskfall.session.game.plan_seats`:
+participants from the header's roster; :func:`duskfall.session.game.assemble`: log appended
+to, index row caught up, seat feeds) and the scheduler
 continues. Rules events the last actions produced but the log had not received yet are
 appended first. Seats of a half-settled simultaneous decision that had already acted are not
 asked again: ``pending()`` names only the others.
@@ -24,8 +25,15 @@ from duskfall.llm.preflight import Announce
 from duskfall.runtime.participant import Player
 from duskfall.runtime.record import Observer
 from duskfall.runtime.settings import RuntimeSettings
-from duskfall.session.game import GamePlan, GameSetup, PreparedGame, assemble, options_of
-from duskfall.session.participants import SeatAgentError, build_participants
+from duskfall.session.game import (
+    GamePlan,
+    PreparedGame,
+    RunOptions,
+    assemble,
+    options_of,
+    plan_seats,
+)
+from duskfall.session.participants import SeatAgentError
 from duskfall.store.log import GameLog, truncate_to_whole_events
 from duskfall.store.replay import replay
 from duskfall.store.resume import CannotResume, log_path_for, open_for_resume
@@ -113,30 +121,24 @@ def plan_resume(
         ) from None
     roster = {int(entry["seat"]): str(entry["agent"]) for entry in header.roster}
     agents = [roster.get(seat, "unknown") for seat in range(result.state.num_seats)]
-    setup = GameSetup(
-        variant=header.variant,
-        seed=header.seed,
-        agents=",".join(agents),
-        config=header.config,
-        game_id=header.game_id,
-        log_path=path,
-        settings=settings or RuntimeSettings(),
-        participants=dict(participants or {}),
-        agent_options={**options_of(header), **(agent_options or {})},
-        observers=tuple(observers),
-    )
+    run_options = RunOptions(settings or RuntimeSettings(), tuple(observers))
     try:
-        seats = build_participants(
-            result.variant, agents, header.seats_seed, setup.participants, setup.agent_options
+        plan = plan_seats(
+            result.variant,
+            result.state,
+            header,
+            agents,
+            path,
+            run_options,
+            players=participants,
+            agent_options={**options_of(header), **(agent_options or {})},
+            events=log.events,
         )
     except SeatAgentError as exc:
         raise CannotResume(
             f"seat {exc.seat} was played by {exc.agent!r}, which cannot be re-created here "
             f"({exc.reason})"
         ) from None
-    plan = GamePlan(
-        setup, result.variant, result.state, header, agents, seats, path, events=log.events
-    )
     return ResumePlan(plan, log, list(result.unrecorded))
 
 

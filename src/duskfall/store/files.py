@@ -1,7 +1,7 @@
-"""Files a user names (configs, rule cards, policies, logs), read and written without hanging
-or a traceback: a FIFO would block the open or the read for ever and ``/dev/zero`` never
-ends, so only regular files are taken (a FIFO is opened without blocking, to be refused), and
-small files are read up to a limit."""
+"""Files a user names (logs, log folders), opened and written without hanging or a traceback:
+a FIFO would block the open or the read for ever and ``/dev/zero`` never ends, so only regular
+files are taken (a FIFO is opened without blocking, to be refused). Small texts such as
+configs are read by :func:`duskfall.core.user_files.read_user_text` (named here too)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,15 @@ from pathlib import Path
 from typing import IO, Literal, overload
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.user_files import read_user_text  # where arena/tournament_config reads it
 
-MAX_FILE_BYTES = 4 * 1024 * 1024
+__all__ = [
+    "NotARegularFile",
+    "check_writable_file",
+    "open_regular",
+    "prepare_log_dir",
+    "read_user_text",
+]
 
 
 class NotARegularFile(ConfigError):
@@ -54,38 +61,6 @@ def check_writable_file(path: str | os.PathLike[str], what: str) -> None:
     if not stat.S_ISREG(mode):
         kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
         raise NotARegularFile(f"cannot write {what} {path}: it is {kind}")
-
-
-def read_user_text(path: str | os.PathLike[str], what: str, limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of the regular file ``path`` (``what`` names it in errors).
-
-    A missing or unreadable file, a FIFO or device (``/dev/zero`` would never end), a file
-    over ``limit`` bytes and text that is not UTF-8 are each one clear ConfigError.
-    """
-    file = Path(path)
-    try:
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise ConfigError(f"cannot read {what} {file}: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(f"{what} {file} is not a regular file")
-        if info.st_size > limit:
-            raise ConfigError(f"{what} {file} is larger than {limit // 1024} KiB")
-        data = os.read(fd, limit + 1)
-    except OSError as exc:
-        raise ConfigError(f"cannot read {what} {file}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise ConfigError(f"{what} {file} is larger than {limit // 1024} KiB")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{what} {file} is not UTF-8 text (byte {exc.start}); save it as UTF-8"
-        ) from None
 
 
 def prepare_log_dir(path: str | os.PathLike[str], what: str = "game logs") -> Path:

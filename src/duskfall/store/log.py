@@ -587,10 +587,11 @@ def log_lines(path: str | Path) -> Iterator[str]:
             yield line
 
 
-def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
+def read_log(path: str | Path, *, strict: bool = True, heads: list[str] | None = None) -> GameLog:
     """Read a log. With ``strict`` a corrupt, unchained or truncated line raises
     :class:`LogCorrupt`; otherwise the log is cut at the last whole event and ``corrupt``
-    says what was wrong."""
+    says what was wrong. ``heads``, if given, is filled with the chain hash after the header
+    and after each event (``heads[n]``: after ``n`` events; what a fork's origin names)."""
     path = Path(path)
     if not path.exists():
         raise LogCorrupt(f"{path}: no such log file", 0)
@@ -608,6 +609,8 @@ def read_log(path: str | Path, *, strict: bool = True) -> GameLog:
                 )
                 break
             reader.take(line[:-1])
+            if heads is not None and reader.header and len(heads) == len(reader.events):
+                heads.append(reader.head)  # the first line after n events
     except LineTooLong as exc:
         problem = LineTooLong(str(exc), len(reader.events))
     except LogCorrupt as exc:

@@ -86,6 +86,10 @@ class CognitiveAgent(BaseParticipant):
     def describe(self) -> str:
         return f"cognitive:{self.model.spec}"
 
+    def models(self) -> tuple[Model]:
+        """The one model this seat calls."""
+        return (self.model,)
+
     # -- following the game ----------------------------------------------------------------
 
     def watch_game(self, game_id: str, log_path: Path | None) -> SeatRecords:
