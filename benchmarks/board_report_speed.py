@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from duskfall.arena.board import build_board
-from duskfall.arena.skill_model import RatedGame, RatedSeat
+from duskfall.rating.bradley_terry import RatedGame, RatedSeat
 
 BLOCKS = {"werewolf:werewolf-9": (2, 7, 0.3), "sports-mafia": (3, 7, 1.2)}  # wolves, others, h
 

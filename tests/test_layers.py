@@ -38,6 +38,7 @@ FORBIDDEN: dict[str, set[str] | None] = {
     "variants": ONLY_CORE,
     "store": ONLY_CORE,
     "protocol": ONLY_CORE,
+    "rating": ONLY_CORE,  # pure fits: no I/O, nothing of the arena, the reports or the store
     "runtime": {"agents", "store", "session", "llm"} | ENTRY_POINTS,
     "llm": {"runtime", "agents", "session"} | ENTRY_POINTS,
     "agents": {"session", "store"} | ENTRY_POINTS,

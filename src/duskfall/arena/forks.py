@@ -34,7 +34,6 @@ from typing import Any
 import numpy as np
 
 from duskfall.agents.specs import parse_spec, seats_of_key
-from duskfall.arena.intervals import DealResampler, symmetric_interval
 from duskfall.arena.metrics import SeatMetrics
 from duskfall.arena.results import PlayedGame
 from duskfall.arena.schedule import REST, ForkOf, Slot, deal_master
@@ -44,6 +43,7 @@ from duskfall.core.rng import derive_rng
 from duskfall.core.variant import State, Variant
 from duskfall.lab.moments import find_round
 from duskfall.lab.rounds import rounds_of
+from duskfall.rating.intervals import DealResampler, symmetric_interval
 from duskfall.store.index import GameIndex, default_db_path
 from duskfall.store.log import read_log
 from duskfall.store.replay import new_state_for

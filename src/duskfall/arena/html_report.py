@@ -24,9 +24,10 @@ from importlib.resources import files
 from typing import Any
 
 from duskfall.arena import svg_plots
-from duskfall.arena.board import Board, EntrantBoard, Estimate, WinRate
+from duskfall.arena.board import Board, EntrantBoard, WinRate
 from duskfall.arena.leaderboard import TournamentReport
 from duskfall.arena.results import PlayedGame
+from duskfall.rating.fit import Estimate
 
 ABLATION_COLUMNS = ["block", "measure", "pair", "difference [95%]", "source games", "verdict"]
 STYLESHEET = "report.css"  # beside this module; the web serves it as /static/report.css

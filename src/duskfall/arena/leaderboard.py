@@ -16,16 +16,17 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from duskfall.arena.board import Board, Estimate, build_board
+from duskfall.arena.board import Board, build_board
 from duskfall.arena.calibration import Calibration, calibration_of
 from duskfall.arena.forks import PairedDifference, ablations
 from duskfall.arena.metrics import SeatMetrics, total
 from duskfall.arena.rated import block_labels, result_of
 from duskfall.arena.results import PlayedGame, entrant_leaks, played_game
-from duskfall.arena.skill_model import RatedGame, RatedSeat
 from duskfall.arena.stopping import Analysis, analyse, pair_verdicts, schedule_looks
 from duskfall.arena.tournament import TournamentProgress
 from duskfall.lab.leaks import LeakMetrics
+from duskfall.rating.bradley_terry import RatedGame, RatedSeat
+from duskfall.rating.fit import Estimate
 
 
 @dataclass

@@ -15,7 +15,7 @@ luck of the deal.
   entrant holds varies from game to game (every entrant at least one, the rest drawn from the
   seed): with the same number of seats at every table, an entrant's village seats would be
   fixed by its evil ones and the games would measure only one blend of its two skills, never
-  overall skill (see :mod:`duskfall.arena.identified`). Seats are handed out so that each
+  overall skill (see :mod:`duskfall.rating.identified`). Seats are handed out so that each
   entrant plays every role about equally often (the entrant with the fewest plays of a seat's
   role gets it, ties broken by the seed).
 * ``sides``: entrants meet in pairs; each deal is played twice, A holding every evil seat and B

@@ -7,11 +7,12 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from duskfall.arena.board import Board, Estimate
+from duskfall.arena.board import Board
 from duskfall.arena.leaderboard import TournamentReport
 from duskfall.arena.plan import Plan
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.cli.console import PlainTable
+from duskfall.rating.fit import Estimate
 
 MATRIX_MAX = 5  # head-to-head as a matrix up to this many entrants (80 columns)
 
