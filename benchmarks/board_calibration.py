@@ -85,16 +85,17 @@ from typing import Any
 from scipy import stats
 
 from baseline import baseline_src, current_src, run_python
-from duskfall.arena.board import SEPARATED, Board, build_board
 from duskfall.arena.plan import make_plan
 from duskfall.arena.quick_games import play_schedule
 from duskfall.arena.schedule import build_schedule
 from duskfall.arena.stopping import analyse, pair_verdicts, schedule_looks
 from duskfall.arena.tournament_config import TournamentConfig, parse_tournament
+from duskfall.core.sides import EVIL
 from duskfall.rating import bradley_terry as skill_model
-from duskfall.rating.bradley_terry import ELO_PER_LOGIT, EVIL, RatedGame, anchored
+from duskfall.rating.bradley_terry import ELO_PER_LOGIT, RatedGame, anchored
 from duskfall.rating.fit import Estimate, Fit, fit_games, pair_differences
 from duskfall.rating.intervals import critical
+from duskfall.report.board import SEPARATED, Board, build_board
 
 BOARD_BASELINE = "283f9b6"  # main before the board (issue 28): OpenSkill, game bootstrap
 VARIANTS = {

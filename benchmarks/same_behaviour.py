@@ -180,7 +180,10 @@ def play_logs(folder: Path, seeds: int) -> Iterator[tuple[str, Path]]:
 
 
 def logs_web_metrics(seeds: int, dump: Path | None) -> dict[str, str]:
-    from duskfall.arena.metrics import seat_metrics
+    try:
+        from duskfall.report.metrics import seat_metrics
+    except ImportError:  # a commit before the report package
+        from duskfall.arena.metrics import seat_metrics
     from duskfall.store.log import read_log
 
     digests = {p: Digest(dump / p if dump else None) for p in ("logs", "web", "metrics")}

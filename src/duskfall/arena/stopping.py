@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from duskfall.arena.progress import tournament_progress
 from duskfall.arena.rated import block_labels, rated_game
 from duskfall.arena.schedule import Slot, build_schedule
-from duskfall.arena.tournament import Looks, tournament_progress
 from duskfall.arena.tournament_config import TournamentConfig
+from duskfall.arena.tournament_run import Looks
 from duskfall.rating.bradley_terry import RatedGame
 from duskfall.rating.fit import Fit, fit_games, pair_differences
 from duskfall.rating.sequential import LookPlan, PairLook, PairState, judge, plan_looks, t_boundary

@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from duskfall.rating.bradley_terry import EVIL, Design, RatedGame, Vector
+from duskfall.core.sides import EVIL
+from duskfall.rating.bradley_terry import Design, RatedGame, Vector
 
 STEP = 1e-5  # central differences of a nonlinear quantity
 TOLERANCE = 1e-6

@@ -27,7 +27,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from duskfall.core.errors import ConfigError
-from duskfall.rating.bradley_terry import EVIL, RatedGame
+from duskfall.core.sides import EVIL
+from duskfall.rating.bradley_terry import RatedGame
 from duskfall.rating.intervals import DealResampler, symmetric_interval
 from duskfall.rating.openskill_batch import TwoTeamGames, rate_sequences
 

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from duskfall.rating.bradley_terry import EVIL, RatedGame
+from duskfall.core.sides import EVIL
+from duskfall.rating.bradley_terry import RatedGame
 
 MU, SIGMA, BETA, KAPPA, TAU = 25.0, 25.0 / 3.0, 25.0 / 6.0, 0.0001, 25.0 / 300.0
 WEIGHT_BOUNDS = (1.0, 2.0)

@@ -39,8 +39,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from duskfall.core.sides import EVIL
 from duskfall.core.stats import Proportion
-from duskfall.rating.bradley_terry import ELO_PER_LOGIT, EVIL, RatedGame
+from duskfall.rating.bradley_terry import ELO_PER_LOGIT, RatedGame
 from duskfall.rating.fit import (
     LEVEL,
     Estimate,
