@@ -78,25 +78,15 @@ def test_the_rating_model_walkthrough_names_the_files_a_model_takes(
 
     from duskfall.rating import holdout
     from duskfall.rating.bradley_terry import RatedGame, RatedSeat
-    from duskfall.rating.models import MODELS, RatedGames
+    from duskfall.rating.models import MODELS
     from duskfall.report.board import build_board
     from duskfall.report.calibration import Calibration
     from duskfall.report.html_report import html_report
     from duskfall.report.leaderboard import EntrantResult, TournamentReport
     from duskfall.report.terminal import leaderboard_table
+    from rating.rating_kit import CoinFlip
 
-    class Coin:
-        name = "coin-flip"
-
-        def skills(self, rated: RatedGames) -> dict[str, float]:
-            return dict.fromkeys(rated.entrants, 0.0)
-
-        def predict(
-            self, rated: RatedGames, trains: list[list[int]], tests: list[list[int]]
-        ) -> list[list[float]]:
-            return [[0.5] * len(test) for test in tests]
-
-    monkeypatch.setattr(holdout, "MODELS", (*MODELS, Coin()))
+    monkeypatch.setattr(holdout, "MODELS", (*MODELS, CoinFlip()))
     seats = (RatedSeat("a", "wolf", "evil"), RatedSeat("b", "villager", "village"))
     swapped = (RatedSeat("b", "wolf", "evil"), RatedSeat("a", "villager", "village"))
     games = [RatedGame("x", d, seats if d % 2 else swapped, float(d % 3 == 0)) for d in range(10)]

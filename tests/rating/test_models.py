@@ -10,6 +10,7 @@ import pytest
 from duskfall.rating.bradley_terry import RatedGame, RatedSeat
 from duskfall.rating.holdout import fold_orders, holdout_scores
 from duskfall.rating.models import MODELS, OpenSkill, RatedGames, RatingModel
+from rating.rating_kit import CoinFlip
 
 
 def game(deal: int, evil: str, village: str, result: float) -> RatedGame:
@@ -51,20 +52,9 @@ def test_every_model_ranks_the_stronger_entrant_first_and_predicts_probabilities
 
 
 def test_a_new_model_joins_the_held_out_scores(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Coin:
-        name = "coin"
-
-        def skills(self, rated: RatedGames) -> dict[str, float]:
-            return dict.fromkeys(rated.entrants, 0.0)
-
-        def predict(
-            self, rated: RatedGames, trains: list[list[int]], tests: list[list[int]]
-        ) -> list[list[float]]:
-            return [[0.5] * len(test) for test in tests]
-
-    coin: RatingModel = Coin()
+    coin: RatingModel = CoinFlip()
     games = [game(d, "A", "B", float(d % 2)) for d in range(10)]
     monkeypatch.setattr("duskfall.rating.holdout.MODELS", (*MODELS, coin))
     scores = holdout_scores(games, ["A", "B"])
-    assert math.isclose(scores["coin"].brier, 0.25)
-    assert math.isclose(scores["coin"].log_loss, math.log(2))
+    assert math.isclose(scores["coin-flip"].brier, 0.25)
+    assert math.isclose(scores["coin-flip"].log_loss, math.log(2))
