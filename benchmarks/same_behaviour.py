@@ -18,7 +18,7 @@ a child process and digests, part by part:
 * ``wire``: the frames a remote client receives over TCP (game ids and tokens masked), one
   remote seat answering from the decoded legal view, the others bots;
 * ``board``: bot tournaments (a ``duplicate`` one, a ``mixed`` one stopped by the sequential
-  rule) under a fixed operator key, and their report: its JSON, both CSV files, the terminal
+  rule) and their report: its JSON, both CSV files, the terminal
   tables and the HTML file (the behaviour tables left out of the last two: their columns come
   from the report's registry of columns since it was made).
 
@@ -26,14 +26,17 @@ a child process and digests, part by part:
     python benchmarks/same_behaviour.py --baseline HEAD --dump /tmp/a   # keep the records
     python benchmarks/same_behaviour.py --child PART          # one part's digests, this code
 
-A part that differs is printed with its digests; ``--dump DIR`` keeps each code's records
-(one line per item) so that ``diff`` shows the first difference.
+Both codes run under one fixed operator key (``$DUSKFALL_KEY_FILE``), since the server's and the
+tournaments' deals are keyed with it. A part that differs is printed with its digests;
+``--dump DIR`` keeps each code's records (one line per item) so that ``diff`` shows the first
+difference.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import functools
 import hashlib
 import json
@@ -415,7 +418,6 @@ def _report_parts() -> tuple[Any, Any, Any, Any, Any]:
 
 def board(seeds: int, dump: Path | None) -> dict[str, str]:
     import io
-    import os
     import re
 
     from rich.console import Console
@@ -428,9 +430,6 @@ def board(seeds: int, dump: Path | None) -> dict[str, str]:
     parts = ("json", "csv", "terminal", "html")
     digests = {p: Digest(dump / f"board-{p}" if dump else None) for p in parts}
     with tempfile.TemporaryDirectory() as folder:
-        key = Path(folder) / "operator.key"
-        key.write_text("ab" * 32 + "\n")
-        os.environ["DUSKFALL_KEY_FILE"] = str(key)
         for number, data in enumerate(BOARD_CONFIGS):
             config = parse_tournament({**data, "games": 6 * seeds, "seed": 7 + number,
                                        "parallel_games": 1, "log_dir": "games"})  # fmt: skip
@@ -463,6 +462,13 @@ def child(part: str, seeds: int, dump: Path | None) -> dict[str, str]:
     import os
 
     os.environ["DUSKFALL_DB"] = "off"  # no game index: nothing written beside the logs
+    # one operator key for both codes: the server's and the tournaments' deals are keyed with it
+    # (without it each process draws its own, and no two runs deal the same games)
+    keys = tempfile.TemporaryDirectory()
+    atexit.register(keys.cleanup)
+    key = Path(keys.name) / "operator.key"
+    key.write_text("ab" * 32 + "\n")
+    os.environ["DUSKFALL_KEY_FILE"] = str(key)
     if dump is not None:
         dump.mkdir(parents=True, exist_ok=True)
     if part == "engine":
