@@ -85,23 +85,17 @@ from typing import Any
 from scipy import stats
 
 from baseline import baseline_src, current_src, run_python
-from duskfall.arena import skill_model
-from duskfall.arena.board import (
-    SEPARATED,
-    Board,
-    Estimate,
-    Fit,
-    build_board,
-    fit_games,
-    pair_differences,
-)
-from duskfall.arena.intervals import critical
 from duskfall.arena.plan import make_plan
 from duskfall.arena.quick_games import play_schedule
 from duskfall.arena.schedule import build_schedule
-from duskfall.arena.skill_model import ELO_PER_LOGIT, EVIL, RatedGame, anchored
 from duskfall.arena.stopping import analyse, pair_verdicts, schedule_looks
 from duskfall.arena.tournament_config import TournamentConfig, parse_tournament
+from duskfall.core.sides import EVIL
+from duskfall.rating import bradley_terry as skill_model
+from duskfall.rating.bradley_terry import ELO_PER_LOGIT, RatedGame, anchored
+from duskfall.rating.fit import Estimate, Fit, fit_games, pair_differences
+from duskfall.rating.intervals import critical
+from duskfall.report.board import SEPARATED, Board, build_board
 
 BOARD_BASELINE = "283f9b6"  # main before the board (issue 28): OpenSkill, game bootstrap
 VARIANTS = {
@@ -196,7 +190,7 @@ class _Game:
 
 
 def today_ratings(ref: str) -> Any:
-    """The ``duskfall.arena.ratings`` module of commit ``ref`` (OpenSkill, game bootstrap)."""
+    """The ``duskfall.rating.openskill`` module of commit ``ref`` (OpenSkill, game bootstrap)."""
     path = baseline_src(ref) / "duskfall" / "arena" / "ratings.py"
     spec = importlib.util.spec_from_file_location("today_ratings", path)
     assert spec is not None and spec.loader is not None

@@ -22,8 +22,8 @@ import sys
 import time
 from typing import Any
 
-from duskfall.arena.board import build_board
-from duskfall.arena.skill_model import RatedGame, RatedSeat
+from duskfall.rating.bradley_terry import RatedGame, RatedSeat
+from duskfall.report.board import build_board
 
 BLOCKS = {"werewolf:werewolf-9": (2, 7, 0.3), "sports-mafia": (3, 7, 1.2)}  # wolves, others, h
 
@@ -55,10 +55,10 @@ def synthetic(games: int, k: int, seed: int = 1) -> tuple[list[RatedGame], dict[
 def timed(games: list[RatedGame], entrants: dict[str, str], bootstrap: int) -> dict[str, Any]:
     from rich.console import Console
 
-    from duskfall.arena.calibration import Calibration
-    from duskfall.arena.html_report import html_report
-    from duskfall.arena.leaderboard import EntrantResult, TournamentReport
-    from duskfall.cli.tournament_display import leaderboard_table
+    from duskfall.report.calibration import Calibration
+    from duskfall.report.html_report import html_report
+    from duskfall.report.leaderboard import EntrantResult, TournamentReport
+    from duskfall.report.terminal import leaderboard_table
 
     times: dict[str, Any] = {}
     cpu = time.process_time()

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from duskfall.arena.stats import Proportion
+from duskfall.core.stats import Proportion
 from duskfall.llm.calls import call_report
 from duskfall.session import GameSetup, PreparedGame, run_game
 

@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from duskfall.arena.stats import Proportion
 from duskfall.core.rng import derive_rng
+from duskfall.core.stats import Proportion
 from duskfall.core.variant import get_variant, parse_config
 from duskfall.learn.aec import DuskfallAEC
 

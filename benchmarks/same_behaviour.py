@@ -16,20 +16,27 @@ a child process and digests, part by part:
 * ``learn``: PettingZoo games of every variant (vector observations, masks, rewards; sports
   mafia's tokens too);
 * ``wire``: the frames a remote client receives over TCP (game ids and tokens masked), one
-  remote seat answering from the decoded legal view, the others bots.
+  remote seat answering from the decoded legal view, the others bots;
+* ``board``: bot tournaments (a ``duplicate`` one, a ``mixed`` one stopped by the sequential
+  rule) and their report: its JSON, both CSV files, the terminal
+  tables and the HTML file (the behaviour tables left out of the last two: their columns come
+  from the report's registry of columns since it was made).
 
     python benchmarks/same_behaviour.py --baseline main       # today against main
     python benchmarks/same_behaviour.py --baseline HEAD --dump /tmp/a   # keep the records
     python benchmarks/same_behaviour.py --child PART          # one part's digests, this code
 
-A part that differs is printed with its digests; ``--dump DIR`` keeps each code's records
-(one line per item) so that ``diff`` shows the first difference.
+Both codes run under one fixed operator key (``$DUSKFALL_KEY_FILE``), since the server's and the
+tournaments' deals are keyed with it. A part that differs is printed with its digests;
+``--dump DIR`` keeps each code's records (one line per item) so that ``diff`` shows the first
+difference.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import functools
 import hashlib
 import json
@@ -41,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("engine", "logs", "web", "metrics", "learn", "wire")
+PARTS = ("engine", "logs", "web", "metrics", "learn", "wire", "board")
 VOLATILE = {
     "game_id",
     "started_at",
@@ -180,7 +187,10 @@ def play_logs(folder: Path, seeds: int) -> Iterator[tuple[str, Path]]:
 
 
 def logs_web_metrics(seeds: int, dump: Path | None) -> dict[str, str]:
-    from duskfall.arena.metrics import seat_metrics
+    try:
+        from duskfall.report.metrics import seat_metrics
+    except ImportError:  # a commit before the report package
+        from duskfall.arena.metrics import seat_metrics
     from duskfall.store.log import read_log
 
     digests = {p: Digest(dump / p if dump else None) for p in ("logs", "web", "metrics")}
@@ -370,6 +380,81 @@ async def _wire_game(variant_id: str, seed: int) -> list[Any]:
     return frames
 
 
+# ---------------------------------------------------------------- board
+
+BOARD_CONFIGS: list[dict[str, Any]] = [
+    {
+        "name": "same-duplicate",
+        "entrants": {"smart": "heuristic", "naive": "random", "half": "mix:heuristic@0.5/random"},
+        "variants": [{"variant": "werewolf", "preset": "werewolf-6"}, {"variant": "mafia"}],
+        "schedule": "duplicate",
+    },
+    {
+        "name": "same-separated",
+        "entrants": {"smart": "heuristic", "naive": "random"},
+        "variants": [{"variant": "sports-mafia"}],
+        "schedule": "mixed",
+        "stop": "separated",
+    },
+]
+
+
+def _report_parts() -> tuple[Any, Any, Any, Any, Any]:
+    """run_tournament, tournament_progress, build_report, html_report, leaderboard_table."""
+    try:
+        from duskfall.arena.progress import tournament_progress
+        from duskfall.arena.tournament import run_tournament
+        from duskfall.report.html_report import html_report
+        from duskfall.report.leaderboard import build_report
+        from duskfall.report.terminal import leaderboard_table
+    except ImportError:  # a commit before the report package
+        from duskfall.arena.html_report import html_report
+        from duskfall.arena.leaderboard import build_report
+
+        from duskfall.arena.tournament import run_tournament, tournament_progress
+        from duskfall.cli.tournament_display import leaderboard_table
+    return run_tournament, tournament_progress, build_report, html_report, leaderboard_table
+
+
+def board(seeds: int, dump: Path | None) -> dict[str, str]:
+    import io
+    import re
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from duskfall.arena.tournament_config import parse_tournament
+    from duskfall.store.index import GameIndex
+
+    run, progress_of, build_report, html_report, leaderboard_table = _report_parts()
+    parts = ("json", "csv", "terminal", "html")
+    digests = {p: Digest(dump / f"board-{p}" if dump else None) for p in parts}
+    with tempfile.TemporaryDirectory() as folder:
+        for number, data in enumerate(BOARD_CONFIGS):
+            config = parse_tournament({**data, "games": 6 * seeds, "seed": 7 + number,
+                                       "parallel_games": 1, "log_dir": "games"})  # fmt: skip
+            where = Path(folder) / data["name"]
+            where.mkdir()
+            run(config, base_dir=where, db=where / "index.db")
+            with GameIndex(where / "index.db") as index:
+                report = build_report(progress_of(config, index), bootstrap=40)
+            data = report.to_dict()
+            data["games"] = [{k: g[k] for k in g if k not in ("id", "log")} for g in data["games"]]
+            digests["json"].add(scrub(data))
+            digests["csv"].add([report.csv(), report.pairs_csv()])
+            buffer = io.StringIO()
+            console = Console(file=buffer, width=100, color_system=None)
+            for part in leaderboard_table(report):
+                if not (isinstance(part, Table) and str(part.title).startswith("behaviour")):
+                    console.print(part, soft_wrap=False)
+            digests["terminal"].add(buffer.getvalue().splitlines())
+            html = html_report(report).replace(folder, "<tmp>")
+            html = re.sub(r"[a-z-]+-[0-9a-f]{16}", "<game>", html)
+            html = re.sub(r'<section class="report-section" id="behaviour".*?</section>', "", html)
+            digests["html"].add(html.splitlines())
+    return {f"board/{part}": d.hexdigest() for part, d in digests.items()}
+
+
 # ---------------------------------------------------------------- driver
 
 
@@ -377,6 +462,13 @@ def child(part: str, seeds: int, dump: Path | None) -> dict[str, str]:
     import os
 
     os.environ["DUSKFALL_DB"] = "off"  # no game index: nothing written beside the logs
+    # one operator key for both codes: the server's and the tournaments' deals are keyed with it
+    # (without it each process draws its own, and no two runs deal the same games)
+    keys = tempfile.TemporaryDirectory()
+    atexit.register(keys.cleanup)
+    key = Path(keys.name) / "operator.key"
+    key.write_text("ab" * 32 + "\n")
+    os.environ["DUSKFALL_KEY_FILE"] = str(key)
     if dump is not None:
         dump.mkdir(parents=True, exist_ok=True)
     if part == "engine":
@@ -386,24 +478,19 @@ def child(part: str, seeds: int, dump: Path | None) -> dict[str, str]:
     if part == "learn":
         return learn(seeds, dump)
     if part == "wire":
-        # a server deals its games from its seed keyed with the operator's deal key: both
-        # codes are given the same fixed key (else each child's own key deals other games)
-        with tempfile.TemporaryDirectory() as folder:
-            key = Path(folder) / "operator.key"
-            key.write_text(hashlib.sha256(b"same_behaviour wire").hexdigest() + "\n")
-            key.chmod(0o600)
-            os.environ["DUSKFALL_KEY_FILE"] = str(key)
-            return wire(seeds, dump)
+        return wire(seeds, dump)
+    if part == "board":
+        return board(seeds, dump)
     raise SystemExit(f"unknown part {part!r}")
 
 
-SEEDS = {"engine": 500, "logs": 8, "learn": 8, "wire": 6}
+SEEDS = {"engine": 500, "logs": 8, "learn": 8, "wire": 6, "board": 4}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="main", help="commit (or src folder) to compare")
-    parser.add_argument("--parts", nargs="+", default=["engine", "logs", "learn", "wire"])
+    parser.add_argument("--parts", nargs="+", default=["engine", "logs", "learn", "wire", "board"])
     parser.add_argument("--seeds", type=int, default=None, help="seeds per table (each part)")
     parser.add_argument("--dump", type=Path, default=None, help="keep each code's records here")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)

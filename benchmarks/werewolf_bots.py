@@ -17,8 +17,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from duskfall.arena.stats import Proportion
 from duskfall.core.rng import derive_rng
+from duskfall.core.stats import Proportion
 from duskfall.core.variant import parse_config
 from duskfall.session import GameSetup, run_game
 from duskfall.variants.werewolf import VARIANT

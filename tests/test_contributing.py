@@ -1,11 +1,16 @@
 """docs/contributing.md matches the code where a test can tell: the layers name every
-package, the variant file table is the files every built-in variant has, and the walkthrough
-for a new Werewolf role names the files the Idiot took."""
+package, the variant file table is the files every built-in variant has, the walkthrough for a
+new Werewolf role names the files the Idiot took, and the one for a rating model names the
+files a model takes (and a model added so shows in every report format)."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
+
+import pytest
+from rich.console import Console
 
 import duskfall
 
@@ -55,3 +60,45 @@ def test_the_role_walkthrough_names_the_files_a_role_took() -> None:
         if "idiot" in path.read_text(encoding="utf-8").lower()
     }
     assert naming_the_idiot <= set(steps)
+
+
+def test_the_rating_model_walkthrough_names_the_files_a_model_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The steps name the protocol's module and at most three files; a model added to
+    ``MODELS`` (and nowhere else) shows its held-out score in every format."""
+    walkthrough = section("Adding a rating model")
+    steps = re.findall(r"^\d\. `((?:rating|tests/rating)/\w+\.py)`", walkthrough, re.M)
+    assert 2 <= len(steps) <= 4
+    assert "rating/models.py" in steps
+    named = set(re.findall(r"`((?:rating|report)/\w+\.py)`", walkthrough))
+    new = {path for path in steps if path.startswith("rating/") and path != "rating/models.py"}
+    assert all((SRC / path).exists() for path in named - new)
+    assert (SRC.parent.parent / "tests/rating/test_bradley_terry.py").exists()
+
+    from duskfall.rating import holdout
+    from duskfall.rating.bradley_terry import RatedGame, RatedSeat
+    from duskfall.rating.models import MODELS
+    from duskfall.report.board import build_board
+    from duskfall.report.calibration import Calibration
+    from duskfall.report.html_report import html_report
+    from duskfall.report.leaderboard import EntrantResult, TournamentReport
+    from duskfall.report.terminal import leaderboard_table
+    from rating.rating_kit import CoinFlip
+
+    monkeypatch.setattr(holdout, "MODELS", (*MODELS, CoinFlip()))
+    seats = (RatedSeat("a", "wolf", "evil"), RatedSeat("b", "villager", "village"))
+    swapped = (RatedSeat("b", "wolf", "evil"), RatedSeat("a", "villager", "village"))
+    games = [RatedGame("x", d, seats if d % 2 else swapped, float(d % 3 == 0)) for d in range(10)]
+    board = build_board(games, {"a": "random", "b": "heuristic"}, bootstrap=5)
+    assert board.to_dict()["holdout"]["coin-flip"]["brier"] == 0.25
+    report = TournamentReport(
+        "t", "sides", 10, 10, 0, board, [EntrantResult("a", "random"), EntrantResult("b", "x")],
+        [], Calibration(),
+    )  # fmt: skip
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=80, color_system=None)
+    for part in leaderboard_table(report):
+        console.print(part, soft_wrap=False)
+    assert "coin-flip" in buffer.getvalue()
+    assert '<th scope="row">coin-flip</th>' in html_report(report)

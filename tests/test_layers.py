@@ -38,6 +38,7 @@ FORBIDDEN: dict[str, set[str] | None] = {
     "variants": ONLY_CORE,
     "store": ONLY_CORE,
     "protocol": ONLY_CORE,
+    "rating": ONLY_CORE,  # pure fits: no I/O, nothing of the arena, the reports or the store
     "runtime": {"agents", "store", "session", "llm"} | ENTRY_POINTS,
     "llm": {"runtime", "agents", "session", "store"} | ENTRY_POINTS,
     "agents": {"session", "store"} | ENTRY_POINTS,
@@ -45,6 +46,15 @@ FORBIDDEN: dict[str, set[str] | None] = {
     "client": {"session", "server", "web", "cli", "arena", "learn", "gm", "testing"},
 }
 FORBIDDEN["lab"] = ENTRY_POINTS - {"lab"}  # the lab is used by arena and web, not the reverse
+# The reports read what the arena recorded (config, schedule, progress, the stopping rule's
+# analysis), never what plays games; the arena plays and records without drawing a report.
+FORBIDDEN["report"] = (ENTRY_POINTS | {"session", "server"}) - {"arena", "lab"}
+FORBIDDEN["arena"] = {"testing", "report"}
+ARENA_RUNNERS = {
+    "backends", "driver", "driver_lock", "game_job", "leases", "lifeline", "plan", "programs",
+    "quick_games", "ray_backend", "recording", "remote_entrants", "sealing", "shared_limits",
+    "simulate", "tournament", "tournament_run", "worker_env", "workers",
+}  # fmt: skip
 for _entry in ENTRY_POINTS - {"testing", "client"}:
     FORBIDDEN.setdefault(_entry, {"testing"})
 
@@ -137,6 +147,8 @@ def all_arrows() -> list[Arrow]:
 
 def points_up(arrow: Arrow) -> bool:
     source, target = arrow.source_package, arrow.target_package
+    if source == "report" and target == "arena":
+        return arrow.target.split(".")[2] in ARENA_RUNNERS  # the arena's records only
     if target == "variants" and source != "variants":
         return True  # only the registry finds a variant (get_variant), never an import
     if source == target:
@@ -166,8 +178,27 @@ def package_graph(arrows: list[Arrow]) -> dict[str, set[str]]:
 
 
 def package_cycles(arrows: list[Arrow]) -> list[list[str]]:
-    """Strongly connected groups of more than one package (Tarjan's algorithm)."""
-    graph = package_graph(arrows)
+    """Strongly connected groups of more than one package."""
+    return cycles(package_graph(arrows))
+
+
+def module_graph(arrows: list[Arrow], folder: str) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports (``duskfall.arena.x``...)."""
+    graph: dict[str, set[str]] = {}
+    inside = f"duskfall.{folder}."
+    for arrow in arrows:
+        if (
+            arrow.module.startswith(inside)
+            and arrow.target.startswith(inside)
+            and arrow.module != arrow.target
+        ):
+            graph.setdefault(arrow.module, set()).add(arrow.target)
+            graph.setdefault(arrow.target, set())
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one node (Tarjan's algorithm)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -244,6 +275,11 @@ def test_the_checker_sees_lazy_relative_and_dynamic_imports() -> None:
             Arrow(SRC / "b.py", 1, "duskfall.runtime.b", "duskfall.agents.a"),
         ]
     ) == [["agents", "runtime"]]
+    lazy_pair = [
+        Arrow(SRC / "arena/a.py", 9, "duskfall.arena.a", "duskfall.arena.b"),
+        Arrow(SRC / "arena/b.py", 1, "duskfall.arena.b", "duskfall.arena.a"),
+    ]
+    assert cycles(module_graph(lazy_pair, "arena")) == [["duskfall.arena.a", "duskfall.arena.b"]]
 
 
 def test_no_arrow_points_up() -> None:
@@ -283,3 +319,37 @@ def test_no_import_cycle_between_packages() -> None:
             )
     if lines:
         pytest.fail("import cycles between packages:\n" + "\n".join(lines), pytrace=False)
+
+
+@pytest.mark.parametrize("folder", ["arena", "rating", "report"])
+def test_no_import_cycle_between_the_modules_of(folder: str) -> None:
+    """Inside the arena, the ratings and the reports, no module imports one that imports it
+    back (lazy and type-checking imports count: none may stand in for a layer)."""
+    graph = module_graph(all_arrows(), folder)
+    groups = cycles(graph)
+    lines = [
+        f"{' <-> '.join(group)}: {' -> '.join(shortest_cycle(graph, group))}" for group in groups
+    ]
+    if lines:
+        pytest.fail(f"import cycles inside {folder}:\n" + "\n".join(lines), pytrace=False)
+
+
+def test_rating_report_and_arena_keep_their_floors() -> None:
+    """rating imports only core (no arena, report or store); report imports no arena runner;
+    the arena imports no report; the three form no cycle."""
+
+    def arrow(source: str, target: str) -> Arrow:
+        module = f"duskfall.{source}.x"
+        return Arrow(SRC / source / "x.py", 1, module, f"duskfall.{target}")
+
+    for target in ("arena.schedule", "report.board", "store.log", "lab.leaks"):
+        assert points_up(arrow("rating", target)), target
+    assert points_up(arrow("report", "arena.driver"))
+    assert points_up(arrow("report", "arena.tournament"))
+    assert not points_up(arrow("report", "arena.progress"))
+    assert not points_up(arrow("report", "rating.fit"))
+    assert points_up(arrow("arena", "report.metrics"))
+    assert not points_up(arrow("arena", "rating.fit"))
+    graph = package_graph(all_arrows())
+    assert {"rating"} >= graph["rating"] - {"core"}
+    assert not any({"arena", "rating", "report"} & set(g) for g in package_cycles(all_arrows()))

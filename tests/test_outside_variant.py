@@ -661,9 +661,10 @@ def test_the_web_god_view_shows_its_own_lines_ballots_and_marks(
 
 
 def test_a_tournament_of_it_reports_behaviour_metrics(site: Path, tmp_path: Path) -> None:
-    from duskfall.arena.leaderboard import build_report
-    from duskfall.arena.tournament import run_tournament, tournament_progress
+    from duskfall.arena.progress import tournament_progress
+    from duskfall.arena.tournament import run_tournament
     from duskfall.arena.tournament_config import parse_tournament
+    from duskfall.report.leaderboard import build_report
     from duskfall.store.index import GameIndex
 
     config = parse_tournament(

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from duskfall.agents.mix import MixBot, MixParticipant, parse_mix
-from duskfall.arena.schedule import EVIL, side_of
 from duskfall.core.errors import ConfigError
+from duskfall.core.sides import EVIL, side_of
 from duskfall.session import GameSetup, prepare_game, run_game
 
 VARIANTS = [("sports-mafia", {}), ("werewolf", {"preset": "werewolf-9"}), ("mafia", {})]

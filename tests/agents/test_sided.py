@@ -7,9 +7,9 @@ import pytest
 
 from duskfall.agents.mix import MixBot
 from duskfall.agents.specs import calls_models, check_agent, parse_spec
-from duskfall.arena.schedule import EVIL, side_of
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
+from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import parse_config
 from duskfall.session import GameSetup, prepare_game, run_game
 

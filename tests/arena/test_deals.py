@@ -13,9 +13,10 @@ import pytest
 
 from arena.tournament_kit import bot_config, run
 from duskfall.arena.deals import with_deals
+from duskfall.arena.progress import tournament_progress
 from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.seed_release import DealReleases
-from duskfall.arena.tournament import dealt_as_stored, stored_config, tournament_progress
+from duskfall.arena.tournament import dealt_as_stored, stored_config
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import keyed_master, secret_seed
 from duskfall.export.dataset import export_games

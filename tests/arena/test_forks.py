@@ -10,14 +10,15 @@ import pytest
 from rich.console import Console
 
 from conftest import CliRun
-from duskfall.arena.forks import paired_differences
-from duskfall.arena.html_report import html_report
-from duskfall.arena.leaderboard import build_report
+from duskfall.arena.progress import tournament_progress
 from duskfall.arena.schedule import REST, build_schedule
-from duskfall.arena.tournament import run_tournament, tournament_progress
-from duskfall.arena.tournament_config import load_tournament
-from duskfall.cli.tournament_display import leaderboard_table
+from duskfall.arena.tournament import run_tournament
+from duskfall.arena.tournament_file import load_tournament
 from duskfall.core.errors import ConfigError
+from duskfall.report.ablations import paired_differences
+from duskfall.report.html_report import html_report
+from duskfall.report.leaderboard import build_report
+from duskfall.report.terminal import leaderboard_table
 from duskfall.store.index import GameIndex, use_db
 from duskfall.store.log import read_log
 from duskfall.store.replay import new_state_for

@@ -13,18 +13,18 @@ from collections import Counter
 import pytest
 from rich.console import Console
 
-from duskfall.arena.board import NOT_MEASURED_VERDICT, SEPARATED, Board, build_board
-from duskfall.arena.calibration import Calibration
-from duskfall.arena.html_report import html_report
-from duskfall.arena.identified import ONLY_EACH_OTHER, SAME_SHARES, Identification
-from duskfall.arena.leaderboard import EntrantResult, TournamentReport
 from duskfall.arena.plan import design_gaps, model_variance
 from duskfall.arena.rated import block_labels, rated_game
 from duskfall.arena.schedule import build_schedule
-from duskfall.arena.skill_model import Design, RatedGame, RatedSeat
 from duskfall.arena.tournament_config import parse_tournament
-from duskfall.cli.tournament_display import leaderboard_table
 from duskfall.core.errors import ConfigError
+from duskfall.rating.bradley_terry import Design, RatedGame, RatedSeat
+from duskfall.rating.identified import ONLY_EACH_OTHER, SAME_SHARES, Identification
+from duskfall.report.board import NOT_MEASURED_VERDICT, SEPARATED, Board, build_board
+from duskfall.report.calibration import Calibration
+from duskfall.report.html_report import html_report
+from duskfall.report.leaderboard import EntrantResult, TournamentReport
+from duskfall.report.terminal import leaderboard_table
 
 WOLVES, VILLAGERS = 2, 7
 

@@ -8,10 +8,11 @@ from collections import Counter, defaultdict
 import pytest
 
 from arena.tournament_kit import bot_config
-from duskfall.arena.schedule import EVIL, Slot, build_schedule, side_of
+from duskfall.arena.schedule import Slot, build_schedule
 from duskfall.arena.tournament_config import parse_tournament
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
+from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import parse_config
 
 LADDER = {f"p{i}": f"mix:heuristic@{i / 4:g}/random" for i in range(5)}

@@ -9,7 +9,8 @@ import pytest
 
 from arena.tournament_kit import bot_config, report, run
 from duskfall.arena.plan import make_plan
-from duskfall.arena.tournament import Looks, tournament_progress
+from duskfall.arena.progress import tournament_progress
+from duskfall.arena.tournament_run import Looks
 from duskfall.store.index import GameIndex
 
 WEREWOLF_9 = [{"variant": "werewolf", "preset": "werewolf-9"}]
@@ -89,8 +90,8 @@ def test_plan_from_the_variant_and_from_a_pilot(tmp_path: Path) -> None:
     run(config, tmp_path)
     with GameIndex(tmp_path / "index.db") as index:
         progress = tournament_progress(config, index)
-    from duskfall.arena.leaderboard import rated_by_slot
-    from duskfall.arena.results import played_game
+    from duskfall.report.leaderboard import rated_by_slot
+    from duskfall.report.results import played_game
 
     games = [played_game(row) for _, row in sorted(progress.done.items())]
     pilot = [g for _, g in sorted(rated_by_slot(progress, games).items()) if g is not None]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.tournament_kit import bot_config, outcomes, report, run
-from duskfall.arena.tournament import tournament_progress
+from duskfall.arena.progress import tournament_progress
 from duskfall.arena.tournament_config import parse_tournament
 from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log

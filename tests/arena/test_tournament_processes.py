@@ -123,7 +123,7 @@ def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path: Path) -> None:
     out, err = victim.communicate(timeout=60)
     assert victim.returncode == 130, err
     hint = f"duskfall tournament resume t.toml --db {tmp_path / 'i.db'}"
-    assert "interrupted" in out and hint in out and "Traceback" not in out + err
+    assert "interrupted" in out and hint in out and "Traceback" not in out + err, err
     status = _duskfall("tournament", "status", "t.toml", "--db", "i.db", cwd=tmp_path)
     shown, _ = status.communicate(timeout=60)
     assert "no driver running" in shown or "0 in flight" in shown

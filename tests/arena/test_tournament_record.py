@@ -16,7 +16,8 @@ from arena.tournament_kit import bot_config, outcomes, report, run
 from conftest import CliRun
 from duskfall.arena.backends import Finished, LoopBackend, uses_models
 from duskfall.arena.game_job import GameJob, SlotFailure
-from duskfall.arena.tournament import Looks, tournament_progress
+from duskfall.arena.progress import tournament_progress
+from duskfall.arena.tournament_run import Looks
 from duskfall.arena.worker_env import absolute_options, absolute_spec
 from duskfall.arena.workers import TaskLost
 from duskfall.store.index import GameIndex

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.leaderboard import TournamentReport, build_report
-from duskfall.arena.tournament import RunSummary, run_tournament, tournament_progress
+from duskfall.arena.progress import tournament_progress
+from duskfall.arena.tournament import run_tournament
 from duskfall.arena.tournament_config import TournamentConfig, parse_tournament
+from duskfall.arena.tournament_run import RunSummary
+from duskfall.report.leaderboard import TournamentReport, build_report
 from duskfall.store.index import GameIndex
 
 BLOCKS = [{"variant": "sports-mafia"}, {"variant": "werewolf", "preset": "werewolf-6"}]

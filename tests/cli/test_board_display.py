@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from arena.tournament_kit import bot_config, report, run
-from duskfall.cli.tournament_display import leaderboard_table
+from duskfall.report.terminal import leaderboard_table
 
 LADDER = {f"rung-{i}": f"mix:heuristic@{i / 4:g}/random" for i in range(5)}
 

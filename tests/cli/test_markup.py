@@ -16,10 +16,9 @@ import pytest
 import typer
 
 from conftest import CliRun, InBackground
-from duskfall.cli.console import PlainTable
 from duskfall.cli.display import ConsoleView
 from duskfall.core.events import Event
-from duskfall.core.terminal import guarded_console, plain
+from duskfall.core.terminal import PlainTable, guarded_console, plain
 from duskfall.testing.hostile import (
     HYPERLINK,
     MARKUP_FRAME_TYPE,

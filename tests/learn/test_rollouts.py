@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from duskfall.arena.simulate import simulate
-from duskfall.arena.stats import Proportion
+from duskfall.core.stats import Proportion
 from duskfall.learn.aec import DuskfallAEC
 
 

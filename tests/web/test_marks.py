@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from duskfall.arena.stats import Proportion
 from duskfall.core.events import Event
 from duskfall.core.registry import get_variant
+from duskfall.core.stats import Proportion
 from duskfall.core.variant import parse_config
 from duskfall.store.index import GameIndex, GameRow, SeatRow
 from duskfall.web import present

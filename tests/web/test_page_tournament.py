@@ -15,11 +15,12 @@ import pytest
 from rich.console import Console
 
 from arena.tournament_kit import bot_config
-from duskfall.arena.board import Estimate
-from duskfall.arena.html_report import html_report
-from duskfall.arena.leaderboard import TournamentReport, build_report
-from duskfall.arena.tournament import run_tournament, stored_config, tournament_progress
-from duskfall.cli.tournament_display import leaderboard_table
+from duskfall.arena.progress import tournament_progress
+from duskfall.arena.tournament import run_tournament, stored_config
+from duskfall.rating.fit import Estimate
+from duskfall.report.html_report import html_report
+from duskfall.report.leaderboard import TournamentReport, build_report
+from duskfall.report.terminal import leaderboard_table
 from duskfall.store.index import GameIndex
 
 from .browser_kit import Server, axe_violations, checked_page, running_server

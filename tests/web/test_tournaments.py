@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.tournament_kit import bot_config
-from duskfall.arena import tournament as tournament_module
+from duskfall.arena import progress as progress_module
 from duskfall.arena.tournament import run_tournament
 from duskfall.store.deals import DealTable, deal_key
 from duskfall.store.index import GameIndex
@@ -106,7 +106,7 @@ def test_the_list_reads_each_deals_state_and_never_reloads_a_tournament(
         raise AssertionError("the list reloaded a tournament")
 
     monkeypatch.setattr(GameIndex, "tournament_games", refused)
-    monkeypatch.setattr(tournament_module, "build_schedule", refused)
+    monkeypatch.setattr(progress_module, "build_schedule", refused)
     for query in ("", "?tournament=bots-duplicate", "?agent=random", "?limit=3&offset=2"):
         games = client.get(f"/api/games{query}").json()["games"]
         assert games and all(g["seed"] is not None for g in games), query

@@ -5,7 +5,7 @@ extra model call: the seat's own prompt for that decision (so it knows exactly w
 knows, and nothing more) with a closing question asking for P(evil) of every other living
 player, answered as JSON under a schema. The answer is recorded as an admin ``beliefs`` event
 (``{"seat": s, "day": d, "beliefs": {"3": 0.7, ...}}``) that tournaments score for calibration
-(:mod:`duskfall.arena.calibration`). The question stays out of the seat's conversation, and a
+(:mod:`duskfall.report.calibration`). The question stays out of the seat's conversation, and a
 failed or unreadable answer only means no beliefs that day: the decision goes on. An answer
 that arrives but cannot be scored (unreadable, a player missing, a probability outside [0, 1])
 is still recorded, as a ``beliefs`` event with ``refused`` (why) and ``stated`` (the reply's

@@ -22,17 +22,15 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from duskfall.agents.specs import agents_of, calls_models
 from duskfall.arena.game_job import GameJob, Played, play_batch, play_batch_blocking
 from duskfall.arena.leases import DEFAULT_TTL
+from duskfall.arena.shared_limits import LimitsService
+from duskfall.arena.worker_env import WorkerEnv
 from duskfall.arena.workers import TaskLost, WorkerPool, start_method
 from duskfall.core.errors import ConfigError
-
-if TYPE_CHECKING:
-    from duskfall.arena.shared_limits import LimitsService
-    from duskfall.arena.worker_env import WorkerEnv
 
 BACKENDS = ("local", "ray")
 
@@ -110,8 +108,6 @@ class PoolBackend:
         context = multiprocessing.get_context(start_method())
         self._limits: LimitsService | None = None
         if shared_limits:
-            from duskfall.arena.shared_limits import LimitsService
-
             self._limits = LimitsService(context, lease_seconds)
         connection = self._limits.connection if self._limits is not None else None
         self._pool = WorkerPool(workers, play_batch_blocking, context=context, limits=connection)

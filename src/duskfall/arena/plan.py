@@ -27,7 +27,7 @@ The numbers assume games independent given the skills; a paired design whose dea
 needs fewer (the pilot's measured reduction says how many fewer).
 
 A design that cannot measure a pair's difference of overall skill at all (it is not estimable
-from its games: :mod:`duskfall.arena.identified`) gets no number of games, but the reason;
+from its games: :mod:`duskfall.rating.identified`) gets no number of games, but the reason;
 :func:`design_gaps` says before play what a config's board will not measure.
 """
 
@@ -42,17 +42,17 @@ import numpy as np
 from scipy import stats
 
 from duskfall.agents.specs import calls_models
-from duskfall.arena.board import fit_games, pair_differences
-from duskfall.arena.identified import ONLY_EACH_OTHER, Identification, diagnosis
-from duskfall.arena.intervals import DealResampler, standard_error
 from duskfall.arena.quick_games import job, play, play_schedule
 from duskfall.arena.rated import block_labels, rated_game
 from duskfall.arena.remote_spec import REMOTE
 from duskfall.arena.schedule import build_schedule, deal_size
-from duskfall.arena.skill_model import ELO_PER_LOGIT, Design, RatedGame, sigmoid
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.registry import get_variant
 from duskfall.core.sides import EVIL, side_of
+from duskfall.rating.bradley_terry import ELO_PER_LOGIT, Design, RatedGame, sigmoid
+from duskfall.rating.fit import fit_games, pair_differences
+from duskfall.rating.identified import ONLY_EACH_OTHER, Identification, diagnosis
+from duskfall.rating.intervals import DealResampler, standard_error
 
 SCHEDULES = ("duplicate", "sides", "mixed")
 POWER = 0.80

@@ -11,9 +11,9 @@ from typing import Any
 from duskfall.arena.game_job import GameJob, GameResult, SlotFailure, play_batch
 from duskfall.arena.rated import block_labels, rated_game
 from duskfall.arena.schedule import Slot, build_schedule
-from duskfall.arena.skill_model import RatedGame
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.errors import DuskfallError
+from duskfall.rating.bradley_terry import RatedGame
 
 SETTINGS: dict[str, Any] = {"retries": 2, "decision_timeout": 60.0, "on_seat_failure": "fallback"}
 

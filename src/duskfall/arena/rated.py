@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from duskfall.arena.schedule import Slot, side_of
-from duskfall.arena.skill_model import EVIL, RatedGame, RatedSeat
+from duskfall.arena.schedule import Slot
 from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.registry import get_variant
+from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import parse_config
+from duskfall.rating.bradley_terry import RatedGame, RatedSeat
 
 ABORTED = "aborted"
 

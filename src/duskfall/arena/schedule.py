@@ -15,7 +15,7 @@ luck of the deal.
   entrant holds varies from game to game (every entrant at least one, the rest drawn from the
   seed): with the same number of seats at every table, an entrant's village seats would be
   fixed by its evil ones and the games would measure only one blend of its two skills, never
-  overall skill (see :mod:`duskfall.arena.identified`). Seats are handed out so that each
+  overall skill (see :mod:`duskfall.rating.identified`). Seats are handed out so that each
   entrant plays every role about equally often (the entrant with the fewest plays of a seat's
   role gets it, ties broken by the seed).
 * ``sides``: entrants meet in pairs; each deal is played twice, A holding every evil seat and B
@@ -26,7 +26,7 @@ luck of the deal.
   against a different opponent each time (the offset cycles through 1..k-1 across deals, so
   every ordered pair meets equally often). With two entrants it is ``sides``.
 
-A ``[[forks]]`` block (:mod:`duskfall.arena.forks`) adds a deal per source game: its forks,
+A ``[[forks]]`` block (:mod:`duskfall.report.ablations`) adds a deal per source game: its forks,
 one per entrant and repeat, each entrant in the same seats of the same moment.
 
 In every schedule the display names are shuffled per game, and where the variant offers
@@ -49,21 +49,25 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from duskfall.arena.tournament_config import TournamentConfig, VariantBlock
+from duskfall.agents.specs import parse_spec, seats_of_key
+from duskfall.arena.deals import unattached_master
+from duskfall.arena.tournament_config import ForksBlock, TournamentConfig, VariantBlock
+from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.seating import SEAT_ORDER
-from duskfall.core.sides import EVIL, VILLAGE, side_of
+from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import State, Variant, parse_config
-
-__all__ = ["EVIL", "REST", "VILLAGE", "ForkOf", "Slot", "build_schedule", "deal_size", "side_of"]
+from duskfall.store.log import read_log
+from duskfall.store.replay import new_state_for
 
 ATTEMPTS = 50  # draws of a game's seating before one that repeats an earlier game is kept
 
 
-REST = "(rest)"  # the seats of a fork around the entrant (:mod:`duskfall.arena.forks`)
+REST = "(rest)"  # the seats of a fork around the entrant (:mod:`duskfall.report.ablations`)
 
 
 @dataclass(frozen=True)
@@ -137,8 +141,6 @@ def deal_master(config: TournamentConfig) -> int:
     key, else (no seed: nothing to reproduce) a secret of this process alone."""
     if config.deal_master is not None:
         return config.deal_master
-    from duskfall.arena.deals import unattached_master  # it builds on the store
-
     return unattached_master(config)
 
 
@@ -151,8 +153,6 @@ def build_schedule(config: TournamentConfig) -> list[Slot]:
         maker = {"sides": _sides, "duplicate": _duplicate}.get(config.schedule, _mixed)
         deals.append(maker(config, variant, block, number, config.block_games(block)))
     if config.forks:
-        from duskfall.arena.forks import fork_deals  # it builds on this module
-
         for number, forks in enumerate(config.forks, len(config.variants)):
             deals.append(fork_deals(config, forks, number))
     order = _interleaved(deals) if config.stop == "separated" else _in_turn(deals)
@@ -313,3 +313,60 @@ def _duplicate(
 
 def _in_order(seats: dict[int, str]) -> tuple[str, ...]:
     return tuple(seats[s] for s in sorted(seats))
+
+
+def fork_deals(config: TournamentConfig, block: ForksBlock, number: int) -> list[list[Slot]]:
+    """The deals of a forks block (block ``number`` of the tournament): one per source game,
+    its forks one per repeat and entrant."""
+    if not block.logs:
+        raise ConfigError(f"[[forks]] {block.source!r}: no source games (load the config file)")
+    entrants = list(config.entrants)
+    deals = []
+    for deal, source in enumerate(block.logs):
+        where = f"[[forks]] {block.label}, source {Path(source).name}"
+        try:
+            header = read_log(source, strict=False).header
+            variant, dealt = new_state_for(header)
+            for spec in config.seat_agents().values():
+                parse_spec(variant, spec, dealt.num_seats)
+            chosen = chosen_seats(block, variant, dealt)
+        except DuskfallError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        roster = {int(e["seat"]): str(e["agent"]) for e in header.roster}
+        rest = tuple(
+            "" if seat in chosen else (block.rest or roster.get(seat, "unknown"))
+            for seat in range(dealt.num_seats)
+        )
+        try:
+            parse_spec(variant, ",".join(a or "random" for a in rest), dealt.num_seats)
+        except ConfigError as exc:
+            raise ConfigError(
+                f"{where}: the seats around the entrant cannot be played as in the source "
+                f"game ({exc}); give them an agent with rest = ..."
+            ) from None
+        games = []
+        for repeat in range(block.repeats):
+            stream = f"forks:{number}:{deal}:{repeat}"
+            for entrant in entrants:
+                own = f"{stream}:{entrant}" if block.seeds == "per-entrant" else stream
+                seed = derive_rng(deal_master(config), own).getrandbits(128)
+                seats = tuple(entrant if s in chosen else REST for s in range(dealt.num_seats))
+                fork = ForkOf(source, block.at, seed, rest)
+                games.append(
+                    Slot(0, number, header.variant, header.seed, header.config, seats, fork=fork)
+                )
+        deals.append(games)
+    return deals
+
+
+def chosen_seats(block: ForksBlock, variant: Variant, state: State) -> set[int]:
+    """The seats the block gives the entrant in a game dealt as ``state``."""
+    if isinstance(block.seats, list):
+        chosen = set(block.seats)
+        if not chosen or max(chosen) >= state.num_seats or min(chosen) < 0:
+            raise ConfigError(f"seats {block.seats}: seats are 0-{state.num_seats - 1}")
+        return chosen
+    chosen = {s for key in block.seats.split("+") for s in seats_of_key(variant, key, state)}
+    if not chosen:
+        raise ConfigError(f"seats {block.seats!r} names no seat of this game")
+    return chosen

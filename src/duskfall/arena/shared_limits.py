@@ -34,7 +34,7 @@ from multiprocessing.managers import BaseManager
 from typing import Any
 
 from duskfall.arena.leases import DEFAULT_TTL, LeaseTable
-from duskfall.arena.workers import exit_with_parent
+from duskfall.arena.lifeline import exit_with_parent
 from duskfall.llm.loops import share_limits
 
 WAIT_STEP = 1.0  # a waiting acquire looks again at least this often (leases run out)

@@ -25,10 +25,10 @@ from duskfall.arena.backends import Backend, LoopBackend, PoolBackend, uses_mode
 from duskfall.arena.driver import drive
 from duskfall.arena.game_job import GameJob, GameResult, SlotFailure
 from duskfall.arena.recording import RecordWriter
-from duskfall.arena.stats import Proportion
 from duskfall.arena.workers import max_workers
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.outcome import Termination
+from duskfall.core.stats import Proportion
 from duskfall.runtime.settings import SeatFailurePolicy
 from duskfall.store.deals import run_master, run_seeds
 from duskfall.store.files import prepare_log_dir

@@ -3,7 +3,7 @@
 The same function decides during the run (at each planned look, before any game past it
 starts) and explains afterwards in the report: it is a deterministic function of the games of
 each look's prefix of the schedule (seeded bootstrap), so the report recomputes exactly the
-decision the run took. The rule is :mod:`duskfall.arena.sequential`'s.
+decision the run took. The rule is :mod:`duskfall.rating.sequential`'s.
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from duskfall.arena.board import Fit, fit_games, pair_differences
+from duskfall.arena.progress import tournament_progress
 from duskfall.arena.rated import block_labels, rated_game
 from duskfall.arena.schedule import Slot, build_schedule
-from duskfall.arena.sequential import LookPlan, PairLook, PairState, judge, plan_looks, t_boundary
-from duskfall.arena.skill_model import RatedGame
-from duskfall.arena.tournament import Looks, tournament_progress
 from duskfall.arena.tournament_config import TournamentConfig
+from duskfall.arena.tournament_run import Looks
+from duskfall.rating.bradley_terry import RatedGame
+from duskfall.rating.fit import Fit, fit_games, pair_differences
+from duskfall.rating.sequential import LookPlan, PairLook, PairState, judge, plan_looks, t_boundary
 from duskfall.store.index import GameIndex
 
 SEPARATED_ALL = "every pair separated"

@@ -23,7 +23,6 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,43 +30,30 @@ from duskfall.agents.specs import calls_models
 from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.deals import with_deals
 from duskfall.arena.driver import drive
-from duskfall.arena.driver_lock import DriverLock, TournamentBusy
+from duskfall.arena.driver_lock import DriverLock
 from duskfall.arena.game_job import ForkJob, GameJob
+from duskfall.arena.progress import ABANDONED, tournament_progress
 from duskfall.arena.recording import RecordWriter
-from duskfall.arena.schedule import Slot, build_schedule
+from duskfall.arena.schedule import Slot
 from duskfall.arena.sealing import keep_private
 from duskfall.arena.seed_release import DealReleases
-from duskfall.arena.tournament_config import TournamentConfig
+from duskfall.arena.tournament_config import TournamentConfig, parse_tournament
 from duskfall.arena.tournament_run import (
     Looks,
     RunEvent,
     RunSummary,
-    Spending,
     TournamentRun,
 )
 from duskfall.arena.worker_env import absolute_options, absolute_spec, worker_env
 from duskfall.core.errors import ConfigError
-from duskfall.core.usage import Usage
 from duskfall.session import GameSetup, plan_game
-from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.index import GameIndex
 from duskfall.store.packed import packed_file
-from duskfall.store.slots import FAILED, INTERRUPTED, RUNNING, SlotRecord, SlotTable, slot_records
-
-__all__ = [
-    "Looks",
-    "RunEvent",
-    "RunSummary",
-    "Spending",
-    "TournamentBusy",
-    "TournamentInterrupted",
-    "run_tournament",
-    "tournament_progress",
-]
+from duskfall.store.slots import SlotTable
 
 CONFIG_COPY = "tournament.json"
 DEALS_MARK = "deals"  # in the copy: how the games are dealt ("keyed"; absent: before keys)
 KEYED = "keyed"
-ABANDONED = "abandoned"  # termination of an interrupted game whose slot is played again
 
 
 class TournamentInterrupted(Exception):
@@ -76,98 +62,6 @@ class TournamentInterrupted(Exception):
     def __init__(self, summary: RunSummary) -> None:
         super().__init__("interrupted")
         self.summary = summary
-
-
-@dataclass
-class TournamentProgress:
-    """Where a tournament stands, from the index: finished slots, interrupted ones, the rest,
-    and the execution record of its slots (``slots``: failed tries, nodes, fallbacks)."""
-
-    config: TournamentConfig
-    schedule: list[Slot]
-    done: dict[int, GameRow]
-    interrupted: list[GameRow]
-    running: list[GameRow]
-    abandoned: list[GameRow]
-    slots: dict[int, SlotRecord] = field(default_factory=dict)
-
-    @property
-    def missing(self) -> list[Slot]:
-        return [slot for slot in self.schedule if slot.index not in self.done]
-
-    @property
-    def failed(self) -> list[SlotRecord]:
-        """Slots given up after every try failed (``resume`` tries them again)."""
-        return [r for r in self.slots.values() if r.state == FAILED and r.slot not in self.done]
-
-    @property
-    def in_flight(self) -> list[SlotRecord]:
-        """Slots a driver handed to workers and has not had back (its own, while it lives;
-        a dead driver's are taken over by the next one)."""
-        return [r for r in self.slots.values() if r.state == RUNNING]
-
-    @property
-    def lost(self) -> list[SlotRecord]:
-        """Slots that were in flight when their driver stopped, not played since."""
-        return [
-            r for r in self.slots.values() if r.state == INTERRUPTED and r.slot not in self.done
-        ]
-
-    @property
-    def with_fallbacks(self) -> dict[int, int]:
-        """Finished slot -> decisions its game settled with a fallback (only those with any)."""
-        return {
-            slot: record.fallbacks
-            for slot, record in self.slots.items()
-            if slot in self.done and record.fallbacks
-        }
-
-    def without_fallbacks(self) -> TournamentProgress:
-        """This progress with the games that had fallbacks left out (for a report that
-        excludes them)."""
-        flagged = self.with_fallbacks
-        done = {slot: row for slot, row in self.done.items() if slot not in flagged}
-        return replace(self, done=done)
-
-    def games_per_node(self) -> Counter[str]:
-        """Finished games by the node (host) that played them."""
-        return Counter(row.host or "?" for row in self.done.values())
-
-    def spent(self) -> Spending:
-        """Model usage of the games played so far (interrupted ones included: they were paid
-        for, and failed tries too), per entrant from the logs' ``llm_call`` events."""
-        from duskfall.arena.results import entrant_usage
-
-        spending = Spending()
-        for row in [*self.done.values(), *self.interrupted, *self.abandoned]:
-            spending.add(entrant_usage(row))
-        for record in self.slots.values():
-            if record.spent_tokens or record.spent_cost_usd:
-                spending.add_unattributed(
-                    Usage(prompt_tokens=record.spent_tokens, cost_usd=record.spent_cost_usd)
-                )
-        return spending
-
-
-def tournament_progress(config: TournamentConfig, index: GameIndex) -> TournamentProgress:
-    """The state of ``config``'s tournament in ``index`` (dealt from its secret there)."""
-    config = with_deals(config, index.path, create=True)
-    schedule = build_schedule(config)
-    done: dict[int, GameRow] = {}
-    interrupted, running, abandoned = [], [], []
-    for row in index.tournament_games(config.name):
-        if row.tournament_slot is None:
-            continue
-        if row.termination == ABANDONED:
-            abandoned.append(row)
-        elif row.status in ("finished", "aborted"):
-            done.setdefault(row.tournament_slot, row)
-        elif row.process_alive is False:
-            interrupted.append(row)
-        else:
-            running.append(row)
-    slots = slot_records(index.path, config.name)
-    return TournamentProgress(config, schedule, done, interrupted, running, abandoned, slots)
 
 
 def config_fingerprint(config: TournamentConfig) -> str:
@@ -268,8 +162,6 @@ def follow_moved_logs(index: GameIndex, name: str, games_dir: Path) -> int:
 
 def stored_config(index: GameIndex, name: str) -> TournamentConfig:
     """The config a tournament was played with (its copy next to the games' logs)."""
-    from duskfall.arena.tournament_config import parse_tournament
-
     for row in index.tournament_games(name):
         if row.log_path is None:
             continue
@@ -349,7 +241,7 @@ def run_tournament(
     db = Path(db).resolve()
     config = dealt_as_stored(config, games_dir, db, create=True)
     if looks is None and config.stop == "separated":
-        from duskfall.arena.stopping import separation_looks
+        from duskfall.arena.stopping import separation_looks  # scipy: the arena extra
 
         looks = separation_looks(config, db)
     try:

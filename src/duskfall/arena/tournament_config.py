@@ -48,7 +48,7 @@ needed only with ``[[variants]]`` blocks)::
     per_entrant_max_cost_usd = 2.0
 
     # paired ablations: fork logged games at a moment, one fork per entrant in the chosen
-    # seats (:mod:`duskfall.arena.forks`)
+    # seats (:mod:`duskfall.report.ablations`)
     [[forks]]
     source = "games/*.jsonl"  # a glob (relative to this file) or "tournament:NAME"
     at = "day:2"              # where to fork, as duskfall fork --at names moments
@@ -61,7 +61,6 @@ needed only with ``[[variants]]`` blocks)::
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -82,7 +81,6 @@ from duskfall.arena.worker_env import ENV_NAME
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
 from duskfall.core.validation import describe_errors
-from duskfall.store.files import read_user_text
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 ENTRANT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
@@ -122,7 +120,7 @@ class Budget(_Strict):
 
 
 class ForksBlock(_Strict):
-    """``[[forks]]``: paired ablations on logged games (:mod:`duskfall.arena.forks`).
+    """``[[forks]]``: paired ablations on logged games (:mod:`duskfall.report.ablations`).
 
     ``logs`` are the source games' logs, filled from ``source`` when the config file is
     loaded (finished games only, in order, at most ``games``): the schedule is a function of
@@ -147,7 +145,7 @@ class ForksBlock(_Strict):
 
 
 class BoardOptions(_Strict):
-    """How the board is fitted (:mod:`duskfall.arena.board`): none of it changes a game."""
+    """How the board is fitted (:mod:`duskfall.report.board`): none of it changes a game."""
 
     reference: str | None = None
     role_effects: bool = False
@@ -380,33 +378,3 @@ def _option_problems(options: Mapping[str, Any]) -> list[str]:
     except ConfigError as exc:
         return [f"[agent_options]: {exc}"]
     return []
-
-
-def load_tournament(path: str | Path, db: Path | None = None) -> TournamentConfig:
-    """Read and check a TOML tournament config (one ConfigError for any problem); the source
-    games of its ``[[forks]]`` blocks are found (globs relative to the file, tournaments in the
-    index ``db``, else the default one)."""
-    path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"no tournament config {path}")
-    if path.is_dir():
-        raise ConfigError(f"{path} is a directory, not a tournament config")
-    text = read_user_text(path, "tournament config")  # no FIFO, no /dev/zero, no huge file
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"{path}: not valid TOML: nested too deep") from None
-    except ValueError as exc:  # a number too long to convert
-        raise ConfigError(f"{path}: not valid TOML: {str(exc)[:200]}") from None
-    config = parse_tournament(data)
-    if not config.forks:
-        return config
-    from duskfall.arena.forks import find_sources  # it builds on this module
-
-    blocks = [
-        block.model_copy(update={"logs": find_sources(block, path.resolve().parent, db)})
-        for block in config.forks
-    ]
-    return parse_tournament({**config.model_dump(), "forks": [b.model_dump() for b in blocks]})

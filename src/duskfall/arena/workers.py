@@ -27,6 +27,9 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from typing import Any
 
+from duskfall.arena.lifeline import exit_with_parent
+from duskfall.arena.shared_limits import share_pool_limits
+
 
 def max_workers() -> int:
     """The most worker processes a run starts: 4 per CPU, at least 8, at most 64."""
@@ -51,20 +54,7 @@ def start_worker(parent: int, limits: tuple[tuple[str, int], bytes, float] | Non
     gc.freeze()
     exit_with_parent(parent)
     if limits is not None:
-        from duskfall.arena.shared_limits import share_pool_limits
-
         share_pool_limits(limits)
-
-
-def exit_with_parent(parent: int) -> None:
-    """A daemon thread ends this process once ``parent`` is gone."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ from rich.text import Text
 from duskfall.agents.human_chat import SPEC as HUMAN
 from duskfall.cli import app
 from duskfall.cli.common import QuietOpt
-from duskfall.cli.console import PlainTable, announcer, safe_console
+from duskfall.cli.console import announcer, safe_console
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Termination
-from duskfall.core.terminal import plain
+from duskfall.core.terminal import PlainTable, plain
 from duskfall.gm import event_kinds as kinds
 from duskfall.gm.cards import builtin_cards, load_card_file
 from duskfall.gm.config import load_settings_file, make_settings, resolve_card

@@ -15,20 +15,19 @@ from typing import Annotated
 import typer
 
 from duskfall.arena.driver_lock import driver_of
+from duskfall.arena.progress import TournamentProgress, tournament_progress
 from duskfall.arena.sealing import sealing_warning
 from duskfall.arena.tournament import (
     CONFIG_COPY,
-    RunEvent,
-    RunSummary,
     TournamentInterrupted,
-    TournamentProgress,
     dealt_as_stored,
     follow_moved_logs,
     run_tournament,
     stored_config,
-    tournament_progress,
 )
-from duskfall.arena.tournament_config import TournamentConfig, load_tournament
+from duskfall.arena.tournament_config import TournamentConfig
+from duskfall.arena.tournament_file import load_tournament
+from duskfall.arena.tournament_run import RunEvent, RunSummary
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
 from duskfall.cli.progress import progress_bar, working
@@ -320,8 +319,8 @@ def report(
 ) -> None:
     """The board: deception and detection skills with 95% intervals, every pair's difference
     and verdict, held-out prediction, win rates by side and role, behaviour, spending."""
-    from duskfall.arena.leaderboard import build_report
-    from duskfall.cli.tournament_display import leaderboard_table
+    from duskfall.report.leaderboard import build_report
+    from duskfall.report.terminal import leaderboard_table
 
     loaded, path = _config(config, db)
     state = _progress(loaded, path, config)
@@ -334,7 +333,7 @@ def report(
         if pairs_csv_path is not None:
             _write(pairs_csv_path, result.pairs_csv())
         if html_path is not None:
-            from duskfall.arena.html_report import html_report
+            from duskfall.report.html_report import html_report
 
             _write(html_path, html_report(result))
     if as_json:
@@ -369,10 +368,10 @@ def plan(
 ) -> None:
     """Games needed to separate a gap at 95% with 80% power, per schedule (from the games
     played so far as a pilot, else from the variants' measured outcome variance)."""
-    from duskfall.arena.leaderboard import rated_by_slot
     from duskfall.arena.plan import make_plan
-    from duskfall.arena.results import played_game
     from duskfall.cli.tournament_display import plan_table
+    from duskfall.report.leaderboard import rated_by_slot
+    from duskfall.report.results import played_game
 
     loaded, path = _config(config, db)
     if not loaded.variants:

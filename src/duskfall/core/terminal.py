@@ -31,10 +31,18 @@ import logging
 import re
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    ConsoleRenderable,
+    RenderableType,
+    RenderHook,
+    RenderResult,
+)
 from rich.errors import MarkupError
 from rich.markup import escape
 from rich.segment import Segment
+from rich.table import Table
 from rich.text import Text
 
 from duskfall.core.redaction import redact
@@ -138,3 +146,21 @@ def guard_logging(level: int = logging.WARNING) -> None:
         handler.setFormatter(PrintableFormatter("%(levelname)s:%(name)s:%(message)s"))
         root.addHandler(handler)
     root.setLevel(level)
+
+
+class PlainTable(Table):
+    """A rich table whose text cells (and title and caption) are shown as written: names of
+    entrants, agents, cards and games, never markup (``Table`` parses a ``str`` cell)."""
+
+    def __init__(self, *headers: Any, title: str | None = None, caption: str | None = None,
+                 **options: Any) -> None:  # fmt: skip
+        super().__init__(
+            *headers,
+            title=None if title is None else Text(title),
+            caption=None if caption is None else Text(caption),
+            **options,
+        )
+
+    def add_row(self, *renderables: RenderableType | None, **options: Any) -> None:
+        cells = [Text(cell) if isinstance(cell, str) else cell for cell in renderables]
+        super().add_row(*cells, **options)

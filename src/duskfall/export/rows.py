@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.schedule import side_of
 from duskfall.core import event_kinds as kinds
 from duskfall.core.events import Event
 from duskfall.core.redaction import redact_value
+from duskfall.core.sides import side_of
 from duskfall.core.usage import Usage
 from duskfall.lab.lineage import PrefixCredit, prefix_credit
 from duskfall.lab.rebuild import INTERVENTION

@@ -27,14 +27,14 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from duskfall.arena.calibration import Calibration, add_log
-from duskfall.arena.metrics import SeatMetrics, seat_metrics, total
-from duskfall.arena.schedule import side_of
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.outcome import Termination
 from duskfall.core.rng import derive_rng
+from duskfall.core.sides import side_of
 from duskfall.llm.calls import call_report
+from duskfall.report.calibration import Calibration, add_log
+from duskfall.report.metrics import SeatMetrics, seat_metrics, total
 from duskfall.session import GameSetup, new_game_id, prepare_game
 from duskfall.store.index import use_db
 from duskfall.store.log import read_log

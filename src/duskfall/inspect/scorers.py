@@ -14,23 +14,9 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from duskfall.inspect.game import STORE_KEY
+from duskfall.report.columns import BEHAVIOUR as COLUMNS
 
-BEHAVIOUR = (
-    "vote_accuracy",
-    "votes_received_when_evil",
-    "survival",
-    "power_role_kill_rate",
-    "teammate_vote_rate",
-    "claim_truthfulness",
-    "legal_first_try",
-    "fallbacks",
-    "llm_calls",
-    "prompt_tokens",
-    "cached_tokens",
-    "completion_tokens",
-    "cost_usd",
-    "mean_latency_s",
-)
+BEHAVIOUR = tuple(column.key for column in COLUMNS if column.scored)
 
 
 def _result(state: TaskState) -> dict[str, Any]:
@@ -60,9 +46,8 @@ def win() -> Scorer:
 
 @scorer(metrics={key: [mean()] for key in BEHAVIOUR})
 def behaviour() -> Scorer:
-    """The model's seats' behaviour metrics (:mod:`duskfall.arena.metrics`): vote accuracy,
-    votes received when evil, survival, power-role kills, bussing, claim truthfulness, legal
-    answers at the first try, fallbacks, calls, tokens, cost and latency."""
+    """The model's seats' behaviour metrics (:mod:`duskfall.report.metrics`): the scored
+    columns of the registry (:data:`duskfall.report.columns.BEHAVIOUR`)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         metrics = _result(state)["behaviour"]

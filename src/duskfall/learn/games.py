@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from duskfall.arena.stats import Proportion
 from duskfall.core.rng import derive_rng
+from duskfall.core.stats import Proportion
 from duskfall.core.variant import get_variant, parse_config
 
 Factory = Callable[[int, random.Random], Any]

@@ -18,11 +18,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.stats import Proportion
 from duskfall.core.errors import ConfigError
 from duskfall.core.learning import BotFactory, Tunable
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import game_seeds, optimizer_seed
+from duskfall.core.stats import Proportion
 from duskfall.learn.games import BLACK, RED, VARIANT, bot_factory, play, win_rate
 
 

@@ -1,5 +1,5 @@
 """Statistics over the game index, for the statistics page: win rates with Wilson 95%
-intervals (the same :class:`~duskfall.arena.stats.Proportion` that ``duskfall simulate``
+intervals (the same :class:`~duskfall.core.stats.Proportion` that ``duskfall simulate``
 prints) by variant, preset and agent line-up; seats' win rates by role and by agent; game
 length; tokens (cached and uncached) and cost, per game and per seat. Simulated games (index
 rows without a log) count like any other.
@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from duskfall.arena.stats import Proportion
 from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
+from duskfall.core.stats import Proportion
 from duskfall.core.variant import parse_config
 from duskfall.store.index import GameIndex, GameRow
 from duskfall.web.feed import ENDED

@@ -1,7 +1,7 @@
 """Tournament pages: the list of tournaments in the index and each one's report.
 
 * ``GET /tournaments``: every tournament with its game counts, linking its page;
-* ``GET /tournaments/{name}``: the report (:func:`duskfall.arena.html_report.report_body`: the
+* ``GET /tournaments/{name}``: the report (:func:`duskfall.report.html_report.report_body`: the
   same body as the offline HTML file) in the site's page, each game linking ``/games/{id}``;
   its plots are inline SVG and its stylesheet is ``/static/report.css``, so the page's
   Content-Security-Policy (styles and images from this server only) needs no exception;
@@ -32,14 +32,11 @@ from urllib.parse import quote
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import HTMLResponse, Response
 
-from duskfall.arena.html_report import report_body, stylesheet
-from duskfall.arena.leaderboard import TournamentReport, build_report
-from duskfall.arena.tournament import (
-    TournamentProgress,
-    stored_config,
-    tournament_progress,
-)
+from duskfall.arena.progress import TournamentProgress, tournament_progress
+from duskfall.arena.tournament import stored_config
 from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.report.html_report import report_body, stylesheet
+from duskfall.report.leaderboard import TournamentReport, build_report
 from duskfall.store.index import GameIndex, default_db_path
 from duskfall.store.sqlite_file import open_database
 

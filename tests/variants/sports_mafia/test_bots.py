@@ -8,8 +8,8 @@ import random
 import pytest
 
 from duskfall.arena.simulate import simulate
-from duskfall.arena.stats import Proportion
 from duskfall.core.rng import derive_rng
+from duskfall.core.stats import Proportion
 from duskfall.runtime.participant import LazyObservation
 from duskfall.session import GameSetup, run_game
 from duskfall.variants.sports_mafia.actions import SKIP, Declaration, EliminateAllVote, Kill, Vote

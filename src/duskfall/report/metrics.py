@@ -37,12 +37,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from duskfall.arena.schedule import EVIL, side_of
 from duskfall.core import event_kinds as kinds
 from duskfall.core.counts import Summable
 from duskfall.core.events import Event
+from duskfall.core.sides import EVIL, side_of
 from duskfall.core.usage import Usage
 from duskfall.core.variant import Variant
+from duskfall.report.columns import BEHAVIOUR
 from duskfall.store.log import GameLog
 from duskfall.store.replay import new_state_for
 
@@ -119,25 +120,9 @@ class SeatMetrics(Summable):
         )
 
     def summary(self) -> dict[str, Any]:
-        """The rates and totals, JSON-ready (None where nothing was counted)."""
-        return {
-            "seats": self.seats,
-            "vote_accuracy": self.vote_accuracy,
-            "votes_received_when_evil": self.votes_received_when_evil,
-            "survival": self.survival,
-            "power_role_kill_rate": self.power_role_kill_rate,
-            "teammate_vote_rate": self.teammate_vote_rate,
-            "claim_truthfulness": self.claim_truthfulness,
-            "legal_first_try": self.legal_first_try,
-            "fallbacks": self.fallbacks,
-            "llm_calls": self.llm_calls,
-            "prompt_tokens": self.prompt_tokens,
-            "cached_tokens": self.cached_tokens,
-            "uncached_tokens": self.uncached_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost_usd": round(self.cost_usd, 6),
-            "mean_latency_s": self.mean_latency_s,
-        }
+        """The rates and totals, JSON-ready (None where nothing was counted): one entry per
+        column of the registry (:data:`duskfall.report.columns.BEHAVIOUR`)."""
+        return {column.key: column.value(self) for column in BEHAVIOUR}
 
 
 def total(metrics: Iterable[SeatMetrics]) -> SeatMetrics:

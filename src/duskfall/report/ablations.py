@@ -1,5 +1,6 @@
-"""Paired ablations: a ``[[forks]]`` block forks logged games at one moment and plays each fork
-once per entrant.
+"""Paired ablations, measured: a ``[[forks]]`` block forks logged games at one moment and plays
+each fork once per entrant (its deals: :func:`duskfall.arena.schedule.fork_deals`; its source
+games: :func:`duskfall.arena.tournament_file.find_sources`).
 
 The block (:class:`~duskfall.arena.tournament_config.ForksBlock`) takes a set of finished
 logged games (``source``: a glob of log files relative to the config, or ``tournament:NAME``
@@ -21,138 +22,23 @@ measure, paired by source game, with the board's deal-bootstrap interval.
 
 from __future__ import annotations
 
-import glob
 import itertools
-import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from duskfall.agents.specs import parse_spec, seats_of_key
-from duskfall.arena.intervals import DealResampler, symmetric_interval
-from duskfall.arena.metrics import SeatMetrics
-from duskfall.arena.results import PlayedGame
-from duskfall.arena.schedule import REST, ForkOf, Slot, deal_master
-from duskfall.arena.tournament_config import ForksBlock, TournamentConfig
-from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.arena.schedule import REST, Slot
+from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import State, Variant
-from duskfall.lab.moments import find_round
-from duskfall.lab.rounds import rounds_of
-from duskfall.store.index import GameIndex, default_db_path
-from duskfall.store.log import read_log
-from duskfall.store.replay import new_state_for
+from duskfall.rating.intervals import DealResampler, symmetric_interval
+from duskfall.report.metrics import SeatMetrics
+from duskfall.report.results import PlayedGame
 
-TOURNAMENT_SOURCE = "tournament:"
 RESAMPLES = 2000
-
-
-def find_sources(block: ForksBlock, base: Path, db: Path | None = None) -> list[str]:
-    """The block's source logs (absolute paths, in order): finished games (a fork of a game
-    that has not ended would show what it hides) that reach the block's moment (a game over
-    before day 2 has no ``day:2``), at most ``games`` of them."""
-    if block.source.startswith(TOURNAMENT_SOURCE):
-        found = _tournament_logs(block.source[len(TOURNAMENT_SOURCE) :], db)
-    else:
-        pattern = block.source if Path(block.source).is_absolute() else str(base / block.source)
-        found = sorted(Path(p) for p in glob.glob(pattern, recursive=True))
-    keyed = [(key, p) for p in found if p.suffix == ".jsonl" and (key := _reaches(p, block.at))]
-    if not block.source.startswith(TOURNAMENT_SOURCE):
-        keyed.sort(key=lambda pair: pair[0])  # what the games are, not their files' names
-    usable = [str(p.resolve()) for _, p in keyed]
-    if not usable:
-        raise ConfigError(
-            f"[[forks]] source {block.source!r}: no finished game log that reaches {block.at}"
-        )
-    return usable[: block.games] if block.games else usable
-
-
-def _reaches(path: Path, at: str) -> tuple[int, str, str] | None:
-    """If the log at ``path`` is a finished game that has the moment ``at``: a key that orders
-    logged games by what they are (seed, config, seats' agents), the same however often they
-    were played and whatever their random game ids and file names; else None."""
-    try:
-        log = read_log(path, strict=False)
-        if not log.finished:
-            return None
-        find_round(rounds_of(log), at)
-    except DuskfallError:
-        return None
-    header = log.header
-    config = json.dumps(header.config, sort_keys=True, default=str)
-    agents = ",".join(str(entry.get("agent")) for entry in header.roster)
-    return header.seed, config, agents
-
-
-def _tournament_logs(name: str, db: Path | None) -> list[Path]:
-    path = db or default_db_path()
-    if path is None or not path.exists():
-        raise ConfigError(f"[[forks]] source tournament:{name}: no game index to find it in")
-    with GameIndex(path) as index:
-        rows = index.tournament_games(name)
-    return [Path(r.log_path) for r in rows if r.status == "finished" and r.log_path]
-
-
-def fork_deals(config: TournamentConfig, block: ForksBlock, number: int) -> list[list[Slot]]:
-    """The deals of a forks block (block ``number`` of the tournament): one per source game,
-    its forks one per repeat and entrant."""
-    if not block.logs:
-        raise ConfigError(f"[[forks]] {block.source!r}: no source games (load the config file)")
-    entrants = list(config.entrants)
-    deals = []
-    for deal, source in enumerate(block.logs):
-        where = f"[[forks]] {block.label}, source {Path(source).name}"
-        try:
-            header = read_log(source, strict=False).header
-            variant, dealt = new_state_for(header)
-            for spec in config.seat_agents().values():
-                parse_spec(variant, spec, dealt.num_seats)
-            chosen = chosen_seats(block, variant, dealt)
-        except DuskfallError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
-        roster = {int(e["seat"]): str(e["agent"]) for e in header.roster}
-        rest = tuple(
-            "" if seat in chosen else (block.rest or roster.get(seat, "unknown"))
-            for seat in range(dealt.num_seats)
-        )
-        try:
-            parse_spec(variant, ",".join(a or "random" for a in rest), dealt.num_seats)
-        except ConfigError as exc:
-            raise ConfigError(
-                f"{where}: the seats around the entrant cannot be played as in the source "
-                f"game ({exc}); give them an agent with rest = ..."
-            ) from None
-        games = []
-        for repeat in range(block.repeats):
-            stream = f"forks:{number}:{deal}:{repeat}"
-            for entrant in entrants:
-                own = f"{stream}:{entrant}" if block.seeds == "per-entrant" else stream
-                seed = derive_rng(deal_master(config), own).getrandbits(128)
-                seats = tuple(entrant if s in chosen else REST for s in range(dealt.num_seats))
-                fork = ForkOf(source, block.at, seed, rest)
-                games.append(
-                    Slot(0, number, header.variant, header.seed, header.config, seats, fork=fork)
-                )
-        deals.append(games)
-    return deals
-
-
-def chosen_seats(block: ForksBlock, variant: Variant, state: State) -> set[int]:
-    """The seats the block gives the entrant in a game dealt as ``state``."""
-    if isinstance(block.seats, list):
-        chosen = set(block.seats)
-        if not chosen or max(chosen) >= state.num_seats or min(chosen) < 0:
-            raise ConfigError(f"seats {block.seats}: seats are 0-{state.num_seats - 1}")
-        return chosen
-    chosen = {s for key in block.seats.split("+") for s in seats_of_key(variant, key, state)}
-    if not chosen:
-        raise ConfigError(f"seats {block.seats!r} names no seat of this game")
-    return chosen
 
 
 @dataclass(frozen=True)
@@ -273,7 +159,7 @@ def _resampled_means(diffs: np.ndarray[Any, Any], seed: int, resamples: int) -> 
 
 def fork_result(game: PlayedGame, slot: Slot) -> ForkResult:
     """A played fork game as the block measures it (its entrant's seats, from the fork on:
-    :func:`~duskfall.arena.results.played_game` measures a fork from its prefix's end)."""
+    :func:`~duskfall.report.results.played_game` measures a fork from its prefix's end)."""
     mine = [seat for seat in game.seats if seat.entrant != REST]
     sides = {seat.side for seat in mine}
     won = None if len(sides) != 1 else game.winner_side in sides  # a draw is no win

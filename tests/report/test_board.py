@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duskfall.arena.board import build_board, fit_games, pair_differences
-from duskfall.arena.holdout import holdout_scores
-from duskfall.arena.intervals import critical
-from duskfall.arena.sequential import boundaries, conditional_power, plan_looks, spent
-from duskfall.arena.skill_model import RatedGame, RatedSeat, anchored
+from duskfall.rating.bradley_terry import RatedGame, RatedSeat, anchored
+from duskfall.rating.fit import fit_games, pair_differences
+from duskfall.rating.holdout import holdout_scores
+from duskfall.rating.intervals import critical
+from duskfall.rating.sequential import boundaries, conditional_power, plan_looks, spent
+from duskfall.report.board import build_board
 
 NAMES = ["a", "b", "c", "d"]
 DECEPTION = {"a": 1.0, "b": 0.2, "c": -0.3, "d": -0.9}

@@ -2,7 +2,7 @@
 
 Each :class:`PlayedGame` says which entrant held each seat (the tournament tag of the log
 header), the seat's role and side (the deal, recomputed from the logged config and seed), the
-winning side, the seat's behaviour metrics (:mod:`duskfall.arena.metrics`) and its
+winning side, the seat's behaviour metrics (:mod:`duskfall.report.metrics`) and its
 self-exposure and leak metrics (:mod:`duskfall.lab.leaks`); a fork is measured from the fork
 on.
 """
@@ -11,14 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from duskfall.arena.metrics import SeatMetrics, seat_metrics
-from duskfall.arena.schedule import side_of
-from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import DuskfallError, LogCorrupt
-from duskfall.core.usage import Usage
+from duskfall.core.sides import side_of
 from duskfall.lab.leaks import LeakMetrics, leak_report
+from duskfall.report.metrics import SeatMetrics, seat_metrics
 from duskfall.store.index import GameRow
 from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import GameLog, read_log
@@ -120,22 +117,4 @@ def entrant_leaks(games: Sequence[PlayedGame]) -> dict[str, LeakMetrics]:
     for game in games:
         for seat in game.seats:
             out[seat.entrant] = out.get(seat.entrant, LeakMetrics()) + seat.leaks
-    return out
-
-
-def entrant_usage(row: GameRow) -> dict[str, Usage]:
-    """Model usage of a tournament game per entrant, from its log's ``llm_call`` events
-    (nothing for a game that used no model, without reading its log)."""
-    if row.tokens == 0 and row.cost_usd == 0:
-        return {}
-    if row.log_path is None or not Path(row.log_path).exists():
-        return {"?": Usage(row.prompt_tokens, row.completion_tokens, row.cost_usd)}
-    log = read_log(row.log_path, strict=False)
-    entrants = list((log.header.extra.get("tournament") or {}).get("seats") or [])
-    out: dict[str, Usage] = {}
-    for event in log.events:
-        seat = event.payload.get("seat")
-        if event.kind == kinds.LLM_CALL and isinstance(seat, int) and seat < len(entrants):
-            name = entrants[seat]
-            out[name] = out.get(name, Usage()) + Usage.from_payload(event.payload)
     return out

@@ -8,7 +8,7 @@ seats (OpenSkill's partial-play weights). An entrant on both sides of a game get
 its two updates to ``mu`` and the smaller ``sigma``. Draws rank both sides equal.
 
 OpenSkill updates game by game, so its numbers depend on the order of the games and drift
-when an entrant sits on both sides; the board's own model (:mod:`duskfall.arena.skill_model`)
+when an entrant sits on both sides; the board's own model (:mod:`duskfall.rating.bradley_terry`)
 is fitted to all games at once. The interval of ``mu`` comes from the same deal bootstrap as
 the board's: the deals are resampled with replacement (seeded), each resample rated in order,
 and the interval is ``mu`` plus or minus the t quantile times the spread of the resampled
@@ -26,10 +26,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from duskfall.arena.intervals import DealResampler, symmetric_interval
-from duskfall.arena.openskill_batch import TwoTeamGames, rate_sequences
-from duskfall.arena.skill_model import EVIL, RatedGame
 from duskfall.core.errors import ConfigError
+from duskfall.core.sides import EVIL
+from duskfall.rating.bradley_terry import RatedGame
+from duskfall.rating.intervals import DealResampler, symmetric_interval
+from duskfall.rating.openskill_batch import TwoTeamGames, rate_sequences
 
 
 def openskill_model() -> Any:
@@ -127,7 +128,7 @@ def openskill_ratings(
 ) -> tuple[dict[str, Rating], tuple[NDArray[np.float64], NDArray[np.float64]]]:
     """Every entrant's OpenSkill rating over ``games`` (in schedule order) with its deal
     bootstrap interval. The games and every resample are rated together, step by step
-    (:mod:`duskfall.arena.openskill_batch`: OpenSkill's updates, vectorised), and in the
+    (:mod:`duskfall.rating.openskill_batch`: OpenSkill's updates, vectorised), and in the
     same pass the ``extra`` orders of the games, whose (mu, sigma) per entrant of ``teams``
     come back beside the ratings (the held-out prediction's folds)."""
     if teams is None:

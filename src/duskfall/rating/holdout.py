@@ -5,9 +5,9 @@ rating fitted on the other groups' games, and every held-out game is scored: log
 log, probabilities clipped to [1e-6, 1 - 1e-6]) and Brier score of P(evil wins) against the
 result (a draw is 0.5). Lower is better; a coin scores 0.693 and 0.25.
 
-* ``board``: the board's model (:mod:`duskfall.arena.skill_model`);
-* ``openskill``: OpenSkill's own prediction of the evil team winning, after rating the
-  training games in order;
+* every rating model of :data:`duskfall.rating.models.MODELS` (``board``: the board's
+  Bradley-Terry model; ``openskill``: OpenSkill's own prediction of the evil team winning,
+  after rating the training games in order), by its ``predict``;
 * ``win rates``: each entrant's win rate on the side it holds (add-one smoothed), the evil
   side's and the village side's averaged (seats weighted);
 * ``side only``: each block's share of evil wins, whoever plays (the floor any rating must
@@ -16,6 +16,7 @@ result (a draw is 0.5). Lower is better; a coin scores 0.693 and 0.25.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -23,17 +24,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from duskfall.arena.openskill_batch import TwoTeamGames, predict_evil, rate_sequences
-from duskfall.arena.ratings import padded
-from duskfall.arena.skill_model import Design, RatedGame, sigmoid
+from duskfall.rating.bradley_terry import Design, RatedGame
+from duskfall.rating.models import MODELS, Rated, RatedGames
+from duskfall.rating.openskill_batch import TwoTeamGames
 
 CLIP = 1e-6
 FOLDS = 5
 
 Predictor = Callable[[Sequence[RatedGame], Sequence[RatedGame]], Sequence[float]]
-Rated = tuple[NDArray[np.float64], NDArray[np.float64]]  # mu, sigma: per fold, per entrant
 FoldPredictor = Callable[[list[list[int]], list[list[int]]], list[list[float]]]
 """Every fold's predictions at once, from each fold's (train, test) game numbers."""
 
@@ -57,41 +56,6 @@ def _score(predicted: Sequence[float], games: Sequence[RatedGame]) -> Score:
     y = np.asarray([g.result for g in games], dtype=np.float64)
     loss = -(y * np.log(p) + (1 - y) * np.log(1 - p))
     return Score(float(loss.mean()), float(((p - y) ** 2).mean()), len(games))
-
-
-def _board(design: Design) -> FoldPredictor:
-    """The model fitted to each fold's training games: one design of all the games, the
-    held-out ones weighted 0 (a parameter they alone inform stays at the prior's 0, as it
-    would unseen)."""
-
-    def predict(trains: list[list[int]], tests: list[list[int]]) -> list[list[float]]:
-        out = []
-        start = None
-        for train, test in zip(trains, tests, strict=True):
-            weights = np.zeros(len(design.games))
-            weights[train] = 1.0
-            theta = design.fit(weights, start=start)
-            start = theta  # warm start: the folds share most of their games
-            rows = design.rows[design.row_of_game[test]]
-            out.append([float(p) for p in sigmoid(rows @ theta)])
-        return out
-
-    return predict
-
-
-def _openskill(teams: TwoTeamGames, rated: Rated | None) -> FoldPredictor:
-    """OpenSkill rated on each fold's training games in order (every fold at once, unless
-    ``rated`` gives the folds' ratings already), and its own prediction of each held-out
-    game."""
-
-    def predict(trains: list[list[int]], tests: list[list[int]]) -> list[list[float]]:
-        mu, sigma = rated if rated is not None else rate_sequences(teams, padded(trains))[:2]
-        return [
-            [float(p) for p in predict_evil(teams, np.asarray(test, dtype=np.int64), m, s)]
-            for test, m, s in zip(tests, mu, sigma, strict=True)
-        ]
-
-    return predict
 
 
 def _win_rates(teams: TwoTeamGames) -> FoldPredictor:
@@ -170,16 +134,21 @@ def holdout_scores(
     if split is None:
         return {}
     trains, tests = split
-    if design is None:
-        design = Design(games, entrants, role_effects=role_effects)
-    if teams is None:
-        teams = TwoTeamGames(games, game_entrants(games, entrants))
+    rated = RatedGames(
+        games,
+        game_entrants(games, entrants),
+        role_effects,
+        design_given=design,
+        teams_given=teams,
+        openskill_folds=openskill,
+    )
+    if design is None:  # the design's entrants are the tournament's alone
+        rated.design_given = Design(games, entrants, role_effects=role_effects)
     predictors: dict[str, FoldPredictor] = {
-        "board": _board(design),
-        "openskill": _openskill(teams, openskill),
-        "win rates": _win_rates(teams),
-        "side only": _one_by_one(games, _side_only),
+        model.name: functools.partial(model.predict, rated) for model in MODELS
     }
+    predictors["win rates"] = _win_rates(rated.teams)
+    predictors["side only"] = _one_by_one(games, _side_only)
     held = [games[i] for test in tests for i in test]
     return {
         name: _score([p for fold in predict(trains, tests) for p in fold], held)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from arena.tournament_kit import bot_config, report, run
-from duskfall.arena.html_report import html_report
+from duskfall.report.html_report import html_report
 from duskfall.testing.require import require, require_program
 
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu"]

@@ -27,9 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from duskfall.arena.schedule import EVIL, side_of
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import LogCorrupt
+from duskfall.core.sides import EVIL, side_of
 from duskfall.store.index import GameRow
 from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import new_state_for

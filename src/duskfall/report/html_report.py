@@ -4,7 +4,7 @@
 file (its stylesheet inside, no script, no external resource) that opens offline and can be
 mailed or archived, and the web tournament page wraps the very same body into the site's
 page (:mod:`duskfall.web.tournaments`), so both show the same content. Every rating number
-comes from the :class:`~duskfall.arena.board.Board`, the object ``duskfall tournament report``
+comes from the :class:`~duskfall.report.board.Board`, the object ``duskfall tournament report``
 prints and ``--json`` writes: one source for the terminal, the JSON, the file and the web.
 
 Sections: the board (ratings with intervals, OpenSkill beside), deception against detection,
@@ -23,10 +23,12 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from duskfall.arena import svg_plots
-from duskfall.arena.board import Board, EntrantBoard, Estimate, WinRate
-from duskfall.arena.leaderboard import TournamentReport
-from duskfall.arena.results import PlayedGame
+from duskfall.rating.fit import Estimate
+from duskfall.report import svg_plots
+from duskfall.report.board import Board, EntrantBoard, WinRate
+from duskfall.report.columns import BEHAVIOUR
+from duskfall.report.leaderboard import TournamentReport
+from duskfall.report.results import PlayedGame
 
 ABLATION_COLUMNS = ["block", "measure", "pair", "difference [95%]", "source games", "verdict"]
 STYLESHEET = "report.css"  # beside this module; the web serves it as /static/report.css
@@ -34,7 +36,7 @@ STYLESHEET = "report.css"  # beside this module; the web serves it as /static/re
 
 def stylesheet() -> str:
     """The report's stylesheet (the offline file embeds it, the web page links it)."""
-    return files("duskfall.arena").joinpath(STYLESHEET).read_text(encoding="utf-8")
+    return files("duskfall.report").joinpath(STYLESHEET).read_text(encoding="utf-8")
 
 
 def _interval(e: Estimate) -> svg_plots.Interval:
@@ -293,24 +295,13 @@ def _per_variant(board: Board) -> str:
 
 
 def _behaviour(report: TournamentReport) -> str:
-    return _table(
-        ["entrant", "vote accuracy", "votes on evil", "survival", "power kills", "bussing",
-         "claims true", "legal 1st try", "fallbacks", "tokens", "cached", "cost"],
-        [
-            [
-                e.name, _pct(e.metrics.vote_accuracy),
-                "-" if e.metrics.votes_received_when_evil is None
-                else f"{e.metrics.votes_received_when_evil:.2f}",
-                _pct(e.metrics.survival), _pct(e.metrics.power_role_kill_rate),
-                _pct(e.metrics.teammate_vote_rate), _pct(e.metrics.claim_truthfulness),
-                _pct(e.metrics.legal_first_try), e.metrics.fallbacks,
-                e.metrics.prompt_tokens + e.metrics.completion_tokens, e.metrics.cached_tokens,
-                f"${e.metrics.cost_usd:.4f}",
-            ]
-            for e in report.entrants
-        ],
+    table = _table(
+        ["entrant", *(column.header for column in BEHAVIOUR)],
+        [[e.name, *(column.text(e.metrics) for column in BEHAVIOUR)] for e in report.entrants],
         "behaviour",
-    )  # fmt: skip
+    )
+    notes = "; ".join(f"{column.header}: {column.description}" for column in BEHAVIOUR)
+    return table + f"<p>{escape(notes)}.</p>"
 
 
 def _tells(report: TournamentReport) -> str:
@@ -344,7 +335,7 @@ def _tells(report: TournamentReport) -> str:
 
 
 def _ablations(report: TournamentReport) -> str:
-    """The forks blocks' paired differences (:mod:`duskfall.arena.forks`)."""
+    """The forks blocks' paired differences (:mod:`duskfall.report.ablations`)."""
     if not report.ablations:
         return ""
     rows = [

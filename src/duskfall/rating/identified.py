@@ -1,7 +1,7 @@
 """What the games determine: a quantity of the board's model is *measured* only when the games
 played fix it, whatever the prior says.
 
-The board's model (:mod:`duskfall.arena.skill_model`) has more parameters than some designs
+The board's model (:mod:`duskfall.rating.bradley_terry`) has more parameters than some designs
 can tell apart. A quantity ``q(theta)`` is estimable when its gradient lies in the span of the
 design rows of the games played (the likelihood moves with it); otherwise some change of the
 parameters leaves every game's predicted outcome unchanged and moves ``q``: only the prior
@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from duskfall.arena.skill_model import EVIL, Design, RatedGame, Vector
+from duskfall.core.sides import EVIL
+from duskfall.rating.bradley_terry import Design, RatedGame, Vector
 
 STEP = 1e-5  # central differences of a nonlinear quantity
 TOLERANCE = 1e-6

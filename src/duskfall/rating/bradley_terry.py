@@ -177,20 +177,37 @@ class Design:
 
     def fit(self, game_weights: Vector | None = None, start: Vector | None = None) -> Vector:
         """The penalised maximum-likelihood parameters (Newton's method)."""
-        n, s = self.totals(game_weights)
-        used = n > 0
-        x, n, s = self.rows[used], n[used], s[used]
+        x, n, s = self._played(game_weights)
         precision = self.params.prior_precision()
         theta = np.zeros(self.params.size) if start is None else start.copy()
         for _ in range(NEWTON_STEPS):
             p = sigmoid(x @ theta)
-            gradient = x.T @ (s - n * p) - precision * theta
+            gradient = _gradient(x, n, s, p, precision, theta)
             hessian = (x.T * (n * p * (1 - p))) @ x + np.diag(precision)
             step = np.linalg.solve(hessian, gradient)
             theta = theta + step
             if float(np.max(np.abs(step))) < TOLERANCE:
                 break
         return theta
+
+    def _played(self, game_weights: Vector | None) -> tuple[NDArray[np.float64], Vector, Vector]:
+        """The design rows of the games played (weight above 0), their games and evil wins."""
+        n, s = self.totals(game_weights)
+        used = n > 0
+        return self.rows[used], n[used], s[used]
+
+    def log_posterior(self, theta: Vector, game_weights: Vector | None = None) -> float:
+        """The penalised log-likelihood the fit maximises (up to a constant): each row's
+        binomial log-likelihood of its evil wins plus the normal priors' log densities."""
+        x, n, s = self._played(game_weights)
+        z = x @ theta
+        prior = 0.5 * float(self.params.prior_precision() @ theta**2)
+        return float(s @ z - n @ np.logaddexp(0.0, z)) - prior
+
+    def gradient(self, theta: Vector, game_weights: Vector | None = None) -> Vector:
+        """The gradient of :meth:`log_posterior` (the one Newton's method follows)."""
+        x, n, s = self._played(game_weights)
+        return _gradient(x, n, s, sigmoid(x @ theta), self.params.prior_precision(), theta)
 
     def estimable(self, contrast: Vector) -> bool:
         """Whether the games determine ``contrast @ theta`` (it lies in the span of the design
@@ -222,6 +239,12 @@ class Design:
             for column, value in self._row(game):
                 rows[i, column] += value
         return sigmoid(rows @ theta)
+
+
+def _gradient(
+    x: NDArray[np.float64], n: Vector, s: Vector, p: Vector, precision: Vector, theta: Vector
+) -> Vector:
+    return np.asarray(x.T @ (s - n * p) - precision * theta, dtype=np.float64)
 
 
 def sigmoid(z: Vector) -> Vector:

@@ -4,7 +4,7 @@ blocks, belief calibration, spending and the games.
 
 :func:`build_report` reads the finished games of a tournament (index + logs) and computes
 everything the terminal tables, the JSON and CSV exports, the HTML report and the web page
-show; every rating number comes from its :class:`~duskfall.arena.board.Board`.
+show; every rating number comes from its :class:`~duskfall.report.board.Board`.
 """
 
 from __future__ import annotations
@@ -16,16 +16,17 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from duskfall.arena.board import Board, Estimate, build_board
-from duskfall.arena.calibration import Calibration, calibration_of
-from duskfall.arena.forks import PairedDifference, ablations
-from duskfall.arena.metrics import SeatMetrics, total
+from duskfall.arena.progress import TournamentProgress
 from duskfall.arena.rated import block_labels, result_of
-from duskfall.arena.results import PlayedGame, entrant_leaks, played_game
-from duskfall.arena.skill_model import RatedGame, RatedSeat
 from duskfall.arena.stopping import Analysis, analyse, pair_verdicts, schedule_looks
-from duskfall.arena.tournament import TournamentProgress
 from duskfall.lab.leaks import LeakMetrics
+from duskfall.rating.bradley_terry import RatedGame, RatedSeat
+from duskfall.rating.fit import Estimate
+from duskfall.report.ablations import PairedDifference, ablations
+from duskfall.report.board import Board, Stopping, build_board
+from duskfall.report.calibration import Calibration, calibration_of
+from duskfall.report.metrics import SeatMetrics, total
+from duskfall.report.results import PlayedGame, entrant_leaks, played_game
 
 
 @dataclass
@@ -266,9 +267,7 @@ def build_report(progress: TournamentProgress, *, bootstrap: int | None = None) 
     )
 
 
-def _stopping(analysis: Analysis, played: int) -> Any:
-    from duskfall.arena.board import Stopping
-
+def _stopping(analysis: Analysis, played: int) -> Stopping:
     plan = analysis.plan
     return Stopping(
         plan=plan.to_dict(),

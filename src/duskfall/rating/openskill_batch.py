@@ -15,7 +15,7 @@ the village (result 1 evil won, 0 village, 0.5 a draw). Each member then moves b
 ``sigma^2 / s2`` of its team's ``omega s2 / c`` (times its weight when ``omega >= 0``, divided by
 it otherwise), and its sigma shrinks by ``sqrt(max(1 - sigma^2 / s2 * delta', kappa))`` with
 ``delta' = delta s2 / c^2 * sqrt(s2) / c``. An entrant on both sides of a game gets the sum of
-its two moves of ``mu`` and the smaller ``sigma`` (as :func:`duskfall.arena.ratings.
+its two moves of ``mu`` and the smaller ``sigma`` (as :func:`duskfall.rating.openskill.
 openskill_table` does).
 """
 
@@ -28,7 +28,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from duskfall.arena.skill_model import EVIL, RatedGame
+from duskfall.core.sides import EVIL
+from duskfall.rating.bradley_terry import RatedGame
 
 MU, SIGMA, BETA, KAPPA, TAU = 25.0, 25.0 / 3.0, 25.0 / 6.0, 0.0001, 25.0 / 300.0
 WEIGHT_BOUNDS = (1.0, 2.0)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from duskfall.arena.metrics import SeatMetrics, seat_metrics
+from duskfall.report.metrics import SeatMetrics, seat_metrics
 from duskfall.session import GameSetup, prepare_game
 from duskfall.store.log import read_log
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from duskfall.arena.ratings import openskill_model, openskill_table, openskill_tables
-from duskfall.arena.skill_model import RatedGame, RatedSeat
+from duskfall.rating.bradley_terry import RatedGame, RatedSeat
+from duskfall.rating.openskill import openskill_model, openskill_table, openskill_tables
 
 NAMES = ["a", "b", "c", "d"]
 
