@@ -15,9 +15,9 @@ from pathlib import Path
 
 from duskfall.arena.tournament_config import ForksBlock, TournamentConfig, parse_tournament
 from duskfall.core.errors import ConfigError, DuskfallError
+from duskfall.core.user_files import read_user_text
 from duskfall.lab.moments import find_round
 from duskfall.lab.rounds import rounds_of
-from duskfall.store.files import read_user_text
 from duskfall.store.index import GameIndex, default_db_path
 from duskfall.store.log import read_log
 

@@ -1,7 +1,7 @@
 """Files a user names (logs, log folders), opened and written without hanging or a traceback:
 a FIFO would block the open or the read for ever and ``/dev/zero`` never ends, so only regular
 files are taken (a FIFO is opened without blocking, to be refused). Small texts such as
-configs are read by :func:`duskfall.core.user_files.read_user_text` (named here too)."""
+configs are read by :func:`duskfall.core.user_files.read_user_text`."""
 
 from __future__ import annotations
 
@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import IO, Literal, overload
 
 from duskfall.core.errors import ConfigError
-from duskfall.core.user_files import read_user_text  # where arena/tournament_config reads it
 
 __all__ = [
     "NotARegularFile",
     "check_writable_file",
     "open_regular",
     "prepare_log_dir",
-    "read_user_text",
 ]
 
 

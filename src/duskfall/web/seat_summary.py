@@ -2,7 +2,7 @@
 
 Per seat: its role and side, its exile votes and how many of them fell on the evil side ("votes
 on wolves" in werewolf, on the mafia in mafia), its public role claims true and false (as the
-variant's facts read them, :mod:`duskfall.arena.metrics`), whether it survived, and the
+variant's facts read them, :mod:`duskfall.report.metrics`), whether it survived, and the
 speeches the leak reader flagged (:mod:`duskfall.lab.leaks`: self or teammate exposures,
 verbatim private text, false or unfounded check claims). Nothing here is new counting: it puts
 the two readers' numbers side by side for the game page's key moments.
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from duskfall.arena.metrics import seat_metrics
 from duskfall.core.sides import EVIL, side_of
 from duskfall.lab.leaks import leak_report
+from duskfall.report.metrics import seat_metrics
 from duskfall.store.log import GameLog
 from duskfall.store.replay import new_state_for
 
