@@ -34,6 +34,7 @@ from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
 from duskfall.variants.werewolf.roles import SEER, WEREWOLF, unit_of
+from duskfall.variants.werewolf.units import CHOICES
 
 
 class RandomBot(Bot):
@@ -82,6 +83,10 @@ class HeuristicBot(Bot):
             if claimant in self.reading.attacked:
                 return claimant
         return candidates[0] if candidates else None
+
+    def trusted_seer(self, obs: Mapping[str, Any]) -> int | None:
+        """Whom this seat believes is the seer (what a role's night choice asks the bot)."""
+        return self._trusted_seer(obs)
 
     def _results(self, obs: Mapping[str, Any]) -> dict[int, str]:
         if obs["role"] == SEER:
@@ -153,7 +158,11 @@ class HeuristicBot(Bot):
             seer = self._trusted_seer(observation)
             stays = observation["role"] in (SEER, WEREWOLF) or seer is None or seer == self.seat
             return YesNo(kind, not stays)
-        target = self._target(observation, kind, set(legal.targets))
+        unit = CHOICES.get(kind)
+        if unit is not None and unit.choice is not None:  # a role's own night choice
+            target = unit.choice.bot(observation, legal.targets, self)
+        else:
+            target = self._target(observation, kind, set(legal.targets))
         if target is None or target not in legal.targets:
             target = None if legal.none_allowed else self.rng.choice(legal.targets)
         return Pick(kind, target)

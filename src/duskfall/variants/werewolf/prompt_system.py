@@ -23,7 +23,7 @@ from duskfall.variants.werewolf.roles import (
     describe_counts,
     unit_of,
 )
-from duskfall.variants.werewolf.units import UNITS
+from duskfall.variants.werewolf.units import CHOICES, UNITS
 
 Obs = Mapping[str, Any]
 
@@ -54,8 +54,9 @@ def _night_rules(obs: Obs) -> list[str]:
     if in_play(obs, GUARD) or in_play(obs, SEER):
         roles = [r for r in (GUARD, SEER) if in_play(obs, r)]
         verb = "act" if len(roles) > 1 else "acts"
+        when = "next" if any(in_play(obs, u.name) for u in CHOICES.values()) else "last"
         lines.append(
-            f"- The {' and the '.join(roles)} {verb} last, without being told whom the "
+            f"- The {' and the '.join(roles)} {verb} {when}, without being told whom the "
             "werewolves attacked."
         )
     lines.append("- The night's deaths take effect at dawn.")

@@ -51,6 +51,7 @@ from duskfall.variants.werewolf.roles import (
     team_of_role,
     unit_of,
 )
+from duskfall.variants.werewolf.units import CHOICES
 from duskfall.variants.werewolf.view import PlayerView, WerewolfObservation, observe
 
 WOLF_CHANNEL = team_visibility(WOLF_TEAM)
@@ -91,6 +92,8 @@ class WerewolfState:
         self.checks: list[tuple[int, int, str]] = []  # (night, target, result) of the seer
         self.revealed: dict[int, str] = {}  # seat -> role shown to everybody (role hooks)
         self.voteless: set[int] = set()  # living seats no longer asked to vote (role hooks)
+        self.notes: dict[str, Any] = {}  # what the units' night choices remember, by role
+        self._choosers = tuple(u for u in CHOICES.values() if u.name in roles)
         self.events: list[Event] = []
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
@@ -258,6 +261,11 @@ class WerewolfState:
 
     emit = _emit  # what a role's hooks call (RoleUnit.exiled and the like)
 
+    @property
+    def attacked(self) -> int | None:
+        """The seat the wolves attacked tonight (what a unit's night choice reads)."""
+        return self._attacked
+
     def _deal(self) -> None:
         self._emit(
             "game_start",
@@ -304,6 +312,10 @@ class WerewolfState:
         if shared and seats:
             self._legal = dict.fromkeys(seats, self._choice(seats[0], kind))
 
+    def living(self, exclude: int | None = None) -> tuple[int, ...]:
+        """The living seats (but ``exclude``), in seat order."""
+        return self._living(exclude)
+
     def _living(self, exclude: int | None = None) -> tuple[int, ...]:
         living = self._living_seats
         if living is None:  # worked out again after a death
@@ -337,6 +349,11 @@ class WerewolfState:
             )
         if kind in (P.BADGE_RUN, P.BADGE_WITHDRAW):
             return _yes_no_choice(kind)
+        unit = CHOICES.get(kind)
+        if unit is not None and unit.choice is not None:
+            own = unit.choice
+            targets, none_word = own.targets(self, seat), own.none_word
+            return TargetChoice(kind, targets, bool(none_word), none_word, names, own.question)
         if kind == P.WOLF_KILL:
             targets, none_word = self._living(), "no kill"
         elif kind == P.GUARD:
@@ -370,6 +387,7 @@ class WerewolfState:
                 Step(self._wolf_round, (1,)),
                 Step(self._witch_turn),
                 Step(self._guard_seer_turn),
+                Step(self._choices_turn),
                 Step(self._resolve_night),
             ]
         )
@@ -456,6 +474,26 @@ class WerewolfState:
                     result=result,
                 )
 
+    def _choices_turn(self) -> None:
+        """The units' own night choices: every living holder at once."""
+        asks = [
+            (seat, unit.choice.kind)
+            for unit in self._choosers
+            if unit.choice is not None
+            for seat in self._living()
+            if self.role_of[seat] == unit.name
+        ]
+        if asks:
+            self._ask(self._resolve_choices, sorted(asks))
+
+    def _resolve_choices(self, answers: dict[int, Action]) -> None:
+        for seat in sorted(answers):
+            action = answers[seat]
+            assert isinstance(action, Pick)
+            choice = CHOICES[action.kind].choice
+            assert choice is not None
+            choice.resolve(self, seat, action.target)
+
     def _resolve_night(self) -> None:
         deaths: dict[int, str] = {}
         attacked = self._attacked
@@ -469,6 +507,9 @@ class WerewolfState:
                 deaths[attacked] = Cause.WOLVES.value
         if self._poisoned is not None:
             deaths[self._poisoned] = Cause.POISON.value  # the guard does not stop poison
+        for unit in self._choosers:
+            assert unit.choice is not None
+            unit.choice.settle(self, deaths)
         self._night_deaths = sorted(deaths.items())
         self.last_guarded = self._guarded if self._living_role(GUARD) is not None else None
         self._emit(

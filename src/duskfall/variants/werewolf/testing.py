@@ -10,6 +10,7 @@ from duskfall.core.variant import State
 from duskfall.variants.werewolf.events import Cause
 from duskfall.variants.werewolf.roles import GUARD, SEER, WEREWOLF, WITCH
 from duskfall.variants.werewolf.rules import BAD, GOOD, WerewolfState
+from duskfall.variants.werewolf.units import UNITS
 
 
 def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfState:
@@ -51,6 +52,9 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfStat
         new.checks = [(1, rng.choice(living), rng.choice([GOOD, BAD]))]
     if role != WEREWOLF and role != WITCH:
         new._attacked = rng.choice(living)
+    for unit in UNITS.values():
+        if unit.name != role:
+            unit.scramble(new, rng)  # what only a unit's holder knows
     new._night_deaths = [(rng.choice(living), Cause.WOLVES.value)]
     new._legal = {}  # choices are rebuilt from the scrambled state
     for other, kind in state._asks.items():

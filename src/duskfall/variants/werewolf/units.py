@@ -12,6 +12,9 @@ from duskfall.variants.werewolf.role_unit import RoleUnit
 
 UNITS: dict[str, RoleUnit] = {unit.name: unit for unit in (*CLASSIC, IDIOT_UNIT)}
 
+CHOICES: dict[str, RoleUnit] = {u.choice.kind: u for u in UNITS.values() if u.choice is not None}
+"""The units that decide at night on their own, by decision kind."""
+
 EVENT_TYPES: dict[str, type[WerewolfEvent]] = event_types(
     (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))
 )
