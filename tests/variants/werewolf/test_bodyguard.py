@@ -91,8 +91,9 @@ def test_his_choice_is_any_other_living_player_and_he_must_choose() -> None:
     legal = state.legal(0)
     assert legal.kind == "BODYGUARD" and 0 not in legal.targets and not legal.none_allowed
     assert "you die in their place" in legal.question
-    assert {d.kind for d in state.pending()} == {"BODYGUARD"}  # after the Seer's batch
+    assert {d.kind for d in state.pending()} == {"BODYGUARD", "SEER"}  # asked at once
     events = state.apply(0, {"type": "BODYGUARD", "target": 5})
+    events += state.apply(5, {"type": "SEER", "target": 1})
     [action] = [e for e in events if e.kind == "bodyguard_action"]
     assert action.visibility == "seats:0"
     assert VARIANT.format_event(action).endswith("seat 0 protects seat 5")
@@ -104,7 +105,7 @@ def test_every_prompt_knows_the_rule_and_his_own_says_his_power() -> None:
     assert kit is not None
     state = VARIANT.new_game(parse_config(VARIANT, IN_ORDER), 2)
     system = kit.system(state.observe(3), coaching=False)
-    assert "The Bodyguard then protects one other living player" in system
+    assert "The Bodyguard protects one other living player" in system
     own = kit.system(state.observe(0), coaching=True)
     assert "You are seat 0 (Ada), the Bodyguard" in own and "you die in their place" in own
     assert VARIANT.info.facts.mode("BODYGUARD") == "protect"
@@ -190,21 +191,28 @@ def test_check_bot_plays_him_and_reports_his_decision() -> None:
     assert re.search(r"^pass\s+werewolf BODYGUARD\s", result.stdout, re.MULTILINE)
 
 
-ROLE_FILES = {"Bodyguard": 4, "Idiot": 4, "Guard": 22, "Seer": 25, "Witch": 25}
-"""The most source files that may name each role: a role that is a unit takes at most four
-(its module, ``units.py``, and at most two hooks); the Guard, Seer and Witch, from before the
-units, are held where they stand (the count has some noise: ``TerminalGuard``, "I am the Seer"
-in the metrics' docstrings)."""
+ROLE_FILES = {
+    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (14, 22), "Witch": (17, 21),
+}  # fmt: skip
+"""The most files that may name each role: of ``variants/werewolf/``, and of all ``src/``. A role
+that is a unit takes its module and its line in ``units.py``; the Guard adds the presets
+(``roles.py``) and the learning encoder's fixed layout (``encoder.py``), and outside the variant
+the check-bot's steering (``kit/scenarios.py``), the GM's night roles (``gm/shadow.py``) and the
+web's unrelated request ``Guard`` (``web/guard.py``, ``web/app.py``). The Seer and Witch, not
+moved yet, are held where they stand."""
 
 
 def naming_files(role: str) -> set[str]:
-    """The files of ``src/`` that name ``role``: its name or its constant (``Guard``,
-    ``GUARD``, ``GUARD_UNIT``, not ``Bodyguard`` or ``guarded``), or an event or function
-    named after it (``guard_action``)."""
+    """The files of ``src/`` that name ``role``: its name or constant (``Guard``, ``GUARD``,
+    ``GUARD_UNIT``; not ``Bodyguard``, ``guarded`` or ``GUARDED``), or its events
+    (``guard_action``, ``witch_told``)."""
     import duskfall
 
     src = Path(duskfall.__file__).parent
-    word = re.compile(rf"(?<![A-Za-z])({role}|{role.upper()})(?![a-z])|\b{role.lower()}_")
+    lower = role.lower()
+    word = re.compile(
+        rf"(?<![A-Za-z])({role}|{role.upper()})(?![A-Za-z])|\b{lower}_(action|told)\b"
+    )
     return {
         path.relative_to(src).as_posix()
         for path in src.rglob("*.py")
@@ -215,10 +223,13 @@ def naming_files(role: str) -> set[str]:
 @pytest.mark.parametrize("role", list(ROLE_FILES))
 def test_each_decision_role_names_few_source_files(role: str) -> None:
     files = naming_files(role)
-    print(role, len(files), sorted(files))
-    assert len(files) <= ROLE_FILES[role], sorted(files)
+    in_variant = {f for f in files if f.startswith("variants/werewolf/")}
+    print(role, len(in_variant), len(files), sorted(files))
+    most_in_variant, most = ROLE_FILES[role]
+    assert len(in_variant) <= most_in_variant and len(files) <= most, sorted(files)
 
 
-def test_the_bodyguard_takes_his_module_and_his_line_in_units() -> None:
+def test_the_bodyguard_and_the_guard_each_have_a_module_and_a_line_in_units() -> None:
     assert naming_files("Bodyguard") == {"variants/werewolf/bodyguard.py",
                                          "variants/werewolf/units.py"}  # fmt: skip
+    assert {"variants/werewolf/guard.py", "variants/werewolf/units.py"} <= naming_files("Guard")

@@ -1,5 +1,5 @@
 """The Bodyguard (a god): each night he protects one other living player; if the werewolves
-attack that player and nobody else saves them (the Guard, the Witch's antidote), the
+attack that player and nobody else saves them (a protection, the antidote), the
 Bodyguard dies in their place and they live. He cannot protect himself; protection does not
 stop poison.
 
@@ -84,7 +84,7 @@ BODYGUARD_UNIT = RoleUnit(
     strategy="Protect the player the werewolves most want dead (a credible Seer, the "
     "sheriff): your life for theirs is a good trade for the village.",
     night_rules=lambda obs: [
-        "- The Bodyguard then protects one other living player: if the werewolves attacked "
+        "- The Bodyguard protects one other living player: if the werewolves attacked "
         "that player and nobody else saved them, the Bodyguard dies in their place and they "
         "live. Protection does not stop poison."
     ],

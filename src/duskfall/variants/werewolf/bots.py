@@ -184,13 +184,6 @@ class HeuristicBot(Bot):
         if kind == P.WOLF_KILL:
             agreed = [t for t in self.reading.proposals.values() if t not in wolves]
             return agreed[0] if agreed else self._prey(obs, alive)
-        if kind == P.SEER:
-            return self._check(obs, alive, targets)
-        if kind == P.GUARD:
-            for choice in (seer, obs["sheriff"], self.seat):
-                if choice in targets:
-                    return choice
-            return None
         if kind == P.VOTE:
             return self._wolf_vote(obs, alive) if wolves else self._suspect(obs, alive)
         if kind == P.HUNTER_SHOT:
@@ -210,19 +203,6 @@ class HeuristicBot(Bot):
             good = sorted((self._trusted(obs) - {self.seat}) & targets)
             return good[0] if good else None
         return None
-
-    def _check(self, obs: Mapping[str, Any], alive: set[int], targets: set[int]) -> int:
-        """The seer's next check: a counter-claimant, then who accused it, then anyone unknown."""
-        checked = {c["target"] for c in obs["checks"]}
-        fresh = targets - checked
-        against = self.reading.votes_against({self.seat})
-        order = [c for c in self.reading.claims if c != self.seat]
-        order += sorted(against, key=lambda s: (-against[s], s))
-        order += sorted(self.reading.suspecters_of({self.seat}))
-        for seat in order:
-            if seat in fresh:
-                return seat
-        return self.rng.choice(sorted(fresh or targets))
 
     def _prey(self, obs: Mapping[str, Any], alive: set[int]) -> int | None:
         """The wolves' victim: the seer claimant, the sheriff, an accuser, else anyone good."""

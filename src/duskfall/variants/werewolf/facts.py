@@ -20,8 +20,6 @@ MODES = {
     P.WOLF_CHAT: "team_chat",
     P.WOLF_KILL: "kill",
     P.HUNTER_SHOT: "kill",
-    P.SEER: "inspect",
-    P.GUARD: "protect",
     P.WITCH: "potion",
     P.BADGE_RUN: "badge",
     P.BADGE_WITHDRAW: "badge",

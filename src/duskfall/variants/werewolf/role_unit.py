@@ -7,15 +7,16 @@ the events it causes, what a bot holding it says of itself, and what happens whe
 exiles it (:attr:`RoleUnit.exiled`, a hook on the game through :class:`Table`). The registry
 of units is :data:`duskfall.variants.werewolf.units.UNITS`; the rules, view, prompts, event
 text, spectator, bots and no-leak check read them. Night steps that ask a decision (the
-wolves, the Witch, the Guard and the Seer) are steps of the rules engine, dispatched as typed
+wolves, the Witch, and the roles' own choices) are steps of the rules engine, dispatched as typed
 steps; a unit gives their place in the night (``night``), which orders the rules text.
 
 A role that decides at night on its own declares it as a :class:`NightChoice` (``choice=``):
 the decision's kind and question, its legal targets, how the answer applies and what it does
 to the night's deaths at dawn, how a heuristic bot picks, its decision mode, and the table the
-kit's check-bot deals it. The rules ask every living holder of such a role, after the Guard and
-the Seer and all at once; the prompts, the browser and terminal forms, the wire, the learning
-encoder (its mask and action menu: a choice of a seat) and the kit read the choice from there.
+kit's check-bot deals it. The rules ask every living holder of such a role after the Witch,
+all at once; the prompts, the browser and terminal forms,
+the wire, the learning encoder (its mask and action menu: a choice of a seat) and the kit read
+the choice from there.
 """
 
 from __future__ import annotations
@@ -69,11 +70,15 @@ def _dies(table: Table, seat: int) -> bool:
 
 class Night(Table, Protocol):
     """What a role's night choice may read and change: the table, the night (``day``), the
-    living seats, the seat the wolves attacked tonight, and ``notes``: what the units remember
-    (by role name; kept across nights, copied with the game)."""
+    living seats and the wolves among all seats, the seat the wolves attacked tonight, the
+    seats shielded from that attack tonight (``shielded``: an attacked seat in it survives),
+    and ``notes``: what the units remember (by role; kept across nights, copied with the
+    game)."""
 
     day: int
     notes: dict[str, Any]
+    is_wolf: list[bool]
+    shielded: set[int]
 
     def living(self, exclude: int | None = None) -> tuple[int, ...]: ...
 
@@ -82,10 +87,12 @@ class Night(Table, Protocol):
 
 
 class Mind(Protocol):
-    """What the heuristic bot tells a role's night choice: whom it trusts as the Seer, and its
-    random source."""
+    """What the heuristic bot tells a role's night choice: its seat, whom it trusts as the
+    Seer, what it read in the speeches and votes (``reading``), and its random source."""
 
+    seat: int
     rng: Any
+    reading: Any
 
     def trusted_seer(self, obs: Obs) -> int | None: ...
 

@@ -7,9 +7,10 @@ import random
 
 from duskfall.core.events import Event, visible_to
 from duskfall.core.variant import State
+from duskfall.variants.werewolf.classic_roles import BAD, GOOD
 from duskfall.variants.werewolf.events import Cause
-from duskfall.variants.werewolf.roles import GUARD, SEER, WEREWOLF, WITCH
-from duskfall.variants.werewolf.rules import BAD, GOOD, WerewolfState
+from duskfall.variants.werewolf.roles import SEER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.units import UNITS
 
 
@@ -46,8 +47,6 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfStat
         new.antidote, new.poison = rng.random() < 0.5, rng.random() < 0.5
         new._told, new._saved = rng.choice(living), rng.random() < 0.5
         new._poisoned = rng.choice(living)
-    if role != GUARD:
-        new.last_guarded = new._guarded = rng.choice(living)
     if role != SEER:
         new.checks = [(1, rng.choice(living), rng.choice([GOOD, BAD]))]
     if role != WEREWOLF and role != WITCH:

@@ -48,16 +48,6 @@ KIT_ENTRIES = KitEntries(
             "badge",
         ),
         CheckTable(
-            "werewolf-seer",
-            _table("Seer", "Werewolf", "Werewolf", "Witch", "Villager", "Villager"),
-            "voters",
-        ),
-        CheckTable(
-            "werewolf-guard",
-            _table("Guard", "Werewolf", "Werewolf", "Seer", "Villager", "Villager", "Villager"),
-            "voters",
-        ),
-        CheckTable(
             "werewolf-wolf",
             _table("Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
             "spare",
