@@ -1,7 +1,8 @@
 """docs/contributing.md matches the code where a test can tell: the layers name every
 package, the variant file table is the files every built-in variant has, the walkthrough for a
-new Werewolf role names the files the Idiot took, and the one for a rating model names the
-files a model takes (and a model added so shows in every report format)."""
+new Werewolf role names the files the Idiot took, the one for a decision role the files the
+Bodyguard took, and the one for a rating model the files a model takes (and a model added so
+shows in every report format)."""
 
 from __future__ import annotations
 
@@ -102,3 +103,27 @@ def test_the_rating_model_walkthrough_names_the_files_a_model_takes(
         console.print(part, soft_wrap=False)
     assert "coin-flip" in buffer.getvalue()
     assert '<th scope="row">coin-flip</th>' in html_report(report)
+
+
+def test_the_decision_role_walkthrough_names_the_files_the_bodyguard_took() -> None:
+    walkthrough = section("Adding a decision role")
+    steps = re.findall(r"^\d\. `(variants/werewolf/\w+\.py)`", walkthrough, re.M)
+    assert len(steps) <= 4 and all((SRC / path).exists() for path in steps)
+    naming_the_bodyguard = {
+        path.relative_to(SRC).as_posix()
+        for path in SRC.rglob("*.py")
+        if "bodyguard" in path.read_text(encoding="utf-8").lower()
+    }
+    assert naming_the_bodyguard == set(steps)
+    cells = re.findall(r"^\| (`.+?) \|", walkthrough, re.M)  # the table's first column
+    fields = {name for cell in cells for name in re.findall(r"`(\w+)", cell)}
+    from duskfall.variants.werewolf.role_unit import NightChoice
+
+    assert fields == set(NightChoice.__dataclass_fields__)  # every field, told what it drives
+
+
+def test_no_kit_or_inspect_module_names_a_variant() -> None:
+    for folder in ("kit", "inspect"):
+        for path in (SRC / folder).glob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r'"(werewolf|mafia|sports-mafia)"', text), path

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.variant import LegalActions, parse_config
-from duskfall.kit.catalog import CONFIGS
 from duskfall.kit.schemas import VariantSchemas
 from duskfall.protocol.strict import wire_form_error
 
@@ -28,7 +27,7 @@ def views(variant_id: str) -> list[LegalActions]:
     """Legal views met in a few random games of each config."""
     variant = get_variant(variant_id)
     found: list[LegalActions] = []
-    for config in CONFIGS.get(variant_id, [{}]):
+    for config in variant.info.kit.catalog:
         for seed in range(3):
             state = variant.new_game(parse_config(variant, config), seed)
             rng = derive_rng(seed, "agree")

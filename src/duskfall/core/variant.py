@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from duskfall.core.events import Event
 from duskfall.core.facts import GameFacts
+from duskfall.core.kit_entries import KitEntries
 from duskfall.core.learning import Learning
 from duskfall.core.outcome import Outcome
 from duskfall.core.prompting import PromptKit
@@ -199,7 +200,9 @@ class VariantInfo:
       declared); the kit checks every event of random games converts to it and back;
     * ``roles``: the names of the roles it deals (empty: not declared);
     * ``role_named``: the name of a role as people write it (``seers`` -> ``Seer``), or
-      ValueError naming the roles.
+      ValueError naming the roles;
+    * ``kit``: its entries in the agent writer's kit (check-bot games and rows, catalog
+      tables; :mod:`duskfall.core.kit_entries`).
     """
 
     presets: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -216,6 +219,7 @@ class VariantInfo:
     event_types: Mapping[str, EventModel] = field(default_factory=dict)
     roles: tuple[str, ...] = ()
     role_named: Callable[[str], str] | None = None
+    kit: KitEntries = field(default_factory=KitEntries)
 
 
 class Variant(Protocol):

@@ -1,12 +1,12 @@
-"""What inspect_ai loads through the ``inspect_ai`` entry point: duskfall's tasks, registered
-as ``duskfall/werewolf``, ``duskfall/mafia`` and ``duskfall/sports_mafia``, and the offline
-model ``duskfall/scripted`` (:mod:`duskfall.inspect.mock`)."""
+"""What inspect_ai loads through the ``inspect_ai`` entry point: duskfall's tasks, one per
+registered variant (``duskfall/werewolf``, ``duskfall/mafia``, ``duskfall/sports_mafia``...),
+and the offline model ``duskfall/scripted`` (:mod:`duskfall.inspect.mock`)."""
 
 from typing import Any
 
 from inspect_ai.model import modelapi
 
-from duskfall.inspect.tasks import mafia, sports_mafia, werewolf
+from duskfall.inspect.tasks import TASKS
 
 
 @modelapi(name="duskfall")
@@ -16,4 +16,6 @@ def scripted() -> type[Any]:
     return ScriptedAPI
 
 
-__all__ = ["mafia", "scripted", "sports_mafia", "werewolf"]
+globals().update(TASKS)  # each variant's task, as inspect_ai looks it up
+
+__all__ = ["scripted", *TASKS]

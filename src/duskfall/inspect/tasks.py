@@ -1,4 +1,5 @@
-"""The inspect_ai tasks: ``duskfall/werewolf``, ``duskfall/mafia``, ``duskfall/sports_mafia``.
+"""The inspect_ai tasks, one per registered variant: ``duskfall/werewolf``, ``duskfall/mafia``,
+``duskfall/sports_mafia``...
 
 ::
 
@@ -26,7 +27,7 @@ own model API, the ``opponents`` agent every other seat. Task options (``-T NAME
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from duskfall.core.errors import ConfigError
-from duskfall.core.registry import get_variant
+from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.variant import parse_config
 from duskfall.inspect.game import GamePlan, play_game, use_index
 from duskfall.inspect.scorers import behaviour, calibration, win
@@ -117,60 +118,46 @@ def duskfall_task(
     )
 
 
-@task
-def werewolf(
-    games: int = 20,
-    opponents: str = "heuristic",
-    seats: str = "rotate",
-    preset: str | None = None,
-    config: dict[str, Any] | str | None = None,
-    seed: int | None = None,
-    beliefs: str = "daily",
-    options: dict[str, Any] | str | None = None,
-    log_dir: str = "games",
-    db: str | None = None,
-) -> Task:
-    """Werewolf (Werewolves, Villagers, Seer, Witch, Hunter, Guard; presets werewolf-6, -9,
-    -12), one game per sample."""
-    return duskfall_task("werewolf", games=games, opponents=opponents, seats=seats,
-                         preset=preset, config=config, seed=seed, beliefs=beliefs,
-                         options=options, log_dir=log_dir, db=db)  # fmt: skip
+def _variant_task(variant_id: str) -> Callable[..., Task]:
+    """The ``@task`` of one registered variant (named after it: ``duskfall/sports_mafia``)."""
+    variant = get_variant(variant_id)
+
+    def run(
+        games: int = 20,
+        opponents: str = "heuristic",
+        seats: str = "rotate",
+        preset: str | None = None,
+        config: dict[str, Any] | str | None = None,
+        seed: int | None = None,
+        beliefs: str = "daily",
+        options: dict[str, Any] | str | None = None,
+        log_dir: str = "games",
+        db: str | None = None,
+    ) -> Task:
+        return duskfall_task(variant_id, games=games, opponents=opponents, seats=seats,
+                             preset=preset, config=config, seed=seed, beliefs=beliefs,
+                             options=options, log_dir=log_dir, db=db)  # fmt: skip
+
+    name = variant_id.replace("-", "_")
+    presets = ", ".join(variant.info.presets)
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = (
+        f"{variant.name} ({', '.join(variant.info.roles)}"
+        + (f"; presets {presets}" if presets else "")
+        + "), one game per sample."
+    )
+    return task(name=name)(run)
 
 
-@task
-def mafia(
-    games: int = 20,
-    opponents: str = "heuristic",
-    seats: str = "rotate",
-    preset: str | None = None,
-    config: dict[str, Any] | str | None = None,
-    seed: int | None = None,
-    beliefs: str = "daily",
-    options: dict[str, Any] | str | None = None,
-    log_dir: str = "games",
-    db: str | None = None,
-) -> Task:
-    """Classic mafia (Mafia, Doctor, Sheriff, Vigilante, Villager), one game per sample."""
-    return duskfall_task("mafia", games=games, opponents=opponents, seats=seats,
-                         preset=preset, config=config, seed=seed, beliefs=beliefs,
-                         options=options, log_dir=log_dir, db=db)  # fmt: skip
+TASKS: dict[str, Callable[..., Task]] = {
+    variant_id.replace("-", "_"): _variant_task(variant_id) for variant_id in variant_ids()
+}
+"""Every registered variant's task, by task name (``werewolf``, ``sports_mafia``...)."""
 
 
-@task
-def sports_mafia(
-    games: int = 20,
-    opponents: str = "heuristic",
-    seats: str = "rotate",
-    preset: str | None = None,
-    config: dict[str, Any] | str | None = None,
-    seed: int | None = None,
-    beliefs: str = "daily",
-    options: dict[str, Any] | str | None = None,
-    log_dir: str = "games",
-    db: str | None = None,
-) -> Task:
-    """Sports mafia (10 seats: 6 Citizens and the Sheriff against 2 Mafia and the Don), one
-    game per sample."""
-    return duskfall_task("sports-mafia", games=games, opponents=opponents, seats=seats,
-                         preset=preset, config=config, seed=seed, beliefs=beliefs,
-                         options=options, log_dir=log_dir, db=db)  # fmt: skip
+def __getattr__(name: str) -> Callable[..., Task]:
+    """``from duskfall.inspect.tasks import werewolf``: a variant's task by its name."""
+    try:
+        return TASKS[name]
+    except KeyError:
+        raise AttributeError(name) from None

@@ -3,7 +3,8 @@ action schema and ``valid_actions``, and every event a seat may be sent.
 
 The legal views give each decision's exact schema (``legal.schema()``, the one the server's
 strict check holds an answer to); a kind's schema is those of every view met in random games
-(:data:`CONFIGS` x :data:`SEEDS`, chosen so that every kind of every variant is met), each
+(the variant's ``info.kit.catalog`` configs x :data:`SEEDS`, chosen so that every kind of
+every variant is met), each
 generalised (a list of seats becomes "an integer") and merged. Events are the rules' own,
 as the server forwards them (``GAME_EVENT`` frames), for every visibility but ``admin``.
 """
@@ -22,24 +23,6 @@ from duskfall.protocol.json_schema import Shape, generalize, merge
 from duskfall.protocol.strict import wire_action_schema
 from duskfall.server.broadcast import game_event_message
 
-# configs whose random games (with every_role's table) reach every decision kind and event
-CONFIGS: dict[str, list[dict[str, Any]]] = {
-    "werewolf": [{}, {"preset": "werewolf-9"}, {"preset": "werewolf-6"}],
-    "mafia": [
-        {},
-        {"roles": ["MAFIA", "MAFIA", "DOCTOR", "DOCTOR", "SHERIFF", "SHERIFF", "VILLAGER"]},
-        {"roles": ["MAFIA", "MAFIA", "VIGILANTE", "VIGILANTE", "VILLAGER", "VILLAGER"]},
-        {
-            "allow_multi_role": True,
-            "roles": ["MAFIA+DOCTOR", "MAFIA+SHERIFF", "DOCTOR", "SHERIFF", "VIGILANTE"]
-            + ["VILLAGER"] * 3,
-        },
-        {
-            "coordination": False,
-            "roles": ["MAFIA", "MAFIA", "DOCTOR", "SHERIFF"] + ["VILLAGER"] * 3,
-        },
-    ],
-}
 SEEDS = range(40)
 MAX_STEPS = 20_000
 
@@ -146,11 +129,11 @@ def collect(
     seeds: Iterable[int] = SEEDS,
 ) -> Catalog:
     """The catalog of ``variant`` from random games of ``configs`` x ``seeds`` (by default
-    :data:`CONFIGS` and a table dealing every role the variant declares)."""
+    its ``info.kit.catalog`` configs and a table dealing every role the variant declares)."""
     catalog = Catalog(variant)
     seed_list = list(seeds)
     if configs is None:
-        configs = [*CONFIGS.get(variant.id, [{}]), *every_role(variant)]
+        configs = [*variant.info.kit.catalog, *every_role(variant)]
     for config in configs:
         for seed in seed_list:
             walk(variant, config, seed, catalog.note_state, catalog.note_events)

@@ -59,6 +59,7 @@ from typing import Any
 from duskfall.agents.specs import register_agent_kind
 from duskfall.arena.programs import stop, tail
 from duskfall.core.errors import ConfigError
+from duskfall.core.registry import get_variant, variant_ids
 from duskfall.kit.proxy import Frame, Proxy, WsProxy
 from duskfall.kit.scenarios import (
     DEADLINE,
@@ -79,38 +80,15 @@ ANSWERS_UPDATE = ("not_your_turn", "player_dead")  # the ERRORs an answer to a s
 FIELD_CHARS = 160  # what a report shows of a frame's field
 DETAIL_CHARS = 400  # what a report shows of a row's detail
 NAME_CHARS = 60  # ... and of its check's name (a phase the server named)
+DOCS_DEFAULT = "docs/protocol.md"
 CUT_AT = 3  # the reconnect scenario cuts the connection as its 3rd request comes
 DOCS = {
-    "sports-mafia": "docs/protocol.md#action_response",
-    "werewolf": "docs/werewolf.md#decisions-and-actions",
-    "mafia": "docs/mafia.md#over-the-wire",
     "reconnect": "docs/protocol.md#hello-extension-1",
     "state updates": "docs/protocol.md#action_request",
     "slow answer": "docs/protocol.md#timeout-and-fallback-extensions",
     "stale id": "docs/protocol.md#action_response",
 }
-KINDS: dict[str, tuple[str, ...]] = {
-    "sports-mafia": (
-        "DECLARATION",
-        "VOTING",
-        "VOTING (re-vote among tied)",
-        "VOTING (eliminate-all)",
-        "NIGHT_KILL",
-        "NIGHT_DON",
-        "NIGHT_SHERIFF",
-    ),
-    "werewolf": (
-        "WOLF_CHAT", "WOLF_KILL", "WITCH", "GUARD", "SEER", "BADGE_RUN", "BADGE_SPEECH",
-        "BADGE_WITHDRAW", "BADGE_VOTE", "LAST_WORDS", "HUNTER_SHOT", "BADGE_PASS", "SPEECH",
-        "VOTE",
-    ),
-    "mafia": (
-        "MAFIA_CHAT", "MAFIA_VOTE", "DOCTOR_ACTION", "DOCTOR_COORDINATION",
-        "DOCTOR_PROTECTION_VOTE", "SHERIFF_ACTION", "SHERIFF_COORDINATION",
-        "SHERIFF_INVESTIGATION_ASSIGNMENT", "VIGILANTE_ACTION", "VIGILANTE_COORDINATION",
-        "DAY_DISCUSSION", "DAY_VOTE",
-    ),
-}  # fmt: skip
+"""Where the checks that are not a variant's are documented (a variant's: its ``kit.docs``)."""
 
 
 @dataclass
@@ -128,7 +106,11 @@ class Row:
 
     @property
     def docs(self) -> str:
-        return DOCS.get(self.check, DOCS.get(self.variant, "docs/protocol.md"))
+        if self.check in DOCS:
+            return DOCS[self.check]
+        if self.variant in variant_ids():
+            return get_variant(self.variant).info.kit.docs
+        return DOCS_DEFAULT
 
     def name(self) -> str:
         return one_line(f"{self.variant} {self.check}", NAME_CHARS)
@@ -388,7 +370,7 @@ def kind_rows(played: Iterable[Played]) -> list[Row]:
     variants = list(dict.fromkeys(p.scenario.variant for p in runs))
     rows: list[Row] = []
     for variant in variants:
-        by_check = {check: Row(variant, check) for check in KINDS.get(variant, ())}
+        by_check = {check: Row(variant, check) for check in get_variant(variant).info.kit.rows}
         for run in runs:
             if run.scenario.variant != variant or run.scenario.fault == "slow":
                 continue

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.core.bot import Bot
-from duskfall.core.registry import get_variant
+from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.variant import LegalActions, parse_config
 from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 
@@ -118,83 +118,16 @@ class Scenario:
         raise RuntimeError(f"no seed deals seat 0 the role {self.role}")
 
 
-def _werewolf(*roles: str) -> dict[str, Any]:
-    """A werewolf table dealt in the order given (seat 0 gets the first role)."""
-    return {"roles": list(roles), "deal": "in_order"}
+def _scenarios() -> tuple[Scenario, ...]:
+    """Every variant's check-bot games (``VariantInfo.kit.tables``), in registry order."""
+    return tuple(
+        Scenario(t.name, variant_id, t.config, t.goal, t.role, t.fault, t.deadline_ms)
+        for variant_id in variant_ids()
+        for t in get_variant(variant_id).info.kit.tables
+    )
 
 
-def _mafia(*roles: str) -> dict[str, Any]:
-    """A mafia table dealt in the order given; ``A+B`` gives one seat several roles."""
-    config: dict[str, Any] = {"roles": list(roles), "shuffle_roles": False}
-    if any("+" in role for role in roles):
-        config["allow_multi_role"] = True
-    return config
-
-
-TOWN = "DOCTOR+SHERIFF+VIGILANTE"
-SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("sports-don", "sports-mafia", {}, "spare", role="DON"),
-    Scenario("sports-sheriff", "sports-mafia", {}, "spare", role="SHERIFF"),
-    Scenario("sports-tie", "sports-mafia", {}, "tie", role="CITIZEN"),
-    Scenario("sports-reconnect", "sports-mafia", {}, "spare", role="CITIZEN", fault="reconnect"),
-    Scenario(
-        "sports-slow", "sports-mafia", {}, "spare", role="CITIZEN", fault="slow", deadline_ms=1
-    ),
-    Scenario(
-        "werewolf-witch",
-        "werewolf",
-        _werewolf("Witch", "Werewolf", "Werewolf", "Seer", "Villager", "Villager"),
-        "witch",
-    ),
-    Scenario(
-        "werewolf-hunter",
-        "werewolf",
-        _werewolf("Hunter", "Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-        "hunter",
-    ),
-    Scenario(
-        "werewolf-badge",
-        "werewolf",
-        _werewolf("Villager", "Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-        "badge",
-    ),
-    Scenario(
-        "werewolf-seer",
-        "werewolf",
-        _werewolf("Seer", "Werewolf", "Werewolf", "Witch", "Villager", "Villager"),
-        "voters",
-    ),
-    Scenario(
-        "werewolf-guard",
-        "werewolf",
-        _werewolf("Guard", "Werewolf", "Werewolf", "Seer", "Villager", "Villager", "Villager"),
-        "voters",
-    ),
-    Scenario(
-        "werewolf-wolf",
-        "werewolf",
-        _werewolf("Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-        "spare",
-    ),
-    Scenario(
-        "mafia-mafioso",
-        "mafia",
-        _mafia("MAFIA", "MAFIA", "DOCTOR", "SHERIFF", "VILLAGER", "VILLAGER", "VILLAGER"),
-        "spare",
-    ),
-    Scenario(
-        "mafia-coordinated",
-        "mafia",
-        _mafia(TOWN, TOWN, "MAFIA", "MAFIA", "VILLAGER", "VILLAGER", "VILLAGER", "VILLAGER"),
-        "spare",
-    ),
-    Scenario(
-        "mafia-alone",
-        "mafia",
-        _mafia(TOWN, "MAFIA", "VILLAGER", "VILLAGER", "VILLAGER", "VILLAGER"),
-        "spare",
-    ),
-)
+SCENARIOS: tuple[Scenario, ...] = _scenarios()
 
 
 def _options(legal: LegalActions) -> dict[str, Any]:

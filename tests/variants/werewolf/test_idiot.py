@@ -4,8 +4,6 @@ by a language model, by a person in the browser and by a client over the wire.""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,8 @@ from duskfall.store.replay import replay
 from duskfall.testing import VariantKit
 from duskfall.testing.event_types import check_event_types
 from duskfall.testing.playouts import play_random_game
+
+from .role_games import in_the_browser, over_the_wire
 
 VARIANT = get_variant("werewolf")
 TABLE = {"roles": ["Idiot", "Werewolf", "Werewolf", "Villager", "Villager", "Seer", "Witch"]}
@@ -119,98 +119,16 @@ async def test_a_language_model_plays_him(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 async def test_a_client_plays_him_over_the_wire(tmp_path: Path) -> None:
-    from duskfall.protocol import FrameDecoder, encode_message
-    from duskfall.server import GameServer, ServerSettings
-
-    codec = VARIANT.info.wire
-    assert codec is not None
-    settings = ServerSettings(
-        log_dir=tmp_path, port=0, seed=REVEALED_SEED, variant="werewolf", config=IN_ORDER,
-        games=1, fill_bots_after=0, deadline_ms=60_000,
-    )  # fmt: skip
-    server = GameServer(settings)
-    await server.start()
-    seen: list[dict[str, Any]] = []
-    try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        decoder, rng = FrameDecoder(16 * 1024 * 1024), random.Random(1)
-        over = False
-        while not over:
-            data = await asyncio.wait_for(reader.read(65536), 60)
-            assert data, "the server closed the connection before the game ended"
-            for raw in decoder.feed(data):
-                message = json.loads(raw)
-                seen.append(message)
-                if message["type"] == "ACTION_REQUEST" and message["valid_actions"]:
-                    legal = codec.legal_from_wire(
-                        message["phase"], message["valid_actions"], message.get("legal_state")
-                    )
-                    answer = {"type": "ACTION_RESPONSE", "player_id": message["player_id"],
-                              "action": legal.sample(rng).to_dict()}  # fmt: skip
-                    if "request_id" in message:
-                        answer["request_id"] = message["request_id"]
-                    writer.write(encode_message(answer))
-                    await writer.drain()
-                over = over or (message["type"] == "GAME_EVENT" and message["event"] == "GAME_OVER")
-        writer.close()
-    finally:
-        await server.close()
-    hello = seen[0]
-    assert hello["type"] == "HELLO" and hello["player_id"] == 0
-    requests = [m for m in seen if m["type"] == "ACTION_REQUEST" and m["valid_actions"]]
+    requests, log = await over_the_wire(tmp_path, IN_ORDER, REVEALED_SEED)
     assert requests and requests[0]["observation"]["role"] == "Idiot"
-    log = read_log(next(tmp_path.glob("*.jsonl")))
-    replay(log)
     state = replay(log).state
     mine = [e.kind for e in log.events if visible_to(e, 0, state.channels(0))]
     assert "game_end" in mine
 
 
 def test_a_person_plays_him_in_the_browser_seat(tmp_path: Path) -> None:
-    from duskfall.testing.require import require
-
-    require("fastapi", "pip install 'duskfall[web]'")
-    from fastapi.testclient import TestClient
-
-    from duskfall.web.access import Access
-    from duskfall.web.app import WebSettings, create_app
-    from web.conftest import answer_for
-
-    admin = "idiot-table-admin-token"
-    games = tmp_path / "games"
-    games.mkdir()
-    settings = WebSettings(games, tmp_path / "index.db", Access(admin), allow_hosts=("testserver",))
-    with TestClient(create_app(settings)) as client:
-        started = client.post(
-            "/api/games",
-            json={"variant": "werewolf", "seed": REVEALED_SEED, "agents": "random",
-                  "human_seats": [0], "config": IN_ORDER},
-            headers={"Authorization": f"Bearer {admin}"},
-        )  # fmt: skip
-        assert started.status_code == 201, started.text
-        game_id, token = started.json()["game_id"], started.json()["seats"]["0"]["token"]
-        url = f"/api/games/{game_id}/seats/0/action"
-        kinds: list[str] = []
-        with client.websocket_connect(f"/api/games/{game_id}/ws") as ws:
-            ws.send_json({"type": "hello", "seat": 0, "token": token})
-            message = ws.receive_json()
-            request = message.get("request")
-            while True:
-                if request is not None:
-                    kinds.append(request["kind"])
-                    assert request["knows"]["headline"].endswith("the Idiot")
-                    body = {"request_id": request["request_id"], "action": answer_for(request)}
-                    headers = {"Authorization": f"Bearer {token}"}
-                    client.post(url, json=body, headers=headers)
-                    request = None
-                message = ws.receive_json()
-                if message["type"] == "decision":
-                    request = message["request"]
-                elif message["type"] == "status" and message["status"] == "finished":
-                    break
-    log = read_log(games / f"{game_id}.jsonl")
-    assert log.finished and kinds
-    assert log.header.roster[0]["agent"] == "human:browser"
+    asked, _ = in_the_browser(tmp_path, IN_ORDER, REVEALED_SEED)
+    assert asked and all(r["knows"]["headline"].endswith("the Idiot") for r in asked)
 
 
 def test_he_takes_two_source_files() -> None:

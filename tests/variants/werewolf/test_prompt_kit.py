@@ -16,6 +16,8 @@ from duskfall.core.transcript import render_decision, system_prompt
 from duskfall.variants.werewolf import VARIANT
 from duskfall.variants.werewolf.events import TABLE_EVENTS
 from duskfall.variants.werewolf.prompt_kit import KIT
+from duskfall.variants.werewolf.roles import PRESETS
+from duskfall.variants.werewolf.units import UNITS
 
 from .prompt_games import CONFIGS, decisions, new_state, play
 from .table import GUARD, QUIET_DAY, QUIET_NIGHT, SEER, WITCH, game, settle
@@ -48,7 +50,10 @@ def test_every_event_a_seat_sees_has_a_line_and_the_markers_none() -> None:
                     assert (line is None) == (entry["kind"] in KIT.markers), entry
                     seen.add(entry["kind"])
             assert not {e.kind for e in state.events if e.visibility != ADMIN} - seen
-    assert seen == {m.kind for m in TABLE_EVENTS} - ADMIN_KINDS  # every kind a seat sees occurred
+    twelve = PRESETS["werewolf-12"]
+    dealt = [e for unit in UNITS.values() if unit.name in twelve for e in unit.events]
+    kinds = {m.kind for m in (*TABLE_EVENTS, *dealt)}
+    assert seen == kinds - ADMIN_KINDS  # every kind a seat sees occurred
 
 
 def test_every_decisions_prompt_holds_a_line_for_everything_the_seat_saw() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
+from duskfall.core.kit_entries import CheckTable, KitEntries
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
 from duskfall.variants.sports_mafia import (
     bots,
@@ -24,6 +25,27 @@ from duskfall.variants.sports_mafia.learning import LEARNING
 from duskfall.variants.sports_mafia.roles import BLACK, CITIZEN, DON, MAFIA, RED, SHERIFF
 from duskfall.variants.sports_mafia.rules import SportsMafiaState
 from duskfall.variants.sports_mafia.spectator import SPECTATOR
+
+KIT_ENTRIES = KitEntries(
+    rows=(
+        "DECLARATION",
+        "VOTING",
+        "VOTING (re-vote among tied)",
+        "VOTING (eliminate-all)",
+        "NIGHT_KILL",
+        "NIGHT_DON",
+        "NIGHT_SHERIFF",
+    ),
+    tables=(
+        CheckTable("sports-don", {}, "spare", role=DON),
+        CheckTable("sports-sheriff", {}, "spare", role=SHERIFF),
+        CheckTable("sports-tie", {}, "tie", role=CITIZEN),
+        CheckTable("sports-reconnect", {}, "spare", role=CITIZEN, fault="reconnect"),
+        CheckTable("sports-slow", {}, "spare", role=CITIZEN, fault="slow", deadline_ms=1),
+    ),
+    docs="docs/protocol.md#action_response",
+)
+"""What check-bot plays and reports for sports mafia (the program's role found by seed)."""
 
 
 class SportsMafiaVariant:
@@ -49,6 +71,7 @@ class SportsMafiaVariant:
         learning=LEARNING,
         event_types=EVENT_TYPES,
         roles=(CITIZEN, SHERIFF, MAFIA, DON),
+        kit=KIT_ENTRIES,
     )
     num_seats = 10
 

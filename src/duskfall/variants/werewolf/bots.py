@@ -34,6 +34,7 @@ from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
 from duskfall.variants.werewolf.roles import SEER, WEREWOLF, unit_of
+from duskfall.variants.werewolf.units import CHOICES
 
 
 class RandomBot(Bot):
@@ -82,6 +83,10 @@ class HeuristicBot(Bot):
             if claimant in self.reading.attacked:
                 return claimant
         return candidates[0] if candidates else None
+
+    def trusted_seer(self, obs: Mapping[str, Any]) -> int | None:
+        """Whom this seat believes is the seer (what a role's night choice asks the bot)."""
+        return self._trusted_seer(obs)
 
     def _results(self, obs: Mapping[str, Any]) -> dict[int, str]:
         if obs["role"] == SEER:
@@ -153,7 +158,11 @@ class HeuristicBot(Bot):
             seer = self._trusted_seer(observation)
             stays = observation["role"] in (SEER, WEREWOLF) or seer is None or seer == self.seat
             return YesNo(kind, not stays)
-        target = self._target(observation, kind, set(legal.targets))
+        unit = CHOICES.get(kind)
+        if unit is not None and unit.choice is not None:  # a role's own night choice
+            target = unit.choice.bot(observation, legal.targets, self)
+        else:
+            target = self._target(observation, kind, set(legal.targets))
         if target is None or target not in legal.targets:
             target = None if legal.none_allowed else self.rng.choice(legal.targets)
         return Pick(kind, target)
@@ -175,13 +184,6 @@ class HeuristicBot(Bot):
         if kind == P.WOLF_KILL:
             agreed = [t for t in self.reading.proposals.values() if t not in wolves]
             return agreed[0] if agreed else self._prey(obs, alive)
-        if kind == P.SEER:
-            return self._check(obs, alive, targets)
-        if kind == P.GUARD:
-            for choice in (seer, obs["sheriff"], self.seat):
-                if choice in targets:
-                    return choice
-            return None
         if kind == P.VOTE:
             return self._wolf_vote(obs, alive) if wolves else self._suspect(obs, alive)
         if kind == P.HUNTER_SHOT:
@@ -201,19 +203,6 @@ class HeuristicBot(Bot):
             good = sorted((self._trusted(obs) - {self.seat}) & targets)
             return good[0] if good else None
         return None
-
-    def _check(self, obs: Mapping[str, Any], alive: set[int], targets: set[int]) -> int:
-        """The seer's next check: a counter-claimant, then who accused it, then anyone unknown."""
-        checked = {c["target"] for c in obs["checks"]}
-        fresh = targets - checked
-        against = self.reading.votes_against({self.seat})
-        order = [c for c in self.reading.claims if c != self.seat]
-        order += sorted(against, key=lambda s: (-against[s], s))
-        order += sorted(self.reading.suspecters_of({self.seat}))
-        for seat in order:
-            if seat in fresh:
-                return seat
-        return self.rng.choice(sorted(fresh or targets))
 
     def _prey(self, obs: Mapping[str, Any], alive: set[int]) -> int | None:
         """The wolves' victim: the seer claimant, the sheriff, an accuser, else anyone good."""

@@ -1,25 +1,28 @@
-"""The roles of seed 004's Werewolf as units: Werewolf, Villager, Seer, Witch, Hunter, Guard."""
+"""Roles of seed 004's Werewolf as units: Werewolf, Villager, Seer, Witch, Hunter (the others
+have a module each, ``guard.py``...)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from duskfall.core.events import Event
+from duskfall.core.events import Event, seats_visibility
 from duskfall.core.spectator import mark, night_of
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.role_unit import (
     WOLF_TEAM,
+    Mind,
     Namer,
+    Night,
+    NightChoice,
     Obs,
     RoleUnit,
     in_play,
     said,
 )
 
-WEREWOLF, VILLAGER, SEER, WITCH, HUNTER, GUARD = (
-    "Werewolf", "Villager", "Seer", "Witch", "Hunter", "Guard",
-)  # fmt: skip
+WEREWOLF, VILLAGER, SEER, WITCH, HUNTER = "Werewolf", "Villager", "Seer", "Witch", "Hunter"
+GOOD, BAD = "Good", "Werewolf"  # what the Seer learns
 
 
 def hunter_shoots(obs: Obs) -> bool:
@@ -31,6 +34,33 @@ def hunter_shoots(obs: Obs) -> bool:
 
 def _checks(state: Any, seat: int) -> dict[str, Any]:
     return {"checks": [{"night": n, "target": t, "result": r} for n, t, r in state.checks]}
+
+
+def _check(night: Night, seat: int, target: int | None) -> None:
+    assert target is not None  # the Seer must choose
+    result = BAD if night.is_wolf[target] else GOOD
+    state: Any = night  # the game: its checks are what the Seer's view shows
+    state.checks.append((night.day, target, result))
+    night.emit(
+        "seer_action", seats_visibility([seat]), "SEER", seat=seat, target=target, result=result
+    )
+
+
+def _next_check(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
+    """The heuristic Seer's next check: a counter-claimant, then who accused it, then anyone
+    unknown."""
+    checked = {c["target"] for c in obs["checks"]}
+    legal = set(targets)
+    fresh = legal - checked
+    reading = mind.reading
+    against = reading.votes_against({mind.seat})
+    order = [c for c in reading.claims if c != mind.seat]
+    order += sorted(against, key=lambda s: (-against[s], s))
+    order += sorted(reading.suspecters_of({mind.seat}))
+    for seat in order:
+        if seat in fresh:
+            return int(seat)
+    return int(mind.rng.choice(sorted(fresh or legal)))
 
 
 def _check_mark(event: Event) -> list[dict[str, Any]]:
@@ -57,6 +87,14 @@ SEER_UNIT = RoleUnit(
         "seer_action": lambda p, n: f"[seer] {n(p['seat'])} checks {n(p['target'])}: {p['result']}",
     },
     marks={"seer_action": _check_mark},
+    choice=NightChoice(
+        "SEER",
+        "Whose identity do you check tonight?",
+        _check,
+        bot=_next_check,
+        mode="inspect",
+        table=("Werewolf", "Werewolf", "Witch", "Villager", "Villager"),
+    ),
 )
 
 # -- the Witch -------------------------------------------------------------------------------
@@ -116,40 +154,6 @@ WITCH_UNIT = RoleUnit(
     },
     marks={"witch_action": _witch_mark},
     bot_words="I am a good player.",
-)
-
-# -- the Guard -------------------------------------------------------------------------------
-
-
-def _guard_rules(obs: Obs) -> list[str]:
-    guard = (
-        "- The Guard protects one living player (itself included) from the werewolves' "
-        "attack, never the same player two nights running; protection does not stop poison."
-    )
-    if in_play(obs, WITCH):
-        fate = "survives" if obs["rules"]["guarded_and_saved"] == "survives" else "dies"
-        guard += f" A player both guarded and saved by the antidote {fate}."
-    return [guard]
-
-
-GUARD_UNIT = RoleUnit(
-    GUARD,
-    god=True,
-    night=30,
-    power=said(
-        "Each night you protect one living player (yourself included) from the werewolves' "
-        "attack, never the same player two nights running. Protection does not stop poison."
-    ),
-    strategy="Protect the player the werewolves most want dead (a revealed Seer, the "
-    "sheriff), and vary your protection, since no player can be protected two nights running.",
-    night_rules=_guard_rules,
-    view=lambda state, seat: {"last_guarded": state.last_guarded},
-    lines={"guard_action": lambda p, n: f"[guard] {n(p['seat'])} protects {n(p['target'])}"},
-    marks={
-        "guard_action": lambda e: mark(
-            e.payload.get("target"), "guarded", f"guarded, {night_of(e)}"
-        )
-    },
 )
 
 # -- the Hunter ------------------------------------------------------------------------------
@@ -222,4 +226,4 @@ VILLAGER_UNIT = RoleUnit(
     "credible Seer, and do not split the village's votes.",
 )
 
-CLASSIC = (WEREWOLF_UNIT, VILLAGER_UNIT, SEER_UNIT, WITCH_UNIT, HUNTER_UNIT, GUARD_UNIT)
+CLASSIC = (WEREWOLF_UNIT, VILLAGER_UNIT, SEER_UNIT, WITCH_UNIT, HUNTER_UNIT)

@@ -30,7 +30,11 @@ from duskfall.variants.werewolf.roles import GUARD, HUNTER, SEER, VILLAGER, WERE
 # policy its inputs) when a role is added: a role outside it reads as no role.
 ROLES = (WEREWOLF, VILLAGER, SEER, WITCH, HUNTER, GUARD)
 
-KINDS = P.ALL_KINDS
+# The decision kinds of the learned layout, fixed likewise (a kind outside it reads as none).
+KINDS = (
+    P.WOLF_CHAT, P.WOLF_KILL, P.WITCH, "GUARD", P.SEER, P.BADGE_RUN, P.BADGE_SPEECH,
+    P.BADGE_WITHDRAW, P.BADGE_VOTE, P.LAST_WORDS, P.HUNTER_SHOT, P.BADGE_PASS, P.SPEECH, P.VOTE,
+)  # fmt: skip
 
 
 class WerewolfEncoder:

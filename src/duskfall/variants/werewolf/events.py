@@ -161,13 +161,6 @@ class WitchAction(WerewolfEvent):
     target: int | None = None
 
 
-class GuardAction(WerewolfEvent):
-    kind: ClassVar[str] = "guard_action"
-    sub_phase: str | None = P.GUARD
-    seat: int
-    target: int | None
-
-
 class SeerAction(WerewolfEvent):
     kind: ClassVar[str] = "seer_action"
     sub_phase: str | None = P.SEER
@@ -261,7 +254,7 @@ class GameEnd(WerewolfEvent):
 
 TABLE_EVENTS: tuple[type[WerewolfEvent], ...] = (
     GameStart, RolesDealt, RoleAssigned, WolfTeam, NightStart, DayStart, Speech, WolfVotes,
-    WerewolfKill, WitchTold, WitchAction, GuardAction, SeerAction, NightResolved,
+    WerewolfKill, WitchTold, WitchAction, SeerAction, NightResolved,
     BadgeCandidates, BadgeWithdrawals, Vote, VoteResult, SheriffElected, Deaths, Exiled,
     HunterShot, BadgePassed, GameEnd,
 )  # fmt: skip

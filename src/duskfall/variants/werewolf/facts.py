@@ -12,6 +12,7 @@ from duskfall.core.spectator import Ballot, casts_of
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.bot_reading import SEER_CLAIM
 from duskfall.variants.werewolf.roles import SEER, WOLF_TEAM
+from duskfall.variants.werewolf.units import CHOICES
 
 BALLOTS = {P.BADGE_VOTE: "sheriff election", P.VOTE: "exile vote", P.WOLF_KILL: "wolves' kill"}
 BALLOT_KINDS = frozenset({"vote", "werewolf_kill", "wolf_votes"})
@@ -19,8 +20,6 @@ MODES = {
     P.WOLF_CHAT: "team_chat",
     P.WOLF_KILL: "kill",
     P.HUNTER_SHOT: "kill",
-    P.SEER: "inspect",
-    P.GUARD: "protect",
     P.WITCH: "potion",
     P.BADGE_RUN: "badge",
     P.BADGE_WITHDRAW: "badge",
@@ -72,6 +71,9 @@ class WerewolfFacts(GameFacts):
         return None
 
     def mode(self, kind: str) -> str:
+        unit = CHOICES.get(kind)
+        if unit is not None and unit.choice is not None:
+            return unit.choice.mode
         return MODES.get(kind, "other")
 
     def seat(self, observation: Mapping[str, Any]) -> SeatFacts:

@@ -3,7 +3,8 @@
 Every sub-phase id is also the ``kind`` of the decisions asked in it. The kinds in
 ``SEQUENTIAL_KINDS`` (speeches, the hunter's shot, the badge pass) are asked one seat at a time
 (the variant declares them in ``info.sequential_kinds``); the other sub-phases ask all their
-seats at once (Guard and Seer share one batch, so they are asked concurrently).
+seats at once (the roles' own night choices share one batch, so they are asked
+concurrently).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ DAY = "DAY"
 WOLF_CHAT = "WOLF_CHAT"
 WOLF_KILL = "WOLF_KILL"
 WITCH = "WITCH"
-GUARD = "GUARD"
 SEER = "SEER"
 BADGE_RUN = "BADGE_RUN"
 BADGE_SPEECH = "BADGE_SPEECH"
@@ -30,8 +30,7 @@ NIGHT_ORDER: tuple[tuple[str, ...], ...] = (
     (WOLF_CHAT,),  # each living wolf in seat order, on the wolves' private channel
     (WOLF_KILL,),  # living wolves at once; repeated with more chat until they agree
     (WITCH,),  # told the target; antidote, poison or pass
-    (GUARD, SEER),  # at the same time
-)
+)  # then the roles' own choices (units.CHOICES), all at the same time
 DAY_ORDER: tuple[tuple[str, ...], ...] = (
     (BADGE_RUN,),  # day 1 only: every living seat says whether it runs
     (BADGE_SPEECH,),  # candidates in seat order
@@ -44,4 +43,3 @@ DAY_ORDER: tuple[tuple[str, ...], ...] = (
 
 SPEECH_KINDS: frozenset[str] = frozenset({WOLF_CHAT, BADGE_SPEECH, LAST_WORDS, SPEECH})
 SEQUENTIAL_KINDS: frozenset[str] = SPEECH_KINDS | {HUNTER_SHOT, BADGE_PASS}
-ALL_KINDS: tuple[str, ...] = tuple(kind for step in NIGHT_ORDER + DAY_ORDER for kind in step)

@@ -15,15 +15,13 @@ from duskfall.variants.werewolf.prompt_labels import player_names
 from duskfall.variants.werewolf.role_unit import in_play
 from duskfall.variants.werewolf.roles import (
     GODS,
-    GUARD,
     ROLES,
-    SEER,
     VILLAGER,
     WOLF_TEAM,
     describe_counts,
     unit_of,
 )
-from duskfall.variants.werewolf.units import UNITS
+from duskfall.variants.werewolf.units import CHOICES, UNITS
 
 Obs = Mapping[str, Any]
 
@@ -51,8 +49,8 @@ def _night_rules(obs: Obs) -> list[str]:
     )
     for unit in acting:
         lines.extend(unit.night_rules(obs))
-    if in_play(obs, GUARD) or in_play(obs, SEER):
-        roles = [r for r in (GUARD, SEER) if in_play(obs, r)]
+    roles = [unit.name for unit in CHOICES.values() if in_play(obs, unit.name)]
+    if roles:  # the roles' own night choices, asked at once (in night order)
         verb = "act" if len(roles) > 1 else "acts"
         lines.append(
             f"- The {' and the '.join(roles)} {verb} last, without being told whom the "

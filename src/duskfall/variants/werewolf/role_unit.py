@@ -7,8 +7,16 @@ the events it causes, what a bot holding it says of itself, and what happens whe
 exiles it (:attr:`RoleUnit.exiled`, a hook on the game through :class:`Table`). The registry
 of units is :data:`duskfall.variants.werewolf.units.UNITS`; the rules, view, prompts, event
 text, spectator, bots and no-leak check read them. Night steps that ask a decision (the
-wolves, the Witch, the Guard and the Seer) are steps of the rules engine, dispatched as typed
+wolves, the Witch, and the roles' own choices) are steps of the rules engine, dispatched as typed
 steps; a unit gives their place in the night (``night``), which orders the rules text.
+
+A role that decides at night on its own declares it as a :class:`NightChoice` (``choice=``):
+the decision's kind and question, its legal targets, how the answer applies and what it does
+to the night's deaths at dawn, how a heuristic bot picks, its decision mode, and the table the
+kit's check-bot deals it. The rules ask every living holder of such a role after the Witch,
+all at once; the prompts, the browser and terminal forms,
+the wire, the learning encoder (its mask and action menu: a choice of a seat) and the kit read
+the choice from there.
 """
 
 from __future__ import annotations
@@ -60,6 +68,77 @@ def _dies(table: Table, seat: int) -> bool:
     return True
 
 
+class Night(Table, Protocol):
+    """What a role's night choice may read and change: the table, the night (``day``), the
+    living seats and the wolves among all seats, the seat the wolves attacked tonight, the
+    seats shielded from that attack tonight (``shielded``: an attacked seat in it survives),
+    and ``notes``: what the units remember (by role; kept across nights, copied with the
+    game)."""
+
+    day: int
+    notes: dict[str, Any]
+    is_wolf: list[bool]
+    shielded: set[int]
+
+    def living(self, exclude: int | None = None) -> tuple[int, ...]: ...
+
+    @property
+    def attacked(self) -> int | None: ...
+
+
+class Mind(Protocol):
+    """What the heuristic bot tells a role's night choice: its seat, whom it trusts as the
+    Seer, what it read in the speeches and votes (``reading``), and its random source."""
+
+    seat: int
+    rng: Any
+    reading: Any
+
+    def trusted_seer(self, obs: Obs) -> int | None: ...
+
+
+def _others(night: Night, seat: int) -> tuple[int, ...]:
+    return night.living(exclude=seat)
+
+
+def _any_target(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
+    return None  # the bot picks a random legal target
+
+
+def _no_settle(night: Night, deaths: dict[int, str]) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class NightChoice:
+    """A role's own decision at night: a choice of one seat (see the module docstring).
+
+    * ``kind``: the decision kind (its sub-phase, and ``type`` on the wire); ``question``: what
+      the holder is asked (prompts, the browser and terminal forms, the wire's legal state);
+    * ``targets(night, seat)``: the legal seats (default: every other living player);
+      ``none_word``: the word for choosing nobody (empty: a seat must be chosen);
+    * ``resolve(night, seat, target)``: the answer applied (emits its event, takes notes);
+    * ``settle(night, deaths)``: at dawn, before the deaths take effect (seat -> cause);
+    * ``bot(obs, targets, mind)``: the heuristic bot's pick (None: a random legal target);
+    * ``mode``: its decision mode in the common facts (``protect``, ``inspect``...);
+    * ``table``: the other roles of the check-bot's game dealing this role to seat 0.
+    """
+
+    kind: str
+    question: str
+    resolve: Callable[[Night, int, int | None], None]
+    targets: Callable[[Night, int], tuple[int, ...]] = _others
+    none_word: str = ""
+    settle: Callable[[Night, dict[int, str]], None] = _no_settle
+    bot: Callable[[Obs, Sequence[int], Mind], int | None] = _any_target
+    mode: str = "other"
+    table: tuple[str, ...] = ("Werewolf", "Werewolf", "Seer", "Villager", "Villager", "Villager")
+
+
+def _no_scramble(state: Any, rng: Any) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class RoleUnit:
     """One role (see the module docstring).
@@ -78,7 +157,10 @@ class RoleUnit:
     * ``exiled(table, seat)``: True if the exile kills the seat (the default); a role that
       survives it changes the table instead (reveals itself, loses its vote...);
     * ``events``: the typed models of the events it adds to the table's
-      (:mod:`duskfall.variants.werewolf.events`), which the variant declares.
+      (:mod:`duskfall.variants.werewolf.events`), which the variant declares;
+    * ``choice``: its own night decision, if it has one (:class:`NightChoice`);
+    * ``scramble(state, rng)``: randomise what only its holder knows (its notes), for the
+      no-leak check of a seat that does not hold it.
     """
 
     name: str
@@ -97,6 +179,8 @@ class RoleUnit:
     bot_words: str = "I am a villager."
     exiled: Callable[[Table, int], bool] = _dies
     events: tuple[type[WerewolfEvent], ...] = ()
+    choice: NightChoice | None = None
+    scramble: Callable[[Any, Any], None] = _no_scramble
 
     @property
     def plural_name(self) -> str:

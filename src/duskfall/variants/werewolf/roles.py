@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from duskfall.variants.werewolf.classic_roles import GUARD, HUNTER, SEER, VILLAGER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.classic_roles import HUNTER, SEER, VILLAGER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.guard import GUARD
 from duskfall.variants.werewolf.role_unit import VILLAGE_TEAM, WOLF_TEAM, RoleUnit
 from duskfall.variants.werewolf.units import UNITS
 

@@ -40,9 +40,7 @@ from duskfall.variants.werewolf.legal import (
 )
 from duskfall.variants.werewolf.roles import (
     GODS,
-    GUARD,
     HUNTER,
-    SEER,
     VILLAGE_TEAM,
     VILLAGER,
     WEREWOLF,
@@ -51,10 +49,10 @@ from duskfall.variants.werewolf.roles import (
     team_of_role,
     unit_of,
 )
+from duskfall.variants.werewolf.units import CHOICES
 from duskfall.variants.werewolf.view import PlayerView, WerewolfObservation, observe
 
 WOLF_CHANNEL = team_visibility(WOLF_TEAM)
-GOOD, BAD = "Good", "Werewolf"
 
 Resolver = Callable[[dict[int, Action]], None]
 """What settles a batch of answers (a bound method of the state)."""
@@ -87,10 +85,11 @@ class WerewolfState:
         self.sheriff: int | None = None
         self.antidote = WITCH in roles
         self.poison = WITCH in roles
-        self.last_guarded: int | None = None
         self.checks: list[tuple[int, int, str]] = []  # (night, target, result) of the seer
         self.revealed: dict[int, str] = {}  # seat -> role shown to everybody (role hooks)
         self.voteless: set[int] = set()  # living seats no longer asked to vote (role hooks)
+        self.notes: dict[str, Any] = {}  # what the units' night choices remember, by role
+        self._choosers = tuple(u for u in CHOICES.values() if u.name in roles)
         self.events: list[Event] = []
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
@@ -136,7 +135,7 @@ class WerewolfState:
         self._told: int | None = None
         self._saved = False
         self._poisoned: int | None = None
-        self._guarded: int | None = None
+        self.shielded: set[int] = set()  # seats an attack of the wolves spares (role choices)
 
     def _clear_asks(self) -> None:
         self._asks: dict[int, str] = {}
@@ -258,6 +257,11 @@ class WerewolfState:
 
     emit = _emit  # what a role's hooks call (RoleUnit.exiled and the like)
 
+    @property
+    def attacked(self) -> int | None:
+        """The seat the wolves attacked tonight (what a unit's night choice reads)."""
+        return self._attacked
+
     def _deal(self) -> None:
         self._emit(
             "game_start",
@@ -304,6 +308,10 @@ class WerewolfState:
         if shared and seats:
             self._legal = dict.fromkeys(seats, self._choice(seats[0], kind))
 
+    def living(self, exclude: int | None = None) -> tuple[int, ...]:
+        """The living seats (but ``exclude``), in seat order."""
+        return self._living(exclude)
+
     def _living(self, exclude: int | None = None) -> tuple[int, ...]:
         living = self._living_seats
         if living is None:  # worked out again after a death
@@ -337,18 +345,18 @@ class WerewolfState:
             )
         if kind in (P.BADGE_RUN, P.BADGE_WITHDRAW):
             return _yes_no_choice(kind)
+        unit = CHOICES.get(kind)
+        if unit is not None and unit.choice is not None:
+            own = unit.choice
+            targets, none_word = own.targets(self, seat), own.none_word
+            return TargetChoice(kind, targets, bool(none_word), none_word, names, own.question)
         if kind == P.WOLF_KILL:
             targets, none_word = self._living(), "no kill"
-        elif kind == P.GUARD:
-            living = self._living()
-            targets, none_word = tuple(s for s in living if s != self.last_guarded), "nobody"
         elif kind == P.BADGE_VOTE:
             targets = tuple(c for c in self._candidates if c in self._remaining)
             none_word = "abstain"
         else:  # everyone but the seat itself: a choice of its own
             targets = self._living(exclude=seat)
-            if kind == P.SEER:
-                return TargetChoice(kind, targets, False, "", names, _Q[kind])
             return TargetChoice(kind, targets, True, _NONE_WORDS[kind], names, _Q[kind])
         key = (kind, targets)
         choice = self._same_targets.get(key)
@@ -369,7 +377,7 @@ class WerewolfState:
             [
                 Step(self._wolf_round, (1,)),
                 Step(self._witch_turn),
-                Step(self._guard_seer_turn),
+                Step(self._choices_turn),
                 Step(self._resolve_night),
             ]
         )
@@ -423,43 +431,31 @@ class WerewolfState:
             target=action.target,
         )
 
-    def _guard_seer_turn(self) -> None:
-        guard, seer = self._living_role(GUARD), self._living_role(SEER)
-        asks = [(s, kind) for s, kind in ((guard, P.GUARD), (seer, P.SEER)) if s is not None]
+    def _choices_turn(self) -> None:
+        """The units' own night choices (:data:`~.units.CHOICES`): every living holder at
+        once, after the Witch, without being told whom the wolves attacked."""
+        asks = [
+            (seat, unit.choice.kind)
+            for unit in self._choosers
+            if unit.choice is not None
+            for seat in self._living()
+            if self.role_of[seat] == unit.name
+        ]
         if asks:
-            self._ask(self._resolve_guard_seer, sorted(asks))
+            self._ask(self._resolve_choices, sorted(asks))
 
-    def _resolve_guard_seer(self, answers: dict[int, Action]) -> None:
+    def _resolve_choices(self, answers: dict[int, Action]) -> None:
         for seat in sorted(answers):
             action = answers[seat]
             assert isinstance(action, Pick)
-            if action.kind == P.GUARD:
-                self._guarded = action.target
-                self._emit(
-                    "guard_action",
-                    _private(seat),
-                    P.GUARD,
-                    seat=seat,
-                    target=action.target,
-                )
-            else:
-                target = action.target
-                assert target is not None
-                result = BAD if self.is_wolf[target] else GOOD
-                self.checks.append((self.day, target, result))
-                self._emit(
-                    "seer_action",
-                    _private(seat),
-                    P.SEER,
-                    seat=seat,
-                    target=target,
-                    result=result,
-                )
+            choice = CHOICES[action.kind].choice
+            assert choice is not None
+            choice.resolve(self, seat, action.target)
 
     def _resolve_night(self) -> None:
         deaths: dict[int, str] = {}
         attacked = self._attacked
-        guarded = attacked is not None and self._guarded == attacked
+        guarded = attacked is not None and attacked in self.shielded
         if attacked is not None:
             if self._saved and guarded:
                 dies = self.config.guarded_and_saved == "dies"
@@ -469,8 +465,10 @@ class WerewolfState:
                 deaths[attacked] = Cause.WOLVES.value
         if self._poisoned is not None:
             deaths[self._poisoned] = Cause.POISON.value  # the guard does not stop poison
+        for unit in self._choosers:
+            assert unit.choice is not None
+            unit.choice.settle(self, deaths)
         self._night_deaths = sorted(deaths.items())
-        self.last_guarded = self._guarded if self._living_role(GUARD) is not None else None
         self._emit(
             "night_resolved",
             ADMIN,
@@ -733,8 +731,6 @@ _YES_NO_QUESTIONS = {
 _NONE_WORDS = {P.VOTE: "abstain", P.HUNTER_SHOT: "hold fire", P.BADGE_PASS: "tear up the badge"}
 _Q = {
     P.WOLF_KILL: "Whom do the werewolves kill tonight?",
-    P.GUARD: "Whom do you protect tonight (not the same player two nights running)?",
-    P.SEER: "Whose identity do you check tonight?",
     P.BADGE_VOTE: "Whom do you vote for sheriff?",
     P.VOTE: "Whom do you vote to exile?",
     P.HUNTER_SHOT: "You are dead. Whom do you shoot?",

@@ -7,9 +7,11 @@ import random
 
 from duskfall.core.events import Event, visible_to
 from duskfall.core.variant import State
+from duskfall.variants.werewolf.classic_roles import BAD, GOOD
 from duskfall.variants.werewolf.events import Cause
-from duskfall.variants.werewolf.roles import GUARD, SEER, WEREWOLF, WITCH
-from duskfall.variants.werewolf.rules import BAD, GOOD, WerewolfState
+from duskfall.variants.werewolf.roles import SEER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.rules import WerewolfState
+from duskfall.variants.werewolf.units import UNITS
 
 
 def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfState:
@@ -45,12 +47,13 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfStat
         new.antidote, new.poison = rng.random() < 0.5, rng.random() < 0.5
         new._told, new._saved = rng.choice(living), rng.random() < 0.5
         new._poisoned = rng.choice(living)
-    if role != GUARD:
-        new.last_guarded = new._guarded = rng.choice(living)
     if role != SEER:
         new.checks = [(1, rng.choice(living), rng.choice([GOOD, BAD]))]
     if role != WEREWOLF and role != WITCH:
         new._attacked = rng.choice(living)
+    for unit in UNITS.values():
+        if unit.name != role:
+            unit.scramble(new, rng)  # what only a unit's holder knows
     new._night_deaths = [(rng.choice(living), Cause.WOLVES.value)]
     new._legal = {}  # choices are rebuilt from the scrambled state
     for other, kind in state._asks.items():

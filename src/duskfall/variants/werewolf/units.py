@@ -5,12 +5,23 @@ event kind the rules emit: the table's and each unit's."""
 from __future__ import annotations
 
 from duskfall.core.typed_event import event_types
+from duskfall.variants.werewolf.bodyguard import BODYGUARD_UNIT
 from duskfall.variants.werewolf.classic_roles import CLASSIC
 from duskfall.variants.werewolf.events import TABLE_EVENTS, WerewolfEvent
+from duskfall.variants.werewolf.guard import GUARD_UNIT
 from duskfall.variants.werewolf.idiot import IDIOT_UNIT
 from duskfall.variants.werewolf.role_unit import RoleUnit
 
-UNITS: dict[str, RoleUnit] = {unit.name: unit for unit in (*CLASSIC, IDIOT_UNIT)}
+UNITS: dict[str, RoleUnit] = {
+    unit.name: unit for unit in (*CLASSIC, GUARD_UNIT, IDIOT_UNIT, BODYGUARD_UNIT)
+}
+
+CHOICES: dict[str, RoleUnit] = {
+    u.choice.kind: u
+    for u in sorted(UNITS.values(), key=lambda u: u.night or 0)
+    if u.choice is not None
+}
+"""The units that decide at night on their own, by decision kind, in night order."""
 
 EVENT_TYPES: dict[str, type[WerewolfEvent]] = event_types(
     (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))

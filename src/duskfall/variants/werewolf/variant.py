@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from duskfall.core.events import Event
+from duskfall.core.kit_entries import CheckTable, KitEntries
 from duskfall.core.transcript import stateless_prompts
 from duskfall.core.variant import LegalActions, Variant, VariantInfo
 from duskfall.variants.werewolf import bots, prompts, terminal_form, testing, wire
@@ -19,7 +20,51 @@ from duskfall.variants.werewolf.prompt_kit import KIT
 from duskfall.variants.werewolf.roles import PRESETS, ROLES, TEAM_ALIASES, TEAMS, canonical_role
 from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.spectator import SPECTATOR
-from duskfall.variants.werewolf.units import EVENT_TYPES
+from duskfall.variants.werewolf.units import CHOICES, EVENT_TYPES
+
+
+def _table(*roles: str) -> dict[str, Any]:
+    """A table dealt in the order given (seat 0 gets the first role)."""
+    return {"roles": list(roles), "deal": "in_order"}
+
+
+_NIGHT_KINDS = tuple(kind for step in P.NIGHT_ORDER for kind in step)
+KIT_ENTRIES = KitEntries(
+    rows=(*_NIGHT_KINDS, *CHOICES, *(kind for step in P.DAY_ORDER for kind in step)),
+    tables=(
+        CheckTable(
+            "werewolf-witch",
+            _table("Witch", "Werewolf", "Werewolf", "Seer", "Villager", "Villager"),
+            "witch",
+        ),
+        CheckTable(
+            "werewolf-hunter",
+            _table("Hunter", "Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
+            "hunter",
+        ),
+        CheckTable(
+            "werewolf-badge",
+            _table("Villager", "Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
+            "badge",
+        ),
+        CheckTable(
+            "werewolf-wolf",
+            _table("Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
+            "spare",
+        ),
+        *(
+            CheckTable(
+                f"werewolf-{unit.name.lower()}", _table(unit.name, *unit.choice.table), "voters"
+            )
+            for unit in CHOICES.values()
+            if unit.choice is not None
+        ),
+    ),
+    catalog=({}, {"preset": "werewolf-9"}, {"preset": "werewolf-6"}),
+    docs="docs/werewolf.md#decisions-and-actions",
+)
+"""What check-bot plays and reports for Werewolf (a role's own night choice brings its row and
+its game), and the catalog's tables."""
 
 
 class WerewolfVariant:
@@ -43,6 +88,7 @@ class WerewolfVariant:
         event_types=EVENT_TYPES,
         roles=tuple(ROLES),
         role_named=canonical_role,
+        kit=KIT_ENTRIES,
     )
     roles = ROLES
 
