@@ -50,8 +50,8 @@ from duskfall.lab.fork import ForkRequest, run_fork
 from duskfall.lab.leaks import leak_report
 from duskfall.lab.texts import Check, Said, Vocabulary, texts_of
 from duskfall.session import GameSetup, run_game
-from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, read_log
+from duskfall.store.paths import use_db
 from duskfall.store.replay import new_state_for, recorded_action
 from duskfall.testing import leak_sentences as labelled
 

@@ -49,8 +49,9 @@ def child(games: int) -> dict[str, Any]:
 def signing_cost(rounds: int = 30) -> None:
     """Microseconds per game that seals and row signatures add, today's code only."""
     from duskfall.session import GameSetup, run_game
-    from duskfall.store.index import GameIndex, Usage
+    from duskfall.store.index import GameIndex
     from duskfall.store.log import LogWriter, read_log
+    from duskfall.store.rows import Usage
     from duskfall.store.signatures import Signer
 
     os.fsync = lambda fd: None

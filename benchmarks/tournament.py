@@ -43,13 +43,12 @@ with tempfile.TemporaryDirectory(prefix="duskfall-bench-") as folder:
 """
 
 SIMULATE = """
-import sys, tempfile, time
+import os, sys, tempfile, time
 from pathlib import Path
 from duskfall.arena.simulate import simulate
-from duskfall.store.index import use_db
 games = int(sys.argv[1])
 with tempfile.TemporaryDirectory(prefix="duskfall-bench-") as folder:
-    use_db(Path(folder) / "i.db")
+    os.environ["DUSKFALL_DB"] = str(Path(folder) / "i.db")  # the index (store.paths.use_db)
     start = time.perf_counter()
     simulate("sports-mafia", games, agents="random", log_dir=str(Path(folder) / "games"))
     print(time.perf_counter() - start)

@@ -40,7 +40,8 @@ import psutil
 
 from baseline import baseline_src, current_src, load_average, python_with
 from duskfall.store.deals import DealTable
-from duskfall.store.index import GameIndex, GameRow, SeatRow
+from duskfall.store.index import GameIndex
+from duskfall.store.rows import GameRow, SeatRow
 from duskfall.testing.index_rows import make_rows
 from duskfall.testing.ports import free_port
 from duskfall.testing.web_server import chromium

@@ -29,8 +29,8 @@ from duskfall.lab import rollouts
 from duskfall.lab.rollouts import Snapshot
 from duskfall.lab.winline import win_line
 from duskfall.session import GameSetup, prepare_game
-from duskfall.store.index import use_db
 from duskfall.store.log import GameLog
+from duskfall.store.paths import use_db
 
 CONFIG = {"preset": "werewolf-12"}
 

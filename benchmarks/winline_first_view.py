@@ -110,7 +110,7 @@ def _played_here(games_dir: Path, rollouts: int) -> float:
 
 def child(rollouts: int) -> None:
     """Measure the three views on the code this process imports; print them as JSON."""
-    from duskfall.store.index import use_db
+    from duskfall.store.paths import use_db
 
     use_db(None)
     root = Path(tempfile.mkdtemp(prefix="winline-view-"))

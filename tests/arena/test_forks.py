@@ -19,8 +19,9 @@ from duskfall.report.ablations import paired_differences
 from duskfall.report.html_report import html_report
 from duskfall.report.leaderboard import build_report
 from duskfall.report.terminal import leaderboard_table
-from duskfall.store.index import GameIndex, use_db
+from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log
+from duskfall.store.paths import use_db
 from duskfall.store.replay import new_state_for
 from duskfall.testing.forks import play_logged
 

@@ -32,7 +32,8 @@ from arena.conftest import StubMaker
 from arena.tournament_kit import outcomes, report, run
 from conftest import InBackground
 from duskfall.arena.tournament_config import parse_tournament
-from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.index import GameIndex
+from duskfall.store.rows import GameRow
 from duskfall.store.slots import slot_records
 from duskfall.testing.ray_cluster import (
     FAST_FAILURE_DETECTION,

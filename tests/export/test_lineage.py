@@ -13,9 +13,10 @@ from typing import Any
 from duskfall.export.dataset import export_games
 from duskfall.lab.fork import ForkRequest, run_fork
 from duskfall.session import GameSetup, run_game
-from duskfall.store.index import GameIndex, use_db
+from duskfall.store.index import GameIndex
 from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import read_log
+from duskfall.store.paths import use_db
 
 
 def rows(out: Path, table: str, key: str) -> list[dict[str, Any]]:

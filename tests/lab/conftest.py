@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from duskfall.session import GameSetup, run_game
-from duskfall.store.index import use_db
+from duskfall.store.paths import use_db
 
 PARENT_SEED = 3
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from duskfall.store.index import DB_ENV
+from duskfall.store.paths import DB_ENV
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from duskfall.arena.simulate import simulate
 from duskfall.cli import store_commands
 from duskfall.core.rng import game_seed
-from duskfall.store.index import GameIndex, GameRow, SeatRow
+from duskfall.store.index import GameIndex
+from duskfall.store.rows import GameRow, SeatRow
 
 
 def duskfall(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -9,18 +9,11 @@ import pytest
 
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.session import GameSetup, run_game
-from duskfall.store.index import (
-    GameIndex,
-    GameIndexError,
-    GameRow,
-    SeatRow,
-    UnknownGame,
-    Usage,
-    default_db_path,
-    model_of,
-)
+from duskfall.store.index import GameIndex, GameIndexError, UnknownGame
 from duskfall.store.indexing import IndexObserver
 from duskfall.store.log import LogHeader
+from duskfall.store.paths import default_db_path
+from duskfall.store.rows import GameRow, SeatRow, Usage, model_of
 
 
 def header(game_id: str, agents: list[str], variant: str = "sports-mafia") -> LogHeader:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from duskfall.store.index import SCHEMA_VERSION, GameIndex, GameRow
+from duskfall.store.index import SCHEMA_VERSION, GameIndex
 from duskfall.store.log import LogHeader
+from duskfall.store.rows import GameRow
 
 
 def _fork_header(game_id: str, parent: str, event: int) -> LogHeader:

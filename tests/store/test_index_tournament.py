@@ -5,8 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from duskfall.store.index import SCHEMA_VERSION, GameIndex, GameRow
+from duskfall.store.index import SCHEMA_VERSION, GameIndex
 from duskfall.store.log import LogHeader
+from duskfall.store.rows import GameRow
 
 
 def test_a_schema_3_index_gains_the_tournament_columns(tmp_path: Path) -> None:

@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 
 from duskfall.cli import store_commands
 from duskfall.session import GameSetup, prepare_game
-from duskfall.store.index import SCHEMA_VERSION, GameIndex, GameRow, SeatRow
+from duskfall.store.index import SCHEMA_VERSION, GameIndex
 from duskfall.store.log import LogHeader
+from duskfall.store.rows import GameRow, SeatRow
 
 # plays a game and dies: right after the log got game_over ("end"), after the header ("start"),
 # or in the middle ("middle"), each time before the index row is closed

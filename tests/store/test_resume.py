@@ -10,8 +10,9 @@ import pytest
 
 from duskfall.core.errors import LogCorrupt
 from duskfall.session import GameSetup, prepare_resume, resume_game, run_game
-from duskfall.store.index import DB_ENV, GameIndex
+from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log
+from duskfall.store.paths import DB_ENV
 from duskfall.store.replay import replay
 from duskfall.store.resume import CannotResume, log_path_for
 from duskfall.testing.logs import parse_lines, rechain

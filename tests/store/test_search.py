@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.index import GameIndex
+from duskfall.store.rows import GameRow
 from duskfall.store.search import SORTS, BadQuery, GameQuery
 from duskfall.testing.index_rows import AGENTS, STATUSES, VARIANTS, make_rows
 

@@ -9,7 +9,8 @@ from duskfall.core.events import Event
 from duskfall.core.registry import get_variant
 from duskfall.core.stats import Proportion
 from duskfall.core.variant import parse_config
-from duskfall.store.index import GameIndex, GameRow, SeatRow
+from duskfall.store.index import GameIndex
+from duskfall.store.rows import GameRow, SeatRow
 from duskfall.web import present
 from duskfall.web.stats import seat_results, statistics
 

@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from duskfall import cli
-from duskfall.store.index import GameIndex, GameRow, SeatRow
+from duskfall.store.index import GameIndex
+from duskfall.store.rows import GameRow, SeatRow
 
 from .browser_kit import Server, axe_violations, checked_page
 from .conftest import ADMIN, bearer

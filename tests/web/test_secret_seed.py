@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from duskfall.session import GameSetup, PreparedGame, new_game_id, prepare_game
-from duskfall.store.index import DB_ENV
+from duskfall.store.paths import DB_ENV
 from duskfall.testing.secrecy import leaked_seeds
 from duskfall.web.follow import read_header
 

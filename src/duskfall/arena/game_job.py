@@ -34,10 +34,10 @@ from duskfall.core.usage import Usage, call_usage
 from duskfall.runtime.record import GameRecord
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.session import GameSetup, prepare_game
-from duskfall.store.index import GameRow
-from duskfall.store.index import Usage as GameUsage
 from duskfall.store.indexing import finished_row
 from duskfall.store.packed import LogBuffer, Packed, pack_folder
+from duskfall.store.rows import GameRow
+from duskfall.store.rows import Usage as GameUsage
 
 if TYPE_CHECKING:
     from duskfall.arena.remote_spec import RemoteEntrant

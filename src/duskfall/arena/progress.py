@@ -14,8 +14,9 @@ from duskfall.arena.tournament_config import TournamentConfig
 from duskfall.arena.tournament_run import Spending
 from duskfall.core import event_kinds as kinds
 from duskfall.core.usage import Usage
-from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log
+from duskfall.store.rows import GameRow
 from duskfall.store.slots import FAILED, INTERRUPTED, RUNNING, SlotRecord, slot_records
 
 ABANDONED = "abandoned"  # termination of an interrupted game whose slot is played again

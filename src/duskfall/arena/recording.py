@@ -17,8 +17,9 @@ from pathlib import Path
 
 from duskfall.arena.game_job import GameResult
 from duskfall.core.errors import DuskfallError
-from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.index import GameIndex
 from duskfall.store.packed import Packed, sync_folder, unpack_folder, write_log_file
+from duskfall.store.rows import GameRow
 from duskfall.store.signatures import record_signer
 
 

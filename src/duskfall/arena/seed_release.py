@@ -19,7 +19,7 @@ from typing import Any
 
 from duskfall.arena.schedule import Slot
 from duskfall.store.deals import DealTable
-from duskfall.store.index import default_db_path
+from duskfall.store.paths import default_db_path
 
 
 class DealReleases:

@@ -32,7 +32,8 @@ from duskfall.core.stats import Proportion
 from duskfall.runtime.settings import SeatFailurePolicy
 from duskfall.store.deals import run_master, run_seeds
 from duskfall.store.files import prepare_log_dir
-from duskfall.store.index import GameIndex, default_db_path
+from duskfall.store.index import GameIndex
+from duskfall.store.paths import default_db_path
 
 SIMULATE = "simulate"  # the purpose a simulation's games are dealt for
 

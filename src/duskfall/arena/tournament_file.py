@@ -18,8 +18,9 @@ from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.user_files import read_user_text
 from duskfall.lab.moments import find_round
 from duskfall.lab.rounds import rounds_of
-from duskfall.store.index import GameIndex, default_db_path
+from duskfall.store.index import GameIndex
 from duskfall.store.log import read_log
+from duskfall.store.paths import default_db_path
 
 TOURNAMENT_SOURCE = "tournament:"
 

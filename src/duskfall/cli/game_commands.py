@@ -37,8 +37,8 @@ from duskfall.lab.lineage import verify_fork
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import GamePlan, GameSetup, PreparedGame, assemble, plan_game
 from duskfall.store.anchor import check_not_cut, unfinished_note
-from duskfall.store.index import use_db
 from duskfall.store.log import GameLog, TornLine, read_log
+from duskfall.store.paths import use_db
 from duskfall.store.replay import replay as replay_log
 from duskfall.store.signatures import Trust, Verdict, checking_signer, signature_of
 

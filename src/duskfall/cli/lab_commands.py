@@ -38,9 +38,9 @@ from duskfall.lab.samples import sample_forks
 from duskfall.lab.winline import DEFAULT_ROLLOUTS, WinLine, win_line
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import PreparedGame
-from duskfall.store.index import use_db
 from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import GameLog
+from duskfall.store.paths import use_db
 from duskfall.store.resume import log_path_for
 
 console = safe_console(soft_wrap=True)

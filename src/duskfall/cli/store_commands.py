@@ -25,17 +25,11 @@ from duskfall.core.redaction import redact
 from duskfall.core.terminal import plain, printable_json
 from duskfall.runtime.settings import runtime_settings
 from duskfall.session import ResumedGame, ResumePlan, plan_resume
-from duskfall.store.index import (
-    LISTED_STATUSES,
-    GameIndex,
-    GameIndexError,
-    GameRow,
-    check_status,
-    default_db_path,
-    use_db,
-)
+from duskfall.store.index import GameIndex, GameIndexError, check_status
 from duskfall.store.log import read_log
+from duskfall.store.paths import default_db_path, use_db
 from duskfall.store.resume import log_path_for
+from duskfall.store.rows import LISTED_STATUSES, GameRow
 
 console = safe_console()
 err_console = safe_console(stderr=True)

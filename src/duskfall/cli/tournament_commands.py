@@ -33,7 +33,8 @@ from duskfall.cli.console import safe_console
 from duskfall.cli.progress import progress_bar, working
 from duskfall.core.errors import ConfigError
 from duskfall.core.terminal import plain
-from duskfall.store.index import GameIndex, default_db_path, use_db
+from duskfall.store.index import GameIndex
+from duskfall.store.paths import default_db_path, use_db
 from duskfall.store.sqlite_file import GameIndexError
 
 console = safe_console(soft_wrap=True)

@@ -117,7 +117,7 @@ def web(
     _require_web_extra()
     import uvicorn
 
-    from duskfall.store.index import default_db_path, use_db
+    from duskfall.store.paths import default_db_path, use_db
     from duskfall.web.access import Access, new_token
     from duskfall.web.app import WebSettings, create_app
     from duskfall.web.guard import DEFAULT_MAX_BODY

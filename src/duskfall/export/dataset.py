@@ -17,8 +17,8 @@ from duskfall.export.rows import GameRows, game_rows, split
 from duskfall.export.writers import FORMATS, PartWriter
 from duskfall.store.anchor import check_row
 from duskfall.store.deals import released_rows
-from duskfall.store.index import GameRow
 from duskfall.store.log import read_log
+from duskfall.store.rows import GameRow
 from duskfall.store.signatures import Signer, check_log, checking_signer
 
 ENDED = ("finished", "aborted")

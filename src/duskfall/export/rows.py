@@ -31,10 +31,10 @@ from duskfall.core.sides import side_of
 from duskfall.core.usage import Usage
 from duskfall.lab.lineage import PrefixCredit, prefix_credit
 from duskfall.lab.rebuild import INTERVENTION
-from duskfall.store.index import GameRow, model_of
 from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import GameLog
 from duskfall.store.replay import new_state_for
+from duskfall.store.rows import GameRow, model_of
 
 PUBLIC = "public"
 

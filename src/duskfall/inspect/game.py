@@ -36,8 +36,8 @@ from duskfall.llm.calls import call_report
 from duskfall.report.calibration import Calibration, add_log
 from duskfall.report.metrics import SeatMetrics, seat_metrics, total
 from duskfall.session import GameSetup, new_game_id, prepare_game
-from duskfall.store.index import use_db
 from duskfall.store.log import read_log
+from duskfall.store.paths import use_db
 from duskfall.store.replay import new_state_for
 
 MODEL_AGENT = "llm:inspect"

@@ -17,9 +17,10 @@ from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
 from duskfall.lab.fork import read_parent
 from duskfall.lab.rebuild import INTERVENTION
-from duskfall.store.index import GameIndex, default_db_path
+from duskfall.store.index import GameIndex
 from duskfall.store.lineage import ForkOrigin, LinkCheck, check_link
 from duskfall.store.log import GameLog, read_log
+from duskfall.store.paths import default_db_path
 from duskfall.store.replay import Replayer
 
 

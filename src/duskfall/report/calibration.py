@@ -30,9 +30,9 @@ from typing import Any
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import LogCorrupt
 from duskfall.core.sides import EVIL, side_of
-from duskfall.store.index import GameRow
 from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import new_state_for
+from duskfall.store.rows import GameRow
 
 BELIEFS = kinds.BELIEFS
 CLIP = 0.01

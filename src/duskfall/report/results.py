@@ -16,10 +16,10 @@ from duskfall.core.errors import DuskfallError, LogCorrupt
 from duskfall.core.sides import side_of
 from duskfall.lab.leaks import LeakMetrics, leak_report
 from duskfall.report.metrics import SeatMetrics, seat_metrics
-from duskfall.store.index import GameRow
 from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import new_state_for
+from duskfall.store.rows import GameRow
 
 
 @dataclass(frozen=True)

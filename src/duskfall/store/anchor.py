@@ -19,9 +19,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from duskfall.core.errors import DuskfallError, LogCorrupt
-from duskfall.store.index import GameIndex, GameRow, default_db_path, row_message, sealed_values
+from duskfall.store.index import GameIndex, row_message, sealed_values
 from duskfall.store.lineage import chain_head
 from duskfall.store.log import GameLog
+from duskfall.store.paths import default_db_path
+from duskfall.store.rows import GameRow
 from duskfall.store.signatures import LogForged, Signer, checking_signer
 
 

@@ -26,9 +26,9 @@ from pathlib import Path
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import keyed_master, new_secret, secret_seed
-from duskfall.store.index import GameRow
 from duskfall.store.log import utc_now
 from duskfall.store.operator_key import operator_key, subkey
+from duskfall.store.rows import GameRow
 from duskfall.store.sqlite_file import IndexTable
 
 SCHEMA = """

@@ -27,163 +27,43 @@ import socket
 import sqlite3
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from duskfall.core.errors import DuskfallError
-from duskfall.core.event_kinds import LLM_CALL
-from duskfall.core.events import Event
 from duskfall.core.redaction import redact, redact_value
-from duskfall.core.usage import Tally, call_usage
 from duskfall.store.index_schema import SCHEMA_VERSION as SCHEMA_VERSION
-from duskfall.store.index_schema import V1_COLUMNS, SchemaTooNew, connect
+from duskfall.store.index_schema import SchemaTooNew, connect
 from duskfall.store.log import LogHeader, Sealer, utc_now
+from duskfall.store.repair import Repair, repair_index
+from duskfall.store.rows import (
+    _GAME_COLUMNS,
+    INTERRUPTED,
+    LISTED_STATUSES,
+    GameRow,
+    SeatRow,
+    Usage,
+    insert_rows,
+    model_of,
+)
+from duskfall.store.search import (
+    FacetCounts,
+    Facets,
+    GamePage,
+    GameQuery,
+    facet_counts,
+    facets,
+    search,
+)
+from duskfall.store.signatures import record_signer
 from duskfall.store.sqlite_file import GameIndexError, write_transaction
 
-if TYPE_CHECKING:
-    from duskfall.store.repair import Repair
-    from duskfall.store.search import FacetCounts, Facets, GamePage, GameQuery
-
 log = logging.getLogger(__name__)
-
-DB_ENV = "DUSKFALL_DB"
-DEFAULT_DB = Path("duskfall.db")
-DISABLED = frozenset({"", "off", "none"})
-
-STATUSES = ("running", "finished", "aborted")
-INTERRUPTED = "interrupted"  # not stored: a running game whose process is gone
-LISTED_STATUSES = (*STATUSES, INTERRUPTED)
-
-
-def insert_rows(
-    db: sqlite3.Connection,
-    rows: Sequence[GameRow],
-    verb: str = "INSERT INTO",
-    games: str = "games",
-    seats: str = "seats",
-) -> None:
-    """Write whole rows (a game and its seats) into the tables ``games`` and ``seats``."""
-    db.executemany(
-        f"{verb} {games} ({_GAME_COLUMNS}) VALUES ({_GAME_PLACES})",
-        [_row_values(row) for row in rows],
-    )
-    db.executemany(
-        f"{verb} {seats} (game_id, seat, agent, model) VALUES (?, ?, ?, ?)",
-        [(row.id, s.seat, s.agent, s.model) for row in rows for s in row.seats],
-    )
 
 
 class UnknownGame(DuskfallError):
     """No game (or more than one) matches an id."""
-
-
-def model_of(agent: str) -> str | None:
-    """The model behind an agent string: ``llm:openai:gpt-4o`` -> ``openai:gpt-4o``."""
-    kind, sep, arg = agent.partition(":")
-    return arg if sep and kind in ("llm", "cognitive") and arg else None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    """Who played one seat."""
-
-    seat: int
-    agent: str
-    model: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    """One game in the index. ``log_path`` is None for summary-only (simulated) games."""
-
-    id: str
-    variant: str
-    config: dict[str, Any]
-    seed: int
-    seats: tuple[SeatRow, ...]
-    status: str
-    winner: str | None = None
-    termination: str | None = None
-    days: int = 0
-    events: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float = 0.0
-    started_at: str = ""
-    updated_at: str = ""
-    finished_at: str | None = None
-    log_path: str | None = None
-    host: str | None = None
-    pid: int | None = None
-    cached_tokens: int = 0
-    cache_write_tokens: int = 0
-    tournament: str | None = None
-    tournament_slot: int | None = None
-    parent: str | None = None
-    parent_event: int | None = None
-    chain: str | None = None
-    seal: str | None = None
-
-    @property
-    def tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    @property
-    def process_alive(self) -> bool | None:
-        """For a ``running`` game: whether its process still exists (None if unknown, e.g.
-        it runs on another host). A dead one was interrupted: resume it."""
-        if self.status != "running" or self.pid is None or self.host != socket.gethostname():
-            return None
-        return _pid_alive(self.pid)
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-@dataclass
-class Usage:
-    """Running totals of a game, folded from its events (model usage in :mod:`core.usage`)."""
-
-    days: int = 0
-    events: int = 0
-    llm: Tally = field(default_factory=Tally)
-
-    def add(self, event: Event) -> None:
-        self.events += 1
-        if event.day > self.days:
-            self.days = event.day
-        if event.kind == LLM_CALL:  # (call_usage's test, inline: this runs for every event)
-            usage = call_usage(event)
-            assert usage is not None
-            self.llm.add(usage)
-
-    @property
-    def prompt_tokens(self) -> int:
-        return self.llm.usage.prompt_tokens
-
-    @property
-    def completion_tokens(self) -> int:
-        return self.llm.usage.completion_tokens
-
-    @property
-    def cached_tokens(self) -> int:
-        return self.llm.usage.cached_tokens
-
-    @property
-    def cache_write_tokens(self) -> int:
-        return self.llm.usage.cache_write_tokens
-
-    @property
-    def cost_usd(self) -> float:
-        return self.llm.usage.cost_usd
 
 
 def seat_rows(roster: Iterable[dict[str, Any]]) -> tuple[SeatRow, ...]:
@@ -224,29 +104,6 @@ def fork_tag(header: LogHeader) -> tuple[str | None, int | None]:
     return (str(tag["parent"]), int(event) if isinstance(event, int) else None)
 
 
-def default_db_path() -> Path | None:
-    """The index the process uses: ``$DUSKFALL_DB``, else ``./duskfall.db``; None if off."""
-    value = os.environ.get(DB_ENV)
-    if value is None:
-        return DEFAULT_DB
-    if value.strip().lower() in DISABLED:
-        return None
-    return Path(value)
-
-
-def use_db(path: str | Path | None) -> None:
-    """Make ``path`` this process's index (and its child processes'); None turns indexing off."""
-    os.environ[DB_ENV] = "off" if path is None else str(path)
-
-
-_GAME_COLUMNS = (
-    V1_COLUMNS
-    + ", cached_tokens, cache_write_tokens, tournament, tournament_slot, parent, parent_event"
-    + ", chain, seal"
-)
-_GAME_PLACES = ", ".join("?" for _ in _GAME_COLUMNS.split(","))
-
-
 class GameIndex:
     """A connection to the SQLite game index at ``path`` (created on first use).
 
@@ -274,16 +131,12 @@ class GameIndex:
     def signer(self) -> Sealer | None:
         """What signs the rows this index writes: its operator key (created on first write)."""
         if self._signer is False:
-            from duskfall.store.signatures import record_signer  # it builds on this module
-
             self._signer = record_signer(self.path)
         assert self._signer is not True
         return self._signer
 
     def repair(self) -> list[Repair]:
         """Close the rows of games whose process died after the end (or before the start)."""
-        from duskfall.store.repair import repair_index  # it builds on this module
-
         try:
             return repair_index(self)
         except (GameIndexError, sqlite3.DatabaseError) as exc:
@@ -472,20 +325,14 @@ class GameIndex:
         """One page of the games matching ``query``, and their count; ``extra`` rows (games
         the index does not hold) are filtered, sorted and paged with them
         (:mod:`duskfall.store.search`)."""
-        from duskfall.store.search import search  # it builds on this module
-
         return search(self._db, query, self._with_seats, extra)
 
     def facets(self, extra: Sequence[GameRow] = ()) -> Facets:
         """The variants, tournaments and agents the games have, to filter by."""
-        from duskfall.store.search import facets
-
         return facets(self._db, extra)
 
     def facet_counts(self) -> FacetCounts:
         """What :meth:`facets` are made of, without rows from elsewhere (to keep a while)."""
-        from duskfall.store.search import facet_counts
-
         return facet_counts(self._db)
 
     def tournament_games(self, name: str) -> list[GameRow]:
@@ -603,37 +450,6 @@ def _usage_values(usage: Usage) -> tuple[int, int, int, int, float, int, int]:
         usage.cost_usd,
         usage.cached_tokens,
         usage.cache_write_tokens,
-    )
-
-
-def _row_values(row: GameRow) -> tuple[Any, ...]:
-    return (
-        row.id,
-        row.variant,
-        json.dumps(row.config, sort_keys=True),
-        str(row.seed),
-        row.status,
-        row.winner,
-        row.termination,
-        row.days,
-        row.events,
-        row.prompt_tokens,
-        row.completion_tokens,
-        row.cost_usd,
-        row.started_at,
-        row.updated_at or row.started_at,
-        row.finished_at,
-        row.log_path,
-        row.host,
-        row.pid,
-        row.cached_tokens,
-        row.cache_write_tokens,
-        row.tournament,
-        row.tournament_slot,
-        row.parent,
-        row.parent_event,
-        row.chain,
-        row.seal,
     )
 
 

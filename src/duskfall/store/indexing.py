@@ -16,16 +16,10 @@ from pathlib import Path
 from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome, Termination
-from duskfall.store.index import (
-    GameIndex,
-    GameRow,
-    Usage,
-    default_db_path,
-    fork_tag,
-    seat_rows,
-    tournament_tag,
-)
+from duskfall.store.index import GameIndex, fork_tag, seat_rows, tournament_tag
 from duskfall.store.log import LogHeader, utc_now
+from duskfall.store.paths import default_db_path
+from duskfall.store.rows import GameRow, Usage
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +101,7 @@ def index_observer(
 ) -> IndexObserver | None:
     """The index observer of a logged game (None for unlogged games or when indexing is off).
 
-    ``db`` defaults to :func:`~duskfall.store.index.default_db_path`; ``log_head`` gives the
+    ``db`` defaults to :func:`~duskfall.store.paths.default_db_path`; ``log_head`` gives the
     chain hash of the log's last line (the log writer's), which the row records. Raises
     :class:`~duskfall.store.index.GameIndexError` if the index cannot be opened.
     """

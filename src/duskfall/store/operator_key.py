@@ -17,7 +17,7 @@ import secrets
 from pathlib import Path
 
 from duskfall.core.errors import ConfigError
-from duskfall.store.index import default_db_path
+from duskfall.store.paths import default_db_path
 
 KEY_ENV = "DUSKFALL_KEY_FILE"
 KEY_BYTES = 32

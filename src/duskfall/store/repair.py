@@ -25,21 +25,44 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.outcome import Termination
 from duskfall.store.files import check_writable_file, open_regular
-from duskfall.store.index import INTERRUPTED, GameRow, Usage
 from duskfall.store.log import END, SEAL, read_log
-
-if TYPE_CHECKING:
-    from duskfall.store.index import GameIndex
+from duskfall.store.rows import INTERRUPTED, GameRow, Usage
 
 log = logging.getLogger(__name__)
 
 TAIL_BYTES = 8192
+
+
+class RepairedIndex(Protocol):
+    """What the repair needs of an index (:class:`~duskfall.store.index.GameIndex`): its
+    rows, and closing or abandoning one."""
+
+    def list_games(
+        self,
+        *,
+        variant: str | None = None,
+        status: str | None = None,
+        agent: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameRow]: ...
+
+    def record_end(
+        self,
+        game_id: str,
+        usage: Usage,
+        winner: str | None,
+        termination: str | None,
+        chain: str | None = None,
+    ) -> None: ...
+
+    def abandon(self, game_id: str, termination: str = "abandoned") -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +147,7 @@ def _stale(row: GameRow) -> bool:
     return row.status == "running" and row.process_alive is False and row.log_path is not None
 
 
-def repair_row(index: GameIndex, row: GameRow) -> Repair | None:
+def repair_row(index: RepairedIndex, row: GameRow) -> Repair | None:
     """Close one stale ``running`` row from its log, if the log says how it ended."""
     assert row.log_path is not None
     path = Path(row.log_path)
@@ -152,7 +175,7 @@ def repair_row(index: GameIndex, row: GameRow) -> Repair | None:
     return Repair(row.id, status, f"its process is gone and its log ends with game_over: {result}")
 
 
-def _unresumable(index: GameIndex, row: GameRow) -> Repair | None:
+def _unresumable(index: RepairedIndex, row: GameRow) -> Repair | None:
     """Abort a game cut mid-way whose remote seats died with its process (else None)."""
     remote = remote_seats(row)
     if not remote or row.tournament is not None:
@@ -167,7 +190,7 @@ def _unresumable(index: GameIndex, row: GameRow) -> Repair | None:
     )
 
 
-def repair_index(index: GameIndex) -> list[Repair]:
+def repair_index(index: RepairedIndex) -> list[Repair]:
     """Repair every stale ``running`` row of ``index``; returns what changed."""
     repairs = []
     # every row stored as running: listed as running (process alive or elsewhere) or interrupted

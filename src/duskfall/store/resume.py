@@ -13,8 +13,9 @@ from pathlib import Path
 
 from duskfall.core.errors import DuskfallError
 from duskfall.store.anchor import check_not_cut
-from duskfall.store.index import GameIndex, UnknownGame, default_db_path
+from duskfall.store.index import GameIndex, UnknownGame
 from duskfall.store.log import GameLog, read_log
+from duskfall.store.paths import default_db_path
 from duskfall.store.signatures import NO_KEY_HINT, Trust, check_log, record_signer
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from duskfall.core.errors import DuskfallError
-from duskfall.store.index import (
+from duskfall.store.rows import (
     _GAME_COLUMNS,
     INTERRUPTED,
     LISTED_STATUSES,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from duskfall.store.index import GameRow, SeatRow
+from duskfall.store.rows import GameRow, SeatRow
 
 VARIANTS = ("werewolf", "mafia", "sports-mafia")
 AGENTS = ("heuristic", "random", "llm:local", "llm:openai:gpt-4o-mini", "human:browser")

@@ -17,9 +17,10 @@ from typing import Any
 from duskfall.core.errors import LogCorrupt
 from duskfall.core.redaction import redact_value
 from duskfall.store.deals import released_rows
-from duskfall.store.index import GameIndex, GameRow, UnknownGame, seat_rows, tournament_tag
+from duskfall.store.index import GameIndex, UnknownGame, seat_rows, tournament_tag
 from duskfall.store.log import LogHeader
 from duskfall.store.repair import last_event_outcome
+from duskfall.store.rows import GameRow
 from duskfall.store.search import FacetCounts, Facets, GameQuery, with_rows
 from duskfall.web.feed import ENDED, has_people, public_agents
 from duskfall.web.follow import read_header

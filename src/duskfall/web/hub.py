@@ -10,7 +10,7 @@ import asyncio
 from collections import OrderedDict
 from pathlib import Path
 
-from duskfall.store.index import GameRow
+from duskfall.store.rows import GameRow
 from duskfall.store.search import GameQuery
 from duskfall.web.catalog import Catalog, ListPage, header_row, no_game
 from duskfall.web.feed import ENDED, GameFeed

@@ -26,8 +26,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query
 
 from duskfall.core.errors import DuskfallError
-from duskfall.store.index import GameIndex, GameRow, default_db_path
+from duskfall.store.index import GameIndex
 from duskfall.store.lineage import ForkOrigin
+from duskfall.store.paths import default_db_path
+from duskfall.store.rows import GameRow
 from duskfall.web.access import bearer
 from duskfall.web.feed import PUBLIC_VIEW, GameFeed
 from duskfall.web.hub import GameHub

@@ -13,7 +13,7 @@ from fastapi.responses import FileResponse
 
 from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.variant import parse_config
-from duskfall.store.index import LISTED_STATUSES
+from duskfall.store.rows import LISTED_STATUSES
 from duskfall.store.search import GameQuery
 from duskfall.web.access import bearer
 from duskfall.web.gates import Gates

@@ -24,7 +24,8 @@ from duskfall.core.redaction import redact
 from duskfall.core.registry import get_variant
 from duskfall.core.stats import Proportion
 from duskfall.core.variant import parse_config
-from duskfall.store.index import GameIndex, GameRow
+from duskfall.store.index import GameIndex
+from duskfall.store.rows import GameRow
 from duskfall.web.feed import ENDED
 
 FINISHED = "finished"

@@ -37,7 +37,8 @@ from duskfall.arena.tournament import stored_config
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.report.html_report import report_body, stylesheet
 from duskfall.report.leaderboard import TournamentReport, build_report
-from duskfall.store.index import GameIndex, default_db_path
+from duskfall.store.index import GameIndex
+from duskfall.store.paths import default_db_path
 from duskfall.store.sqlite_file import open_database
 
 logger = logging.getLogger(__name__)
