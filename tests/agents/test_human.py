@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from duskfall.agents.human import HumanPlayer, make_human
-from duskfall.agents.specs import AgentContext
+from duskfall.agents.kinds import AgentContext
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import Event, visible_to
 from duskfall.core.prompting import flatten

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from duskfall.agents.kinds import AgentContext
 from duskfall.agents.llm_agent import MEMORY_HEADER, LLMAgent, make_llm_agent
-from duskfall.agents.specs import AgentContext
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.variant import Decision

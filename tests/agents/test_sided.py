@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from duskfall.agents.kinds import calls_models, check_agent
 from duskfall.agents.mix import MixBot
-from duskfall.agents.specs import calls_models, check_agent, parse_spec
+from duskfall.agents.specs import parse_spec
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant
 from duskfall.core.sides import EVIL, side_of

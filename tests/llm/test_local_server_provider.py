@@ -190,7 +190,7 @@ async def test_llama_sampler_settings_reach_the_server_and_the_log() -> None:
     "option", [{"top_p": 1.5}, {"min_p": -0.1}, {"top_k": -1}, {"repeat_penalty": 0}]
 )
 def test_a_bad_sampler_setting_is_one_clear_error(option: dict[str, float]) -> None:
-    from duskfall.agents.specs import check_agent_options
+    from duskfall.agents.kinds import check_agent_options
     from duskfall.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match=next(iter(option))):
@@ -201,7 +201,7 @@ def test_a_bad_sampler_setting_is_one_clear_error(option: dict[str, float]) -> N
 
 def test_the_cognitive_agent_samples_with_the_pinned_settings() -> None:
     from duskfall.agents.cognitive import make_cognitive_agent
-    from duskfall.agents.specs import AgentContext
+    from duskfall.agents.kinds import AgentContext
     from duskfall.core.registry import get_variant
 
     ctx = AgentContext(

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from typing import Any
 
-from duskfall.agents.specs import AgentContext, register_agent_kind
+from duskfall.agents.kinds import AgentContext, register_agent_kind
 from duskfall.cli import main
 from duskfall.core.bot import Bot
 from duskfall.runtime.participant import BaseParticipant, DecisionRequest

@@ -25,7 +25,7 @@ from rich.text import Text
 from duskfall.agents.human_form import fill, form_for, refused
 from duskfall.agents.human_input import reader_for
 from duskfall.agents.human_view import view_for
-from duskfall.agents.specs import AgentContext
+from duskfall.agents.kinds import AgentContext
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome

@@ -67,7 +67,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from duskfall.agents.beliefs import DailyBeliefs, ask_beliefs
-from duskfall.agents.specs import AgentContext
+from duskfall.agents.kinds import AgentContext
 from duskfall.core.errors import ConfigError, IllegalAction
 from duskfall.core.prompting import Entry, PromptKit
 from duskfall.core.transcript import contract_text, system_prompt

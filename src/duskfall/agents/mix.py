@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from duskfall.agents.specs import AgentContext, check_agent, make_participant
+from duskfall.agents.kinds import AgentContext, calls_models, check_agent, make_participant
 from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError
 from duskfall.core.rng import derive_rng
@@ -85,6 +85,12 @@ def check_mix(variant: Variant, arg: str) -> None:
         if agent.partition(":")[0] == "human":
             raise ConfigError(f"mix:{arg}: a person cannot be mixed (agents take turns unseen)")
         check_agent(variant, agent)
+
+
+def mix_calls_models(agent: str) -> bool:
+    """Whether ``mix:A@p/B`` may call a model: whether A or B may."""
+    mixed = parse_mix(agent.strip().partition(":")[2])
+    return calls_models(mixed.first) or calls_models(mixed.second)
 
 
 def coin(seed: int, seat: int) -> random.Random:

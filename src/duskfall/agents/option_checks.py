@@ -3,7 +3,7 @@
 Agent options (``--agent-option KEY=VALUE``) are one mapping shared by every seat; each kind
 checks the values it reads (one ConfigError for a bad one, e.g. ``max_tokens=-5``) and says
 which names it reads, so that a name no kind reads (``bogus=1``) is refused too
-(:func:`duskfall.agents.specs.check_agent_options`).
+(:func:`duskfall.agents.kinds.check_agent_options`).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from duskfall.agents.kinds import calls_models, check_agent
 from duskfall.core.errors import ConfigError
 from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import State, Variant
@@ -43,8 +44,6 @@ class SidedSpec:
 def parse_sided(variant: Variant, arg: str) -> SidedSpec:
     """``EVIL/VILLAGE`` (the part after ``sided:``) split at the first ``/`` that leaves a
     valid agent for ``variant`` on each side (one ConfigError otherwise)."""
-    from duskfall.agents.specs import check_agent
-
     last: ConfigError | None = None
     for at in (i for i, c in enumerate(arg) if c == "/"):
         evil, village = arg[:at].strip(), arg[at + 1 :].strip()
@@ -88,6 +87,12 @@ def parts_of(agent: str) -> tuple[str, str] | None:
         if evil and village and not evil.rsplit("@", 1)[-1].replace(".", "").isdigit():
             return evil, village
     return None
+
+
+def sided_calls_models(agent: str) -> bool:
+    """Whether ``sided:E/V`` may call a model: whether E or V may (True if it does not split)."""
+    parts = parts_of(agent)
+    return parts is None or any(calls_models(part) for part in parts)
 
 
 def make_sided_agent(ctx: Any) -> Any:

@@ -24,7 +24,8 @@ import multiprocessing
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from duskfall.agents.specs import agents_of, calls_models
+from duskfall.agents.kinds import calls_models
+from duskfall.agents.specs import agents_of
 from duskfall.arena.game_job import GameJob, Played, play_batch, play_batch_blocking
 from duskfall.arena.leases import DEFAULT_TTL
 from duskfall.arena.shared_limits import LimitsService
@@ -129,7 +130,7 @@ class PoolBackend:
 
 def uses_models(specs: Iterable[str]) -> bool:
     """Whether any of these agent specs may call a model (``llm:...``, ``cognitive:...``, a
-    ``mix:`` holding one; see :func:`~duskfall.agents.specs.calls_models`): its games then need
+    ``mix:`` holding one; see :func:`~duskfall.agents.kinds.calls_models`): its games then need
     endpoint limits shared across processes, and are played one per task."""
     return any(calls_models(agent) for spec in specs for agent in agents_of(spec))
 

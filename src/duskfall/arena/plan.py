@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from duskfall.agents.specs import calls_models
+from duskfall.agents.kinds import calls_models
 from duskfall.arena.quick_games import job, play, play_schedule
 from duskfall.arena.rated import block_labels, rated_game
 from duskfall.arena.remote_spec import REMOTE

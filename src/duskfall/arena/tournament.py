@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from duskfall.agents.specs import calls_models
+from duskfall.agents.kinds import calls_models
 from duskfall.arena.backends import Backend, make_backend, uses_models
 from duskfall.arena.deals import with_deals
 from duskfall.arena.driver import drive

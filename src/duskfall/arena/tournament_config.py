@@ -371,7 +371,7 @@ def _block_problems(config: TournamentConfig) -> list[str]:
 
 def _option_problems(options: Mapping[str, Any]) -> list[str]:
     """The mistakes in ``[agent_options]``: names no agent reads, values an agent refuses."""
-    from duskfall.agents.specs import check_agent_options
+    from duskfall.agents.kinds import check_agent_options
 
     try:
         check_agent_options(options)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from duskfall.agents.specs import register_agent_kind
+from duskfall.agents.kinds import register_agent_kind
 from duskfall.cli import app
 from duskfall.cli.console import safe_console
 from duskfall.cli.progress import progress_bar

@@ -2,7 +2,7 @@
 
 The agent sees exactly what the server sent: the request's observation, the legal actions read
 back from ``valid_actions``, and, after an ``ERROR``, the server's reason as the retry hint.
-Agents are built through :mod:`duskfall.agents.specs`, so every registered kind works.
+Agents are built through :mod:`duskfall.agents.kinds`, so every registered kind works.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from duskfall.agents.specs import AgentContext, make_participant, parse_spec
+from duskfall.agents.kinds import AgentContext, make_participant
+from duskfall.agents.specs import parse_spec
 from duskfall.client.aio import AsyncClient
 from duskfall.client.wire_legal import check_wire_support, legal_from_wire
 from duskfall.core.bot import Bot

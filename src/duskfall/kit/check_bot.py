@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duskfall.agents.specs import register_agent_kind
+from duskfall.agents.kinds import register_agent_kind
 from duskfall.arena.programs import stop, tail
 from duskfall.core.errors import ConfigError
 from duskfall.core.registry import get_variant, variant_ids

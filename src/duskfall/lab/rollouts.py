@@ -15,7 +15,8 @@ import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from duskfall.agents.specs import AgentContext, make_participant, parse_spec
+from duskfall.agents.kinds import AgentContext, make_participant
+from duskfall.agents.specs import parse_spec
 from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from duskfall.agents.specs import AgentContext, check_agent_options, make_participant
+from duskfall.agents.kinds import AgentContext, check_agent_options, make_participant
 from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.events import Event

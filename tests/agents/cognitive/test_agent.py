@@ -173,7 +173,7 @@ async def test_failing_model_raises_for_the_runtime_to_handle(tmp_path: Path) ->
 
 
 def test_describe_and_factory() -> None:
-    from duskfall.agents.specs import AgentContext, make_participant
+    from duskfall.agents.kinds import AgentContext, make_participant
 
     variant = get_variant("werewolf")
     built = make_participant("cognitive:scripted", AgentContext(variant, 2, 7, ""))
@@ -187,7 +187,7 @@ def test_describe_and_factory() -> None:
 
 
 def test_bad_options_are_one_config_error() -> None:
-    from duskfall.agents.specs import AgentContext, make_participant
+    from duskfall.agents.kinds import AgentContext, make_participant
     from duskfall.core.errors import ConfigError
 
     variant = get_variant("werewolf")

@@ -13,7 +13,7 @@ from duskfall.agents.cognitive.records import SeatRecords
 from duskfall.agents.cognitive.settings import CognitiveSettings
 from duskfall.agents.cognitive.suspicion import SuspicionModel
 from duskfall.agents.cognitive.tools import Toolbox, ToolRequest
-from duskfall.agents.specs import AgentContext
+from duskfall.agents.kinds import AgentContext
 from duskfall.llm.options import ModelOptions, read_options
 
 __all__ = [
