@@ -14,7 +14,7 @@ import pytest
 from duskfall.core.redaction import redact
 from duskfall.llm import Provider, get_model, price_of, provider_names
 from duskfall.llm.preflight import check_model
-from duskfall.llm.registry import provider_class
+from duskfall.llm.provider_kinds import provider_class
 
 PACKAGE = "echo_provider"
 SOURCE = '''

@@ -12,7 +12,7 @@ import pytest
 from duskfall.core.events import Event
 from duskfall.core.usage import Usage, fold_usage
 from duskfall.llm import CallRecord, Model, Price, RetryPolicy, Secret, get_model, register_price
-from duskfall.llm.prices import priced
+from duskfall.llm.pricing import priced
 from duskfall.llm.providers.anthropic_api import EPHEMERAL, AnthropicProvider, read_usage
 from duskfall.llm.types import Message, approx_tokens
 from duskfall.testing.stub_server import StubServer

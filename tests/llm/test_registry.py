@@ -17,6 +17,7 @@ from duskfall.llm import (
     load_config,
     price_of,
 )
+from duskfall.llm.provider_kinds import key_variables
 from duskfall.llm.registry import public_spec
 
 
@@ -76,7 +77,7 @@ def test_config_file_supplies_keys_and_prices(
     )
     monkeypatch.setenv("DUSKFALL_LLM_CONFIG", str(path))
     config = load_config()
-    key = config.api_key("openai")
+    key = config.api_key("openai", key_variables("openai"))
     assert key is not None and key.reveal() == "sk-from-file"
     assert "sk-from-file" not in repr(key) + str(key)
     model = get_model("openai:house-model")
@@ -91,7 +92,7 @@ def test_environment_key_wins_over_the_file(
     path = tmp_path / "llm.toml"
     path.write_text('[openai]\napi_key = "from-file"\n')
     monkeypatch.setenv("OPENAI_API_KEY", "from-env")
-    key = load_config(path).api_key("openai")
+    key = load_config(path).api_key("openai", key_variables("openai"))
     assert key is not None and key.reveal() == "from-env"
 
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from duskfall.llm import Request, ScriptedProvider
-from duskfall.llm.registry import register_provider
+from duskfall.llm.provider_kinds import register_provider
 from duskfall.llm.schema import example
 from duskfall.store.log import read_log
 

@@ -39,7 +39,7 @@ from duskfall.core.registry import get_variant, variant_ids
 from duskfall.core.variant import parse_config
 from duskfall.inspect.game import GamePlan, play_game, use_index
 from duskfall.inspect.scorers import behaviour, calibration, win
-from duskfall.llm.registry import register_provider
+from duskfall.llm.provider_kinds import register_provider
 
 # ``llm:inspect`` (the model under evaluation) and ``llm:inspect:PROVIDER/MODEL``
 register_provider("inspect", "duskfall.inspect.provider:InspectProvider")

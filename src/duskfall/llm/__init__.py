@@ -17,10 +17,12 @@ from duskfall.llm.errors import (
     TransientError,
 )
 from duskfall.llm.model import Model, RetriesExhausted
-from duskfall.llm.prices import Price, price_of, register_price
+from duskfall.llm.prices import Price, register_price
+from duskfall.llm.pricing import price_of
 from duskfall.llm.provider import Provider
+from duskfall.llm.provider_kinds import provider_names, register_provider
 from duskfall.llm.providers.scripted import ScriptedProvider
-from duskfall.llm.registry import get_model, provider_names, register_provider
+from duskfall.llm.registry import get_model
 from duskfall.llm.retry import RetryPolicy
 from duskfall.llm.types import CallOptions, Completion, Message, Request, Usage
 

@@ -60,13 +60,10 @@ class LLMConfig:
 
     providers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def api_key(self, provider: str, env: Sequence[str] | None = None) -> Secret | None:
-        """The key of ``provider``: from the first of its key variables that is set (``env``,
-        else the ones the provider declares), else from the file's ``[provider]`` table."""
-        if env is None:
-            from duskfall.llm.registry import key_variables  # the registry reads this module
-
-            env = key_variables(provider)
+    def api_key(self, provider: str, env: Sequence[str]) -> Secret | None:
+        """The key of ``provider``: from the first of its key variables that is set (``env``:
+        the ones the provider declares, ``Provider.key_env``), else from the file's
+        ``[provider]`` table."""
         register_secret_env(*env)
         value = next((os.environ[name] for name in env if os.environ.get(name)), None)
         if not value:

@@ -15,7 +15,7 @@ from duskfall.llm.endpoints import EndpointState, QueuedTimeout, endpoint_state
 from duskfall.llm.errors import CallTimeout, LLMError, TransientError
 from duskfall.llm.loops import concurrency_limit
 from duskfall.llm.messages import fold_system
-from duskfall.llm.prices import priced
+from duskfall.llm.pricing import priced
 from duskfall.llm.provider import Provider
 from duskfall.llm.retry import RetryPolicy
 from duskfall.llm.schema import NoJSON, extract_json, validate

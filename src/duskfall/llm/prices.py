@@ -5,12 +5,13 @@ are matched on the model name by longest prefix, so ``gpt-4o-mini-2024-07-18`` f
 ``gpt-4o-mini``. A price registered for ``provider:model`` wins over the bare model name.
 Unknown models (and the embedded local model) cost nothing. Prompt tokens read from the
 provider's cache are billed at the cached-input price and those written to it at the
-cache-write price (both default to the input price).
+cache-write price (both default to the input price). This module holds a price and the
+user's table; :mod:`duskfall.llm.pricing` looks a model's price up and puts it on a call.
 """
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass, replace
+from dataclasses import astuple, dataclass
 
 from duskfall.llm.types import Usage
 
@@ -59,27 +60,3 @@ def register_price(
     if any(value is not None and value < 0 for value in astuple(price)):
         raise ValueError("prices cannot be negative")
     _PRICES[model] = price
-
-
-def price_of(provider: str, model: str) -> Price | None:
-    """The price for ``model`` served by ``provider``, or None if unknown: the user's
-    ``provider:model`` price, else the longest matching name prefix among the user's prices
-    and the list prices providers declare."""
-    from duskfall.llm.registry import declared_prices  # the registry builds on this module
-
-    table = {**declared_prices(provider), **_PRICES}
-    for key in (f"{provider}:{model}", model):
-        best = max((k for k in table if key.startswith(k)), key=len, default=None)
-        if best is not None:
-            return table[best]
-    return None
-
-
-def priced(usage: Usage, provider: str, model: str) -> Usage:
-    """``usage`` with its cost filled in from the table (a provider's own cost is kept)."""
-    if usage.cost_usd:
-        return usage
-    price = price_of(provider, model)
-    if price is None:
-        return usage
-    return replace(usage, cost_usd=price.cost(usage))

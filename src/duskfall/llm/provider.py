@@ -16,8 +16,9 @@ sharing an endpoint share its concurrency limit, ``max_concurrency``) and ``cont
 (its context window, or None if unknown). :meth:`Provider.concurrency_hint` may ask the
 endpoint how many calls it serves at once. :meth:`Provider.from_spec` builds one from the part
 of a model spec after ``NAME:``; providers are found by that name through
-:mod:`duskfall.llm.registry` (built-in ones, :func:`~duskfall.llm.registry.register_provider`,
-and the ``duskfall.providers`` entry-point group).
+:mod:`duskfall.llm.provider_kinds` (built-in ones,
+:func:`~duskfall.llm.provider_kinds.register_provider`, and the ``duskfall.providers``
+entry-point group).
 
 :meth:`complete` answers one chat request, once, without retrying: it raises
 :class:`~duskfall.llm.errors.TransientError` (or :class:`~duskfall.llm.errors.RateLimited`)
