@@ -84,7 +84,8 @@ def fingerprint(table: str, games: int, bot: str = "random") -> str:
 
 
 def table_setup(table: str) -> tuple[Any, Any]:
-    from duskfall.core.variant import get_variant, parse_config
+    from duskfall.core.registry import get_variant
+    from duskfall.core.variant import parse_config
 
     variant_id, data = TABLES[table]
     variant = get_variant(variant_id)

@@ -16,9 +16,10 @@ import time
 
 import numpy as np
 
+from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.stats import Proportion
-from duskfall.core.variant import get_variant, parse_config
+from duskfall.core.variant import parse_config
 from duskfall.learn.aec import DuskfallAEC
 
 CASES = [

@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from duskfall.core.legal import LegalActions
 from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import LegalActions, parse_config
+from duskfall.core.variant import parse_config
 from duskfall.kit.schemas import VariantSchemas
 from duskfall.protocol.strict import wire_form_error
 

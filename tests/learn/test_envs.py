@@ -11,8 +11,8 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test
 from pettingzoo.test.seed_test import parallel_seed_test
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_seed
-from duskfall.core.variant import get_variant
 from duskfall.learn.aec import DuskfallAEC
 from duskfall.learn.encoders import encoder_for
 from duskfall.learn.parallel import DuskfallParallel

@@ -25,8 +25,9 @@ from typing import Any
 from duskfall.agents.kinds import AgentContext, calls_models, check_agent, make_participant
 from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError
+from duskfall.core.legal import LegalActions
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import LegalActions, Variant
+from duskfall.core.variant import Variant
 from duskfall.runtime.participant import (
     BaseParticipant,
     BotParticipant,

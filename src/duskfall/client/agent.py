@@ -17,8 +17,9 @@ from duskfall.client.aio import AsyncClient
 from duskfall.client.wire_legal import check_wire_support, legal_from_wire
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
+from duskfall.core.legal import LegalActions
 from duskfall.core.registry import get_variant
-from duskfall.core.variant import Decision, LegalActions, Variant
+from duskfall.core.variant import Decision, Variant
 from duskfall.protocol.messages import ActionRequest, ErrorMessage, ServerHello
 from duskfall.runtime.parsing import decode_reply
 from duskfall.runtime.participant import BotParticipant, DecisionRequest, Participant

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.errors import ConfigError
+from duskfall.core.legal import LegalActions
 from duskfall.core.registry import variant_ids
-from duskfall.core.variant import LegalActions, Variant
+from duskfall.core.variant import Variant
 
 
 def check_wire_support(variant: Variant) -> None:

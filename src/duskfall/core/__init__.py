@@ -6,18 +6,11 @@ variants use in common (choices, the vote tally, seating, what each seat was sho
 from duskfall.core.bot import Bot
 from duskfall.core.errors import ConfigError, DuskfallError, IllegalAction, ReplayMismatch
 from duskfall.core.events import ADMIN, PUBLIC, Event, seats_visibility, team_visibility, visible_to
+from duskfall.core.legal import LegalActions
 from duskfall.core.outcome import Outcome, Termination
 from duskfall.core.registry import get_variant, register_variant, variant_ids
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import (
-    Decision,
-    LegalActions,
-    State,
-    Variant,
-    VariantInfo,
-    WireCodec,
-    parse_config,
-)
+from duskfall.core.variant import Decision, State, Variant, VariantInfo, WireCodec, parse_config
 from duskfall.core.wire import DataclassCodec
 
 __all__ = [

@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 
 
 class Bot:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 
 
 @runtime_checkable

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from duskfall.core.events import Event
 
 if TYPE_CHECKING:
-    from duskfall.core.variant import LegalActions
+    from duskfall.core.legal import LegalActions
 
 Payload = Mapping[str, Any]
 Namer = Callable[[Any], str]

@@ -11,7 +11,8 @@ Modelled on OpenSpiel's Game/State split and python-chess's legal-move view:
 Simultaneous decisions are applied one at a time (in any order); the rules resolve them when
 the last pending one arrives. ``apply_all`` applies a batch in ascending seat order.
 
-Variants are found by :mod:`duskfall.core.registry` (re-exported here).
+Variants are found by :mod:`duskfall.core.registry`; a seat's legal actions are
+:mod:`duskfall.core.legal`'s.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from duskfall.core.events import Event
 from duskfall.core.facts import GameFacts
 from duskfall.core.kit_entries import KitEntries
 from duskfall.core.learning import Learning
+from duskfall.core.legal import LegalActions
 from duskfall.core.outcome import Outcome
 from duskfall.core.prompting import PromptKit
 from duskfall.core.spectator import Spectator
@@ -40,46 +42,6 @@ class Decision:
 
     seat: int
     kind: str
-
-
-@runtime_checkable
-class Action(Protocol):
-    """A small typed value; ``to_dict()`` is its wire form (``{"type": ..., ...}``)."""
-
-    def to_dict(self) -> dict[str, Any]: ...
-
-
-class LegalActions(Protocol):
-    """The legal actions of one seat for one decision (python-chess's legal-move view)."""
-
-    @property
-    def kind(self) -> str:
-        """The decision these actions answer (a sub-phase id)."""
-        ...
-
-    def schema(self) -> dict[str, Any]:
-        """JSON schema that every legal action's ``to_dict()`` satisfies."""
-        ...
-
-    def parse(self, data: Any) -> Any:
-        """Turn a decoded JSON value (or an action) into a legal action; raise IllegalAction."""
-        ...
-
-    def default(self, rng: random.Random) -> Any:
-        """The documented fallback: abstain/skip where legal, else a random legal action."""
-        ...
-
-    def sample(self, rng: random.Random) -> Any:
-        """A random legal action."""
-        ...
-
-    def to_wire(self) -> dict[str, Any]:
-        """``valid_actions`` as sent over the wire protocol."""
-        ...
-
-    def describe(self) -> str:
-        """The choices in plain words, for prompts and human players."""
-        ...
 
 
 class State(Protocol):
@@ -252,9 +214,3 @@ class Variant(Protocol):
 def parse_config(variant: Variant, data: Mapping[str, Any] | None) -> BaseModel:
     """Validate a config mapping for ``variant``; errors become one clear ConfigError."""
     return validated(variant.config_model, data or {}, f"{variant.id} config")
-
-
-# The registry needs Variant above; importing it last keeps the old import path working.
-from duskfall.core.registry import get_variant as get_variant  # noqa: E402
-from duskfall.core.registry import register_variant as register_variant  # noqa: E402
-from duskfall.core.registry import variant_ids as variant_ids  # noqa: E402

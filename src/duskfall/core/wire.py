@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 
 ValidActionsReader = Callable[[str, Mapping[str, Any]], LegalActions]
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.legal import LegalActions
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import LegalActions, State, Variant, parse_config
+from duskfall.core.variant import State, Variant, parse_config
 from duskfall.protocol.json_schema import Shape, generalize, merge
 from duskfall.protocol.strict import wire_action_schema
 from duskfall.server.broadcast import game_event_message

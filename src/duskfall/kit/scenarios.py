@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.core.bot import Bot
+from duskfall.core.legal import LegalActions
 from duskfall.core.registry import get_variant, variant_ids
-from duskfall.core.variant import LegalActions, parse_config
+from duskfall.core.variant import parse_config
 from duskfall.runtime.participant import BaseParticipant, DecisionRequest
 
 USER = 0  # the program's seat

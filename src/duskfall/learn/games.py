@@ -11,9 +11,10 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
 from duskfall.core.stats import Proportion
-from duskfall.core.variant import get_variant, parse_config
+from duskfall.core.variant import parse_config
 
 Factory = Callable[[int, random.Random], Any]
 VARIANT = "sports-mafia"

@@ -22,8 +22,9 @@ from pydantic import BaseModel
 from duskfall.core.encoding import MORE, none_only
 from duskfall.core.errors import ConfigError
 from duskfall.core.learning import SeatEncoder, TokenEncoding
+from duskfall.core.registry import get_variant
 from duskfall.core.rng import derive_rng
-from duskfall.core.variant import State, Variant, get_variant, parse_config
+from duskfall.core.variant import State, Variant, parse_config
 from duskfall.learn.encoders import encoder_for, tokens_of
 
 RewardMode = Literal["win", "shaped"]

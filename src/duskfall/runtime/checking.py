@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from duskfall.core.errors import IllegalAction
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 from duskfall.protocol.strict import wire_form_error
 from duskfall.runtime.parsing import Reply, decode_reply
 

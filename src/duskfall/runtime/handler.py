@@ -33,9 +33,10 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.bot import Bot
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
+from duskfall.core.legal import LegalActions
 from duskfall.core.redaction import SeatTails
 from duskfall.core.transcript import stateless_prompts
-from duskfall.core.variant import Decision, LegalActions, State, Variant
+from duskfall.core.variant import Decision, State, Variant
 from duskfall.runtime.awaiting import DeadlinePassed
 from duskfall.runtime.capped import ERROR_TEXT, capped
 from duskfall.runtime.checking import CheckedAnswer, check_answer, raw_of

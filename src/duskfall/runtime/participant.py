@@ -38,9 +38,10 @@ from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from duskfall.core.bot import Bot
 from duskfall.core.events import Event
+from duskfall.core.legal import Action, LegalActions
 from duskfall.core.llm_form import llm_schema
 from duskfall.core.prompting import PromptKit
-from duskfall.core.variant import Action, Decision, LegalActions
+from duskfall.core.variant import Decision
 from duskfall.runtime.checking import CheckedAnswer
 from duskfall.runtime.parsing import Reply
 from duskfall.runtime.record import Observer

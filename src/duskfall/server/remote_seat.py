@@ -36,7 +36,8 @@ from typing import Any, Protocol
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import ADMIN, Event
-from duskfall.core.variant import LegalActions, Variant
+from duskfall.core.legal import LegalActions
+from duskfall.core.variant import Variant
 from duskfall.protocol.errors import ErrorCode, ProtocolError, error_code
 from duskfall.protocol.messages import (
     ActionResponse,

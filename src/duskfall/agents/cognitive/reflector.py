@@ -17,7 +17,7 @@ from typing import Any
 from duskfall.agents.cognitive.context import Knowledge, SessionContext
 from duskfall.agents.cognitive.suspicion import SuspicionModel
 from duskfall.core.errors import IllegalAction
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 from duskfall.runtime.parsing import decode_reply
 
 TRUST_MARGIN = 0.4

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.bot import Bot
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 from duskfall.variants.mafia.actions import Choose, Say
 from duskfall.variants.mafia.legal import SayChoice, TargetChoice
 from duskfall.variants.mafia.phases import (

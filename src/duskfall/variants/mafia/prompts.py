@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from duskfall.core.events import Event
+from duskfall.core.legal import LegalActions
 from duskfall.core.terminal import plain
 from duskfall.core.transcript import stateless_prompts
-from duskfall.core.variant import LegalActions
 from duskfall.variants.mafia.prompt_kit import KIT
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from duskfall.core.events import Event
+from duskfall.core.legal import LegalActions
 from duskfall.core.spectator import (
     Ballot,
     MarkFinder,
@@ -21,7 +22,6 @@ from duskfall.core.spectator import (
     seat_or_none,
     seats_words,
 )
-from duskfall.core.variant import LegalActions
 from duskfall.variants.mafia.facts import FACTS
 
 CAUSES = {"mafia": "killed by the mafia", "vigilante": "shot by the vigilante"}

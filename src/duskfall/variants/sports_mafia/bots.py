@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.bot import Bot
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
     SKIP,

@@ -29,7 +29,7 @@ from itertools import combinations
 from typing import Any
 
 from duskfall.core.bot import Bot
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
     ZERO_CLAIMS,

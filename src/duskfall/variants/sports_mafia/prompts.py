@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from duskfall.core.events import Event
+from duskfall.core.legal import LegalActions
 from duskfall.core.transcript import stateless_prompts
-from duskfall.core.variant import LegalActions
 from duskfall.variants.sports_mafia.prompt_kit import KIT
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from duskfall.core.events import Event
+from duskfall.core.legal import LegalActions
 from duskfall.core.spectator import (
     Ballot,
     MarkFinder,
@@ -18,7 +19,6 @@ from duskfall.core.spectator import (
     night_of,
     roles_line,
 )
-from duskfall.core.variant import LegalActions
 from duskfall.variants.sports_mafia.facts import FACTS
 from duskfall.variants.sports_mafia.legal import EliminateAllChoice
 from duskfall.variants.sports_mafia.roles import DON, MAFIA, SHERIFF

@@ -9,7 +9,8 @@ from pydantic import BaseModel
 
 from duskfall.core.events import Event
 from duskfall.core.kit_entries import CheckTable, KitEntries
-from duskfall.core.variant import LegalActions, Variant, VariantInfo
+from duskfall.core.legal import LegalActions
+from duskfall.core.variant import Variant, VariantInfo
 from duskfall.variants.sports_mafia import (
     bots,
     prompt_kit,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from duskfall.core.variant import LegalActions
+from duskfall.core.legal import LegalActions
 from duskfall.core.wire import DataclassCodec
 from duskfall.variants.sports_mafia.actions import SKIP
 from duskfall.variants.sports_mafia.legal import (

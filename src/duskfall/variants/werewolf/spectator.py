@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.events import Event
+from duskfall.core.legal import LegalActions
 from duskfall.core.spectator import (
     Ballot,
     Payload,
@@ -18,7 +19,6 @@ from duskfall.core.spectator import (
     roles_line,
     seat_label,
 )
-from duskfall.core.variant import LegalActions
 from duskfall.variants.werewolf import event_text
 from duskfall.variants.werewolf.facts import FACTS
 from duskfall.variants.werewolf.legal import WitchChoice

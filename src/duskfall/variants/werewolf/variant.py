@@ -9,8 +9,9 @@ from pydantic import BaseModel
 
 from duskfall.core.events import Event
 from duskfall.core.kit_entries import CheckTable, KitEntries
+from duskfall.core.legal import LegalActions
 from duskfall.core.transcript import stateless_prompts
-from duskfall.core.variant import LegalActions, Variant, VariantInfo
+from duskfall.core.variant import Variant, VariantInfo
 from duskfall.variants.werewolf import bots, prompts, terminal_form, testing, wire
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.config import WerewolfConfig
