@@ -121,7 +121,7 @@ def web(
     from duskfall.web.access import Access, new_token
     from duskfall.web.app import WebSettings, create_app
     from duskfall.web.guard import DEFAULT_MAX_BODY
-    from duskfall.web.limits import ConnectionLimits, guarded_http
+    from duskfall.web.limits import ConnectionLimits, QueueingServer, guarded_http
 
     if db is not None:
         use_db(db)  # games started from the page are indexed there too
@@ -146,7 +146,7 @@ def web(
     # the one place the token is meant to be shown: past the console's redaction
     typer.echo(f"admin page: http://{shown_host}:{port}/#admin={token}")
     limits = ConnectionLimits(header_timeout, body_timeout, max_connections)
-    uvicorn.run(
+    config = uvicorn.Config(
         web_app,
         host=host,
         port=port,
@@ -155,3 +155,4 @@ def web(
         http=guarded_http(limits),
         backlog=limits.backlog,
     )
+    QueueingServer(config).run()

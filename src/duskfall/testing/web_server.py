@@ -56,7 +56,7 @@ def running_server(
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     uvicorn = require("uvicorn", "pip install 'duskfall[web]'")
-    from duskfall.web.limits import ConnectionLimits, guarded_http
+    from duskfall.web.limits import ConnectionLimits, QueueingServer, guarded_http
 
     limits = limits or ConnectionLimits()
     config = uvicorn.Config(
@@ -66,7 +66,7 @@ def running_server(
         http=guarded_http(limits),
         backlog=limits.backlog,
     )
-    server = uvicorn.Server(config)
+    server = QueueingServer(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + START_SECONDS

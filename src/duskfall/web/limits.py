@@ -11,11 +11,14 @@ body that never ends would hold its file descriptor until the process runs out o
 * **connections**: past ``max_connections`` open connections, a new one evicts the connection
   that has waited longest for the rest of a request it began (a slowloris, never an honest
   client, who sends its headers at once), else the one idle longest; if none is waiting, the
-  new one is turned away. The listening socket's backlog is an eighth of the cap
-  (:attr:`ConnectionLimits.backlog`). The event loop accepts up to a backlog of connections in
-  one turn, meets them (and evicts) in the next and closes the evicted in the one after, so
-  three backlogs can be open beside the cap: at most 1.375 times the cap (688 descriptors by
-  default, under the usual limit of 1,024).
+  new one is turned away. The event loop accepts up to a backlog of connections in one turn,
+  meets them (and evicts) in the next and closes the evicted in the one after, so three
+  backlogs can be open beside the cap: the backlog is an eighth of the cap
+  (:attr:`ConnectionLimits.backlog`), at most 1.375 times the cap in descriptors (688 by
+  default, under the usual limit of 1,024). The kernel's queue of connections not yet accepted
+  costs no descriptor, so :class:`QueueingServer` makes it long (:data:`KERNEL_QUEUE`): a burst
+  of connections waits there to be accepted and cut, instead of overflowing a short queue and
+  hanging half-open (the client's handshake done, the server's not) past every deadline.
 
 A connection past a deadline gets ``408 Request Timeout`` and is closed; one turned away gets
 ``503 Service Unavailable``. WebSockets, once upgraded, are not timed: a spectator may watch a
@@ -25,10 +28,12 @@ game for an hour. ``benchmarks/web_hostile.py`` measures the limits under a slow
 from __future__ import annotations
 
 import asyncio
+import socket
 from dataclasses import dataclass
 from typing import Any
 
 import h11
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 
@@ -171,6 +176,21 @@ class GuardedH11Protocol(H11Protocol):
             if isinstance(c, GuardedH11Protocol) and c is not self and c._waiting()
         ]
         return min(waiting, key=lambda c: (not c._began, c._waiting_since), default=None)
+
+
+KERNEL_QUEUE = 4096  # connections the kernel holds before they are accepted (somaxconn caps it)
+
+
+class QueueingServer(uvicorn.Server):
+    """uvicorn's server with a long kernel queue on its listening sockets: the event loop still
+    accepts a backlog of connections a turn (uvicorn's ``backlog``), the kernel holds the rest."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        for server in self.servers:
+            for listening in server.sockets:
+                with socket.fromfd(listening.fileno(), listening.family, listening.type) as dup:
+                    dup.listen(KERNEL_QUEUE)  # the same socket: its queue grows
 
 
 def guarded_http(limits: ConnectionLimits) -> type[GuardedH11Protocol]:
