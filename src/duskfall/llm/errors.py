@@ -13,10 +13,12 @@ class LLMError(DuskfallError):
     ``usage`` is what the failed attempt still cost (e.g. the tokens of a garbage reply);
     ``errors`` says why each failed attempt of a call failed, when retries were spent. The
     message is redacted (a server may echo the key it was sent, a URL may carry one).
+    ``retry_after`` is a server's hint (seconds) of when to try again, where it gave one.
     """
 
     retryable = False
     errors: tuple[str, ...] = ()
+    retry_after: float | None = None
 
     def __init__(self, message: str, *, usage: Usage | None = None) -> None:
         super().__init__(redact(message))

@@ -180,7 +180,7 @@ class Model:
                     requeued += 1  # the server's queue, not a failure: wait in ours instead
                     delay = 0.0
                 else:
-                    delay = self.retry.delay(failures, getattr(exc, "retry_after", None))
+                    delay = self.retry.delay(failures, exc.retry_after)
                     failures += 1
                 late = deadline is not None and time.monotonic() - started + delay > deadline
                 if failures > self.retry.retries or late:
