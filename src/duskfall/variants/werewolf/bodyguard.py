@@ -4,8 +4,8 @@ Bodyguard dies in their place and they live. He cannot protect himself; protecti
 stop poison.
 
 Everything about him is here: his rules text, power and coaching hint for the prompts, his
-night choice (question, legal targets, how it applies, what it does at dawn, how a bot picks,
-the check-bot's table), the typed model, line and mark of ``bodyguard_action``, and what the
+night choice (question, legal targets, how it applies, what it does at dawn, how a bot
+picks), the typed model, line and mark of ``bodyguard_action``, and what the
 no-leak check randomises of what only he knows.
 """
 

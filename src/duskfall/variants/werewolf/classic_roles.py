@@ -1,101 +1,29 @@
-"""Roles of seed 004's Werewolf as units: Werewolf, Villager, Seer, Witch, Hunter (the others
-have a module each, ``guard.py``...)."""
+"""Roles of seed 004's Werewolf as units: Werewolf, Villager, Witch, Hunter (the others have a
+module each, ``guard.py``...)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from duskfall.core.events import Event, seats_visibility
+from duskfall.core.events import Event
 from duskfall.core.spectator import mark, night_of
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.role_unit import (
     WOLF_TEAM,
-    Mind,
     Namer,
-    Night,
-    NightChoice,
     Obs,
     RoleUnit,
     in_play,
     said,
 )
 
-WEREWOLF, VILLAGER, SEER, WITCH, HUNTER = "Werewolf", "Villager", "Seer", "Witch", "Hunter"
-GOOD, BAD = "Good", "Werewolf"  # what the Seer learns
+WEREWOLF, VILLAGER, WITCH, HUNTER = "Werewolf", "Villager", "Witch", "Hunter"
 
 
 def hunter_shoots(obs: Obs) -> bool:
     return in_play(obs, HUNTER) and bool(obs["rules"]["hunter_shot"])
 
-
-# -- the Seer --------------------------------------------------------------------------------
-
-
-def _checks(state: Any, seat: int) -> dict[str, Any]:
-    return {"checks": [{"night": n, "target": t, "result": r} for n, t, r in state.checks]}
-
-
-def _check(night: Night, seat: int, target: int | None) -> None:
-    assert target is not None  # the Seer must choose
-    result = BAD if night.is_wolf[target] else GOOD
-    state: Any = night  # the game: its checks are what the Seer's view shows
-    state.checks.append((night.day, target, result))
-    night.emit(
-        "seer_action", seats_visibility([seat]), "SEER", seat=seat, target=target, result=result
-    )
-
-
-def _next_check(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
-    """The heuristic Seer's next check: a counter-claimant, then who accused it, then anyone
-    unknown."""
-    checked = {c["target"] for c in obs["checks"]}
-    legal = set(targets)
-    fresh = legal - checked
-    reading = mind.reading
-    against = reading.votes_against({mind.seat})
-    order = [c for c in reading.claims if c != mind.seat]
-    order += sorted(against, key=lambda s: (-against[s], s))
-    order += sorted(reading.suspecters_of({mind.seat}))
-    for seat in order:
-        if seat in fresh:
-            return int(seat)
-    return int(mind.rng.choice(sorted(fresh or legal)))
-
-
-def _check_mark(event: Event) -> list[dict[str, Any]]:
-    result = event.payload.get("result")
-    return mark(event.payload.get("target"), "checked", f"checked: {result}, {night_of(event)}")
-
-
-SEER_UNIT = RoleUnit(
-    SEER,
-    god=True,
-    night=31,
-    power=said(
-        "Each night you check one other living player and learn whether they are Good or a "
-        "Werewolf; only you learn the result."
-    ),
-    strategy="Check the players whose side matters most (loud speakers, sheriff candidates) "
-    "and reveal your results when they can swing a vote: once you claim, the werewolves hunt "
-    "you.",
-    night_rules=lambda obs: [
-        "- The Seer checks one other living player and learns whether they are Good or a Werewolf."
-    ],
-    view=_checks,
-    lines={
-        "seer_action": lambda p, n: f"[seer] {n(p['seat'])} checks {n(p['target'])}: {p['result']}",
-    },
-    marks={"seer_action": _check_mark},
-    choice=NightChoice(
-        "SEER",
-        "Whose identity do you check tonight?",
-        _check,
-        bot=_next_check,
-        mode="inspect",
-        table=("Werewolf", "Werewolf", "Witch", "Villager", "Villager"),
-    ),
-)
 
 # -- the Witch -------------------------------------------------------------------------------
 
@@ -225,5 +153,3 @@ VILLAGER_UNIT = RoleUnit(
     strategy="Listen for contradictions, watch who defends whom and how everyone votes, back a "
     "credible Seer, and do not split the village's votes.",
 )
-
-CLASSIC = (WEREWOLF_UNIT, VILLAGER_UNIT, SEER_UNIT, WITCH_UNIT, HUNTER_UNIT)

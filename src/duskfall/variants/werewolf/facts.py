@@ -12,7 +12,7 @@ from duskfall.core.spectator import Ballot, casts_of
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.bot_reading import SEER_CLAIM
 from duskfall.variants.werewolf.roles import SEER, WOLF_TEAM
-from duskfall.variants.werewolf.units import CHOICES
+from duskfall.variants.werewolf.units import CHOICES, UNITS
 
 BALLOTS = {P.BADGE_VOTE: "sheriff election", P.VOTE: "exile vote", P.WOLF_KILL: "wolves' kill"}
 BALLOT_KINDS = frozenset({"vote", "werewolf_kill", "wolf_votes"})
@@ -30,6 +30,9 @@ MODES = {
     P.BADGE_VOTE: "vote",
     P.VOTE: "vote",
 }
+
+TEACHES = {kind: teach for unit in UNITS.values() for kind, teach in unit.learnt.items()}
+"""What each private event kind teaches its holder (the units declare it)."""
 
 
 class WerewolfFacts(GameFacts):
@@ -65,10 +68,8 @@ class WerewolfFacts(GameFacts):
     def learnt(self, kind: str, payload: Mapping[str, Any]) -> Learnt | None:
         if kind == "wolf_team":
             return Learnt(allies=frozenset(payload["wolves"]))
-        if kind == "seer_action" and isinstance(payload.get("target"), int):
-            evil = str(payload["result"]).lower() == "werewolf"
-            return Learnt(checks={payload["target"]: evil})
-        return None
+        teach = TEACHES.get(kind)
+        return teach(payload) if teach is not None else None
 
     def mode(self, kind: str) -> str:
         unit = CHOICES.get(kind)

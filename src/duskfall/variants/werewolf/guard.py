@@ -4,9 +4,9 @@ does not stop poison. A player both guarded and saved by the antidote survives, 
 the table says so (``guarded_and_saved``: the rules settle it, as any shielded seat).
 
 Everything about him is here: his rules text, power and coaching hint, his night choice
-(question, targets, how it shields, what he remembers at dawn, how a bot picks, the check-bot's
-table), his view (``last_guarded``), the typed model, line and mark of ``guard_action``, and
-what the no-leak check randomises of what only he knows.
+(question, targets, how it shields, what he remembers at dawn, how a bot picks), his view
+(``last_guarded``), the typed model, line and mark of ``guard_action``, and what the no-leak
+check randomises of what only he knows.
 """
 
 from __future__ import annotations

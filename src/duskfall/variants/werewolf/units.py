@@ -6,14 +6,30 @@ from __future__ import annotations
 
 from duskfall.core.typed_event import event_types
 from duskfall.variants.werewolf.bodyguard import BODYGUARD_UNIT
-from duskfall.variants.werewolf.classic_roles import CLASSIC
+from duskfall.variants.werewolf.classic_roles import (
+    HUNTER_UNIT,
+    VILLAGER_UNIT,
+    WEREWOLF_UNIT,
+    WITCH_UNIT,
+)
 from duskfall.variants.werewolf.events import TABLE_EVENTS, WerewolfEvent
 from duskfall.variants.werewolf.guard import GUARD_UNIT
 from duskfall.variants.werewolf.idiot import IDIOT_UNIT
 from duskfall.variants.werewolf.role_unit import RoleUnit
+from duskfall.variants.werewolf.seer import SEER_UNIT
 
 UNITS: dict[str, RoleUnit] = {
-    unit.name: unit for unit in (*CLASSIC, GUARD_UNIT, IDIOT_UNIT, BODYGUARD_UNIT)
+    unit.name: unit
+    for unit in (
+        WEREWOLF_UNIT,
+        VILLAGER_UNIT,
+        SEER_UNIT,
+        WITCH_UNIT,
+        HUNTER_UNIT,
+        GUARD_UNIT,
+        IDIOT_UNIT,
+        BODYGUARD_UNIT,
+    )
 }
 
 CHOICES: dict[str, RoleUnit] = {
