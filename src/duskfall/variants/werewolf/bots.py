@@ -3,9 +3,9 @@
 The heuristic bot reads its own observation only (:mod:`.bot_reading` folds the history) and
 speaks plainly, so it follows LLMs and people who speak like it, and they can follow it:
 
-* **seer**: checks claimants, its accusers and the unchecked; claims on day 1 with every result
-  ("I am the Seer. Seat 4 is a werewolf."), runs for sheriff, passes the badge to a player it
-  checked good;
+* **the checker** (the role that claims its checks, :data:`~.units.CHECKER`): checks as its
+  unit's night choice says; claims on day 1 with every result (its unit's ``claim``, then
+  "Seat 4 is a werewolf."), runs for sheriff, passes the badge to a player it checked good;
 * **village**: trusts the first seer claim it cannot refute (a claim calling *it* a werewolf is
   a lie; a claimant the witch saw attacked by the wolves is believed first); exiles, in order,
   the seer's wolves, counter-claimants, the sheriff's pick, who voted against the trusted seer
@@ -33,8 +33,8 @@ from duskfall.core.bot import Bot
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
-from duskfall.variants.werewolf.roles import SEER, WEREWOLF, unit_of
-from duskfall.variants.werewolf.units import CHOICES
+from duskfall.variants.werewolf.roles import WEREWOLF, unit_of
+from duskfall.variants.werewolf.units import CHECKER, CHOICES
 
 
 class RandomBot(Bot):
@@ -72,7 +72,7 @@ class HeuristicBot(Bot):
         A claimant the wolves attacked (the witch was told) is believed first; a claimant
         calling this good seat a werewolf is lying; wolves believe no one.
         """
-        if obs["role"] == SEER:
+        if unit_of(obs["role"]).claim:  # it checks players itself
             return self.seat
         if obs["role"] == WEREWOLF:
             return None
@@ -84,12 +84,12 @@ class HeuristicBot(Bot):
                 return claimant
         return candidates[0] if candidates else None
 
-    def trusted_seer(self, obs: Mapping[str, Any]) -> int | None:
-        """Whom this seat believes is the seer (what a role's night choice asks the bot)."""
+    def trusted_checker(self, obs: Mapping[str, Any]) -> int | None:
+        """Whose claimed checks this seat believes (what a role's night choice asks the bot)."""
         return self._trusted_seer(obs)
 
     def _results(self, obs: Mapping[str, Any]) -> dict[int, str]:
-        if obs["role"] == SEER:
+        if unit_of(obs["role"]).claim:
             return {c["target"]: c["result"] for c in obs["checks"]}
         seer = self._trusted_seer(obs)
         return dict(self.reading.claims.get(seer, {})) if seer is not None else {}
@@ -104,7 +104,7 @@ class HeuristicBot(Bot):
         return good | {self.seat} | ({seer} if seer is not None else set())
 
     def _liars(self, obs: Mapping[str, Any], alive: set[int]) -> list[int]:
-        """Seer claimants other than the trusted seer (counter-claimants), still alive."""
+        """Claimants other than the trusted one (counter-claimants), still alive."""
         seer = self._trusted_seer(obs)
         return [c for c in self.reading.claims if c != seer and c != self.seat and c in alive]
 
@@ -156,7 +156,8 @@ class HeuristicBot(Bot):
             return YesNo(kind, self._runs(observation))
         if kind == P.BADGE_WITHDRAW:
             seer = self._trusted_seer(observation)
-            stays = observation["role"] in (SEER, WEREWOLF) or seer is None or seer == self.seat
+            role = observation["role"]
+            stays = bool(unit_of(role).claim) or role == WEREWOLF or seer in (None, self.seat)
             return YesNo(kind, not stays)
         unit = CHOICES.get(kind)
         if unit is not None and unit.choice is not None:  # a role's own night choice
@@ -168,7 +169,7 @@ class HeuristicBot(Bot):
         return Pick(kind, target)
 
     def _runs(self, obs: Mapping[str, Any]) -> bool:
-        if obs["role"] == SEER:
+        if unit_of(obs["role"]).claim:
             return True
         bold = obs["role"] == WEREWOLF and self.seat == min(self._wolves(obs))
         if bold and self.rng.random() < self.BOLD_WOLF:
@@ -270,12 +271,12 @@ class HeuristicBot(Bot):
             choice = self._prey(obs, alive)
             return f"Let us kill seat {choice}." if choice is not None else "No kill tonight."
         role = obs["role"]
-        if role == SEER:
+        if unit_of(role).claim:
             results = " ".join(
                 f"Seat {c['target']} is {'a werewolf' if c['result'] == WOLF_RESULT else 'good'}."
                 for c in obs["checks"]
             )
-            text = f"I am the Seer. {results}".strip()
+            text = f"{unit_of(role).claim} {results}".strip()
             pick = self._suspect(obs, alive)
         elif role == WEREWOLF:
             text, pick = self._wolf_cover(obs, alive)
@@ -295,12 +296,12 @@ class HeuristicBot(Bot):
         if self.fake_claim is not None:  # keep up the fake claim, and push its "wolf"
             fake = self.fake_claim
             pick = fake if fake in alive else self._wolf_vote(obs, alive)
-            return f"I am the Seer. Seat {fake} is a werewolf.", pick
+            return f"{CHECKER.claim} Seat {fake} is a werewolf.", pick
         leader = min(w for w in wolves if w in alive) if wolves & alive else self.seat
         for claimant in self.reading.claims:
             named = [s for s in self.reading.accused_by(claimant) if s in wolves]
             if claimant not in wolves and named and claimant in alive and leader == self.seat:
-                return f"I am the Seer. Seat {claimant} is a werewolf.", claimant
+                return f"{CHECKER.claim} Seat {claimant} is a werewolf.", claimant
         return "I am a villager.", self._wolf_vote(obs, alive)
 
 

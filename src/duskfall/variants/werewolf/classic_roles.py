@@ -64,7 +64,7 @@ WITCH_UNIT = RoleUnit(
         "living player), each once per game, at most one potion a night."
     ),
     strategy="Saving the first night's victim is usually right; keep the poison for a player "
-    "you are confident is a werewolf, such as one a credible Seer named.",
+    "you are confident is a werewolf, such as one a credible {checker} named.",
     night_rules=lambda obs: [
         "- The Witch is then told whom the werewolves attacked, if anyone. She has one "
         "antidote, which saves the attacked player (not herself), and one poison, which "
@@ -142,7 +142,7 @@ WEREWOLF_UNIT = RoleUnit(
         "speak and vote like everyone else; only the werewolves know who the werewolves are."
     ),
     strategy="Pass for a villager by day, defend your partners without seeming to, and steer "
-    "the votes onto good players; the Seer and the Witch are the most dangerous to you, and a "
+    "the votes onto good players; the {checker} and the Witch are the most dangerous to you, and a "
     "false role claim can confuse the village.",
     view=lambda state, seat: {"wolves": [s for s in range(state.num_seats) if state.is_wolf[s]]},
 )
@@ -151,5 +151,5 @@ VILLAGER_UNIT = RoleUnit(
     VILLAGER,
     power=said("You have no power at night; by day you speak and vote."),
     strategy="Listen for contradictions, watch who defends whom and how everyone votes, back a "
-    "credible Seer, and do not split the village's votes.",
+    "credible {checker}, and do not split the village's votes.",
 )

@@ -58,8 +58,8 @@ def _settle(night: Night, deaths: dict[int, str]) -> None:
 
 
 def _bot(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
-    """Protect the Seer it trusts, else the sheriff, else itself."""
-    for choice in (mind.trusted_seer(obs), obs["sheriff"], mind.seat):
+    """Protect the checker it trusts, else the sheriff, else itself."""
+    for choice in (mind.trusted_checker(obs), obs["sheriff"], mind.seat):
         if choice in targets:
             return choice
     return None
@@ -90,7 +90,7 @@ GUARD_UNIT = RoleUnit(
         "Each night you protect one living player (yourself included) from the werewolves' "
         "attack, never the same player two nights running. Protection does not stop poison."
     ),
-    strategy="Protect the player the werewolves most want dead (a revealed Seer, the "
+    strategy="Protect the player the werewolves most want dead (a revealed {checker}, the "
     "sheriff), and vary your protection, since no player can be protected two nights running.",
     night_rules=_rules,
     view=lambda state, seat: {"last_guarded": state.notes.get(_LAST)},

@@ -90,14 +90,15 @@ class Night(Table, Protocol):
 
 
 class Mind(Protocol):
-    """What the heuristic bot tells a role's night choice: its seat, whom it trusts as the
-    Seer, what it read in the speeches and votes (``reading``), and its random source."""
+    """What the heuristic bot tells a role's night choice: its seat, whose claimed checks it
+    trusts (:data:`~.units.CHECKER`), what it read in the speeches and votes (``reading``), and
+    its random source."""
 
     seat: int
     rng: Any
     reading: Any
 
-    def trusted_seer(self, obs: Obs) -> int | None: ...
+    def trusted_checker(self, obs: Obs) -> int | None: ...
 
 
 def _others(night: Night, seat: int) -> tuple[int, ...]:
@@ -148,7 +149,8 @@ class RoleUnit:
       the win condition), ``plural`` (``Werewolves``; default ``name + "s"``);
     * ``night``: the position of its night step (lower acts earlier; None: no night step);
     * ``power(obs)``: what its holder can do, in the seat's system prompt; ``strategy``: the
-      coaching hint;
+      coaching hint (another role named by what it does: ``{checker}``, see
+      :func:`~.units.strategy_of`);
     * ``night_rules(obs)``, ``day_rules(obs)``: its lines in the table's rules (every seat's
       prompt), given the public facts of the table;
     * ``view(state, seat)``: the private facts its holder's view adds;

@@ -39,6 +39,17 @@ CHOICES: dict[str, RoleUnit] = {
 }
 """The units that decide at night on their own, by decision kind, in night order."""
 
+CHECKER: RoleUnit = next(u for u in UNITS.values() if u.claim)
+"""The role whose holder checks players at night and claims it in speech with the results (its
+unit's ``claim``): the bots read, trust and fake such claims, the common facts count them, and
+other units' prose names it ``{checker}``."""
+
+
+def strategy_of(unit: RoleUnit) -> str:
+    """A unit's coaching hint, the roles it names by what they do filled in (``{checker}``)."""
+    return unit.strategy.format(checker=CHECKER.name)
+
+
 EVENT_TYPES: dict[str, type[WerewolfEvent]] = event_types(
     (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))
 )
