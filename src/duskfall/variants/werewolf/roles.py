@@ -37,6 +37,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "werewolf-6": (WEREWOLF,) * 2 + (VILLAGER,) * 2 + (SEER, WITCH),
 }
 DEFAULT_PRESET = "werewolf-12"
+LIST_EXAMPLE = (WEREWOLF, WEREWOLF, SEER)  # how a custom role list starts, in the config's help
 
 KIT_GAMES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("werewolf-witch", (WITCH, WEREWOLF, WEREWOLF, SEER, VILLAGER, VILLAGER), "witch"),
