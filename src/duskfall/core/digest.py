@@ -1,7 +1,7 @@
 """The digest of a speech: its sentences that name a player or a role (claims, accusations).
 
 Older days of a seat's history are shown as digests (:mod:`duskfall.core.transcript`); a
-speech keeps the sentences that point at someone ("I am the Seer.", "Bram is a werewolf.",
+speech keeps the sentences that point at someone (a role claim, "Bram is a werewolf.",
 "vote seat 4"), clipped to about :data:`DIGEST_CHARS` characters. A speech that names nobody
 keeps only the fact that it was made. Each variant gives its own role words.
 """

@@ -201,7 +201,7 @@ def _role(observation: Payload) -> str | None:
 
 
 def roles_line(roles: Any) -> str:
-    """``roles: seat 0 Villager, seat 1 Seer, ...`` from a list or a ``{seat: role}`` map."""
+    """``roles: seat 0 Villager, seat 1 Werewolf, ...`` from a list or a ``{seat: role}`` map."""
     pairs = roles.items() if isinstance(roles, Mapping) else enumerate(roles)
     ordered = sorted(((int(s), r) for s, r in pairs), key=lambda i: i[0])
     return "roles: " + ", ".join(f"seat {s} {r}" for s, r in ordered)

@@ -161,7 +161,7 @@ class VariantInfo:
     * ``event_types``: the typed model of every event kind its rules emit (empty: not
       declared); the kit checks every event of random games converts to it and back;
     * ``roles``: the names of the roles it deals (empty: not declared);
-    * ``role_named``: the name of a role as people write it (``seers`` -> ``Seer``), or
+    * ``role_named``: the name of a role as people write it (``villagers`` -> ``Villager``), or
       ValueError naming the roles;
     * ``kit``: its entries in the agent writer's kit (check-bot games and rows, catalog
       tables; :mod:`duskfall.core.kit_entries`).

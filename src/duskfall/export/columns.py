@@ -106,7 +106,7 @@ DECISIONS = Table(
         Column("side", "string", "the seat's side: `village` or `evil`"),
         Column("day", "int", "day number"),
         Column("phase", "string", "`NIGHT`, `DAY`..."),
-        Column("kind", "string", "the decision asked (`VOTE`, `SPEECH`, `SEER`...)"),
+        Column("kind", "string", "the decision asked (`VOTE`, `SPEECH`...)"),
         Column("by", "string", "`agent`, or `fallback` when the rules' default was applied"),
         Column("attempts", "int", "answers the seat gave (refused ones included)"),
         Column("refused_attempts", "int", "answers refused as illegal or unreadable"),

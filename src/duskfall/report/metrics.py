@@ -17,8 +17,9 @@ What is counted (``evil`` is the variant's last team, see :mod:`duskfall.arena.s
   night kill.
 * **teammate votes** (bussing): exile votes an evil seat cast on another evil seat.
 * **role claims**: public claims of a role, as the variant reads them (sports mafia:
-  declarations with sheriff checks; werewolf: speeches claiming the seer in the plain form its
-  bots speak, ``I am the Seer. Seat 4 is a werewolf.``); truthful when the seat held that role.
+  declarations with sheriff checks; werewolf: speeches claiming its checking role in the plain
+  form its bots speak, the role's claim then ``Seat 4 is a werewolf.``); truthful when the
+  seat held that role.
 * **legal first try**: decisions answered legally at the first attempt; **fallbacks**: decisions
   settled by the documented fallback.
 * **model usage**: calls, prompt tokens (cached and uncached), completion tokens, cost and

@@ -10,6 +10,7 @@ kind and language.
 from __future__ import annotations
 
 import csv
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,13 +22,13 @@ from duskfall.lab.leaks import Reading, read_speech
 from duskfall.lab.texts import Vocabulary
 
 SENTENCES = Path(__file__).resolve().parents[3] / "tests" / "lab" / "leak_sentences"
-NAMES = {"ana": 0, "lia": 1, "bruno": 2, "sofia": 3, "tom": 4, "elena": 5, "marco": 6, "nina": 7}
-WOLF, SEER = 2, 3
-ROLES = {0: "Villager", 1: "Villager", 2: "Werewolf", 3: "Seer", 4: "Villager",
-         5: "Werewolf", 6: "Witch", 7: "Hunter"}  # fmt: skip
+_TABLE = json.loads((SENTENCES / "table.json").read_text(encoding="utf-8"))
+NAMES: dict[str, int] = _TABLE["names"]  # the table's players, by name (that folder's README)
+ROLES: dict[int, str] = dict(enumerate(_TABLE["roles"]))
 TEAMS = {"Werewolf": "werewolf"}
 KINDS = ("self", "teammate", "claim", "result")
-SPEAKER = {"self": WOLF, "teammate": WOLF, "claim": SEER, "result": SEER}
+SPEAKER: dict[str, int] = _TABLE["speakers"]  # who says each kind of speech
+WOLF = SPEAKER["self"]
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,7 @@ class BrowserPlayer(PageRequests, Provider):
         return Completion((await self._requests.ask(request)).strip())
 
     def headline(self) -> str:
-        """``You are Cleo (seat 2), the Seer`` (the role once it is dealt)."""
+        """``You are Cleo (seat 2), the Villager`` (the role once it is dealt)."""
         role = self.role()
         return f"You are {self.player} (seat {self.seat})" + (f", the {role}" if role else "")
 

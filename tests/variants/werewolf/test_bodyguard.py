@@ -192,14 +192,16 @@ def test_check_bot_plays_him_and_reports_his_decision() -> None:
 
 
 ROLE_FILES = {
-    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (14, 22), "Witch": (17, 21),
+    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (4, 5), "Witch": (17, 21),
 }  # fmt: skip
 """The most files that may name each role: of ``variants/werewolf/``, and of all ``src/``. A role
-that is a unit takes its module and its line in ``units.py``; the Guard adds the presets
-(``roles.py``) and the learning encoder's fixed layout (``encoder.py``), and outside the variant
-the check-bot's steering (``kit/scenarios.py``), the GM's night roles (``gm/shadow.py``) and the
-web's unrelated request ``Guard`` (``web/guard.py``, ``web/app.py``). The Seer and Witch, not
-moved yet, are held where they stand."""
+that is a unit takes its module and its line in ``units.py``; the Guard and the Seer add the
+tables that deal several roles (``roles.py``: the presets, the check-bot's tables) and the
+learning encoder's fixed layout (``encoder.py``), and outside the variant the GM's night roles
+(``gm/shadow.py``: the werewolf rules' wire vocabulary the GM's shadow game answers in); the
+Guard also the check-bot's steering (``kit/scenarios.py``) and the web's unrelated request
+``Guard`` (``web/guard.py``, ``web/app.py``). The Witch, not moved yet, is held where she
+stands."""
 
 
 def naming_files(role: str) -> set[str]:
@@ -233,3 +235,11 @@ def test_the_bodyguard_and_the_guard_each_have_a_module_and_a_line_in_units() ->
     assert naming_files("Bodyguard") == {"variants/werewolf/bodyguard.py",
                                          "variants/werewolf/units.py"}  # fmt: skip
     assert {"variants/werewolf/guard.py", "variants/werewolf/units.py"} <= naming_files("Guard")
+
+
+def test_the_seer_is_named_by_his_module_the_registry_the_tables_and_the_encoder() -> None:
+    variant = "variants/werewolf/"
+    assert naming_files("Seer") == {
+        *(variant + name for name in ("seer.py", "units.py", "roles.py", "encoder.py")),
+        "gm/shadow.py",
+    }

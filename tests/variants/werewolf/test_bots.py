@@ -90,7 +90,7 @@ def test_a_claim_calling_a_good_seat_a_wolf_is_refuted_and_the_liar_exiled() -> 
     assert villager.act(state.observe(4), state.legal(4)) == Pick("VOTE", 2)  # believes 8
     other = bot(5)
     other.act(state.observe(5), state.legal(5))
-    assert other._trusted_seer(state.observe(5)) == 0  # the first claim, not refuted for 5
+    assert other.trusted_checker(state.observe(5)) == 0  # the first claim, not refuted for 5
 
 
 def test_wolves_counter_claim_against_a_seer_who_named_a_partner() -> None:

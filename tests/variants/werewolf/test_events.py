@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from duskfall.core.events import Event
 from duskfall.testing import play_random
 from duskfall.variants.werewolf import VARIANT
-from duskfall.variants.werewolf.events import SeerAction, WerewolfKill
+from duskfall.variants.werewolf.events import WerewolfKill
 from duskfall.variants.werewolf.idiot import IdiotRevealed
+from duskfall.variants.werewolf.seer import SeerAction
 from duskfall.variants.werewolf.units import EVENT_TYPES
 
 OPTIONS = st.fixed_dictionaries(

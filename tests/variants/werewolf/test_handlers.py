@@ -81,7 +81,7 @@ async def test_a_bad_reply_is_re_asked_with_the_rules_hint() -> None:
     assert "Your previous answer was refused: seat 99" in seer.calls[1]["user"]
     logged = [(e.kind, e.payload.get("seat")) for e in scheduler.record.events]
     assert ("invalid_action", SEER) in logged and ("thought", SEER) in logged
-    assert state.checks == [(1, 1, "Werewolf")]
+    assert state.observe(SEER)["checks"] == [{"night": 1, "target": 1, "result": "Werewolf"}]
 
 
 async def test_after_the_retries_the_fallback_is_recorded_and_legal() -> None:
@@ -117,7 +117,7 @@ def test_speeches_and_last_acts_are_declared_sequential() -> None:
     sequential = VARIANT.info.sequential_kinds
     assert sequential == P.SEQUENTIAL_KINDS <= set(VARIANT.info.kit.rows)
     assert {P.SPEECH, P.WOLF_CHAT, P.LAST_WORDS, P.HUNTER_SHOT, P.BADGE_PASS} <= sequential
-    assert not {P.VOTE, P.WOLF_KILL, "GUARD", P.SEER, "BODYGUARD", P.BADGE_RUN} & sequential
+    assert not {P.VOTE, P.WOLF_KILL, "GUARD", "SEER", "BODYGUARD", P.BADGE_RUN} & sequential
 
 
 async def test_a_whole_game_with_raw_string_participants() -> None:

@@ -4,8 +4,8 @@ Bodyguard dies in their place and they live. He cannot protect himself; protecti
 stop poison.
 
 Everything about him is here: his rules text, power and coaching hint for the prompts, his
-night choice (question, legal targets, how it applies, what it does at dawn, how a bot picks,
-the check-bot's table), the typed model, line and mark of ``bodyguard_action``, and what the
+night choice (question, legal targets, how it applies, what it does at dawn, how a bot
+picks), the typed model, line and mark of ``bodyguard_action``, and what the
 no-leak check randomises of what only he knows.
 """
 
@@ -59,8 +59,8 @@ def _settle(night: Night, deaths: dict[int, str]) -> None:
 
 
 def _bot(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
-    """Protect the Seer it trusts, else the sheriff, else anyone (at random)."""
-    for seat in (mind.trusted_seer(obs), obs["sheriff"]):
+    """Protect the checker it trusts, else the sheriff, else anyone (at random)."""
+    for seat in (mind.trusted_checker(obs), obs["sheriff"]):
         if seat in targets:
             return seat
     return None
@@ -81,7 +81,7 @@ BODYGUARD_UNIT = RoleUnit(
         "nobody else saves them, you die in their place and they live. You cannot protect "
         "yourself, and protection does not stop poison."
     ),
-    strategy="Protect the player the werewolves most want dead (a credible Seer, the "
+    strategy="Protect the player the werewolves most want dead (a credible {checker}, the "
     "sheriff): your life for theirs is a good trade for the village.",
     night_rules=lambda obs: [
         "- The Bodyguard protects one other living player: if the werewolves attacked "

@@ -1,12 +1,13 @@
 """What the heuristic Werewolf bot reads in its seat's history (and nothing else).
 
 :class:`Reading` folds a seat's visible history, entry by entry, into the public facts the bot
-reasons with: seer claims and their results (in the order they were made), the sheriff's
+reasons with: claimed checks and their results (in the order they were made), the sheriff's
 suggestion, who suspected whom in speeches, who voted for whom, and the seats the wolves
 attacked (known to the witch only; a wolf never attacks a partner). Speech is read the way a
 person would read it, so the bot follows LLMs and people who speak plainly:
 
-* ``I am the Seer. Seat 4 is a werewolf. Seat 2 is good.`` is a seer claim with results;
+* the checking role's claim (its unit's ``claim``, :data:`~.units.CHECKER`) followed by
+  ``Seat 4 is a werewolf. Seat 2 is good.`` is a claimed check with results;
 * ``I suspect seat 3`` an accusation; ``exile seat 3`` (from the sheriff) a suggestion;
 * in the wolves' chat, ``kill seat 5`` or ``no kill`` a proposal.
 """
@@ -20,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.variants.werewolf import phases as P
+from duskfall.variants.werewolf.units import CHECKER
 
-SEER_CLAIM = re.compile(r"\bi am the seer\b", re.IGNORECASE)
+CLAIM = re.compile(rf"\b{re.escape(CHECKER.claim.rstrip('.'))}\b", re.IGNORECASE)
 RESULT = re.compile(r"\bseat (\d+)(?: \([^)]*\))? is (?:a )?(werewolf|good)\b", re.IGNORECASE)
 SUGGESTION = re.compile(r"\b(?:exile|vote(?: for)?|kill) seat (\d+)\b", re.IGNORECASE)
 SUSPECT = re.compile(r"\bsuspect seat (\d+)\b", re.IGNORECASE)
@@ -68,7 +70,7 @@ class Reading:
             elif match := SUGGESTION.search(text):
                 self.proposals.setdefault(speaker, int(match.group(1)))
             return
-        if SEER_CLAIM.search(text):
+        if CLAIM.search(text):
             results = self.claims.setdefault(speaker, {})
             for seat, result in RESULT.findall(text):
                 results[int(seat)] = WOLF_RESULT if result.lower() == "werewolf" else GOOD_RESULT

@@ -3,23 +3,23 @@
 The heuristic bot reads its own observation only (:mod:`.bot_reading` folds the history) and
 speaks plainly, so it follows LLMs and people who speak like it, and they can follow it:
 
-* **seer**: checks claimants, its accusers and the unchecked; claims on day 1 with every result
-  ("I am the Seer. Seat 4 is a werewolf."), runs for sheriff, passes the badge to a player it
-  checked good;
-* **village**: trusts the first seer claim it cannot refute (a claim calling *it* a werewolf is
-  a lie; a claimant the witch saw attacked by the wolves is believed first); exiles, in order,
-  the seer's wolves, counter-claimants, the sheriff's pick, who voted against the trusted seer
-  or its good checks, who suspected the seer, and otherwise the table's most suspected player
-  (everyone converges on it) or abstains;
-* **witch**: keeps the antidote for the trusted seer or sheriff (first night: saves anyone),
-  poisons a wolf the trusted seer named, or a counter-claimant;
-* **guard**: protects the trusted seer, else the sheriff, else itself (never the same seat twice
-  in a row, as the rules want); **hunter**: shoots a known wolf or a counter-claimant;
-* **wolves**: agree on the first proposal in their chat, never kill a partner, hunt the seer
+* **the checker** (the role that claims its checks, :data:`~.units.CHECKER`): checks as its
+  unit's night choice says; claims on day 1 with every result (its unit's ``claim``, then
+  "Seat 4 is a werewolf."), runs for sheriff, passes the badge to a player it checked good;
+* **village**: trusts the first claimed checker it cannot refute (a claim calling *it* a
+  werewolf is a lie; a claimant the witch saw attacked by the wolves is believed first);
+  exiles, in order, the trusted checker's wolves, counter-claimants, the sheriff's pick, who
+  voted against the trusted checker or its good checks, who suspected it, and otherwise the
+  table's most suspected player (everyone converges on it) or abstains;
+* **witch**: keeps the antidote for the trusted checker or sheriff (first night: saves anyone),
+  poisons a wolf the trusted checker named, or a counter-claimant;
+* **guard**: protects the trusted checker, else the sheriff, else itself (never the same seat
+  twice in a row, as the rules want); **hunter**: shoots a known wolf or a counter-claimant;
+* **wolves**: agree on the first proposal in their chat, never kill a partner, hunt the
   claimant, then the sheriff, then whoever accuses them; on day 1 the lowest wolf sometimes
-  (30%) runs for sheriff on a fake seer claim naming a good player a werewolf, and keeps it up;
+  (30%) runs for sheriff on a fake claim naming a good player a werewolf, and keeps it up;
   by day they blend in (suspect and vote with the table) instead of voting as a block,
-  counter-claim seer against a claimant who named a partner, and never vote out a partner (no
+  counter-claim against a claimant who named a partner, and never vote out a partner (no
   bussing pattern to read).
 """
 
@@ -33,8 +33,8 @@ from duskfall.core.bot import Bot
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
-from duskfall.variants.werewolf.roles import SEER, WEREWOLF, unit_of
-from duskfall.variants.werewolf.units import CHOICES
+from duskfall.variants.werewolf.roles import WEREWOLF, unit_of
+from duskfall.variants.werewolf.units import CHECKER, CHOICES
 
 
 class RandomBot(Bot):
@@ -51,12 +51,12 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    BOLD_WOLF = 0.3  # how often the lowest wolf runs for sheriff on a fake seer claim
+    BOLD_WOLF = 0.3  # how often the lowest wolf runs for sheriff on a fake claim
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
         self.reading = Reading()
-        self.fake_claim: int | None = None  # whom this wolf's fake seer claim calls a wolf
+        self.fake_claim: int | None = None  # whom this wolf's fake claim calls a wolf
 
     # -- beliefs ---------------------------------------------------------------------------
 
@@ -66,13 +66,14 @@ class HeuristicBot(Bot):
     def _wolves(self, obs: Mapping[str, Any]) -> set[int]:
         return set(obs.get("wolves", ()))
 
-    def _trusted_seer(self, obs: Mapping[str, Any]) -> int | None:
-        """Whom this seat believes is the seer: itself, else the first claim it cannot refute.
+    def trusted_checker(self, obs: Mapping[str, Any]) -> int | None:
+        """Whose claimed checks this seat believes: its own (it holds the checking role), else
+        the first claimant it cannot refute (what a role's night choice asks the bot too).
 
         A claimant the wolves attacked (the witch was told) is believed first; a claimant
         calling this good seat a werewolf is lying; wolves believe no one.
         """
-        if obs["role"] == SEER:
+        if unit_of(obs["role"]).claim:  # it checks players itself
             return self.seat
         if obs["role"] == WEREWOLF:
             return None
@@ -84,29 +85,25 @@ class HeuristicBot(Bot):
                 return claimant
         return candidates[0] if candidates else None
 
-    def trusted_seer(self, obs: Mapping[str, Any]) -> int | None:
-        """Whom this seat believes is the seer (what a role's night choice asks the bot)."""
-        return self._trusted_seer(obs)
-
     def _results(self, obs: Mapping[str, Any]) -> dict[int, str]:
-        if obs["role"] == SEER:
+        if unit_of(obs["role"]).claim:
             return {c["target"]: c["result"] for c in obs["checks"]}
-        seer = self._trusted_seer(obs)
-        return dict(self.reading.claims.get(seer, {})) if seer is not None else {}
+        checker = self.trusted_checker(obs)
+        return dict(self.reading.claims.get(checker, {})) if checker is not None else {}
 
     def _known_wolves(self, obs: Mapping[str, Any], alive: set[int]) -> list[int]:
         return [s for s, r in self._results(obs).items() if r == WOLF_RESULT and s in alive]
 
     def _trusted(self, obs: Mapping[str, Any]) -> set[int]:
-        """The seer this seat trusts and the players it checked good (and this seat)."""
-        seer = self._trusted_seer(obs)
+        """The checker this seat trusts and the players it checked good (and this seat)."""
+        checker = self.trusted_checker(obs)
         good = {s for s, r in self._results(obs).items() if r == GOOD_RESULT}
-        return good | {self.seat} | ({seer} if seer is not None else set())
+        return good | {self.seat} | ({checker} if checker is not None else set())
 
     def _liars(self, obs: Mapping[str, Any], alive: set[int]) -> list[int]:
-        """Seer claimants other than the trusted seer (counter-claimants), still alive."""
-        seer = self._trusted_seer(obs)
-        return [c for c in self.reading.claims if c != seer and c != self.seat and c in alive]
+        """Claimants other than the trusted one (counter-claimants), still alive."""
+        checker = self.trusted_checker(obs)
+        return [c for c in self.reading.claims if c != checker and c != self.seat and c in alive]
 
     def _suspect(self, obs: Mapping[str, Any], alive: set[int]) -> int | None:
         """The good side's pick for the exile, or None to abstain (see the module docstring)."""
@@ -155,8 +152,9 @@ class HeuristicBot(Bot):
         if kind == P.BADGE_RUN:
             return YesNo(kind, self._runs(observation))
         if kind == P.BADGE_WITHDRAW:
-            seer = self._trusted_seer(observation)
-            stays = observation["role"] in (SEER, WEREWOLF) or seer is None or seer == self.seat
+            checker = self.trusted_checker(observation)
+            role = observation["role"]
+            stays = bool(unit_of(role).claim) or role == WEREWOLF or checker in (None, self.seat)
             return YesNo(kind, not stays)
         unit = CHOICES.get(kind)
         if unit is not None and unit.choice is not None:  # a role's own night choice
@@ -168,7 +166,7 @@ class HeuristicBot(Bot):
         return Pick(kind, target)
 
     def _runs(self, obs: Mapping[str, Any]) -> bool:
-        if obs["role"] == SEER:
+        if unit_of(obs["role"]).claim:
             return True
         bold = obs["role"] == WEREWOLF and self.seat == min(self._wolves(obs))
         if bold and self.rng.random() < self.BOLD_WOLF:
@@ -180,7 +178,7 @@ class HeuristicBot(Bot):
     def _target(self, obs: Mapping[str, Any], kind: str, targets: set[int]) -> int | None:
         alive = self._alive(obs)
         wolves = self._wolves(obs)
-        seer = self._trusted_seer(obs)
+        checker = self.trusted_checker(obs)
         if kind == P.WOLF_KILL:
             agreed = [t for t in self.reading.proposals.values() if t not in wolves]
             return agreed[0] if agreed else self._prey(obs, alive)
@@ -195,7 +193,7 @@ class HeuristicBot(Bot):
             if wolves:
                 ours = sorted(targets & wolves)
                 return ours[0] if ours else self.rng.choice(sorted(targets))
-            return seer if seer in targets else None
+            return checker if checker in targets else None
         if kind == P.BADGE_PASS:
             if wolves:
                 ours = sorted(targets & wolves)
@@ -205,7 +203,7 @@ class HeuristicBot(Bot):
         return None
 
     def _prey(self, obs: Mapping[str, Any], alive: set[int]) -> int | None:
-        """The wolves' victim: the seer claimant, the sheriff, an accuser, else anyone good."""
+        """The wolves' victim: the claimant, the sheriff, an accuser, else anyone good."""
         wolves = self._wolves(obs)
         prey = sorted(alive - wolves)
         if not prey:
@@ -221,7 +219,7 @@ class HeuristicBot(Bot):
         return self.rng.choice(prey)
 
     def _exposed(self, obs: Mapping[str, Any], alive: set[int]) -> list[int]:
-        """Living wolves a seer claimant (not a wolf) has named."""
+        """Living wolves a claimant (not a wolf) has named."""
         wolves = self._wolves(obs)
         return [
             s
@@ -235,9 +233,9 @@ class HeuristicBot(Bot):
         """Blend in: vote with the table against a good player; never bus first."""
         wolves = self._wolves(obs)
         exposed = self._exposed(obs, alive)
-        seers = [c for c in self.reading.claims if c not in wolves and c in alive]
-        if exposed and seers:
-            return seers[0]  # defend the partner: push back on the claimant
+        claimants = [c for c in self.reading.claims if c not in wolves and c in alive]
+        if exposed and claimants:
+            return claimants[0]  # defend the partner: push back on the claimant
         if self.reading.suggested in alive - wolves:
             return self.reading.suggested
         pick = self._table_pick(obs, alive - wolves - {self.seat})
@@ -248,8 +246,8 @@ class HeuristicBot(Bot):
 
     def _witch(self, obs: Mapping[str, Any], legal: Any) -> Potion:
         attacked = obs.get("attacked_tonight")
-        seer = self._trusted_seer(obs)
-        if legal.can_save and (obs["day"] == 1 or attacked in (seer, obs["sheriff"])):
+        checker = self.trusted_checker(obs)
+        if legal.can_save and (obs["day"] == 1 or attacked in (checker, obs["sheriff"])):
             return Potion(ANTIDOTE, attacked)
         alive = self._alive(obs)
         sure = self._known_wolves(obs, alive) + self._liars(obs, alive)
@@ -270,12 +268,12 @@ class HeuristicBot(Bot):
             choice = self._prey(obs, alive)
             return f"Let us kill seat {choice}." if choice is not None else "No kill tonight."
         role = obs["role"]
-        if role == SEER:
+        if unit_of(role).claim:
             results = " ".join(
                 f"Seat {c['target']} is {'a werewolf' if c['result'] == WOLF_RESULT else 'good'}."
                 for c in obs["checks"]
             )
-            text = f"I am the Seer. {results}".strip()
+            text = f"{unit_of(role).claim} {results}".strip()
             pick = self._suspect(obs, alive)
         elif role == WEREWOLF:
             text, pick = self._wolf_cover(obs, alive)
@@ -289,18 +287,18 @@ class HeuristicBot(Bot):
         return text
 
     def _wolf_cover(self, obs: Mapping[str, Any], alive: set[int]) -> tuple[str, int | None]:
-        """A wolf's speech and pick: a bold wolf keeps up its fake seer claim; otherwise the
-        lowest living wolf counter-claims seer against a claimant who named a partner."""
+        """A wolf's speech and pick: a bold wolf keeps up its fake claim; otherwise the
+        lowest living wolf counter-claims against a claimant who named a partner."""
         wolves = self._wolves(obs)
         if self.fake_claim is not None:  # keep up the fake claim, and push its "wolf"
             fake = self.fake_claim
             pick = fake if fake in alive else self._wolf_vote(obs, alive)
-            return f"I am the Seer. Seat {fake} is a werewolf.", pick
+            return f"{CHECKER.claim} Seat {fake} is a werewolf.", pick
         leader = min(w for w in wolves if w in alive) if wolves & alive else self.seat
         for claimant in self.reading.claims:
             named = [s for s in self.reading.accused_by(claimant) if s in wolves]
             if claimant not in wolves and named and claimant in alive and leader == self.seat:
-                return f"I am the Seer. Seat {claimant} is a werewolf.", claimant
+                return f"{CHECKER.claim} Seat {claimant} is a werewolf.", claimant
         return "I am a villager.", self._wolf_vote(obs, alive)
 
 

@@ -1,101 +1,29 @@
-"""Roles of seed 004's Werewolf as units: Werewolf, Villager, Seer, Witch, Hunter (the others
-have a module each, ``guard.py``...)."""
+"""Roles of seed 004's Werewolf as units: Werewolf, Villager, Witch, Hunter (the others have a
+module each, ``guard.py``...)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from duskfall.core.events import Event, seats_visibility
+from duskfall.core.events import Event
 from duskfall.core.spectator import mark, night_of
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.role_unit import (
     WOLF_TEAM,
-    Mind,
     Namer,
-    Night,
-    NightChoice,
     Obs,
     RoleUnit,
     in_play,
     said,
 )
 
-WEREWOLF, VILLAGER, SEER, WITCH, HUNTER = "Werewolf", "Villager", "Seer", "Witch", "Hunter"
-GOOD, BAD = "Good", "Werewolf"  # what the Seer learns
+WEREWOLF, VILLAGER, WITCH, HUNTER = "Werewolf", "Villager", "Witch", "Hunter"
 
 
 def hunter_shoots(obs: Obs) -> bool:
     return in_play(obs, HUNTER) and bool(obs["rules"]["hunter_shot"])
 
-
-# -- the Seer --------------------------------------------------------------------------------
-
-
-def _checks(state: Any, seat: int) -> dict[str, Any]:
-    return {"checks": [{"night": n, "target": t, "result": r} for n, t, r in state.checks]}
-
-
-def _check(night: Night, seat: int, target: int | None) -> None:
-    assert target is not None  # the Seer must choose
-    result = BAD if night.is_wolf[target] else GOOD
-    state: Any = night  # the game: its checks are what the Seer's view shows
-    state.checks.append((night.day, target, result))
-    night.emit(
-        "seer_action", seats_visibility([seat]), "SEER", seat=seat, target=target, result=result
-    )
-
-
-def _next_check(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
-    """The heuristic Seer's next check: a counter-claimant, then who accused it, then anyone
-    unknown."""
-    checked = {c["target"] for c in obs["checks"]}
-    legal = set(targets)
-    fresh = legal - checked
-    reading = mind.reading
-    against = reading.votes_against({mind.seat})
-    order = [c for c in reading.claims if c != mind.seat]
-    order += sorted(against, key=lambda s: (-against[s], s))
-    order += sorted(reading.suspecters_of({mind.seat}))
-    for seat in order:
-        if seat in fresh:
-            return int(seat)
-    return int(mind.rng.choice(sorted(fresh or legal)))
-
-
-def _check_mark(event: Event) -> list[dict[str, Any]]:
-    result = event.payload.get("result")
-    return mark(event.payload.get("target"), "checked", f"checked: {result}, {night_of(event)}")
-
-
-SEER_UNIT = RoleUnit(
-    SEER,
-    god=True,
-    night=31,
-    power=said(
-        "Each night you check one other living player and learn whether they are Good or a "
-        "Werewolf; only you learn the result."
-    ),
-    strategy="Check the players whose side matters most (loud speakers, sheriff candidates) "
-    "and reveal your results when they can swing a vote: once you claim, the werewolves hunt "
-    "you.",
-    night_rules=lambda obs: [
-        "- The Seer checks one other living player and learns whether they are Good or a Werewolf."
-    ],
-    view=_checks,
-    lines={
-        "seer_action": lambda p, n: f"[seer] {n(p['seat'])} checks {n(p['target'])}: {p['result']}",
-    },
-    marks={"seer_action": _check_mark},
-    choice=NightChoice(
-        "SEER",
-        "Whose identity do you check tonight?",
-        _check,
-        bot=_next_check,
-        mode="inspect",
-        table=("Werewolf", "Werewolf", "Witch", "Villager", "Villager"),
-    ),
-)
 
 # -- the Witch -------------------------------------------------------------------------------
 
@@ -136,7 +64,7 @@ WITCH_UNIT = RoleUnit(
         "living player), each once per game, at most one potion a night."
     ),
     strategy="Saving the first night's victim is usually right; keep the poison for a player "
-    "you are confident is a werewolf, such as one a credible Seer named.",
+    "you are confident is a werewolf, such as one a credible {checker} named.",
     night_rules=lambda obs: [
         "- The Witch is then told whom the werewolves attacked, if anyone. She has one "
         "antidote, which saves the attacked player (not herself), and one poison, which "
@@ -214,7 +142,7 @@ WEREWOLF_UNIT = RoleUnit(
         "speak and vote like everyone else; only the werewolves know who the werewolves are."
     ),
     strategy="Pass for a villager by day, defend your partners without seeming to, and steer "
-    "the votes onto good players; the Seer and the Witch are the most dangerous to you, and a "
+    "the votes onto good players; the {checker} and the Witch are the most dangerous to you, and a "
     "false role claim can confuse the village.",
     view=lambda state, seat: {"wolves": [s for s in range(state.num_seats) if state.is_wolf[s]]},
 )
@@ -223,7 +151,5 @@ VILLAGER_UNIT = RoleUnit(
     VILLAGER,
     power=said("You have no power at night; by day you speak and vote."),
     strategy="Listen for contradictions, watch who defends whom and how everyone votes, back a "
-    "credible Seer, and do not split the village's votes.",
+    "credible {checker}, and do not split the village's votes.",
 )
-
-CLASSIC = (WEREWOLF_UNIT, VILLAGER_UNIT, SEER_UNIT, WITCH_UNIT, HUNTER_UNIT)

@@ -10,6 +10,7 @@ from duskfall.core.seating import check_seat_order, seat_order_field
 from duskfall.variants.werewolf.roles import (
     DEFAULT_NAMES,
     DEFAULT_PRESET,
+    LIST_EXAMPLE,
     PRESETS,
     canonical_role,
     check_role_list,
@@ -25,7 +26,7 @@ class WerewolfConfig(BaseModel):
         None, description=f"role set: {', '.join(PRESETS)} (default {DEFAULT_PRESET})"
     )
     roles: list[str] | None = Field(
-        None, description="custom role list, e.g. ['Werewolf', 'Werewolf', 'Seer', ...]"
+        None, description=f"custom role list, e.g. [{', '.join(map(repr, LIST_EXAMPLE))}, ...]"
     )
     names: list[str] | None = Field(None, description="player names, one per seat")
     deal: Literal["shuffle", "in_order"] = Field(

@@ -32,7 +32,7 @@ ROLES = (WEREWOLF, VILLAGER, SEER, WITCH, HUNTER, GUARD)
 
 # The decision kinds of the learned layout, fixed likewise (a kind outside it reads as none).
 KINDS = (
-    P.WOLF_CHAT, P.WOLF_KILL, P.WITCH, "GUARD", P.SEER, P.BADGE_RUN, P.BADGE_SPEECH,
+    P.WOLF_CHAT, P.WOLF_KILL, P.WITCH, "GUARD", "SEER", P.BADGE_RUN, P.BADGE_SPEECH,
     P.BADGE_WITHDRAW, P.BADGE_VOTE, P.LAST_WORDS, P.HUNTER_SHOT, P.BADGE_PASS, P.SPEECH, P.VOTE,
 )  # fmt: skip
 

@@ -29,11 +29,6 @@ class WitchActionType(StrEnum):
     PASS = "PASS"
 
 
-class SeerResult(StrEnum):
-    GOOD = "Good"
-    WEREWOLF = "Werewolf"
-
-
 class Cause(StrEnum):
     WOLVES = "wolves"
     POISON = "poison"
@@ -161,14 +156,6 @@ class WitchAction(WerewolfEvent):
     target: int | None = None
 
 
-class SeerAction(WerewolfEvent):
-    kind: ClassVar[str] = "seer_action"
-    sub_phase: str | None = P.SEER
-    seat: int
-    target: int
-    result: SeerResult
-
-
 class NightResolved(WerewolfEvent):
     kind: ClassVar[str] = "night_resolved"
     attacked: int | None
@@ -254,7 +241,7 @@ class GameEnd(WerewolfEvent):
 
 TABLE_EVENTS: tuple[type[WerewolfEvent], ...] = (
     GameStart, RolesDealt, RoleAssigned, WolfTeam, NightStart, DayStart, Speech, WolfVotes,
-    WerewolfKill, WitchTold, WitchAction, SeerAction, NightResolved,
+    WerewolfKill, WitchTold, WitchAction, NightResolved,
     BadgeCandidates, BadgeWithdrawals, Vote, VoteResult, SheriffElected, Deaths, Exiled,
     HunterShot, BadgePassed, GameEnd,
 )  # fmt: skip

@@ -1,5 +1,5 @@
 """Werewolf's events and views in the common form of :mod:`duskfall.core.facts`: ballots,
-the wolves' kills, seer claims, what private events teach, decision modes, a seat's standing."""
+the wolves' kills, claimed checks, what private events teach, decision modes, a seat's standing."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from duskfall.core.events import Event
 from duskfall.core.facts import Claim, GameFacts, Learnt, SeatFacts, players_of
 from duskfall.core.spectator import Ballot, casts_of
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.bot_reading import SEER_CLAIM
-from duskfall.variants.werewolf.roles import SEER, WOLF_TEAM
-from duskfall.variants.werewolf.units import CHOICES
+from duskfall.variants.werewolf.bot_reading import CLAIM
+from duskfall.variants.werewolf.roles import WOLF_TEAM
+from duskfall.variants.werewolf.units import CHECKER, CHOICES, UNITS
 
 BALLOTS = {P.BADGE_VOTE: "sheriff election", P.VOTE: "exile vote", P.WOLF_KILL: "wolves' kill"}
 BALLOT_KINDS = frozenset({"vote", "werewolf_kill", "wolf_votes"})
@@ -30,6 +30,9 @@ MODES = {
     P.BADGE_VOTE: "vote",
     P.VOTE: "vote",
 }
+
+TEACHES = {kind: teach for unit in UNITS.values() for kind, teach in unit.learnt.items()}
+"""What each private event kind teaches its holder (the units declare it)."""
 
 
 class WerewolfFacts(GameFacts):
@@ -57,18 +60,16 @@ class WerewolfFacts(GameFacts):
         if (
             event.kind == "speech"
             and payload.get("sub_phase") != P.WOLF_CHAT
-            and SEER_CLAIM.search(str(payload.get("text", ""))) is not None
+            and CLAIM.search(str(payload.get("text", ""))) is not None
         ):
-            return [Claim(payload["seat"], SEER.upper())]
+            return [Claim(payload["seat"], CHECKER.name.upper())]
         return []
 
     def learnt(self, kind: str, payload: Mapping[str, Any]) -> Learnt | None:
         if kind == "wolf_team":
             return Learnt(allies=frozenset(payload["wolves"]))
-        if kind == "seer_action" and isinstance(payload.get("target"), int):
-            evil = str(payload["result"]).lower() == "werewolf"
-            return Learnt(checks={payload["target"]: evil})
-        return None
+        teach = TEACHES.get(kind)
+        return teach(payload) if teach is not None else None
 
     def mode(self, kind: str) -> str:
         unit = CHOICES.get(kind)

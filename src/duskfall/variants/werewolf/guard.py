@@ -4,9 +4,9 @@ does not stop poison. A player both guarded and saved by the antidote survives, 
 the table says so (``guarded_and_saved``: the rules settle it, as any shielded seat).
 
 Everything about him is here: his rules text, power and coaching hint, his night choice
-(question, targets, how it shields, what he remembers at dawn, how a bot picks, the check-bot's
-table), his view (``last_guarded``), the typed model, line and mark of ``guard_action``, and
-what the no-leak check randomises of what only he knows.
+(question, targets, how it shields, what he remembers at dawn, how a bot picks), his view
+(``last_guarded``), the typed model, line and mark of ``guard_action``, and what the no-leak
+check randomises of what only he knows.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ def _settle(night: Night, deaths: dict[int, str]) -> None:
 
 
 def _bot(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
-    """Protect the Seer it trusts, else the sheriff, else itself."""
-    for choice in (mind.trusted_seer(obs), obs["sheriff"], mind.seat):
+    """Protect the checker it trusts, else the sheriff, else itself."""
+    for choice in (mind.trusted_checker(obs), obs["sheriff"], mind.seat):
         if choice in targets:
             return choice
     return None
@@ -90,7 +90,7 @@ GUARD_UNIT = RoleUnit(
         "Each night you protect one living player (yourself included) from the werewolves' "
         "attack, never the same player two nights running. Protection does not stop poison."
     ),
-    strategy="Protect the player the werewolves most want dead (a revealed Seer, the "
+    strategy="Protect the player the werewolves most want dead (a revealed {checker}, the "
     "sheriff), and vary your protection, since no player can be protected two nights running.",
     night_rules=_rules,
     view=lambda state, seat: {"last_guarded": state.notes.get(_LAST)},

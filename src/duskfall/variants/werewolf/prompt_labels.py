@@ -1,8 +1,8 @@
 """Every seat named as a given seat sees it now: ``seat 3 (Cleo) (fellow werewolf) (dead)``.
 
 The labels come from the observation only: the seat itself, its team-mates (werewolves), the
-sheriff, the seer's checks, the guard's last protection, the player the witch was told the
-werewolves attacked tonight, and the dead.
+sheriff, the results of its own checks, the guard's last protection, the player the witch was
+told the werewolves attacked tonight, and the dead.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from duskfall.variants.werewolf.roles import (
     describe_counts,
     unit_of,
 )
-from duskfall.variants.werewolf.units import CHOICES, UNITS
+from duskfall.variants.werewolf.units import CHOICES, UNITS, strategy_of
 
 Obs = Mapping[str, Any]
 
@@ -168,5 +168,5 @@ def system_text(obs: Obs, *, coaching: bool) -> str:
         f"You are {obs['name']}, a player of this game.\n{role_text(obs)}",
     ]
     if coaching:
-        parts.append(f"Strategy hints: {unit_of(obs['role']).strategy}")
+        parts.append(f"Strategy hints: {strategy_of(unit_of(obs['role']))}")
     return "\n\n".join(parts)

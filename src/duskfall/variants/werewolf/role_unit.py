@@ -12,11 +12,11 @@ steps; a unit gives their place in the night (``night``), which orders the rules
 
 A role that decides at night on its own declares it as a :class:`NightChoice` (``choice=``):
 the decision's kind and question, its legal targets, how the answer applies and what it does
-to the night's deaths at dawn, how a heuristic bot picks, its decision mode, and the table the
-kit's check-bot deals it. The rules ask every living holder of such a role after the Witch,
-all at once; the prompts, the browser and terminal forms,
-the wire, the learning encoder (its mask and action menu: a choice of a seat) and the kit read
-the choice from there.
+to the night's deaths at dawn, how a heuristic bot picks and its decision mode. The rules ask
+every living holder of such a role after the Witch, all at once; the prompts, the browser and
+terminal forms, the wire, the learning encoder (its mask and action menu: a choice of a seat)
+and the kit read the choice from there; the check-bot deals the role to seat 0 of a table of
+:mod:`duskfall.variants.werewolf.roles` (``CHECK_TABLE``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from duskfall.core.facts import Learnt
 from duskfall.core.spectator import MarkFinder
 from duskfall.variants.werewolf.events import WerewolfEvent
 
@@ -37,6 +38,8 @@ Line = Callable[[Mapping[str, Any], Namer], str]
 """An event's line from its payload, naming seats with the namer (``seat 3 (Cleo)``)."""
 Reveal = Callable[[Mapping[str, Any]], dict[int, str]]
 """The roles an event's payload shows to whoever sees the event (``{seat: role}``)."""
+Teach = Callable[[Mapping[str, Any]], Learnt | None]
+"""What a private event's payload teaches its holder, in the common facts' form."""
 
 
 class Table(Protocol):
@@ -87,14 +90,15 @@ class Night(Table, Protocol):
 
 
 class Mind(Protocol):
-    """What the heuristic bot tells a role's night choice: its seat, whom it trusts as the
-    Seer, what it read in the speeches and votes (``reading``), and its random source."""
+    """What the heuristic bot tells a role's night choice: its seat, whose claimed checks it
+    trusts (:data:`~.units.CHECKER`), what it read in the speeches and votes (``reading``), and
+    its random source."""
 
     seat: int
     rng: Any
     reading: Any
 
-    def trusted_seer(self, obs: Obs) -> int | None: ...
+    def trusted_checker(self, obs: Obs) -> int | None: ...
 
 
 def _others(night: Night, seat: int) -> tuple[int, ...]:
@@ -120,8 +124,7 @@ class NightChoice:
     * ``resolve(night, seat, target)``: the answer applied (emits its event, takes notes);
     * ``settle(night, deaths)``: at dawn, before the deaths take effect (seat -> cause);
     * ``bot(obs, targets, mind)``: the heuristic bot's pick (None: a random legal target);
-    * ``mode``: its decision mode in the common facts (``protect``, ``inspect``...);
-    * ``table``: the other roles of the check-bot's game dealing this role to seat 0.
+    * ``mode``: its decision mode in the common facts (``protect``, ``inspect``...).
     """
 
     kind: str
@@ -132,7 +135,6 @@ class NightChoice:
     settle: Callable[[Night, dict[int, str]], None] = _no_settle
     bot: Callable[[Obs, Sequence[int], Mind], int | None] = _any_target
     mode: str = "other"
-    table: tuple[str, ...] = ("Werewolf", "Werewolf", "Seer", "Villager", "Villager", "Villager")
 
 
 def _no_scramble(state: Any, rng: Any) -> None:
@@ -147,13 +149,19 @@ class RoleUnit:
       the win condition), ``plural`` (``Werewolves``; default ``name + "s"``);
     * ``night``: the position of its night step (lower acts earlier; None: no night step);
     * ``power(obs)``: what its holder can do, in the seat's system prompt; ``strategy``: the
-      coaching hint;
+      coaching hint (another role named by what it does: ``{checker}``, see
+      :func:`~.units.strategy_of`);
     * ``night_rules(obs)``, ``day_rules(obs)``: its lines in the table's rules (every seat's
       prompt), given the public facts of the table;
     * ``view(state, seat)``: the private facts its holder's view adds;
     * ``lines``, ``marks``, ``reveals``: the line (god view, history, prompts), the card marks
-      and the roles shown by the events it causes, by event kind;
+      and the roles shown by the events it causes, by event kind; ``learnt``: what those of
+      its private events teach its holder (players' sides, :class:`~duskfall.core.facts.Learnt`);
     * ``bot_words``: what a bot holding it says of itself in a speech;
+    * ``claim``: for a role that checks players at night (its view's ``checks``), the sentence
+      that claims it in speech (``I am the ...``), followed by results (``Seat 4 is a
+      werewolf.``): the bots read such claims, trust one, fake them as wolves, and a bot
+      holding the role claims it with every result and runs for sheriff;
     * ``exiled(table, seat)``: True if the exile kills the seat (the default); a role that
       survives it changes the table instead (reveals itself, loses its vote...);
     * ``events``: the typed models of the events it adds to the table's
@@ -176,7 +184,9 @@ class RoleUnit:
     lines: Mapping[str, Line] = field(default_factory=dict)
     marks: Mapping[str, MarkFinder] = field(default_factory=dict)
     reveals: Mapping[str, Reveal] = field(default_factory=dict)
+    learnt: Mapping[str, Teach] = field(default_factory=dict)
     bot_words: str = "I am a villager."
+    claim: str = ""
     exiled: Callable[[Table, int], bool] = _dies
     events: tuple[type[WerewolfEvent], ...] = ()
     choice: NightChoice | None = None

@@ -1,14 +1,16 @@
-"""Roles, teams and presets of Werewolf, as data: the roles are the units of
-:mod:`duskfall.variants.werewolf.units` (each declared in one place)."""
+"""Roles, teams, presets and the check-bot's tables of Werewolf, as data: the roles are the
+units of :mod:`duskfall.variants.werewolf.units` (each declared in one place); the tables
+that deal several roles are listed here, so that a role's module names no other role."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from duskfall.variants.werewolf.classic_roles import HUNTER, SEER, VILLAGER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.classic_roles import HUNTER, VILLAGER, WEREWOLF, WITCH
 from duskfall.variants.werewolf.guard import GUARD
 from duskfall.variants.werewolf.role_unit import VILLAGE_TEAM, WOLF_TEAM, RoleUnit
+from duskfall.variants.werewolf.seer import SEER
 from duskfall.variants.werewolf.units import UNITS
 
 __all__ = ["GUARD", "HUNTER", "SEER", "VILLAGER", "WEREWOLF", "WITCH", "RoleUnit", "unit_of"]
@@ -35,6 +37,20 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "werewolf-6": (WEREWOLF,) * 2 + (VILLAGER,) * 2 + (SEER, WITCH),
 }
 DEFAULT_PRESET = "werewolf-12"
+LIST_EXAMPLE = (WEREWOLF, WEREWOLF, SEER)  # how a custom role list starts, in the config's help
+
+KIT_GAMES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("werewolf-witch", (WITCH, WEREWOLF, WEREWOLF, SEER, VILLAGER, VILLAGER), "witch"),
+    ("werewolf-hunter", (HUNTER, WEREWOLF, WEREWOLF, SEER, WITCH, VILLAGER, VILLAGER), "hunter"),
+    ("werewolf-badge", (VILLAGER, WEREWOLF, WEREWOLF, SEER, WITCH, VILLAGER, VILLAGER), "badge"),
+    ("werewolf-wolf", (WEREWOLF, WEREWOLF, SEER, WITCH, VILLAGER, VILLAGER), "spare"),
+)
+"""The check-bot's games of the table's own decisions: name, roles dealt in order (the program
+at seat 0) and what the steering bots aim at."""
+CHECK_TABLE: tuple[str, ...] = (WEREWOLF, WEREWOLF, SEER, VILLAGER, VILLAGER, VILLAGER)
+"""The other roles of the check-bot's game of a role's own night choice (that role at seat 0),
+unless :data:`CHECK_TABLES` gives the role its own (a role this table deals already)."""
+CHECK_TABLES: dict[str, tuple[str, ...]] = {SEER: (WEREWOLF, WEREWOLF, WITCH, VILLAGER, VILLAGER)}
 
 MIN_SEATS = 4
 MAX_SEATS = 18

@@ -85,7 +85,6 @@ class WerewolfState:
         self.sheriff: int | None = None
         self.antidote = WITCH in roles
         self.poison = WITCH in roles
-        self.checks: list[tuple[int, int, str]] = []  # (night, target, result) of the seer
         self.revealed: dict[int, str] = {}  # seat -> role shown to everybody (role hooks)
         self.voteless: set[int] = set()  # living seats no longer asked to vote (role hooks)
         self.notes: dict[str, Any] = {}  # what the units' night choices remember, by role

@@ -7,9 +7,9 @@ import random
 
 from duskfall.core.events import Event, visible_to
 from duskfall.core.variant import State
-from duskfall.variants.werewolf.classic_roles import BAD, GOOD
 from duskfall.variants.werewolf.events import Cause
-from duskfall.variants.werewolf.roles import SEER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.facts import FACTS
+from duskfall.variants.werewolf.roles import WEREWOLF, WITCH
 from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.units import UNITS
 
@@ -17,9 +17,10 @@ from duskfall.variants.werewolf.units import UNITS
 def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfState:
     """A copy of ``state`` with everything ``seat`` may not know randomised.
 
-    Roles are shuffled among the seats whose role ``seat`` does not know (keeping the team of
-    seats it learnt as Good/Werewolf); other seats' secrets (potions, guard and seer choices,
-    the wolves' target, pending answers, hidden events) are replaced by random values.
+    Roles are shuffled among the seats whose role ``seat`` does not know (keeping the side of
+    seats its private events taught it, such as a check's result); other seats' secrets
+    (potions, the roles' night choices, the wolves' target, pending answers, hidden events) are
+    replaced by random values.
     ``observe(seat)`` must not change.
     """
     if not isinstance(state, WerewolfState):
@@ -32,8 +33,8 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfStat
         known |= {s for s in range(n) if state.is_wolf[s]} if role == WEREWOLF else set(range(n))
     known |= {e.payload["seat"] for e in state.events if e.kind == "hunter_shot"}
     known |= set(state.revealed)  # roles shown to everybody (by a role's exile hook)
-    team_known = {t: r for _, t, r in state.checks} if role == SEER else {}
-    groups: dict[str | None, list[int]] = {}
+    team_known = _sides_learnt(state, seat)
+    groups: dict[bool | None, list[int]] = {}
     for s in range(n):
         if s not in known:
             groups.setdefault(team_known.get(s), []).append(s)
@@ -47,8 +48,6 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfStat
         new.antidote, new.poison = rng.random() < 0.5, rng.random() < 0.5
         new._told, new._saved = rng.choice(living), rng.random() < 0.5
         new._poisoned = rng.choice(living)
-    if role != SEER:
-        new.checks = [(1, rng.choice(living), rng.choice([GOOD, BAD]))]
     if role != WEREWOLF and role != WITCH:
         new._attacked = rng.choice(living)
     for unit in UNITS.values():
@@ -67,3 +66,15 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfStat
             )
     new._derive()  # every seat's history is rebuilt from the scrambled events
     return new
+
+
+def _sides_learnt(state: WerewolfState, seat: int) -> dict[int, bool]:
+    """The players whose side ``seat``'s own private events taught it (player -> evil?)."""
+    channels = state.channels(seat)
+    sides: dict[int, bool] = {}
+    for event in state.events:
+        if visible_to(event, seat, channels):
+            learnt = FACTS.learnt(event.kind, event.payload)
+            if learnt is not None:
+                sides.update(learnt.checks)
+    return sides

@@ -6,14 +6,30 @@ from __future__ import annotations
 
 from duskfall.core.typed_event import event_types
 from duskfall.variants.werewolf.bodyguard import BODYGUARD_UNIT
-from duskfall.variants.werewolf.classic_roles import CLASSIC
+from duskfall.variants.werewolf.classic_roles import (
+    HUNTER_UNIT,
+    VILLAGER_UNIT,
+    WEREWOLF_UNIT,
+    WITCH_UNIT,
+)
 from duskfall.variants.werewolf.events import TABLE_EVENTS, WerewolfEvent
 from duskfall.variants.werewolf.guard import GUARD_UNIT
 from duskfall.variants.werewolf.idiot import IDIOT_UNIT
 from duskfall.variants.werewolf.role_unit import RoleUnit
+from duskfall.variants.werewolf.seer import SEER_UNIT
 
 UNITS: dict[str, RoleUnit] = {
-    unit.name: unit for unit in (*CLASSIC, GUARD_UNIT, IDIOT_UNIT, BODYGUARD_UNIT)
+    unit.name: unit
+    for unit in (
+        WEREWOLF_UNIT,
+        VILLAGER_UNIT,
+        SEER_UNIT,
+        WITCH_UNIT,
+        HUNTER_UNIT,
+        GUARD_UNIT,
+        IDIOT_UNIT,
+        BODYGUARD_UNIT,
+    )
 }
 
 CHOICES: dict[str, RoleUnit] = {
@@ -22,6 +38,17 @@ CHOICES: dict[str, RoleUnit] = {
     if u.choice is not None
 }
 """The units that decide at night on their own, by decision kind, in night order."""
+
+CHECKER: RoleUnit = next(u for u in UNITS.values() if u.claim)
+"""The role whose holder checks players at night and claims it in speech with the results (its
+unit's ``claim``): the bots read, trust and fake such claims, the common facts count them, and
+other units' prose names it ``{checker}``."""
+
+
+def strategy_of(unit: RoleUnit) -> str:
+    """A unit's coaching hint, the roles it names by what they do filled in (``{checker}``)."""
+    return unit.strategy.format(checker=CHECKER.name)
+
 
 EVENT_TYPES: dict[str, type[WerewolfEvent]] = event_types(
     (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))

@@ -18,7 +18,16 @@ from duskfall.variants.werewolf.config import WerewolfConfig
 from duskfall.variants.werewolf.facts import FACTS
 from duskfall.variants.werewolf.learning import LEARNING
 from duskfall.variants.werewolf.prompt_kit import KIT
-from duskfall.variants.werewolf.roles import PRESETS, ROLES, TEAM_ALIASES, TEAMS, canonical_role
+from duskfall.variants.werewolf.roles import (
+    CHECK_TABLE,
+    CHECK_TABLES,
+    KIT_GAMES,
+    PRESETS,
+    ROLES,
+    TEAM_ALIASES,
+    TEAMS,
+    canonical_role,
+)
 from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.spectator import SPECTATOR
 from duskfall.variants.werewolf.units import CHOICES, EVENT_TYPES
@@ -33,32 +42,14 @@ _NIGHT_KINDS = tuple(kind for step in P.NIGHT_ORDER for kind in step)
 KIT_ENTRIES = KitEntries(
     rows=(*_NIGHT_KINDS, *CHOICES, *(kind for step in P.DAY_ORDER for kind in step)),
     tables=(
-        CheckTable(
-            "werewolf-witch",
-            _table("Witch", "Werewolf", "Werewolf", "Seer", "Villager", "Villager"),
-            "witch",
-        ),
-        CheckTable(
-            "werewolf-hunter",
-            _table("Hunter", "Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-            "hunter",
-        ),
-        CheckTable(
-            "werewolf-badge",
-            _table("Villager", "Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-            "badge",
-        ),
-        CheckTable(
-            "werewolf-wolf",
-            _table("Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-            "spare",
-        ),
+        *(CheckTable(name, _table(*roles), goal) for name, roles, goal in KIT_GAMES),
         *(
             CheckTable(
-                f"werewolf-{unit.name.lower()}", _table(unit.name, *unit.choice.table), "voters"
+                f"werewolf-{name.lower()}",
+                _table(name, *CHECK_TABLES.get(name, CHECK_TABLE)),
+                "voters",
             )
-            for unit in CHOICES.values()
-            if unit.choice is not None
+            for name in (unit.name for unit in CHOICES.values())
         ),
     ),
     catalog=({}, {"preset": "werewolf-9"}, {"preset": "werewolf-6"}),

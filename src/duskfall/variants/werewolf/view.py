@@ -24,7 +24,7 @@ class PlayerView(TypedDict):
 
 
 class Check(TypedDict):
-    """One of the seer's checks: ``result`` is ``Good`` or ``Werewolf``."""
+    """One of a checking role's checks: ``result`` is ``Good`` or ``Werewolf``."""
 
     night: int
     target: int
@@ -81,8 +81,6 @@ class ObservedGame(Protocol):
     def phase(self) -> str: ...
     @property
     def sheriff(self) -> int | None: ...
-    @property
-    def checks(self) -> Sequence[tuple[int, int, str]]: ...
     @property
     def antidote(self) -> bool: ...
     @property
