@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from duskfall.core.events import Event, seats_visibility
+from duskfall.core.planted import PrivateFact
 from duskfall.core.spectator import mark, night_of
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.role_unit import (
@@ -44,6 +45,27 @@ def _check(night: Night, seat: int, target: int | None) -> None:
     night.emit(
         "seer_action", seats_visibility([seat]), "SEER", seat=seat, target=target, result=result
     )
+
+
+def _believe_check(state: Any, payload: Mapping[str, Any], value: str) -> None:
+    """The Seer's record of the check ``payload`` tells now says ``value``."""
+    target, told = payload.get("target"), payload.get("result")
+    for index in range(len(state.checks) - 1, -1, -1):
+        night, checked, result = state.checks[index]
+        if checked == target and result == told:
+            state.checks[index] = (night, checked, value)
+            return
+    raise ValueError(f"the Seer has no check of seat {target} to change")
+
+
+SEER_CHECK = PrivateFact(
+    "seer_action",
+    "check",
+    "result",
+    {"good": GOOD, "evil": BAD, "werewolf": BAD, "wolf": BAD},
+    _believe_check,
+)
+"""The Seer's check result, which a fork may tell otherwise (``--set-result SEQ=good|evil``)."""
 
 
 def _next_check(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
@@ -87,6 +109,7 @@ SEER_UNIT = RoleUnit(
         "seer_action": lambda p, n: f"[seer] {n(p['seat'])} checks {n(p['target'])}: {p['result']}",
     },
     marks={"seer_action": _check_mark},
+    private_facts=(SEER_CHECK,),
     choice=NightChoice(
         "SEER",
         "Whose identity do you check tonight?",

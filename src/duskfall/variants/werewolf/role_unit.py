@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from duskfall.core.planted import PrivateFact
 from duskfall.core.spectator import MarkFinder
 from duskfall.variants.werewolf.events import WerewolfEvent
 
@@ -160,7 +161,9 @@ class RoleUnit:
       (:mod:`duskfall.variants.werewolf.events`), which the variant declares;
     * ``choice``: its own night decision, if it has one (:class:`NightChoice`);
     * ``scramble(state, rng)``: randomise what only its holder knows (its notes), for the
-      no-leak check of a seat that does not hold it.
+      no-leak check of a seat that does not hold it;
+    * ``private_facts``: the private results it is told that a fork may change
+      (:mod:`duskfall.core.planted`).
     """
 
     name: str
@@ -181,6 +184,7 @@ class RoleUnit:
     events: tuple[type[WerewolfEvent], ...] = ()
     choice: NightChoice | None = None
     scramble: Callable[[Any, Any], None] = _no_scramble
+    private_facts: tuple[PrivateFact, ...] = ()
 
     @property
     def plural_name(self) -> str:
