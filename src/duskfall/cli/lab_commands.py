@@ -78,7 +78,7 @@ def fork(
         str | None,
         typer.Option(
             "--set-result",
-            help="SEQ=VALUE: the seat told a private result at event SEQ (a Seer's check) is "
+            help="SEQ=VALUE: the seat told a private result at event SEQ (a role's check) is "
             "told VALUE instead (good|evil); the fork's header records it",
         ),
     ] = None,

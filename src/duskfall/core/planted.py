@@ -1,6 +1,6 @@
 """Private facts a fork may tell a seat otherwise (a planted result).
 
-The rules produce a private result (a Werewolf Seer's check) from the truth. A researcher who
+The rules produce a private result (a Werewolf check of a role) from the truth. A researcher who
 forks a game may want the seat told the other answer, to see what the seat, and the table, do
 with a belief that is false. A variant declares which of its private events may be changed so,
 in :attr:`~duskfall.core.variant.VariantInfo.private_facts` (by event kind): the payload

@@ -1,7 +1,7 @@
 """Planting a private result: a fork whose seat is told the other answer.
 
 ``--set-result SEQ=VALUE`` names a private result of the parent's log (event SEQ: a Werewolf
-Seer's check, or any event kind the variant declares changeable in
+role's check, or any event kind the variant declares changeable in
 :attr:`~duskfall.core.variant.VariantInfo.private_facts`) and the value the fork's seat is told
 there instead (``good`` or ``evil`` for a check). The rules computed the truth; the fork's
 prefix carries the planted event in its place, its state's record of the fact is changed so
