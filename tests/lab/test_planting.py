@@ -17,6 +17,7 @@ from conftest import CliRun
 from duskfall.core.errors import ReplayMismatch
 from duskfall.lab.fork import ForkRequest, run_fork
 from duskfall.lab.lineage import verify_fork
+from duskfall.session import GameSetup, run_game
 from duskfall.store.lineage import BrokenLink, ForkOrigin
 from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import replay
@@ -121,7 +122,7 @@ def test_changing_the_planted_value_after_the_fork_fails_verification(
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (("--set-result", "{seq}=maybe"), "is not a check result (evil|good|"),
+        (("--set-result", "{seq}=maybe"), "is no check result (evil|good|"),
         (("--set-result", "1=good"), "is not a private result a fork may change"),
         (("--set-result", "99999=good"), "the log has events 0-"),
         (("--set-result", "{seq}={truth}"), "was told"),
@@ -141,3 +142,41 @@ def test_planting_errors_are_one_line(
     lines = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 2 and len(lines) == 1 and needle in lines[0], err
     assert "Traceback" not in out + err
+
+
+def test_a_mafia_sheriff_told_a_mafioso_is_town_stops_accusing_him(
+    index: Path, tmp_path: Path, cli: CliRun
+) -> None:
+    parent = tmp_path / "mafia.jsonl"
+    asyncio.run(run_game(GameSetup("mafia", seed=2, agents="heuristic", log_path=parent)))
+    original = read_log(parent)
+    seq = next(
+        i
+        for i, e in enumerate(original.events)
+        if e.kind == "investigation" and e.payload["roles"] == ["MAFIA"]
+    )
+    sheriff, name = (
+        original.events[seq].payload["seat"],
+        original.events[seq].payload["target_name"],
+    )
+    out = tmp_path / "told.jsonl"
+    code, said, err = cli(
+        "fork", str(parent), "--set-result", f"{seq}=town", "-q", "--log", str(out)
+    )
+    assert code == 0, err
+    assert f"event {seq} planted (its seat told VILLAGER)" in said
+    code, said, err = cli("replay", "-q", str(out), "--parent", str(parent))
+    assert code == 0 and "1 planted" in said.replace("\n", " "), err
+
+    def speeches(log: GameLog) -> list[str]:
+        return [
+            str(e.payload["action"].get("says"))
+            for e in log.events[seq:]
+            if e.kind == "action" and e.payload["seat"] == sheriff
+        ]
+
+    accusation = f"I investigated {name}: MAFIA"
+    assert any(accusation in s for s in speeches(original))
+    assert not any(accusation in s for s in speeches(read_log(out)))
+    code, said, err = cli("fork", str(parent), "--set-result", f"{seq}=wolf")
+    assert code == 2 and "is no investigation result (doctor|mafia|" in err

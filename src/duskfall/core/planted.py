@@ -28,31 +28,53 @@ class PrivateFact:
     """One kind of private result a fork may change (see the module docstring).
 
     * ``kind``: the event kind that tells it; ``name``: how a rule names it (``check``);
-    * ``field``: the payload field changed; ``values``: accepted word (lower case) -> value;
-    * ``believe(state, payload, value)``: the state's record of the fact set to ``value``.
+    * ``field``: the payload field changed; ``values``: accepted word (lower case) -> value
+      (a JSON value: a word, a list of roles...);
+    * ``believe(state, payload, value)``: the state's record of the fact set to ``value``;
+    * ``flip(value)``: the other answer to a told value (default: the one other value).
     """
 
     kind: str
     name: str
     field: str
-    values: Mapping[str, str]
-    believe: Callable[[Any, Mapping[str, Any], str], None]
+    values: Mapping[str, Any]
+    believe: Callable[[Any, Mapping[str, Any], Any], None]
+    flip: Callable[[Any], Any] | None = None
 
-    def value_of(self, word: str, where: str) -> str:
+    def value_of(self, word: str, where: str) -> Any:
         """The payload value ``word`` names; ConfigError naming the words allowed."""
         value = self.values.get(word.strip().lower())
         if value is None:
             allowed = "|".join(sorted(self.values))
             shown = word.strip()[:40]
-            raise ConfigError(f"{where}: {shown!r} is not a {self.name} result ({allowed})")
+            raise ConfigError(f"{where}: {shown!r} is no {self.name} result ({allowed})")
         return value
 
-    def flipped(self, payload: Mapping[str, Any]) -> str:
-        """The other value of a two-valued result (ConfigError for one with more)."""
-        others = sorted(set(self.values.values()) - {payload.get(self.field)})
+    def word_of(self, value: Any) -> str:
+        """The first word that names ``value``."""
+        return next(word for word, known in self.values.items() if known == value)
+
+    def allows(self, value: Any) -> bool:
+        return any(known == value for known in self.values.values())
+
+    def flipped(self, payload: Mapping[str, Any]) -> Any:
+        """The other answer to the value ``payload`` tells (ConfigError when there is none
+        single)."""
+        told = payload.get(self.field)
+        if self.flip is not None:
+            return self.flip(told)
+        others: list[Any] = []
+        for value in self.values.values():
+            if value != told and value not in others:
+                others.append(value)
         if len(others) != 1:
             raise ConfigError(f"a {self.name} result has no single other value to flip to")
         return others[0]
+
+
+def shown(value: Any) -> str:
+    """A planted value in words (``Good``; a list of roles as ``VILLAGER+DOCTOR``)."""
+    return "+".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def fact_of(facts: Mapping[str, PrivateFact], event: Event, where: str) -> PrivateFact:
@@ -67,7 +89,7 @@ def fact_of(facts: Mapping[str, PrivateFact], event: Event, where: str) -> Priva
     return fact
 
 
-def plant(fact: PrivateFact, state: Any, event: Event, value: str) -> Event:
+def plant(fact: PrivateFact, state: Any, event: Event, value: Any) -> Event:
     """``event`` telling ``value`` instead, and ``state`` believing it (its record changed;
     ValueError when it holds no such fact)."""
     told = retold(fact, event, value)
@@ -75,10 +97,10 @@ def plant(fact: PrivateFact, state: Any, event: Event, value: str) -> Event:
     return told
 
 
-def retold(fact: PrivateFact, event: Event, value: str) -> Event:
+def retold(fact: PrivateFact, event: Event, value: Any) -> Event:
     """``event`` telling ``value`` instead (ConfigError for a value the fact cannot take)."""
-    if value not in fact.values.values():
-        raise ConfigError(f"{value[:40]!r} is not a {fact.name} result")
+    if not fact.allows(value):
+        raise ConfigError(f"{shown(value)[:40]!r} is no {fact.name} result")
     return Event(
         event.kind,
         {**event.payload, fact.field: value},

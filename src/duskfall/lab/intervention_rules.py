@@ -51,7 +51,7 @@ class Rule:
         ``log``, whose fork keeps its first ``before`` events."""
         if self.kind == "check":
             planting = first_planting(log, before)
-            return SET_RESULT, f"{planting.index}={planting.value.lower()}"
+            return SET_RESULT, f"{planting.index}={planting.fact.word_of(planting.value)}"
         return REPLACE, f"{self._speech(log, before)}={self.text}"
 
     def _speech(self, log: GameLog, before: int) -> int:

@@ -19,7 +19,7 @@ from typing import Any
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
-from duskfall.core.planted import PrivateFact, fact_of, plant
+from duskfall.core.planted import PrivateFact, fact_of, plant, shown
 from duskfall.core.registry import get_variant
 from duskfall.lab.moments import find_round
 from duskfall.lab.rounds import Round
@@ -35,7 +35,7 @@ class Planting:
 
     index: int
     fact: PrivateFact
-    value: str
+    value: Any
 
     def apply(self, state: Any, event: Event) -> Event:
         """The parent's event retold, ``state`` (the game right after it) believing it."""
@@ -90,7 +90,9 @@ def planting_at(log: GameLog, index: int, word: str | None) -> Planting:
     where = f"{OPTION} {index}"
     value = fact.flipped(event.payload) if word is None else fact.value_of(word, where)
     if value == event.payload.get(fact.field):
-        raise ConfigError(f"{where}: the seat was told {value} already; plant the other answer")
+        raise ConfigError(
+            f"{where}: the seat was told {shown(value)} already; plant another answer"
+        )
     return Planting(index, fact, value)
 
 

@@ -29,7 +29,7 @@ from typing import Any
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ConfigError, DuskfallError, LogCorrupt
 from duskfall.core.events import Event
-from duskfall.core.planted import PrivateFact, retold
+from duskfall.core.planted import PrivateFact, retold, shown
 from duskfall.core.registry import get_variant
 from duskfall.store.log import GameLog, LineReader, LogHeader, log_lines
 
@@ -45,7 +45,7 @@ class Planted:
     """Event ``event`` of a fork's log tells ``value`` (see the module docstring)."""
 
     event: int
-    value: str
+    value: Any  # a JSON value the variant's fact allows (a word, a list of roles)
 
     def to_dict(self) -> dict[str, Any]:
         return {"event": self.event, "value": self.value}
@@ -101,10 +101,10 @@ class ForkOrigin:
         """What the fork changed in its prefix, as a clause (empty: nothing)."""
         out = "" if self.replaced is None else f", event {self.replaced} replaced"
         for planted in self.planted:
-            out += f", event {planted.event} planted (its seat told {planted.value})"
+            out += f", event {planted.event} planted (its seat told {shown(planted.value)})"
         return out
 
-    def plants(self) -> dict[int, str]:
+    def plants(self) -> dict[int, Any]:
         """The planted values by the fork's event number."""
         return {p.event: p.value for p in self.planted}
 
@@ -119,8 +119,8 @@ def _planted(data: Any) -> tuple[Planted, ...]:
         value = entry.get("value") if isinstance(entry, dict) else None
         if not isinstance(event, int) or isinstance(event, bool) or event < 0:
             raise LogCorrupt("header: a planted fact names an event number", 0)
-        if not isinstance(value, str):
-            raise LogCorrupt("header: a planted fact names its value", 0)
+        if not isinstance(value, str | list) or not all(isinstance(v, str) for v in value):
+            raise LogCorrupt("header: a planted fact names its value (a word or words)", 0)
         out.append(Planted(event, value))
     if len({p.event for p in out}) != len(out):
         raise LogCorrupt("header: an event is planted twice", 0)
@@ -201,7 +201,7 @@ def check_link(fork: GameLog, parent: GameLog, parent_path: str | Path) -> LinkC
     return LinkCheck(len(pairs), replaced)
 
 
-def _retold(facts: Mapping[str, PrivateFact], original: Event, value: str) -> Event:
+def _retold(facts: Mapping[str, PrivateFact], original: Event, value: Any) -> Event:
     """The parent's ``original`` event telling the fork's planted ``value``."""
     fact = facts.get(original.kind)
     if fact is None or original.source != "rules":

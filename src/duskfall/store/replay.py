@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ConfigError, IllegalAction, ReplayMismatch
@@ -103,7 +104,7 @@ class Replayer:
             }:
                 raise ReplayMismatch(f"{describe_event(event)} but the rules give {outcome}")
 
-    def _planted(self, produced: Event, value: str) -> Event:
+    def _planted(self, produced: Event, value: Any) -> Event:
         """The rules' event ``produced`` telling the fork's planted ``value``, and the state
         believing it; a mismatch when it is no private result the variant lets a fork change."""
         fact = self.variant.info.private_facts.get(produced.kind)
