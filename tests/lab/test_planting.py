@@ -180,3 +180,27 @@ def test_a_mafia_sheriff_told_a_mafioso_is_town_stops_accusing_him(
     assert not any(accusation in s for s in speeches(read_log(out)))
     code, said, err = cli("fork", str(parent), "--set-result", f"{seq}=wolf")
     assert code == 2 and "is no investigation result (doctor|mafia|" in err
+
+
+def test_a_fork_of_a_planted_fork_carries_the_plant_and_may_add_its_own(
+    parent: Path, tmp_path: Path, cli: CliRun
+) -> None:
+    original = read_log(parent)
+    seq = first_check(original)
+    child = tmp_path / "child.jsonl"
+    flip = other(seer_of(original, seq)[2])
+    assert (
+        cli("fork", str(parent), "--set-result", f"{seq}={flip}", "-q", "--log", str(child))[0] == 0
+    )
+    child_log = read_log(child)
+    later = next(i for i, e in enumerate(child_log.events) if e.kind == "seer_action" and i > seq)
+    grandchild = tmp_path / "grandchild.jsonl"
+    again = other(child_log.events[later].payload["result"])
+    code, _, err = cli(
+        "fork", str(child), "--set-result", f"{later}={again}", "-q", "--log", str(grandchild)
+    )
+    assert code == 0, err
+    origin = ForkOrigin.of(read_log(grandchild).header)
+    assert origin is not None and sorted(origin.plants()) == [seq, later]
+    code, out, err = cli("replay", "-q", str(grandchild))
+    assert code == 0 and "2 planted" in out.replace("\n", " "), err

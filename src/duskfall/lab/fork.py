@@ -30,7 +30,7 @@ from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.rng import check_seed, derive_rng
 from duskfall.lab.interventions import Replacement, parse_replacement
 from duskfall.lab.moments import find_round
-from duskfall.lab.planting import planted_cut, planting_of
+from duskfall.lab.planting import planted_cut, planted_in, planting_of
 from duskfall.lab.rebuild import cut_after, rebuild
 from duskfall.lab.rounds import Round, rounds_of
 from duskfall.lab.warmup import BotWarmUp
@@ -216,7 +216,7 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         found.head_after(cut),
         len(rebuilt.prefix),
         None if replacement is None else replacement.index,
-        () if planting is None else (planting.record(),),
+        planted_in(parent, cut, planting, _shift(replacement, rebuilt.prefix, cut)),
     )
     fork_header.extra[FORK_KEY] = origin.to_dict()
     plan.log_path = _log_path(request, source, game_id)
@@ -248,6 +248,13 @@ def _cut(
             f"{replacement.given}: the fork must start after what it replaces"
         )
     return moment, moment.start
+
+
+def _shift(
+    replacement: Replacement | None, prefix: Sequence[object], cut: int
+) -> tuple[int, int] | None:
+    """The replaced action's index and how many events its replacement added to the prefix."""
+    return None if replacement is None else (replacement.index, len(prefix) - cut)
 
 
 def _log_path(request: ForkRequest, source: Path, game_id: str) -> Path | None:

@@ -23,7 +23,7 @@ from duskfall.core.planted import PrivateFact, fact_of, plant, shown
 from duskfall.core.registry import get_variant
 from duskfall.lab.moments import find_round
 from duskfall.lab.rounds import Round
-from duskfall.store.lineage import Planted, rules_run
+from duskfall.store.lineage import ForkOrigin, Planted, rules_run
 from duskfall.store.log import GameLog
 
 OPTION = "--set-result"
@@ -105,6 +105,33 @@ def first_planting(log: GameLog, before: int) -> Planting:
     raise ConfigError(
         f"game {log.header.game_id} has no private result to flip before event {before}"
     )
+
+
+def planted_in(
+    parent: GameLog,
+    cut: int,
+    planting: Planting | None,
+    replaced: tuple[int, int] | None = None,
+) -> tuple[Planted, ...]:
+    """What a fork of ``parent`` kept to ``cut`` says was planted in its prefix: the
+    parent's own plants before the cut (a fork of a fork tells what its parent was told),
+    renumbered after a replaced action (``replaced``: its index and how many events the
+    replacement added), and the fork's own ``planting``."""
+    origin = ForkOrigin.of(parent.header)
+    out: list[Planted] = []
+    for planted in () if origin is None else origin.planted:
+        if planted.event >= cut:
+            continue
+        seq = planted.event
+        if replaced is not None and seq > replaced[0]:
+            end = replaced[0] + rules_run(parent.events, replaced[0])
+            if seq <= end:
+                continue  # the replaced action's own events are the fork's new ones
+            seq += replaced[1]
+        out.append(Planted(seq, planted.value))
+    if planting is not None:
+        out.append(planting.record())
+    return tuple(sorted(out, key=lambda p: p.event))
 
 
 def planted_cut(
