@@ -56,6 +56,7 @@ class ForkJob:
     name: str
     at: str
     seed: int
+    change: tuple[str, str] | None = None  # an intervention: (ForkRequest field, its value)
 
 
 @dataclass(frozen=True)
@@ -307,6 +308,10 @@ async def _play_fork(
             observers=list(setup.observers),
             header_extra=job.tag(),
         )
+        if fork.change is not None:  # (field, value): lab.intervention_rules resolved it
+            option, value = fork.change
+            request.replace = value if option == "replace" else None
+            request.set_result = value if option == "set_result" else None
         game = plan_fork(request).start()
     buffer = _buffer(job, game, compress)
     if buffer is not None:

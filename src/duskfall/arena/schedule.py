@@ -61,7 +61,7 @@ from duskfall.core.rng import derive_rng
 from duskfall.core.seating import SEAT_ORDER
 from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import State, Variant, parse_config
-from duskfall.store.log import read_log
+from duskfall.store.log import GameLog, read_log
 from duskfall.store.replay import new_state_for
 
 ATTEMPTS = 50  # draws of a game's seating before one that repeats an earlier game is kept
@@ -80,6 +80,7 @@ class ForkOf:
     at: str
     seed: int
     rest: tuple[str, ...]
+    change: tuple[str, str] | None = None  # an intervention: (ForkRequest field, its value)
 
 
 @dataclass(frozen=True)
@@ -321,15 +322,21 @@ def fork_deals(config: TournamentConfig, block: ForksBlock, number: int) -> list
     if not block.logs:
         raise ConfigError(f"[[forks]] {block.source!r}: no source games (load the config file)")
     entrants = list(config.entrants)
+    unknown = sorted(set(block.treated) - set(entrants))
+    if unknown or (block.treated and block.intervention is None):
+        what = f"{unknown[0]!r} is no entrant" if unknown else "there is no intervention"
+        raise ConfigError(f"[[forks]] {block.label}: treated = {block.treated}, but {what}")
     deals = []
     for deal, source in enumerate(block.logs):
         where = f"[[forks]] {block.label}, source {Path(source).name}"
         try:
-            header = read_log(source, strict=False).header
+            log = read_log(source, strict=False)
+            header = log.header
             variant, dealt = new_state_for(header)
             for spec in config.seat_agents().values():
                 parse_spec(variant, spec, dealt.num_seats)
             chosen = chosen_seats(block, variant, dealt)
+            at, change = intervention_in(block, log)
         except DuskfallError as exc:
             raise ConfigError(f"{where}: {exc}") from None
         roster = {int(e["seat"]): str(e["agent"]) for e in header.roster}
@@ -351,12 +358,24 @@ def fork_deals(config: TournamentConfig, block: ForksBlock, number: int) -> list
                 own = f"{stream}:{entrant}" if block.seeds == "per-entrant" else stream
                 seed = derive_rng(deal_master(config), own).getrandbits(128)
                 seats = tuple(entrant if s in chosen else REST for s in range(dealt.num_seats))
-                fork = ForkOf(source, block.at, seed, rest)
+                treated = change if block.treats(entrant) else None
+                fork = ForkOf(source, at, seed, rest, treated)
                 games.append(
                     Slot(0, number, header.variant, header.seed, header.config, seats, fork=fork)
                 )
         deals.append(games)
     return deals
+
+
+def intervention_in(block: ForksBlock, log: GameLog) -> tuple[str, tuple[str, str] | None]:
+    """Where the block's forks of ``log`` start, and its intervention found in ``log`` (the
+    fork's option and value; None without one)."""
+    if block.intervention is None:
+        return block.at, None
+    from duskfall.lab.intervention_rules import parse_rule, resolve_in  # the lab, when used
+
+    found = resolve_in(parse_rule(block.intervention), log, block.at)
+    return found.at, (found.option, found.value)
 
 
 def chosen_seats(block: ForksBlock, variant: Variant, state: State) -> set[int]:

@@ -183,7 +183,7 @@ def _job(config: TournamentConfig, slot: Slot, salt: str, here: Path) -> GameJob
             packed = packed_file(source)
         except OSError as exc:
             raise ConfigError(f"cannot read the source game {source}: {exc.strerror}") from None
-        fork = ForkJob(packed, source.name, slot.fork.at, slot.fork.seed)
+        fork = ForkJob(packed, source.name, slot.fork.at, slot.fork.seed, slot.fork.change)
     return GameJob(
         tournament=config.name,
         slot=slot.index,

@@ -56,6 +56,8 @@ needed only with ``[[variants]]`` blocks)::
     rest = "heuristic"        # the other seats (default: the source game's own agents)
     repeats = 1               # forks per source game and entrant
     games = 50                # at most this many source games
+    intervention = "first-check:flip"  # optional: a change made before the fork
+    treated = ["told"]        # the entrants whose forks get it (default: all)
 """
 
 from __future__ import annotations
@@ -127,7 +129,11 @@ class ForksBlock(_Strict):
     the config alone, so the set of source games is fixed with it. ``seeds``: ``shared`` (the
     forks of a source share the seats' seed: they differ by the entrant alone) or
     ``per-entrant`` (each entrant's forks draw their own: two entrants of the same agents then
-    differ by the seed alone, the block's null)."""
+    differ by the seed alone, the block's null). ``intervention``: a rule
+    (:mod:`duskfall.lab.intervention_rules`) changing each source game before the fork, in
+    the forks of the ``treated`` entrants (default: every entrant); ``at = "after"`` forks
+    right after the changed event. An entrant named twice with the same agents, one treated,
+    measures the intervention alone."""
 
     source: str
     at: str = "day:2"
@@ -136,12 +142,31 @@ class ForksBlock(_Strict):
     repeats: int = Field(1, ge=1, le=1000)
     games: int | None = Field(None, ge=1, le=1_000_000)
     seeds: Literal["shared", "per-entrant"] = "shared"
+    intervention: str | None = None
+    treated: list[str] = Field(default_factory=list)
     logs: list[str] = Field(default_factory=list)
+
+    @field_validator("intervention")
+    @classmethod
+    def _rule(cls, value: str | None) -> str | None:
+        if value is not None:
+            from duskfall.lab.intervention_rules import parse_rule  # the lab, only when used
+
+            try:
+                parse_rule(value)
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
+        return value
 
     @property
     def label(self) -> str:
         seats = self.seats if isinstance(self.seats, str) else "+".join(map(str, self.seats))
-        return f"forks:{self.at}:{seats}"
+        rule = "" if self.intervention is None else f":{self.intervention.partition('=')[0]}"
+        return f"forks:{self.at}:{seats}{rule}"
+
+    def treats(self, entrant: str) -> bool:
+        """Whether ``entrant``'s forks get the block's intervention (``treated``; empty: all)."""
+        return self.intervention is not None and (not self.treated or entrant in self.treated)
 
 
 class BoardOptions(_Strict):

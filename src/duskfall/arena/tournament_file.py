@@ -13,6 +13,7 @@ import json
 import tomllib
 from pathlib import Path
 
+from duskfall.arena.schedule import intervention_in
 from duskfall.arena.tournament_config import ForksBlock, TournamentConfig, parse_tournament
 from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.user_files import read_user_text
@@ -62,26 +63,31 @@ def find_sources(block: ForksBlock, base: Path, db: Path | None = None) -> list[
     else:
         pattern = block.source if Path(block.source).is_absolute() else str(base / block.source)
         found = sorted(Path(p) for p in glob.glob(pattern, recursive=True))
-    keyed = [(key, p) for p in found if p.suffix == ".jsonl" and (key := _reaches(p, block.at))]
+    keyed = [(key, p) for p in found if p.suffix == ".jsonl" and (key := _reaches(p, block))]
     if not block.source.startswith(TOURNAMENT_SOURCE):
         keyed.sort(key=lambda pair: pair[0])  # what the games are, not their files' names
     usable = [str(p.resolve()) for _, p in keyed]
     if not usable:
         raise ConfigError(
             f"[[forks]] source {block.source!r}: no finished game log that reaches {block.at}"
+            + ("" if block.intervention is None else f" and has {block.intervention!r}'s event")
         )
     return usable[: block.games] if block.games else usable
 
 
-def _reaches(path: Path, at: str) -> tuple[int, str, str] | None:
-    """If the log at ``path`` is a finished game that has the moment ``at``: a key that orders
-    logged games by what they are (seed, config, seats' agents), the same however often they
-    were played and whatever their random game ids and file names; else None."""
+def _reaches(path: Path, block: ForksBlock) -> tuple[int, str, str] | None:
+    """If the log at ``path`` is a finished game that has the block's moment (and the event
+    its intervention changes): a key that orders logged games by what they are (seed, config,
+    seats' agents), the same however often they were played and whatever their random game
+    ids and file names; else None."""
     try:
         log = read_log(path, strict=False)
         if not log.finished:
             return None
-        find_round(rounds_of(log), at)
+        if block.intervention is not None:
+            intervention_in(block, log)
+        else:
+            find_round(rounds_of(log), block.at)
     except DuskfallError:
         return None
     header = log.header

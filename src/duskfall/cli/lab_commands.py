@@ -58,7 +58,7 @@ def fork(
         typer.Option(
             "--at",
             help="where to fork: an event number, day:N, night:N or PHASE:N / DECISION:N "
-            "(default with --replace: right after the replaced event)",
+            "(default with --replace or --set-result: right after the changed event)",
         ),
     ] = None,
     agents: AgentsOpt = None,
@@ -72,6 +72,14 @@ def fork(
             "--replace",
             help="SEQ=TEXT: new words for the speech at event SEQ; SEQ='{\"type\": ...}': a new "
             "action in its place",
+        ),
+    ] = None,
+    set_result: Annotated[
+        str | None,
+        typer.Option(
+            "--set-result",
+            help="SEQ=VALUE: the seat told a private result at event SEQ (a role's check) is "
+            "told VALUE instead (good|evil); the fork's header records it",
         ),
     ] = None,
     out: Annotated[
@@ -127,6 +135,7 @@ def fork(
         agents=agents,
         seed=seed,
         replace=replace,
+        set_result=set_result,
         log_path=out,
         settings=runtime_settings(
             retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
@@ -164,8 +173,7 @@ async def _play(
     console.print(f"[bold]{game.variant.name}[/]  fork {plain(game.game_id)}", highlight=False)
     where = f"day {state.day}, {state.phase}"
     console.print(
-        f"forked from {origin.parent} at its event {origin.event} ({where})"
-        + (f", event {origin.replaced} replaced" if origin.replaced is not None else ""),
+        f"forked from {origin.parent} at its event {origin.event} ({where})" + origin.changes(),
         highlight=False,
         markup=False,
     )

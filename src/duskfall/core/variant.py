@@ -30,6 +30,7 @@ from duskfall.core.kit_entries import KitEntries
 from duskfall.core.learning import Learning
 from duskfall.core.legal import LegalActions
 from duskfall.core.outcome import Outcome
+from duskfall.core.planted import PrivateFact
 from duskfall.core.prompting import PromptKit
 from duskfall.core.spectator import Spectator
 from duskfall.core.terminal_form import TerminalForm
@@ -164,7 +165,9 @@ class VariantInfo:
     * ``role_named``: the name of a role as people write it (``villagers`` -> ``Villager``), or
       ValueError naming the roles;
     * ``kit``: its entries in the agent writer's kit (check-bot games and rows, catalog
-      tables; :mod:`duskfall.core.kit_entries`).
+      tables; :mod:`duskfall.core.kit_entries`);
+    * ``private_facts``: the private results a fork may tell a seat otherwise, by event kind
+      (:mod:`duskfall.core.planted`; empty: none).
     """
 
     presets: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -182,6 +185,7 @@ class VariantInfo:
     roles: tuple[str, ...] = ()
     role_named: Callable[[str], str] | None = None
     kit: KitEntries = field(default_factory=KitEntries)
+    private_facts: Mapping[str, PrivateFact] = field(default_factory=dict)
 
 
 class Variant(Protocol):

@@ -30,6 +30,7 @@ from duskfall.core.errors import ConfigError, LogCorrupt
 from duskfall.core.rng import check_seed, derive_rng
 from duskfall.lab.interventions import Replacement, parse_replacement
 from duskfall.lab.moments import find_round
+from duskfall.lab.planting import planted_cut, planted_in, planting_of
 from duskfall.lab.rebuild import cut_after, rebuild
 from duskfall.lab.rounds import Round, rounds_of
 from duskfall.lab.warmup import BotWarmUp
@@ -63,7 +64,9 @@ class ForkRequest:
     ``agents`` is an agent spec as for ``play`` (default: the parent's seats' agents);
     ``agent_options`` override the parent's (its header logs them; the fork inherits the rest);
     ``seed`` the seats' seed (default: the parent's); ``replace`` one ``SEQ=TEXT`` or
-    ``SEQ=ACTION`` intervention; ``log_path`` the fork's log (default: beside the parent's).
+    ``SEQ=ACTION`` intervention; ``set_result`` one ``SEQ=VALUE`` planted private result
+    (:mod:`duskfall.lab.planting`; not with ``replace``); ``log_path`` the fork's log
+    (default: beside the parent's).
     ``unfinished`` allows forking a game that has not ended (see :func:`plan_fork`).
     """
 
@@ -72,6 +75,7 @@ class ForkRequest:
     agents: str | None = None
     seed: int | None = None
     replace: str | None = None
+    set_result: str | None = None
     log_path: Path | None = None
     write_log: bool = True
     game_id: str | None = None
@@ -162,8 +166,12 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
             "would show roles its players do not know yet; wait for its end (or, for a game "
             "that will not go on, pass --unfinished)"
         )
+    planting = planting_of(request.set_result, parent, request.replace)
     replacement = None if request.replace is None else parse_replacement(request.replace, parent)
-    moment, cut = _cut(parent, rounds, request.at, replacement)
+    if planting is not None:
+        moment, cut = planted_cut(parent, rounds, request.at, planting)
+    else:
+        moment, cut = _cut(parent, rounds, request.at, replacement)
     replayer = Replayer(header)
     variant, dealt = replayer.variant, replayer.state
     seed = header.seats_seed if request.seed is None else check_seed(request.seed, "--seed")
@@ -198,6 +206,7 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         warm=warm,
         replacement=replacement,
         replayer=replayer,
+        planting=planting,
     )
     if rebuilt.state.outcome() is not None:
         raise ConfigError("the game is already over at that moment: nothing to play on")
@@ -207,6 +216,7 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         found.head_after(cut),
         len(rebuilt.prefix),
         None if replacement is None else replacement.index,
+        planted_in(parent, cut, planting, _shift(replacement, rebuilt.prefix, cut)),
     )
     fork_header.extra[FORK_KEY] = origin.to_dict()
     plan.log_path = _log_path(request, source, game_id)
@@ -238,6 +248,13 @@ def _cut(
             f"{replacement.given}: the fork must start after what it replaces"
         )
     return moment, moment.start
+
+
+def _shift(
+    replacement: Replacement | None, prefix: Sequence[object], cut: int
+) -> tuple[int, int] | None:
+    """The replaced action's index and how many events its replacement added to the prefix."""
+    return None if replacement is None else (replacement.index, len(prefix) - cut)
 
 
 def _log_path(request: ForkRequest, source: Path, game_id: str) -> Path | None:

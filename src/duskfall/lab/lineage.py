@@ -35,15 +35,15 @@ class ForkVerdict:
 
     def describe(self) -> str:
         origin = self.origin
-        where = f"forked from {origin.parent} at its event {origin.event}"
-        if origin.replaced is not None:
-            where += f", event {origin.replaced} replaced"
+        where = f"forked from {origin.parent} at its event {origin.event}{origin.changes()}"
         if self.link is None:
             return f"{where}; the parent's log was not found, so the link is unchecked"
         return (
             f"{where}; link verified: the parent's first {origin.event} events replay "
             f"({self.parent_actions} actions) and {self.link.compared} of them are the fork's "
-            f"prefix unchanged" + (f", {self.link.replaced} replaced" if self.link.replaced else "")
+            "prefix unchanged"
+            + (f", {self.link.replaced} replaced" if self.link.replaced else "")
+            + (f", {len(origin.planted)} planted" if origin.planted else "")
         )
 
 

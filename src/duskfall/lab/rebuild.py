@@ -18,6 +18,7 @@ from duskfall.core.errors import ConfigError, IllegalAction, ReplayMismatch
 from duskfall.core.events import Event
 from duskfall.core.variant import State, Variant
 from duskfall.lab.interventions import Replacement
+from duskfall.lab.planting import Planting
 from duskfall.lab.rounds import Round
 from duskfall.store.lineage import rules_run
 from duskfall.store.log import GameLog
@@ -53,10 +54,12 @@ def rebuild(
     warm: WarmUp | None = None,
     replacement: Replacement | None = None,
     replayer: Replayer | None = None,
+    planting: Planting | None = None,
 ) -> Rebuilt:
     """The game of ``log`` after its first ``cut`` events (module docstring); ``replayer``
     is the log's fresh :class:`~duskfall.store.replay.Replayer` where the caller dealt one
-    already (to read the seats off the deal), else one is made."""
+    already (to read the seats off the deal), else one is made; ``planting`` retells one
+    private result of the prefix (:mod:`duskfall.lab.planting`)."""
     events = log.events
     replayer = Replayer(log.header) if replayer is None else replayer
     starts = {r.actions[0]: r for r in rounds if r.actions and r.stop <= cut}
@@ -76,6 +79,8 @@ def rebuild(
             continue
         try:
             replayer.take(event)
+            if planting is not None and index == planting.index:
+                event = planting.apply(replayer.state, event)
         except ReplayMismatch as exc:
             if replacement is None or index < replacement.index:
                 raise

@@ -8,22 +8,29 @@ A fork's log starts with a copy of its parent's events up to the moment it forke
 * ``chain``: the parent's chain hash after those events (the ``h`` of the last kept line);
 * ``prefix``: how many events of its own log are that prefix (``event``, unless an
   intervention replaced an action with one that produced another number of rules events);
-* ``replaced`` (an intervention only): the parent's event number of the action it replaced.
+* ``replaced`` (an intervention only): the parent's event number of the action it replaced;
+* ``planted`` (a planted result only): ``[{"event": N, "value": V}]``: event N of the fork's
+  prefix tells its seat ``V``, not what the rules told (a private fact the variant declares
+  changeable, :mod:`duskfall.core.planted`); replay plants the same value there.
 
 :func:`check_link` proves a fork's prefix is its parent's: same variant, config and deal seed,
 the parent's chain hash at ``event`` as recorded, and every event of the prefix equal to the
-parent's (apart from the game id), except the replaced action and the rules events it produced.
+parent's (apart from the game id), except the replaced action and the rules events it produced,
+and a planted event, which must be the parent's with only its result changed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from duskfall.core import event_kinds as kinds
-from duskfall.core.errors import DuskfallError, LogCorrupt
+from duskfall.core.errors import ConfigError, DuskfallError, LogCorrupt
 from duskfall.core.events import Event
+from duskfall.core.planted import PrivateFact, retold, shown
+from duskfall.core.registry import get_variant
 from duskfall.store.log import GameLog, LineReader, LogHeader, log_lines
 
 FORK_KEY = "fork"
@@ -31,6 +38,17 @@ FORK_KEY = "fork"
 
 class BrokenLink(DuskfallError):
     """A fork's prefix is not its parent's (a changed parent, or a forged fork)."""
+
+
+@dataclass(frozen=True)
+class Planted:
+    """Event ``event`` of a fork's log tells ``value`` (see the module docstring)."""
+
+    event: int
+    value: Any  # a JSON value the variant's fact allows (a word, a list of roles)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.event, "value": self.value}
 
 
 @dataclass(frozen=True)
@@ -42,6 +60,7 @@ class ForkOrigin:
     chain: str
     prefix: int
     replaced: int | None = None
+    planted: tuple[Planted, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -52,6 +71,8 @@ class ForkOrigin:
         }
         if self.replaced is not None:
             out["replaced"] = self.replaced
+        if self.planted:
+            out["planted"] = [p.to_dict() for p in self.planted]
         return out
 
     @classmethod
@@ -73,7 +94,37 @@ class ForkOrigin:
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise LogCorrupt(f"header: fork {key!r} must be an event number", 0)
-        return cls(parent, int(data["event"]), chain, int(data["prefix"]), replaced)
+        planted = _planted(data.get("planted", []))
+        return cls(parent, int(data["event"]), chain, int(data["prefix"]), replaced, planted)
+
+    def changes(self) -> str:
+        """What the fork changed in its prefix, as a clause (empty: nothing)."""
+        out = "" if self.replaced is None else f", event {self.replaced} replaced"
+        for planted in self.planted:
+            out += f", event {planted.event} planted (its seat told {shown(planted.value)})"
+        return out
+
+    def plants(self) -> dict[int, Any]:
+        """The planted values by the fork's event number."""
+        return {p.event: p.value for p in self.planted}
+
+
+def _planted(data: Any) -> tuple[Planted, ...]:
+    """The header's ``planted`` list; LogCorrupt when malformed."""
+    if not isinstance(data, list):
+        raise LogCorrupt("header: fork 'planted' must be a list", 0)
+    out: list[Planted] = []
+    for entry in data:
+        event = entry.get("event") if isinstance(entry, dict) else None
+        value = entry.get("value") if isinstance(entry, dict) else None
+        if not isinstance(event, int) or isinstance(event, bool) or event < 0:
+            raise LogCorrupt("header: a planted fact names an event number", 0)
+        if not isinstance(value, str | list) or not all(isinstance(v, str) for v in value):
+            raise LogCorrupt("header: a planted fact names its value (a word or words)", 0)
+        out.append(Planted(event, value))
+    if len({p.event for p in out}) != len(out):
+        raise LogCorrupt("header: an event is planted twice", 0)
+    return tuple(out)
 
 
 def chain_head(path: str | Path, events: int) -> str:
@@ -133,13 +184,32 @@ def check_link(fork: GameLog, parent: GameLog, parent_path: str | Path) -> LinkC
         pairs, replaced = _around_replacement(ours, theirs, origin.replaced)
     elif len(ours) != len(theirs):
         raise BrokenLink("the fork's prefix and the parent's events differ in length")
+    plants = origin.plants()
+    if any(seq >= origin.prefix for seq in plants):
+        raise BrokenLink("a planted result lies outside the fork's prefix")
+    facts = get_variant(fork.header.variant).info.private_facts
     for mine, original in pairs:
+        if mine.seq in plants:
+            original = _retold(facts, original, plants.pop(mine.seq))
         if not mine.same_content(original) or mine.seq != original.seq:
             raise BrokenLink(
                 f"event {mine.seq} of the fork's prefix differs from the parent's "
                 f"({mine.kind} against {original.kind})"
             )
+    if plants:
+        raise BrokenLink(f"the planted event {min(plants)} is not an event the fork copied")
     return LinkCheck(len(pairs), replaced)
+
+
+def _retold(facts: Mapping[str, PrivateFact], original: Event, value: Any) -> Event:
+    """The parent's ``original`` event telling the fork's planted ``value``."""
+    fact = facts.get(original.kind)
+    if fact is None or original.source != "rules":
+        raise BrokenLink(f"event {original.seq} ({original.kind}) tells no result a fork may plant")
+    try:
+        return retold(fact, original, value)
+    except ConfigError as exc:
+        raise BrokenLink(f"event {original.seq}: {exc}") from None
 
 
 def _around_replacement(

@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from duskfall.core import event_kinds as kinds
-from duskfall.core.errors import IllegalAction, ReplayMismatch
+from duskfall.core.errors import ConfigError, IllegalAction, ReplayMismatch
 from duskfall.core.events import Event
 from duskfall.core.outcome import Termination
+from duskfall.core.planted import plant
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import State, Variant, parse_config
+from duskfall.store.lineage import ForkOrigin
 from duskfall.store.log import GameLog, LogHeader
 
 
@@ -58,6 +61,13 @@ class Replayer:
 
     def __init__(self, header: LogHeader) -> None:
         self.variant, self.state = new_state_for(header)
+        origin = ForkOrigin.of(header)
+        # a fork's planted results (its prefix only): the rules' event there tells this value
+        self.plants = (
+            {}
+            if origin is None
+            else {seq: value for seq, value in origin.plants().items() if seq < origin.prefix}
+        )
         self.produced: deque[Event] = deque(self.state.opening_events())
         self.rules_events = 0
         self.actions = 0
@@ -73,6 +83,8 @@ class Replayer:
             if not self.produced:
                 raise ReplayMismatch(f"{describe_event(event)} was not produced by the rules")
             expected = self.produced.popleft()
+            if event.seq in self.plants:
+                expected = self._planted(expected, self.plants[event.seq])
             if not expected.same_content(event):
                 raise ReplayMismatch(
                     f"{describe_event(event)} differs from the rules' "
@@ -91,6 +103,19 @@ class Replayer:
                 k: event.payload.get(k) for k in ("winner", "termination", "reason")
             }:
                 raise ReplayMismatch(f"{describe_event(event)} but the rules give {outcome}")
+
+    def _planted(self, produced: Event, value: Any) -> Event:
+        """The rules' event ``produced`` telling the fork's planted ``value``, and the state
+        believing it; a mismatch when it is no private result the variant lets a fork change."""
+        fact = self.variant.info.private_facts.get(produced.kind)
+        if fact is None:
+            raise ReplayMismatch(
+                f"the fork plants a result in a {produced.kind} event, which tells none"
+            )
+        try:
+            return plant(fact, self.state, produced, value)
+        except (ConfigError, ValueError) as exc:
+            raise ReplayMismatch(f"the fork's planted {fact.name} result: {exc}") from None
 
     def apply(self, seat: int, action: object, event: Event) -> list[Event]:
         """Apply ``action`` for ``seat`` (recorded by ``event``) once every rules event the

@@ -72,6 +72,10 @@ def family_of(
             "here": view_number(timeline, seat, origin.prefix),
             "there": None if parent is None else view_number(parent.timeline, seat, origin.event),
             "replaced": origin.replaced is not None,
+            # a seat believes what it was told: only the god view, or the ended game, says
+            "planted": [p.event for p in origin.planted]
+            if seat is None or timeline.finished
+            else [],
         }
     if seat is None or timeline.finished:
         out["forks"] = [

@@ -16,6 +16,7 @@ from duskfall.variants.mafia.config import MafiaConfig
 from duskfall.variants.mafia.events import EVENT_TYPES
 from duskfall.variants.mafia.facts import FACTS
 from duskfall.variants.mafia.learning import LEARNING
+from duskfall.variants.mafia.private_facts import PRIVATE_FACTS
 from duskfall.variants.mafia.prompt_kit import KIT
 from duskfall.variants.mafia.roles import MAFIA_TEAM, ROLES, TOWN
 from duskfall.variants.mafia.rules import MafiaState
@@ -87,6 +88,7 @@ class MafiaVariant:
     roles = tuple(ROLES.values())
     config_model: type[BaseModel] = MafiaConfig
     info = VariantInfo(
+        private_facts=PRIVATE_FACTS,
         scramble_hidden=testing.scramble_hidden,
         wire=wire.WIRE,
         prompt_kit=KIT,

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from duskfall.core.facts import Learnt
+from duskfall.core.planted import PrivateFact
 from duskfall.core.spectator import MarkFinder
 from duskfall.variants.werewolf.events import WerewolfEvent
 
@@ -168,7 +169,9 @@ class RoleUnit:
       (:mod:`duskfall.variants.werewolf.events`), which the variant declares;
     * ``choice``: its own night decision, if it has one (:class:`NightChoice`);
     * ``scramble(state, rng)``: randomise what only its holder knows (its notes), for the
-      no-leak check of a seat that does not hold it.
+      no-leak check of a seat that does not hold it;
+    * ``private_facts``: the private results it is told that a fork may change
+      (:mod:`duskfall.core.planted`).
     """
 
     name: str
@@ -191,6 +194,7 @@ class RoleUnit:
     events: tuple[type[WerewolfEvent], ...] = ()
     choice: NightChoice | None = None
     scramble: Callable[[Any, Any], None] = _no_scramble
+    private_facts: tuple[PrivateFact, ...] = ()
 
     @property
     def plural_name(self) -> str:

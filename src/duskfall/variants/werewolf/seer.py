@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from duskfall.core.events import Event, seats_visibility
 from duskfall.core.facts import Learnt
+from duskfall.core.planted import PrivateFact
 from duskfall.core.spectator import mark, night_of
 from duskfall.variants.werewolf.events import WerewolfEvent
 from duskfall.variants.werewolf.role_unit import Mind, Night, NightChoice, Obs, RoleUnit, said
@@ -51,6 +52,34 @@ def _check(night: Night, seat: int, target: int | None) -> None:
     night.notes[SEER] = (*night.notes.get(SEER, ()), (night.day, target, result))
     night.emit(SeerAction.kind, seats_visibility([seat]), KIND, seat=seat, target=target,
                result=result)  # fmt: skip
+
+
+def _believe_check(state: Any, payload: Mapping[str, Any], value: str) -> None:
+    """The Seer's record of the check ``payload`` tells now says ``value``."""
+    target, told = payload.get("target"), payload.get("result")
+    checks = list(state.notes.get(SEER, ()))
+    for index in range(len(checks) - 1, -1, -1):
+        night, checked, result = checks[index]
+        if checked == target and result == told:
+            checks[index] = (night, checked, value)
+            state.notes[SEER] = tuple(checks)
+            return
+    raise ValueError(f"the Seer has no check of seat {target} to change")
+
+
+SEER_CHECK = PrivateFact(
+    SeerAction.kind,
+    "check",
+    "result",
+    {
+        "good": SeerResult.GOOD.value,
+        "evil": SeerResult.WEREWOLF.value,
+        "werewolf": SeerResult.WEREWOLF.value,
+        "wolf": SeerResult.WEREWOLF.value,
+    },
+    _believe_check,
+)
+"""The Seer's check result, which a fork may tell otherwise (``--set-result SEQ=good|evil``)."""
 
 
 def _next_check(obs: Obs, targets: Sequence[int], mind: Mind) -> int | None:
@@ -111,6 +140,7 @@ SEER_UNIT = RoleUnit(
     learnt={SeerAction.kind: _learnt},
     claim="I am the Seer.",
     events=(SeerAction,),
+    private_facts=(SEER_CHECK,),
     choice=NightChoice(
         KIND,
         "Whose identity do you check tonight?",

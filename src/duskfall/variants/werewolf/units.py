@@ -4,6 +4,7 @@ event kind the rules emit: the table's and each unit's."""
 
 from __future__ import annotations
 
+from duskfall.core.planted import PrivateFact
 from duskfall.core.typed_event import event_types
 from duskfall.variants.werewolf.bodyguard import BODYGUARD_UNIT
 from duskfall.variants.werewolf.classic_roles import (
@@ -49,6 +50,11 @@ def strategy_of(unit: RoleUnit) -> str:
     """A unit's coaching hint, the roles it names by what they do filled in (``{checker}``)."""
     return unit.strategy.format(checker=CHECKER.name)
 
+
+PRIVATE_FACTS: dict[str, PrivateFact] = {
+    fact.kind: fact for unit in UNITS.values() for fact in unit.private_facts
+}
+"""The private results a fork may tell a seat otherwise, by event kind (the units' own)."""
 
 EVENT_TYPES: dict[str, type[WerewolfEvent]] = event_types(
     (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))

@@ -30,7 +30,7 @@ from duskfall.variants.werewolf.roles import (
 )
 from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.spectator import SPECTATOR
-from duskfall.variants.werewolf.units import CHOICES, EVENT_TYPES
+from duskfall.variants.werewolf.units import CHOICES, EVENT_TYPES, PRIVATE_FACTS
 
 
 def _table(*roles: str) -> dict[str, Any]:
@@ -81,6 +81,7 @@ class WerewolfVariant:
         roles=tuple(ROLES),
         role_named=canonical_role,
         kit=KIT_ENTRIES,
+        private_facts=PRIVATE_FACTS,
     )
     roles = ROLES
 

@@ -32,7 +32,11 @@ function renderFamily() {
         {},
         "Forked from ",
         el("a", { href: `/games/${encodeURIComponent(p.game_id)}${view}${anchor}`, text: p.game_id }),
-        ` at ${moment(p)}${p.replaced ? ", one decision replaced" : ""}; `,
+        ` at ${moment(p)}${p.replaced ? ", one decision replaced" : ""}` +
+          (p.planted && p.planted.length
+            ? `, a private result planted (event ${p.planted.join(", ")}: its seat was told otherwise)`
+            : "") +
+          "; ",
         el("a", { href: `#e${p.here}`, text: "its own play starts here" }),
         "."
       )
