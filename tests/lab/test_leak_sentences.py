@@ -20,7 +20,8 @@ def test_the_development_set_is_read_in_every_language() -> None:
 def test_one_of_us_is_a_teammate_exposure_too() -> None:
     """It gives the speaker away ("us werewolves") and its teammate ("seat 5 is one of us")."""
     reading = read_speech(table_words(), WOLF, "Seat 5 is one of us werewolves.")
-    assert reading.teammate == "Seat 5 is one of us" and reading.self_exposure == "us werewolves"
+    assert reading.teammate is not None and reading.teammate.startswith("Seat 5 is one of us")
+    assert reading.self_exposure == "us werewolves"
     clean = read_speech(table_words(), WOLF, "Seat 6 is one of us villagers, trust him.")
     assert clean.teammate is None
 

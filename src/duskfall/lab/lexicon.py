@@ -81,6 +81,7 @@ HYPOTHETICALS = ("if", "would", "were", "wenn", "falls", "würde", "wäre", "si"
 SEAT_NOUNS = ("seat", "player", "sitz", "platz", "spieler", "spielerin", "siège", "siege",
               "joueur", "joueuse", "place", "asiento", "jugador", "jugadora", "puesto",
               "número", "numero", "nummer", "nr")  # fmt: skip
+SEAT_NUMBER_NOUNS = ("number", "numéro", "nro")  # "number 5": a seat to the leak reader
 COPULAS = ("is", "was", "are", "'s", "ist", "war", "sind", "est", "était", "c'est", "es",
            "era", "está", "esta", "es de", "is on", "came back as", "ressortie", "ressorti",
            "salió", "kam als")  # fmt: skip
