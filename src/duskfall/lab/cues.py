@@ -16,21 +16,24 @@ I_AM = (
     "speaking as", "playing as", "talking as", "ich bin", "ich war", "bin", "ich gehöre",
     "ich spiele", "ich bin teil",
     "je suis", "j'étais", "j'ai été", "je fais partie", "je joue", "suis",
-    "soy", "fui", "estoy", "formo parte", "me toca ser", "juego de",
+    "soy", "fui", "estoy", "formo parte", "me toca ser", "juego de", "ando con",
+    "i run with", "i hunt with", "je chasse avec", "ich jage mit", "ich renne mit",
 )  # fmt: skip
 WE_ARE = ("we are", "we're", "we were", "wir sind", "wir waren", "nous sommes", "on est",
           "nous faisons partie", "somos", "éramos", "estamos", "formamos parte")  # fmt: skip
 AS = ("as", "als", "en tant que", "como", "being")
-WE = ("we", "us", "wir", "uns", "nous", "nosotros", "nosotras", "both of us", "uns beide",
-      "uns beiden", "nous deux", "nosotros dos", "all of us")  # fmt: skip
-OUR = ("our", "my", "unser", "unsere", "unserem", "unseren", "unseres", "unsrer", "mein",
-       "meine", "meinem", "meinen", "notre", "nos", "ma", "mon", "mes", "nuestra", "nuestro",
-       "nuestros", "nuestras", "mi", "mis")  # fmt: skip
+WE = ("we", "us", "wir", "uns", "nous", "nous autres", "nosotros", "nosotras", "both of us",
+      "uns beide", "uns beiden", "nous deux", "nosotros dos", "all of us")  # fmt: skip
+OUR = ("our", "my", "mei", "mim", "unser", "unsere", "unserem", "unseren", "unseres", "unsrer",
+       "mein", "meine", "meinem", "meinen", "notre", "nos", "ma", "mon", "mes", "nuestra",
+       "nuestro", "nuestros", "nuestras", "mi", "mis")  # fmt: skip
 FILLERS = (
     "a", "an", "the", "one", "of", "real", "true", "secret", "fellow", "with", "among", "on",
     "part", "team", "side", "this", "game", "round", "literally", "actually", "really",
     "totally", "obviously", "secretly", "technically", "kinda", "basically", "just", "also",
     "still", "indeed", "definitely", "the only", "big", "bad", "little", "whole", "dear",
+    "own", "two", "propres", "propre", "propios", "propias", "eigenen", "eigene", "zwei",
+    "deux", "dos",
     "ein", "eine", "einer", "eines", "einen", "der", "die", "den", "des", "dem", "von", "zu",
     "zum", "zur", "teil", "diese", "dieser", "runde", "seite", "wirklich", "echt", "halt",
     "eben", "auch", "doch", "tatsächlich", "von anfang an", "schon immer", "es",
@@ -47,7 +50,7 @@ NEGATIONS = (
     "not", "never", "no", "n't", "nobody", "none", "nah", "nope", "nicht", "nichts", "kein",
     "keine", "keiner", "keinen", "keinem", "nie", "niemals", "niemand", "nee", "ne", "pas",
     "jamais", "personne", "aucun", "aucune", "ni", "nunca", "nadie", "ningún", "ninguno",
-    "ninguna", "tampoco", "ni de coña",
+    "ninguna", "tampoco", "ni de coña", "weder", "neither", "nor", "net", "ned", "nöd",
 )  # fmt: skip
 HYPOTHETICALS = (
     "if", "would", "'d", "suppose", "supposing", "imagine", "hypothetically", "pretend",
@@ -63,14 +66,17 @@ REPORTING = (
     "calls", "suspects", "reckons", "insists", "insisted", "told", "tells", "wrote",
     "sagt", "sagte", "gesagt", "sagen", "sag", "sage", "digo", "dije", "meint", "meinte",
     "gemeint", "denkt", "glaubt",
-    "behauptet", "behauptete", "beschuldigt", "wirft", "nennt", "findet", "findest",
+    "behauptet", "behauptete", "beschuldigt", "wirft", "findet", "findest",
     "dit", "disait", "dis", "dire", "pense", "pensez", "pensent", "croit", "croyez",
     "prétend", "affirme", "accuse", "accusé", "soupçonne", "traite",
     "dice", "dijo", "decía", "dicen", "cree", "creéis", "creen", "piensa", "piensan",
-    "afirma", "acusa", "acusó", "sospecha", "llama", "llamó",
+    "afirma", "acusa", "acusó", "sospecha", "llama", "llamó", "diría", "dirais", "würde sagen",
+    "tät sagen", "asks", "asked", "wonders", "fragt", "demande", "pregunta",
+    "munkelt", "rumour", "rumor", "rumours", "on dit", "dicen que", "se dice",
 )  # fmt: skip
 # a reporting verb with these just before it is the speaker's own opinion ("I think")
 OWN_VOICE = ("i", "ich", "je", "j'", "yo", "gut", "bauch", "instinct", "instinto", "me",
+             "moi", "myself", "selbst", "mismo", "misma",
              "feeling", "bauchgefühl", "intuition", "gefühl")  # fmt: skip
 # words that end a clause: the scope of a negation or a judgement
 CLAUSE_WORDS = ("but", "aber", "mais", "pero", "sino", "though", "although", "whereas",
@@ -84,14 +90,18 @@ KILL_STRONG = (
     "zerreißen", "verspeisen", "manger", "mange", "mangé", "mangeons", "bouffer", "bouffe",
     "bouffé", "bouffons", "croquer", "croque", "croqué", "mordre", "mords", "mordu",
     "mordrais", "dévorer", "dévore", "dévoré", "comer", "como", "comemos", "comimos",
-    "comí", "morder", "muerdo", "mordí", "mordimos", "devorar", "devoramos",
+    "comí", "morder", "muerdo", "mordí", "mordimos", "devorar", "devoramos", "fressn",
+    "dine", "dined", "supper", "sup",
 )  # fmt: skip
 KILL_WEAK = (
     "kill", "kills", "killed", "killing", "take out", "took out", "picked off", "pick off",
     "got", "get", "take", "took", "murder", "murdered", "töten", "getötet", "töte", "holen",
     "geholt", "hole", "erledigt", "erledigen", "umlegen", "umgelegt", "tuer", "tue", "tué",
     "tuons", "eu", "éliminé", "buté", "matar", "mato", "matamos", "maté", "matado",
-    "cargar", "cargo", "cargamos", "cargué", "cargó", "cargado",
+    "cargar", "cargo", "cargamos", "cargué", "cargó", "cargado", "hunt", "hunted", "hunting",
+    "jagen", "gejagt", "jagd", "chasse", "chassé", "chassons", "cazamos", "cazando", "cazar",
+    "visit", "pay a visit", "visite", "visitita", "visita", "vorknöpfen", "knöpfen",
+    "take care of", "deal with", "s'occuper", "ocuparnos", "encargamos", "kümmern",
 )  # fmt: skip
 NIGHT = (
     "tonight", "last night", "night", "nights", "n1", "n2", "overnight", "heut nacht",
@@ -107,8 +117,9 @@ KILL_NOUNS = (
 )  # fmt: skip
 KILL_TARGETS = ("target", "pick", "choice", "ziel", "wahl", "cible", "choix", "objetivo")
 # body of a wolf in the first person: "i have fangs"
-FANGS = ("fangs", "claws", "fur", "reißzähne", "krallen", "fell", "crocs", "griffes",
-         "colmillos", "garras")  # fmt: skip
+FANGS = ("fangs", "fang", "claws", "fur", "pelt", "reißzähne", "krallen", "fell", "fänge",
+         "pelz", "crocs", "griffes", "fourrure", "colmillos", "colmillo", "garras",
+         "pelaje")  # fmt: skip
 HAVE = ("have", "'ve", "got", "hab", "habe", "ai", "j'ai", "tengo")
 TASTY = ("tasty", "tasted", "delicious", "yummy", "lecker", "köstlich", "délicieux",
          "délicieuse", "succulent", "succulente", "riquísimo", "riquísima", "delicioso",
@@ -124,7 +135,9 @@ PARTNERS = (
     "teamkollege", "teamkollegin", "kumpel", "kollege", "kollegin", "partenaire", "complice",
     "coéquipier", "coéquipière", "acolyte", "pote", "collègue", "associé", "associée",
     "cómplice", "aliado", "aliada", "compañero", "compañera", "socio", "socia", "colega",
-    "compa",
+    "compa", "brethren", "kin", "kinsman", "sister", "brother", "sisters", "brothers",
+    "schwester", "bruder", "geschwister", "artgenossen", "gefährte", "gefährtin",
+    "sœur", "frère", "frères", "sœurs", "hermana", "hermano", "hermanos", "hermanas",
 )  # fmt: skip
 FELLOW = ("fellow", "my fellow", "mit", "mein mit", "meine mit")
 # the speaker's group: "on my team", "one of us", "same side"
@@ -137,10 +150,13 @@ ONE_OF_US = ("one of us", "one of ours", "with us", "einer von uns", "eine von u
              "l'un des nôtres", "l'une des nôtres", "un des nôtres", "des nôtres",
              "uno de los nuestros", "una de los nuestros", "de los nuestros",
              "uno de nosotros", "una de nosotros", "una de las nuestras")  # fmt: skip
-AND_I = ("and i", "and me", "und ich", "et moi", "y yo")
+AND_I = ("and i", "and me", "and myself", "und ich", "und mir", "et moi", "y yo")
 I_AND = ("me and", "i and", "ich und", "moi et", "yo y")
 TOGETHER = ("together", "zusammen", "gemeinsam", "ensemble", "juntos", "juntas", "hunt",
-            "hunted", "jagen", "chassons", "chasse", "cazamos", "cazar")  # fmt: skip
+            "hunted", "jagen", "chassons", "chasse", "cazamos", "cazar", "side by side",
+            "seite an seite", "côte à côte", "codo a codo", "den", "lair", "höhle",
+            "tanière", "guarida", "two wolves", "zwei wölfe", "deux loups",
+            "dos lobos")  # fmt: skip
 # in it together beyond words: "partner in crime", "unter einer Decke", "de mèche"
 CONSPIRE = (
     "partner in crime", "partners in crime", "unter einer decke", "de mèche",
@@ -149,7 +165,10 @@ CONSPIRE = (
     "comme convenu", "como quedamos", "como acordamos", "lo planeado", "cover for you",
     "cover you", "deck dich", "decke dich", "je te couvre", "te couvre", "te cubro",
     "stick to the plan", "our plan", "unser plan", "notre plan", "nuestro plan",
-    "c'est nous la nuit", "cosa nuestra", "waren wir", "we do the kills",
+    "c'est nous la nuit", "cosa nuestra", "waren wir", "we do the kills", "as we agreed",
+    "we agreed", "we rehearsed", "the story we", "our story", "stick to the story",
+    "wie wir abgemacht", "abgemacht", "comme on l'a prévu", "on l'a prévu", "l'histoire qu'on",
+    "la historia que", "como lo planeamos", "lo que planeamos",
 )  # fmt: skip
 # the village's words: a group named with one is the speaker's public side, not a tell
 VILLAGE = (
@@ -165,12 +184,22 @@ LEAN_EVIL = (
     "menteuse", "suspect", "suspecte", "rouge", "pue", "chelou", "sospechoso",
     "sospechosa", "miente", "mentiroso", "mentirosa", "roja", "rojo",
     "huele mal", "mala espina", "turbio", "turbia", "anguille sous roche", "gato encerrado",
+    "rotten", "faul", "podrido", "podrida", "pourri", "pourrie", "one of them",
+    "einer von denen", "einen von denen", "eine von denen", "uno de ellos", "una de ellos",
+    "una de ellas", "des leurs", "l'un d'eux", "beast", "bestie", "bête", "bestia",
+    "stimmt was nicht", "dreck am stecken", "knallrot", "desenmascaró", "démasquée",
+    "démasqué", "entlarvt", "unmasked", "pack", "rudel", "meute", "manada", "wicked",
 )  # fmt: skip
 LEAN_GOOD = (
     "fine", "legit", "safe", "honest", "trustworthy", "villagey", "townie", "harmless",
     "green", "confirmed", "save", "ehrlich", "vertrauenswürdig", "harmlos", "dorfi", "grün",
     "réglo", "fiable", "honnête", "vert", "villageoise", "legal", "fiable", "de confianza",
-    "honesto", "honesta", "verde",
+    "honesto", "honesta", "verde", "in ordnung", "okay", "correct", "correcto", "correcta",
+    "está bien", "inofensivo", "inofensiva", "inoffensif", "inoffensive", "limpiecito",
+    "limpiecita", "blitzsauber", "geheuer", "decent", "favourable", "favorable", "passed",
+    "bestanden", "pasó", "réussi", "trust him", "trust her", "trau ich", "vertrau ich",
+    "lui fais confiance", "le creo", "la creo", "confiaría", "confierais", "pan de dios",
+    "bonne pâte", "ehrliche haut", "good egg",
 )  # fmt: skip
 # "I trust Marco" (good), "I suspect Lia" (evil): the verb judges the player after it
 TRUST = ("trust", "vertraue", "traue", "fais confiance à", "fais confiance a", "confío en",
@@ -178,6 +207,10 @@ TRUST = ("trust", "vertraue", "traue", "fais confiance à", "fais confiance a", 
 DISTRUST = ("suspect", "verdächtige", "soupçonne", "sospecho de", "me méfie de",
             "me méfie d'", "desconfío de", "bad feeling about", "ein schlechtes gefühl bei",
             "mauvais pressentiment sur", "mala espina con")  # fmt: skip
+# a trust said of a player named before: "Tom had nothing to do with it, I trust him"
+TRUSTED = ("i trust him", "i trust her", "trau ich", "vertrau ich", "ich trau ihm",
+           "ich trau ihr", "je lui fais confiance", "lui fais confiance", "yo le creo",
+           "le creo", "la creo", "me fío de él", "me fío de ella")  # fmt: skip
 # a check's result told: the speaker checked, saw, or its result came back
 CHECKED = (
     "checked", "check", "checks", "checking", "inspected", "investigated", "looked at",
@@ -192,7 +225,11 @@ CHECKED = (
     "boule de cristal", "mon pouvoir", "jeté un oeil", "voyante ici", "voyant ici",
     "chequeé", "chequee", "revisé", "miré", "mire", "vi", "investigué", "inspeccioné",
     "comprobé", "comprobación", "salió", "salio", "mostró", "visión", "resultado",
-    "bola de cristal", "mi poder", "eché un ojo", "vidente aquí",
+    "bola de cristal", "mi poder", "eché un ojo", "vidente aquí", "geschaut", "nachgeschaut",
+    "kristallkugel", "unter die lupe", "geister", "spiegel", "blick", "aagluegt",
+    "mirror", "gaze", "oracle", "peered", "peered into", "gazed", "inspection", "spirits",
+    "esprits", "miroir", "espíritus", "espejo", "inspección", "mi don", "mon don", "meine gabe",
+    "los ojos", "les yeux",
 )  # fmt: skip
 # what makes a check a plan, not a result told: "I'll check", "my plan is to look"
 PLANS = (

@@ -99,7 +99,10 @@ def tokens(text: str) -> list[Token]:
 
 @lru_cache(maxsize=65536)
 def phrase(entry: str) -> tuple[str, ...]:
-    """A lexicon entry as the words :func:`tokens` gives for it."""
+    """A lexicon entry as the words :func:`tokens` gives for it (``'ll``, ``'s``: the
+    second half of a contraction, as :func:`tokens` splits it)."""
+    if entry.startswith("'") and " " not in entry:
+        return (fold(entry),)
     return tuple(t.word for t in tokens(entry))
 
 
@@ -134,9 +137,10 @@ class Phrases:
 
 
 class Spelling:
-    """Reads a word one letter away from a known word of five letters or more as that word
-    (``werewollf``, ``elenaa``, ``inspeced``); a known word, or an ``exempt`` one (every
-    cue word of the reader), is read as itself."""
+    """Reads a word one letter away from a known word of five letters or more as that word:
+    a letter too many or too few (``werewollf``, ``elenaa``, ``inspeced``), or, in a word of
+    seven letters or more, one letter changed or two swapped (``investigatd``); a known
+    word, or an ``exempt`` one (every cue word of the reader), is read as itself."""
 
     def __init__(self, known: Iterable[str], exempt: Iterable[str] = ()) -> None:
         targets = frozenset(known)
@@ -155,11 +159,14 @@ class Spelling:
             found = word
             if word not in self.known and len(word) >= 5 and word.isalpha():
                 for variant in (word, *_deletions(word)):
-                    if variant in self.near and abs(len(self.near[variant]) - len(word)) <= 1:
-                        found = self.near[variant]
-                        break
                     if variant in self.targets and len(variant) >= 5:
-                        found = variant
+                        found = variant  # a letter too many
+                        break
+                    near = self.near.get(variant)
+                    if near is None:
+                        continue
+                    if variant == word or (len(word) >= 7 and len(near) == len(word)):
+                        found = near  # a letter too few, or (long words) one changed
                         break
             self._memo[word] = found
         return found

@@ -64,24 +64,40 @@ ALWAYS_HYPOTHETICAL = Phrases((
 ))  # fmt: skip
 CONDITIONS = Phrases(("if", "what if", "wenn", "falls", "si", "ob", "whether"))
 OR = frozenset({"or", "oder", "ou", "o"})
+PRONOUNS = frozenset({"she", "he", "sie", "er", "der", "die", "elle", "il", "ella", "el", "dae"})
+COPULAS = frozenset({"'s", "is", "ist", "isch", "est", "es", "was", "war", "era", "etait"})
+# verbs that are a kill only right after the speaker: "me como a Nina", not "como yo"
+CLITIC_ONLY = frozenset({"como"})
 AVOIR = frozenset({"aurait", "aurais", "aurions", "a", "ai", "avons", "avait", "avais"})
 PREPOSITIONS = frozenset(phrase(w)[0] for w in (
     "about", "with", "of", "from", "on", "bei", "mit", "von", "über", "avec", "sur", "de",
     "d'", "con", "sobre", "en",
 ))  # fmt: skip
 OWN_ARTICLES = frozenset({"les", "los", "las", "die", "the"})
+NUMBER_WORDS = {
+    word: number
+    for words in (
+        "zero one two three four five six seven eight nine ten eleven twelve",
+        "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+        "zéro un deux trois quatre cinq six sept huit neuf dix onze douze",
+        "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
+    )
+    for number, word in enumerate(words.split())
+}
+_NOUNS = "|".join(sorted(lex.SEAT_NOUNS + lex.SEAT_NUMBER_NOUNS, key=len, reverse=True))
 _NUMBERED = re.compile(
-    r"(?<!\w)(?:" + "|".join(sorted(lex.SEAT_NOUNS + lex.SEAT_NUMBER_NOUNS, key=len,
-                                    reverse=True)) + r")\.?\s*(?:#|n°|nº|no\.?)?\s*(\d+)"
-    r"|#\s*(\d+)|(?<!\w)n[°º]\s*(\d+)",
+    rf"(?<!\w)(?:{_NOUNS})\.?\s*(?:#|n°|nº|no\.?)?\s*(\d+|"
+    + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+    + r")(?!\w)|#\s*(\d+)|(?<!\w)n[°º]\s*(\d+)",
     re.IGNORECASE,
-)  # fmt: skip
+)
 _PHRASES = {name: Phrases(getattr(cues, name)) for name in (
     "I_AM", "WE_ARE", "AS", "WE", "OUR", "FILLERS", "NEGATIONS", "REPORTING", "OWN_VOICE",
     "CLAUSE_WORDS", "KILL_STRONG", "KILL_WEAK", "NIGHT", "YESTERDAY", "KILL_NOUNS",
     "KILL_TARGETS", "FANGS", "HAVE", "TASTY", "MEAL_THANKS", "PARTNERS", "FELLOW",
     "MY_GROUP", "ONE_OF_US", "AND_I", "I_AND", "TOGETHER", "CONSPIRE", "VILLAGE",
     "LEAN_EVIL", "LEAN_GOOD", "TRUST", "DISTRUST", "CHECKED", "PLANS", "FIRST", "YOU",
+    "TRUSTED",
 )}  # fmt: skip
 P = _PHRASES
 EVERY_CUE = known_words(*(getattr(cues, name) for name in dir(cues) if name.isupper()))
@@ -129,6 +145,11 @@ class Sentence:
         return sum(w in QUOTES for w in self.words[:i]) % 2 == 1
 
 
+def _number(found: re.Match[str]) -> int:
+    said = next(g for g in found.groups() if g)
+    return int(said) if said.isdigit() else NUMBER_WORDS[said.lower()]
+
+
 def _bound(word: str) -> bool:
     return word in MARKS or word in END or word in QUOTES or word in CLAUSE_ENDS
 
@@ -170,8 +191,9 @@ def _hypothetical(s: Sentence, i: int, j: int) -> bool:
     if _find_all(ALWAYS_HYPOTHETICAL, s.words, 0, i):
         return True
     for k, n in _find_all(CONDITIONS, s.words, 0, i + 1):
-        if any(w in FIRST_SUBJECT for w in s.words[k + n : i]) or any(
-            w in PAST_OR_UNREAL for w in s.words[k + n : j]
+        _, end = s.clause(k)
+        if any(w in FIRST_SUBJECT for w in s.words[k + n : min(i, end)]) or any(
+            w in PAST_OR_UNREAL for w in s.words[k + n : max(j, end)]
         ):
             return True
     return any(
@@ -183,13 +205,23 @@ def _reported(s: Sentence, i: int) -> bool:
     """Whether word ``i`` stands after words reported from someone else, or a negated "I
     say" ("I'm not saying Nina is evil")."""
     for k, n in _find_all(P["REPORTING"], s.words, 0, i):
-        before = s.words[k - 1] if k else ""
-        own = before in P["OWN_VOICE"] or (
-            k >= 2 and s.words[k - 2] in P["OWN_VOICE"] and before in {"do", "'m", "am"}
-        )
-        negated = _negated(s, k - 2, k) or _negated(s, k + n, k + n + 1)
+        own = _own_voice(s, k, n)
+        negated = _negated(s, k - 2, k) or _negated(s, k + n, k + n + 2)
         if not own or negated:
             return True
+    return False
+
+
+def _own_voice(s: Sentence, k: int, n: int) -> bool:
+    """Whether the reporting verb at ``k`` is the speaker's ("I think", "sag ich")."""
+    w = s.words
+    if k + n < len(w) and w[k + n] in P["OWN_VOICE"]:
+        return True
+    for b in range(k - 1, max(-1, k - 4), -1):
+        if w[b] in P["OWN_VOICE"]:
+            return True
+        if w[b] in OTHER_SUBJECT or w[b].startswith("@") or _bound(w[b]):
+            return False
     return False
 
 
@@ -258,8 +290,7 @@ class Reader:
 
     # -- reading a speech into sentences
     def sentences(self, text: str) -> list[Sentence]:
-        numbered = [(m.start(), m.end(), int(next(g for g in m.groups() if g)))
-                    for m in _NUMBERED.finditer(text)]  # fmt: skip
+        numbered = [(m.start(), m.end(), _number(m)) for m in _NUMBERED.finditer(text)]
         out: list[Sentence] = []
         words: list[str] = []
         spans: list[tuple[int, int]] = []
@@ -353,6 +384,12 @@ class Reader:
             if k < len(w) and own.at(w, k):
                 return i, k + own.at(w, k)
             if name == "OUR" and k < len(w):
+                m = P["FANGS"].at(w, k)
+                if m:
+                    return i, k + m  # "our fangs", "mes propres crocs"
+                m = P["PARTNERS"].at(w, k)
+                if m and P["FANGS"].find(w, k + m, k + m + 4) != -1:
+                    return i, P["FANGS"].find(w, k + m, k + m + 4) + 1  # "mis hermanos de pelaje"
                 m = P["KILL_NOUNS"].at(w, k)
                 if m:
                     return i, k + m
@@ -404,6 +441,8 @@ class Reader:
                 continue
             if k < i and w[i] in {"me", "nos", "moi"}:
                 continue
+            if w[k] in CLITIC_ONLY and k != i + 1:
+                continue
             if k < i and any(x in OTHER_SUBJECT for x in w[k + 1 : i]):
                 continue
             has_ref = any(x.startswith("@") for x in w[clause_lo:clause_hi])
@@ -441,6 +480,11 @@ class Reader:
         refs = [i for i in range(len(s.words)) if s.seat(i) in mates]
         if not refs:
             return None
+        refs += [  # "Elena ... she and I"
+            i
+            for i in range(refs[0] + 1, len(s.words) - 1)
+            if s.words[i] in PRONOUNS and P["AND_I"].at(s.words, i + 1)
+        ]
         for found_seat, evil, said, firm in self.judgements(s):
             if found_seat in mates and evil and firm:
                 return said
@@ -461,7 +505,7 @@ class Reader:
             for k, n in _find_all(P[name], w):
                 lo, hi = (j, k) if k > j else (k, j)
                 same = s.clause(j) == s.clause(k)
-                if (same and _negated(s, lo, hi)) or _negated(s, _scope_start(s, k), k):
+                if (same and _negated(s, lo, hi)) or _negated(s, k - 3, k):
                     continue
                 if _hypothetical(s, lo, hi) or s.quoted(k):
                     continue
@@ -477,15 +521,17 @@ class Reader:
         paired = (j + 1 < len(w) and P["AND_I"].at(w, j + 1)) or (
             j >= 2 and P["I_AND"].at(w, j - 2) == 2
         )
-        if paired:
+        if paired and not (_reported(s, j) or s.quoted(j) or self._conditioned(s, j)):
             rest = j + 1 + (P["AND_I"].at(w, j + 1) if j + 1 < len(w) else 0)
-            for name in ("TOGETHER", "CONSPIRE", "MY_GROUP", "KILL_STRONG", "KILL_WEAK"):
-                k = P[name].find(w, rest, len(w))
-                if k != -1 and not _negated(s, rest, k) and not village:
-                    return j, k + P[name].at(w, k)
-            k = own.find(w, rest, len(w))
-            if k != -1 and not _negated(s, rest, k) and not _hypothetical(s, j, k):
-                return j, k + own.at(w, k)
+            for name in ("TOGETHER", "CONSPIRE", "MY_GROUP", "KILL_STRONG", "KILL_WEAK", ""):
+                phrases = P[name] if name else own
+                k = phrases.find(w, rest, len(w))
+                lo, hi = s.clause(k) if k != -1 else (0, 0)
+                if k == -1 or _negated(s, max(lo, rest), k) or _hypothetical(s, j, k):
+                    continue
+                if name not in {"", "CONSPIRE"} and _find_all(P["VILLAGE"], w, lo, hi):
+                    continue
+                return j, k + phrases.at(w, k)
         # the team's plans, or a sentence that exposes "us"
         k = P["CONSPIRE"].find(w, 0, len(w))
         if k != -1 and not _guarded(s, k, k + 1):
@@ -507,7 +553,9 @@ class Reader:
         return None
 
     # -- judgements and results
-    def judgements(self, s: Sentence, *, window: int = 8) -> list[tuple[int, bool, str, bool]]:
+    def judgements(
+        self, s: Sentence, *, window: int = 10, crossings: int = 1
+    ) -> list[tuple[int, bool, str, bool]]:
         """(seat, evil, the words, firm) of each judgement of a player in ``s``; ``firm``:
         said with the game's own words for a side ("seat 4 is a werewolf", not "sus")."""
         w = s.words
@@ -518,20 +566,41 @@ class Reader:
             seat = s.seat(j)
             if seat is None or self._reporter(s, j) or _reported(s, j) or s.quoted(j):
                 continue
-            if _hypothetical(s, j, j + 1) and self._conditioned(s, j):
+            if self._conditioned(s, j):
                 continue
-            found = self._judged_after(s, j, window) or self._judged_before(s, j)
+            found = (
+                self._judged_after(s, j, window, crossings)
+                or self._judged_before(s, j)
+                or self._judged_later(s, j)
+            )
             if found is not None:
                 evil, lo, hi, firm = found
                 out.append((seat, evil, s.quote(min(lo, j), max(hi, j + 1)), firm))
         return out
 
     def _conditioned(self, s: Sentence, j: int) -> bool:
-        """Whether a condition ("if", "ob", "si") stands before word ``j`` in its clause."""
-        lo = _scope_start(s, j) if False else 0
-        return bool(_find_all(CONDITIONS, s.words, lo, j)) or bool(
+        """Whether a condition ("if", "ob", "si") stands before word ``j``."""
+        return bool(_find_all(CONDITIONS, s.words, 0, j)) or bool(
             _find_all(ALWAYS_HYPOTHETICAL, s.words, 0, j)
         )
+
+    def _judged_later(self, s: Sentence, j: int) -> tuple[bool, int, int, bool] | None:
+        """A later clause of the sentence that judges the player by a pronoun: "Elena's
+        every word reeks of the forest; I'd stake my life she's a wolf"."""
+        w = s.words
+        for k in range(j + 1, len(w) - 1):
+            if w[k].startswith("@"):
+                return None
+            starts = w[k] in PRONOUNS or (w[k] in COPULAS and _bound(w[k - 1]))
+            if starts and (w[k] in COPULAS or w[k + 1] in COPULAS):
+                found = self._judged_after(s, k if w[k] in COPULAS else k + 1, 5, 0)
+                if found is not None:
+                    evil, _, hi, firm = found
+                    return evil, k, hi, firm
+            n = P["TRUSTED"].at(w, k)
+            if n and not _negated(s, s.clause(k)[0], k):
+                return False, k, k + n, False
+        return None
 
     def _reporter(self, s: Sentence, j: int) -> bool:
         """Whether the player at ``j`` is the one whose words are reported ("Tom said")."""
@@ -543,7 +612,9 @@ class Reader:
                 return False
         return False
 
-    def _judged_after(self, s: Sentence, j: int, window: int) -> tuple[bool, int, int, bool] | None:
+    def _judged_after(
+        self, s: Sentence, j: int, window: int, crossings: int
+    ) -> tuple[bool, int, int, bool] | None:
         w = s.words
         crossed = 0
         found = None
@@ -554,7 +625,7 @@ class Reader:
                 break
             if word in MARKS or word in CLAUSE_ENDS:
                 crossed += 1
-                if crossed > 1 or word in CLAUSE_ENDS:
+                if crossed > crossings or word in CLAUSE_ENDS:
                     break
             evil_n = self.lean_evil.at(w, k) or self.fangs.at(w, k)
             good_n = self.lean_good.at(w, k)
@@ -566,7 +637,7 @@ class Reader:
                         return None
                     break
                 firm = bool((self.evil if evil else self.good).at(w, k))
-                if _negated(s, j + 1, k):
+                if _negated(s, max(j + 1, s.clause(k)[0]), k):
                     evil = not evil
                 found = (evil, j, k + n, firm)
                 k += n
@@ -609,7 +680,7 @@ class Reader:
         if told is None:
             return []
         out = []
-        for seat, evil, said, _ in self.judgements(s, window=12):
+        for seat, evil, said, _ in self.judgements(s, window=14, crossings=2):
             out.append((seat, evil, said))
         return out
 
