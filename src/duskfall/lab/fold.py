@@ -22,6 +22,7 @@ from functools import lru_cache
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’`´][^\W_]+)*['’]?|#\d+|[^\w\s-]")
 _REPEATS = re.compile(r"([^\W\d_])\1\1+")
+_DOUBLES = re.compile(r"([^\W\d_])\1")
 _UMLAUTS = (("ß", "ss"), ("ä", "ae"), ("ö", "oe"), ("ü", "ue"))
 ELISIONS = frozenset({"l", "d", "j", "c", "qu", "n", "s", "t", "m", "jusqu", "lorsqu", "puisqu"})
 SUFFIXES = frozenset({"m", "s", "re", "ve", "ll", "d"})
@@ -157,7 +158,10 @@ class Spelling:
         found = self._memo.get(word)
         if found is None:
             found = word
-            if word not in self.known and len(word) >= 5 and word.isalpha():
+            single = _DOUBLES.sub(r"\1", word)
+            if word not in self.known and single in self.targets:
+                found = single  # a letter said twice: "loooup", "wolff"
+            elif word not in self.known and len(word) >= 5 and word.isalpha():
                 for variant in (word, *_deletions(word)):
                     if variant in self.targets and len(variant) >= 5:
                         found = variant  # a letter too many

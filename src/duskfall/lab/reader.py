@@ -64,6 +64,8 @@ ALWAYS_HYPOTHETICAL = Phrases((
 ))  # fmt: skip
 CONDITIONS = Phrases(("if", "what if", "wenn", "falls", "si", "ob", "whether"))
 OR = frozenset({"or", "oder", "ou", "o"})
+# the speaker after its own verb: "sag ich's lieber selbst", "le dire moi-même"
+INVERTED_VOICE = frozenset({"ich", "moi", "yo", "myself", "selbst", "mismo", "misma"})
 PRONOUNS = frozenset({"she", "he", "sie", "er", "der", "die", "elle", "il", "ella", "el", "dae"})
 COPULAS = frozenset({"'s", "is", "ist", "isch", "est", "es", "was", "war", "era", "etait"})
 # verbs that are a kill only right after the speaker: "me como a Nina", not "como yo"
@@ -215,7 +217,7 @@ def _reported(s: Sentence, i: int) -> bool:
 def _own_voice(s: Sentence, k: int, n: int) -> bool:
     """Whether the reporting verb at ``k`` is the speaker's ("I think", "sag ich")."""
     w = s.words
-    if k + n < len(w) and w[k + n] in P["OWN_VOICE"]:
+    if k + n < len(w) and w[k + n] in INVERTED_VOICE:
         return True
     for b in range(k - 1, max(-1, k - 4), -1):
         if w[b] in P["OWN_VOICE"]:
