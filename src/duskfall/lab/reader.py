@@ -298,7 +298,9 @@ class Reader:
         spans: list[tuple[int, int]] = []
         last_ref = None
         for token in tokens(text):
-            ref = next((r for r in numbered if r[0] <= token.start < r[1]), None)
+            ref = None
+            if numbered:
+                ref = next((r for r in numbered if r[0] <= token.start < r[1]), None)
             if ref is not None:
                 if ref is not last_ref:
                     words.append(f"@{ref[2]}")
@@ -478,8 +480,8 @@ class Reader:
     # -- a teammate
     def teammate(self, seat: int, s: Sentence) -> str | None:
         """The words in which ``seat`` gives a teammate away in ``s`` (module docstring)."""
-        mates = self.words.teammates(seat)
-        refs = [i for i in range(len(s.words)) if s.seat(i) in mates]
+        mates = {f"@{mate}" for mate in self.seat_key(seat)[1]}
+        refs = [i for i, word in enumerate(s.words) if word in mates]
         if not refs:
             return None
         refs += [  # "Elena ... she and I"
@@ -488,7 +490,7 @@ class Reader:
             if s.words[i] in PRONOUNS and P["AND_I"].at(s.words, i + 1)
         ]
         for found_seat, evil, said, firm in self.judgements(s):
-            if found_seat in mates and evil and firm:
+            if f"@{found_seat}" in mates and evil and firm:
                 return said
         w = s.words
         village = bool(_find_all(P["VILLAGE"], w))
@@ -564,7 +566,7 @@ class Reader:
         if w and w[-1] == "?":
             return []
         out = []
-        for j in range(len(w)):
+        for j in (j for j, word in enumerate(w) if word.startswith("@")):
             seat = s.seat(j)
             if seat is None or self._reporter(s, j) or _reported(s, j) or s.quoted(j):
                 continue
