@@ -51,6 +51,8 @@ NEGATIONS = (
     "keine", "keiner", "keinen", "keinem", "nie", "niemals", "niemand", "nee", "ne", "pas",
     "jamais", "personne", "aucun", "aucune", "ni", "nunca", "nadie", "ningún", "ninguno",
     "ninguna", "tampoco", "ni de coña", "weder", "neither", "nor", "net", "ned", "nöd",
+    "anything but", "far from", "alles andere als", "weit entfernt", "tout sauf", "loin d'",
+    "loin de", "todo menos", "lejos de", "nada de",
 )  # fmt: skip
 HYPOTHETICALS = (
     "if", "would", "'d", "suppose", "supposing", "imagine", "hypothetically", "pretend",
@@ -189,6 +191,8 @@ LEAN_EVIL = (
     "una de ellas", "des leurs", "l'un d'eux", "beast", "bestie", "bête", "bestia",
     "stimmt was nicht", "dreck am stecken", "knallrot", "desenmascaró", "démasquée",
     "démasqué", "entlarvt", "unmasked", "pack", "rudel", "meute", "manada", "wicked",
+    "guilty", "schuldig", "coupable", "culpable", "bad guy", "bad guys", "baddie", "traitor",
+    "verräter", "traître", "traidor", "traidora", "bösewicht", "méchants", "malos",
 )  # fmt: skip
 LEAN_GOOD = (
     "fine", "legit", "safe", "honest", "trustworthy", "villagey", "townie", "harmless",
@@ -199,7 +203,9 @@ LEAN_GOOD = (
     "limpiecita", "blitzsauber", "geheuer", "decent", "favourable", "favorable", "passed",
     "bestanden", "pasó", "réussi", "trust him", "trust her", "trau ich", "vertrau ich",
     "lui fais confiance", "le creo", "la creo", "confiaría", "confierais", "pan de dios",
-    "bonne pâte", "ehrliche haut", "good egg",
+    "bonne pâte", "ehrliche haut", "good egg", "good guy", "good guys", "one of the good guys",
+    "einer von den guten", "einer der guten", "gentils", "buenos", "buenas", "not guilty",
+    "innocente", "unschuldig",
 )  # fmt: skip
 # "I trust Marco" (good), "I suspect Lia" (evil): the verb judges the player after it
 TRUST = ("trust", "vertraue", "traue", "fais confiance à", "fais confiance a", "confío en",
@@ -227,6 +233,7 @@ CHECKED = (
     "comprobé", "comprobación", "salió", "salio", "mostró", "visión", "resultado",
     "bola de cristal", "mi poder", "eché un ojo", "vidente aquí", "geschaut", "nachgeschaut",
     "kristallkugel", "unter die lupe", "geister", "spiegel", "blick", "aagluegt",
+    "came up", "pinged", "pinged as", "divined", "my divination", "scried", "checked out",
     "mirror", "gaze", "oracle", "peered", "peered into", "gazed", "inspection", "spirits",
     "esprits", "miroir", "espíritus", "espejo", "inspección", "mi don", "mon don", "meine gabe",
     "los ojos", "les yeux",

@@ -64,6 +64,8 @@ ALWAYS_HYPOTHETICAL = Phrases((
 ))  # fmt: skip
 CONDITIONS = Phrases(("if", "what if", "wenn", "falls", "si", "ob", "whether"))
 OR = frozenset({"or", "oder", "ou", "o"})
+SINGULAR = frozenset({"i", "ich", "je", "j'", "yo"})
+HERE = frozenset({"here", "hier", "ici", "aqui"})
 # the speaker after its own verb: "sag ich's lieber selbst", "le dire moi-même"
 INVERTED_VOICE = frozenset({"ich", "moi", "yo", "myself", "selbst", "mismo", "misma"})
 PRONOUNS = frozenset({"she", "he", "sie", "er", "der", "die", "elle", "il", "ella", "el", "dae"})
@@ -176,7 +178,11 @@ def _find_all(
 
 
 def _negated(s: Sentence, lo: int, hi: int) -> bool:
-    return any(w in NEGATION_WORDS for w in s.words[max(lo, 0) : hi])
+    """Whether a negation ("not", "kein", "anything but", "ni de coña") is in ``lo..hi``."""
+    lo = max(lo, 0)
+    return any(w in NEGATION_WORDS for w in s.words[lo:hi]) or (
+        P["NEGATIONS"].find(s.words, lo, hi) != -1
+    )
 
 
 def _scope_start(s: Sentence, i: int) -> int:
@@ -252,7 +258,9 @@ def _phrases(entries: frozenset[str]) -> Phrases:
 
 @lru_cache(maxsize=64)
 def _spelling(words: frozenset[str]) -> Spelling:
-    return Spelling(known_words(words, SPELT), EVERY_CUE)
+    """Slips read as the game's words and the one-word cues (not words of longer cues)."""
+    single = [found[0] for found in map(phrase, words | SPELT) if len(found) == 1]
+    return Spelling(single, EVERY_CUE)
 
 
 @lru_cache(maxsize=64)
@@ -404,6 +412,10 @@ class Reader:
             k = i + P["FELLOW"].at(w, i)
             if k < len(w) and own.at(w, k):
                 return i, k + own.at(w, k)
+        # "wolf here", "loup ici": the speaker's introduction
+        n = own.at(w, i)
+        if n and i + n < len(w) and w[i + n] in HERE and s.clause(i)[0] == i:
+            return i, i + n + 1
         # "los lobos tenemos", "nous les loups on doit"
         if own.at(w, i) and i >= 1 and w[i - 1] in OWN_ARTICLES:
             k = i + own.at(w, i)
@@ -456,6 +468,7 @@ class Reader:
                 or (strong and (has_ref or night))
                 or (weak and night)
                 or (weak and has_ref and _find_all(P["YESTERDAY"], w))
+                or (weak and has_ref and w[i] in SINGULAR)  # "I killed Ana"
             ):
                 lo, hi = min(i, k), max(i, k) + (strong or weak)
                 return lo, hi
