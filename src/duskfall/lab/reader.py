@@ -33,7 +33,6 @@ sentence that says a check was made ("I checked", "came back", "my vision", "j'a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -104,6 +103,12 @@ _PHRASES = {name: Phrases(getattr(cues, name)) for name in (
     "TRUSTED",
 )}  # fmt: skip
 P = _PHRASES
+# the words a self-exposure can start with (besides the seat's own words and players)
+STARTERS = frozenset(
+    first
+    for name in ("I_AM", "AS", "WE_ARE", "WE", "OUR", "FELLOW", "FIRST", "MEAL_THANKS")
+    for first in P[name].first
+) | {"i", "ich", "j'", "yo", "je"}
 EVERY_CUE = known_words(*(getattr(cues, name) for name in dir(cues) if name.isupper()))
 CUE_NEGATIONS = Phrases((*cues.NEGATIONS, "sin", "sans", "without", "ohne", "nada"))
 NEGATION_WORDS = frozenset(p[0] for p in map(phrase, cues.NEGATIONS) if len(p) == 1)
@@ -289,6 +294,7 @@ class Reader:
         self.compound_tails = _tails(own)
         self.memo: dict[tuple[object, ...], Any] = {}  # readings of speeches said before
         self._keys: dict[int, tuple[frozenset[str], frozenset[int]]] = {}
+        self._read_words: dict[str, list[str]] = {}
 
     def seat_key(self, seat: int) -> tuple[frozenset[str], frozenset[int]]:
         """What a reading depends on of its seat: its own words and its teammates."""
@@ -330,7 +336,12 @@ class Reader:
         return out
 
     def _word(self, token: Token) -> list[str]:
-        word = token.word
+        found = self._read_words.get(token.word)
+        if found is None:
+            found = self._read_words[token.word] = self._read_word(token.word)
+        return found
+
+    def _read_word(self, word: str) -> list[str]:
         if word in self.names:
             return [f"@{self.names[word]}"]
         if word.endswith("s") and word[:-1] in self.names:
@@ -366,6 +377,9 @@ class Reader:
         own = self.own(seat)
         w = s.words
         for i in range(len(w)):
+            word = w[i]
+            if not (word in STARTERS or word in own.first or word[0] == "@" or word[-3:] == "mos"):
+                continue
             found = self._self_at(own, s, i, plural_only)
             if found is not None:
                 lo, hi = found
@@ -700,7 +714,3 @@ class Reader:
         for seat, evil, said, _ in self.judgements(s, window=14, crossings=2):
             out.append((seat, evil, said))
         return out
-
-
-def sentence_texts(reader: Reader, text: str) -> Iterable[Sentence]:
-    return reader.sentences(text)
