@@ -181,7 +181,8 @@ VILLAGE = (
 # judgements beyond the game's own words (those come from :class:`~.texts.Vocabulary`)
 LEAN_EVIL = (
     "sus", "sussy", "suspicious", "sketchy", "shady", "fishy", "dodgy", "lying", "liar",
-    "lies", "bad news", "red", "off", "wolfy", "scummy", "verdächtig", "komisch", "lügt",
+    "lies", "lied", "bad news", "red", "wolfy", "fake", "faking", "bluffing", "log",
+    "gelogen", "menti", "mintió", "scummy", "verdächtig", "komisch", "lügt",
     "lügner", "lügnerin", "falsch", "rot", "böse", "louche", "ment", "menteur",
     "menteuse", "suspect", "suspecte", "rouge", "pue", "chelou", "sospechoso",
     "sospechosa", "miente", "mentiroso", "mentirosa", "roja", "rojo",
@@ -196,7 +197,7 @@ LEAN_EVIL = (
 )  # fmt: skip
 LEAN_GOOD = (
     "fine", "legit", "safe", "honest", "trustworthy", "villagey", "townie", "harmless",
-    "green", "confirmed", "save", "ehrlich", "vertrauenswürdig", "harmlos", "dorfi", "grün",
+    "green", "save", "ehrlich", "vertrauenswürdig", "harmlos", "dorfi", "grün",
     "réglo", "fiable", "honnête", "vert", "villageoise", "legal", "fiable", "de confianza",
     "honesto", "honesta", "verde", "in ordnung", "okay", "correct", "correcto", "correcta",
     "está bien", "inofensivo", "inofensiva", "inoffensif", "inoffensive", "limpiecito",
