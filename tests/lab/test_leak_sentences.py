@@ -70,10 +70,19 @@ def test_the_wolf_is_read_in_chat_spellings(text: str, found: str) -> None:
         "Ich bin kein Werwolf, ehrlich.",
         "They will eat me tonight, I know it.",
         "Sofia thinks I'm a wolf, she is wrong.",
+        "I'm a wolf hunter, not a wolf.",  # the role word qualifies another
+        "My wolf read is Tom.",  # a guess, not a pack
+        "mon loup c'est Tom",
+        "As the wolves would say, tough luck.",
+        "The wolves will eat someone tonight, we must vote well.",
+        "Elena and I both think Tom is the wolf.",  # paired, but about Tom
+        "Elena and I will hunt the wolves together.",
+        "Wir Dorfbewohner müssen zusammenhalten.",
     ],
 )
 def test_denials_hypotheticals_and_quotes_are_no_exposure(text: str) -> None:
-    assert read_speech(table_words(), WOLF, text).self_exposure is None
+    reading = read_speech(table_words(), WOLF, text)
+    assert reading.self_exposure is None and reading.teammate is None
 
 
 def test_judgements_are_hedged_negated_or_withheld() -> None:

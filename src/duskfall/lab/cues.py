@@ -214,6 +214,14 @@ TRUST = ("trust", "vertraue", "traue", "fais confiance à", "fais confiance a", 
 DISTRUST = ("suspect", "verdächtige", "soupçonne", "sospecho de", "me méfie de",
             "me méfie d'", "desconfío de", "bad feeling about", "ein schlechtes gefühl bei",
             "mauvais pressentiment sur", "mala espina con")  # fmt: skip
+# a role word that only qualifies the next one: "a wolf hunter", "my wolf read", "wolf vibes"
+ROLE_AS_WORD = (
+    "hunter", "hunters", "hunt", "hunting", "read", "reads", "theory", "guess", "list",
+    "suspect", "suspects", "pick", "picks", "candidate", "candidates", "slot", "slots",
+    "radar", "vibes", "lean", "energy", "jäger", "jagd", "verdacht", "liste", "tipp",
+    "chasseur", "chasseurs", "chasseuse", "liste", "cazador", "cazadores", "cazadora", "caza",
+    "lista", "sospechoso", "sospechosos",
+)  # fmt: skip
 # a trust said of a player named before: "Tom had nothing to do with it, I trust him"
 TRUSTED = ("i trust him", "i trust her", "trau ich", "vertrau ich", "ich trau ihm",
            "ich trau ihr", "je lui fais confiance", "lui fais confiance", "yo le creo",

@@ -100,9 +100,17 @@ _PHRASES = {name: Phrases(getattr(cues, name)) for name in (
     "KILL_TARGETS", "FANGS", "HAVE", "TASTY", "MEAL_THANKS", "PARTNERS", "FELLOW",
     "MY_GROUP", "ONE_OF_US", "AND_I", "I_AND", "TOGETHER", "CONSPIRE", "VILLAGE",
     "LEAN_EVIL", "LEAN_GOOD", "TRUST", "DISTRUST", "CHECKED", "PLANS", "FIRST", "YOU",
-    "TRUSTED",
+    "TRUSTED", "ROLE_AS_WORD",
 )}  # fmt: skip
 P = _PHRASES
+# a team's group words: "my pack" is a tell, "my wolf" a guess ("my wolf is Tom")
+DEFINITE = [[word] for word in ("the", "les", "los", "las", "die", "der", "le", "la", "el")]
+OBJECT_VERBS = frozenset(phrase(w)[0] for w in (
+    "hunt", "hunts", "hunting", "find", "catch", "kill", "vote", "fight", "against", "chase",
+    "jagen", "jagt", "finden", "fangen", "gegen", "chasser", "chasse", "trouver", "contre",
+    "cazar", "caza", "encontrar", "contra",
+))  # fmt: skip
+GROUPS = frozenset(phrase(w)[0] for w in ("pack", "rudel", "rudels", "meute", "manada"))
 # the words a self-exposure can start with (besides the seat's own words and players)
 STARTERS = frozenset(
     first
@@ -400,6 +408,13 @@ class Reader:
                 continue
             if name == "AS" and s.clause(i)[0] != i:
                 continue
+            if (
+                name == "AS"
+                and w[i + n : i + n + 1] in DEFINITE
+                and w[i + n + 1 : i + n + 2]
+                in ([x] for x in w[i + n + 1 : i + n + 2] if x.endswith("s"))
+            ):
+                continue  # "as a wolf, I...", "as the mafia", not "as the wolves would say"
             k = i + n
             if name == "WE" and k < len(w) and w[k] == ",":
                 k += 1
@@ -407,8 +422,11 @@ class Reader:
                 k += 1
             while k < len(w) and (name not in {"WE"} and P["FILLERS"].at(w, k)):
                 k += P["FILLERS"].at(w, k)
-            if k < len(w) and own.at(w, k):
-                return i, k + own.at(w, k)
+            m = own.at(w, k) if k < len(w) else 0
+            if m and k + m < len(w) and P["ROLE_AS_WORD"].at(w, k + m):
+                continue  # "I'm a wolf hunter", "my wolf read is Tom"
+            if m and (name != "OUR" or w[k + m - 1] in GROUPS):
+                return i, k + m  # "my pack", not "my wolf" (a guess: "mon loup c'est Tom")
             if name == "OUR" and k < len(w):
                 m = P["FANGS"].at(w, k)
                 if m:
@@ -475,14 +493,18 @@ class Reader:
                 continue
             if k < i and any(x in OTHER_SUBJECT for x in w[k + 1 : i]):
                 continue
+            lo, hi = min(i, k), max(i, k)
+            if self.evil.find(w, lo, min(clause_hi, hi + 4)) != -1:
+                continue  # "we hunt the wolves", "kill the wolf"
             has_ref = any(x.startswith("@") for x in w[clause_lo:clause_hi])
+            object_ref = any(x.startswith("@") for x in w[k + 1 : k + 4])
             night = bool(_find_all(P["NIGHT"], w))
             if (
                 any_kill
                 or (strong and (has_ref or night))
                 or (weak and night)
                 or (weak and has_ref and _find_all(P["YESTERDAY"], w))
-                or (weak and has_ref and w[i] in SINGULAR)  # "I killed Ana"
+                or (weak and object_ref and w[i] in SINGULAR and k > i)  # "I killed Ana"
             ):
                 lo, hi = min(i, k), max(i, k) + (strong or weak)
                 return lo, hi
@@ -560,6 +582,10 @@ class Reader:
                 lo, hi = s.clause(k) if k != -1 else (0, 0)
                 if k == -1 or _negated(s, max(lo, rest), k) or _hypothetical(s, j, k):
                     continue
+                if not name and any(x.startswith("@") or x in OBJECT_VERBS for x in w[rest:k]):
+                    continue  # "Elena and I both think Tom is the wolf", "... hunt the wolves"
+                if name and self.evil.find(w, k, min(len(w), k + 4)) != -1:
+                    continue  # "Elena and I will hunt the wolves together"
                 if name not in {"", "CONSPIRE"} and _find_all(P["VILLAGE"], w, lo, hi):
                     continue
                 return j, k + phrases.at(w, k)
@@ -654,6 +680,8 @@ class Reader:
             word = w[k]
             if word.startswith("@") or word in END or word in QUOTES or P["REPORTING"].at(w, k):
                 break
+            if word in OBJECT_VERBS:
+                break  # "Elena and I will hunt the wolves": the side is its object
             if word in MARKS or word in CLAUSE_ENDS:
                 crossed += 1
                 if crossed > crossings or word in CLAUSE_ENDS:
