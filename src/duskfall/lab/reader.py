@@ -104,7 +104,7 @@ _PHRASES = {name: Phrases(getattr(cues, name)) for name in (
 )}  # fmt: skip
 P = _PHRASES
 # a team's group words: "my pack" is a tell, "my wolf" a guess ("my wolf is Tom")
-DEFINITE = [[word] for word in ("the", "les", "los", "las", "die", "der", "le", "la", "el")]
+DEFINITE = frozenset({"the", "les", "los", "las", "die", "der", "le", "la", "el"})
 OBJECT_VERBS = frozenset(phrase(w)[0] for w in (
     "hunt", "hunts", "hunting", "find", "catch", "kill", "vote", "fight", "against", "chase",
     "jagen", "jagt", "finden", "fangen", "gegen", "chasser", "chasse", "trouver", "contre",
@@ -408,12 +408,8 @@ class Reader:
                 continue
             if name == "AS" and s.clause(i)[0] != i:
                 continue
-            if (
-                name == "AS"
-                and w[i + n : i + n + 1] in DEFINITE
-                and w[i + n + 1 : i + n + 2]
-                in ([x] for x in w[i + n + 1 : i + n + 2] if x.endswith("s"))
-            ):
+            after = w[i + n : i + n + 2]
+            if name == "AS" and len(after) == 2 and after[0] in DEFINITE and after[1][-1] == "s":
                 continue  # "as a wolf, I...", "as the mafia", not "as the wolves would say"
             k = i + n
             if name == "WE" and k < len(w) and w[k] == ",":
