@@ -18,11 +18,13 @@ Per seat, over its public speeches:
   comes from a check ("I checked Elena: a wolf") is counted as a disclosed result (play,
   not a tell: no finding).
 
-The reader is a set of patterns over a lexicon in English, German, French and Spanish
-(:mod:`duskfall.lab.lexicon`: "ich bin ein Werwolf", "Elena et moi chassons ensemble",
-"el asiento 5 es uno de los nuestros"): no model is asked, and a game is read in
-milliseconds. A negation or an "if" before the words ("nobody can prove I am a wolf", "no soy
-un lobo") is no exposure.
+The reader (:mod:`duskfall.lab.reader`) reads English, German, French and Spanish on folded
+words (:mod:`duskfall.lab.fold`: no case or accents, chat spellings and one-letter slips read
+as the word) by rules with a scope: a negation in the clause, a hypothetical, words reported
+from someone else or quoted, a question cancel a cue ("nobody can prove I am a wolf", "no soy
+un lobo", "if I were a wolf"). No model is asked, and a game is read in milliseconds. A
+seat's judgements include hedged ones ("Tom seems fine"); the seer claims above count the
+firm ones only, in the game's own words ("seat 4 is a werewolf").
 
 ``since`` counts only speeches from that event on (a fork's own part: its prefix is the
 parent's); reasoning is read from there too (a fork's seats never saw the parent's), chats and
