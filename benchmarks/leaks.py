@@ -17,16 +17,17 @@ measured, not assumed (two that the first reader missed are read since, see the 
 
 Rates come with Wilson 95% intervals; the phrasings missed are printed.
 
-``--sentences heldout`` scores the reader on labelled speeches instead, in English, German,
+``--sentences NAME`` scores the reader on labelled speeches instead, in English, German,
 French and Spanish (``tests/lab/leak_sentences/``: self and teammate exposures, claims,
-check results, and clean speeches of each kind), per kind and language; the held-out set was
-written before the reader was changed for it and is read by nothing else (``dev`` is the set
-the reader was tuned on).
+check results, and clean speeches of each kind), per kind and language. ``dev``,
+``heldout``, ``writer1`` and ``writer2`` are development sets (three writers; the reader was
+written against them), ``all-dev`` is the four together; ``blind`` is a fourth writer's set,
+held out: no rule was written after reading it.
 
     python benchmarks/leaks.py                    # 30 werewolf-12 + 30 mafia source games
     python benchmarks/leaks.py --games 5
-    python benchmarks/leaks.py --sentences heldout
-    python benchmarks/leaks.py --sentences blind   # another writer's set, never tuned to
+    python benchmarks/leaks.py --sentences all-dev
+    python benchmarks/leaks.py --sentences blind   # the held-out writer's set
 """
 
 from __future__ import annotations
@@ -350,14 +351,21 @@ def show(title: str, what: str, tallies: dict[str, Tally], other: bool = False) 
             print(f"   {name}, {times}x: {line}")
 
 
+DEV_SETS = ("dev", "heldout", "writer1", "writer2")
+SETS = (*DEV_SETS, "all-dev", "blind")
+
+
 def sentences(name: str) -> None:
-    """The reader on the labelled speeches of ``tests/lab/leak_sentences/NAME.tsv``: recall
-    and false alarms per kind and language, with what it missed or flagged, and its cost."""
-    speeches = labelled.load(name)
+    """The reader on the labelled speeches of ``tests/lab/leak_sentences/NAME.tsv`` (or of
+    every development set, ``all-dev``): recall and false alarms per kind and language, with
+    what it missed or flagged, and its cost."""
+    names = DEV_SETS if name == "all-dev" else (name,)
+    speeches = [speech for one in names for speech in labelled.load(one)]
     started = time.process_time()
     scores = labelled.score(speeches)
     spent = time.process_time() - started
-    print(f"labelled speeches ({name}.tsv): {len(speeches)}, read in {spent * 1000:.0f} ms CPU "
+    files = ", ".join(f"{one}.tsv" for one in names)
+    print(f"labelled speeches ({files}): {len(speeches)}, read in {spent * 1000:.0f} ms CPU "
           f"({spent / len(speeches) * 1e6:.0f} us a speech)")  # fmt: skip
     print(f"{'kind':9} {'lang':4} {'recall [95%]':32} {'false alarms [95%]':32}")
     totals: dict[str, labelled.Score] = defaultdict(labelled.Score)
@@ -389,7 +397,7 @@ def main() -> None:
     parser.add_argument("--clean", type=int, default=30, help="clean games per variant and bot")
     parser.add_argument(
         "--sentences",
-        choices=("blind", "heldout", "dev"),
+        choices=SETS,
         help="score the reader on a labelled set of speeches instead (no games played)",
     )
     args = parser.parse_args()

@@ -18,11 +18,13 @@ Per seat, over its public speeches:
   comes from a check ("I checked Elena: a wolf") is counted as a disclosed result (play,
   not a tell: no finding).
 
-The reader is a set of patterns over a lexicon in English, German, French and Spanish
-(:mod:`duskfall.lab.lexicon`: "ich bin ein Werwolf", "Elena et moi chassons ensemble",
-"el asiento 5 es uno de los nuestros"): no model is asked, and a game is read in
-milliseconds. A negation or an "if" before the words ("nobody can prove I am a wolf", "no soy
-un lobo") is no exposure.
+The reader (:mod:`duskfall.lab.reader`) reads English, German, French and Spanish on folded
+words (:mod:`duskfall.lab.fold`: no case or accents, chat spellings and one-letter slips read
+as the word) by rules with a scope: a negation in the clause, a hypothetical, words reported
+from someone else or quoted, a question cancel a cue ("nobody can prove I am a wolf", "no soy
+un lobo", "if I were a wolf"). No model is asked, and a game is read in milliseconds. A
+seat's judgements include hedged ones ("Tom seems fine"); the seer claims above count the
+firm ones only, in the game's own words ("seat 4 is a werewolf").
 
 ``since`` counts only speeches from that event on (a fork's own part: its prefix is the
 parent's); reasoning is read from there too (a fork's seats never saw the parent's), chats and
@@ -38,8 +40,8 @@ from typing import Any
 
 from duskfall.core.counts import Summable
 from duskfall.core.variant import Variant
-from duskfall.lab import lexicon as lex
-from duskfall.lab.texts import Check, Said, Vocabulary, reference_pattern, referred_seat, texts_of
+from duskfall.lab.reader import Reader
+from duskfall.lab.texts import Check, Said, Vocabulary, texts_of
 from duskfall.store.log import GameLog
 from duskfall.store.replay import new_state_for
 
@@ -124,13 +126,14 @@ def leak_report(log: GameLog, *, since: int = 0, min_words: int = MIN_WORDS) -> 
     results = _result_texts(variant, log, words)
     checks = words.checks(log.events, variant.info.facts)
     report = LeakReport({seat: LeakMetrics() for seat in state.roles()})
-    reader = _Reader(words)
+    reader = Reader(words)
     for speech in (s for s in said if s.public and s.seq >= since):
         metrics = report.seats.setdefault(speech.seat, LeakMetrics())
         metrics.speeches += 1
+        reading = _read(reader, speech.seat, speech.text, firm=True)
         if speech.seat in words.evil_seats:
             metrics.evil_speeches += 1
-            _exposures(report, reader, speech)
+            _exposures(report, speech, reading)
         private = [
             s
             for s in said
@@ -142,165 +145,10 @@ def leak_report(log: GameLog, *, since: int = 0, min_words: int = MIN_WORDS) -> 
         learnt = [r for r in results.get(speech.seat, []) if r.seq < speech.seq]
         _leaks(report, speech, [*private, *learnt], min_words)
         own_checks = [c for c in checks if c.seat == speech.seat]
-        _claims(report, reader, speech, own_checks)
-        if own_checks and reader.disclosed(speech.text):  # play, not a tell: counted only
+        _claims(report, reading, speech, own_checks)
+        if own_checks and reading.disclosed:  # play, not a tell: counted only
             metrics.disclosed_results += 1
     return report
-
-
-def _phrase(text: str) -> str:
-    """A lexicon entry as a pattern: any run of spaces between words, either apostrophe."""
-    escaped = re.escape(text).replace(r"\ ", r"\s+").replace("'", "['’]")
-    return escaped.replace(r"\-", r"[-\s]?")
-
-
-def _any(phrases: Iterable[str]) -> str:
-    """One pattern for the phrases, the longest first, each a whole word (or words)."""
-    ordered = sorted(set(phrases), key=len, reverse=True)
-    return r"(?<!\w)(?:" + "|".join(map(_phrase, ordered)) + r")(?![\w'’-])"
-
-
-_WORDS_OF = re.compile(r"[\w'’-]+")
-_NEGATORS = frozenset(lex.NEGATIONS) | {"don't", "doesn't", "isn't", "wasn't", "aren't"}
-_GUARDS = _NEGATORS | frozenset(lex.HYPOTHETICALS)
-_PARTNER_WORDS = _any(lex.PARTNERS).replace(r"(?<!\w)", r"(?<!\w)\w*", 1)
-
-
-def _guarded(text: str) -> bool:
-    """Whether ``text`` holds a negation or a hypothetical ("not", "kein", "if", "si")."""
-    tokens = {t.lower().replace("’", "'") for t in _WORDS_OF.findall(text)}
-    return bool(tokens & _GUARDS) or "n't" in text.lower() or "n’t" in text.lower()
-
-
-def _negated(text: str) -> bool:
-    tokens = {t.lower().replace("’", "'") for t in _WORDS_OF.findall(text)}
-    lowered = text.lower()
-    return bool(tokens & _NEGATORS) or "n't" in lowered or "n’t" in lowered or "n'" in lowered
-
-
-class _Reader:
-    """The patterns of one game's vocabulary, in every language of :mod:`.lexicon`."""
-
-    def __init__(self, words: Vocabulary) -> None:
-        self.words = words
-        self.refs = reference_pattern(words.names)
-        self.judgement = _any(words.evil | words.good)
-        self._own: dict[int, re.Pattern[str]] = {}
-        copula = _any(lex.COPULAS)
-        adverbs = _any([*lex.ADVERBS, "seguro que", "sin duda"])
-        self.judged = re.compile(
-            r"\s*(?:[:,]\s*(?:" + _any(lex.PRONOUNS) + r"\s+)?)?"
-            r"(?:" + adverbs + r"\s+){0,2}"
-            r"(?P<negpre>(?:no|nicht)\s+|n['’])?"
-            r"(?:" + copula + r"|(?P<colon>[:=]))\s*"
-            r"(?:" + adverbs + r"\s+)*"
-            r"(?P<neg>(?:not|never|nicht|kein\w*|pas|jamais|no|nunca)\s+)?"
-            r"(?:(?:" + _any(lex.JUDGED_FILLERS) + r"|definitely|clearly|surely)\s+)*"
-            r"(?P<word>" + self.judgement + r")",
-            re.IGNORECASE,
-        )
-        fellow_evil = _any(lex.FELLOW) + r"\s*" + _any(words.evil)
-        self.partner = re.compile(
-            "|".join((_PARTNER_WORDS, _any(lex.MY_GROUP), _any(lex.ONE_OF_US), fellow_evil)),
-            re.IGNORECASE,
-        )
-        self.and_i = re.compile(r"\s+" + _any(lex.AND_I), re.IGNORECASE)
-        self.i_and = re.compile(_any(lex.I_AND) + r"\s+$", re.IGNORECASE)
-        self.together = re.compile(
-            _any(lex.TOGETHER) + "|" + _any(lex.MY_GROUP) + "|" + _any(lex.PARTNERS), re.IGNORECASE
-        )
-        self.alignment = re.compile(self.judgement, re.IGNORECASE)
-        self.checked = re.compile(_any(lex.CHECKED), re.IGNORECASE)
-
-    def own_role(self, seat: int) -> re.Pattern[str]:
-        """The seat's words for its own side after "I am", "we", "our", "as a"..."""
-        found = self._own.get(seat)
-        if found is None:
-            role = _any(self.words.own.get(seat, set()) or {"\0"})
-            fillers = r"(?:\s+(?:" + _any(lex.FILLERS) + r"))*\s+"
-            clause = r"(?:^|(?<=[,:;.!?¡¿—-])\s*|\s+)"
-            found = self._own[seat] = re.compile(
-                _any(lex.FIRST_PERSON) + fillers + role
-                + "|" + clause + _any(("als", "como")) + fillers + role
-                + "|" + _any(lex.WE) + r"[\s,]+(?:(?:les|los|las|die)\s+)?" + role
-                + "|" + _any(lex.OUR) + r"\s+" + role
-                + "|" + _any(lex.FELLOW) + r"\s*" + role,
-                re.IGNORECASE,
-            )  # fmt: skip
-        return found
-
-    def exposes_self(self, seat: int, sentence: str) -> str | None:
-        """The words of ``sentence`` in which ``seat`` names its own side, if it does (not
-        after a negation or an "if": "nobody can prove I am a wolf")."""
-        for found in self.own_role(seat).finditer(sentence):
-            if not _guarded(sentence[: found.start()]) and not _negated(found.group(0)):
-                return found.group(0).strip()
-        return None
-
-    def claims(self, text: str) -> list[tuple[int, bool, str]]:
-        """(seat, said to be evil, the words) of each judgement of a player in ``text``."""
-        found = []
-        for sentence in _SENTENCES.split(text):
-            for ref in self.refs.finditer(sentence):
-                seat = referred_seat(ref, self.words.names)
-                judged = self.judged.match(sentence, ref.end())
-                if seat is None or judged is None:
-                    continue
-                evil = judged.group("word").lower() in self.words.evil
-                if judged.group("neg") or judged.group("negpre"):
-                    evil = not evil
-                found.append((seat, evil, sentence[ref.start() : judged.end()]))
-        return found
-
-    def teammate(self, seat: int, text: str) -> str | None:
-        """The words in which evil ``seat`` gives a teammate away, if it does: calls one evil,
-        its partner, one of its team, or says they are in it together."""
-        mates = self.words.teammates(seat)
-        for named, evil, words in self.claims(text):
-            if named in mates and evil:
-                return words
-        for sentence in _SENTENCES.split(text):
-            for ref in self.refs.finditer(sentence):
-                if referred_seat(ref, self.words.names) not in mates:
-                    continue
-                after = sentence[ref.end() :]
-                cue = self.partner.search(after)
-                if cue and not _negated(after[: cue.start()]):
-                    return sentence[ref.start() : ref.end() + cue.end()]
-                before = sentence[: ref.start()]
-                cue = self.partner.search(before)
-                if cue and not _negated(before[cue.start() :]):
-                    return sentence[cue.start() : ref.end()]
-                paired = self.and_i.match(sentence, ref.end())
-                joined = paired is not None or self.i_and.search(before) is not None
-                rest = sentence[paired.end() :] if paired else after
-                if joined and not _negated(rest):
-                    cue = self.together.search(rest) or self.alignment.search(rest)
-                    said = "" if cue is None else cue.group(0)
-                    if said and (said.lower() in self.words.evil or self.together.match(said)):
-                        return sentence[ref.start() :].strip()
-        return None
-
-    def disclosed(self, text: str) -> list[tuple[int, bool, str]]:
-        """(seat, told evil, the words) of each private result a checking seat tells: a
-        sentence that says it checked ("I checked", "meine Vision", "j'ai sondé") and judges
-        the player it names after that."""
-        found = []
-        for sentence in _SENTENCES.split(text):
-            cue = self.checked.search(sentence)
-            if cue is None:
-                continue
-            for ref in self.refs.finditer(sentence):
-                seat = referred_seat(ref, self.words.names)
-                word = self.alignment.search(sentence, ref.end())
-                if seat is None or word is None:
-                    continue
-                evil = word.group(0).lower() in self.words.evil
-                if _negated(sentence[ref.end() : word.start()]):
-                    evil = not evil
-                found.append((seat, evil, sentence[min(cue.start(), ref.start()) : word.end()]))
-                break
-        return found
 
 
 @dataclass(frozen=True)
@@ -318,25 +166,44 @@ class Reading:
 def read_speech(words: Vocabulary, seat: int, text: str) -> Reading:
     """Read one speech of ``seat`` with a game's ``words`` (what :func:`leak_report` reads
     each public speech with)."""
-    reader = _Reader(words)
-    own = (reader.exposes_self(seat, sentence) for sentence in _SENTENCES.split(text))
+    return _read(Reader(words), seat, text)
+
+
+def _read(reader: Reader, seat: int, text: str, *, firm: bool = False) -> Reading:
+    """What ``reader`` finds in a speech; ``firm``: only judgements in the game's own words
+    (the seer-claim accounting of a game: "seat 4 is a werewolf", not "Tom seems fine").
+    A speech said again by a seat with the same words and teammates is read once (bots
+    repeat themselves)."""
+    key = (reader.seat_key(seat), text, firm)
+    found = reader.memo.get(key)
+    if found is None:
+        found = reader.memo[key] = _reading(reader, seat, text, firm)
+    return found
+
+
+def _reading(reader: Reader, seat: int, text: str, firm: bool) -> Reading:
+    sentences = reader.sentences(text)
+    own = (reader.self_exposure(seat, s) for s in sentences)
+    mate = (reader.teammate(seat, s) for s in sentences)
+    claims = [
+        (judged, evil, said)
+        for s in sentences
+        for judged, evil, said, is_firm in reader.judgements(s)
+        if is_firm or not firm
+    ]
     return Reading(
         next((found for found in own if found is not None), None),
-        reader.teammate(seat, text),
-        reader.claims(text),
-        reader.disclosed(text),
+        next((found for found in mate if found is not None), None),
+        claims,
+        [told for s in sentences for told in reader.disclosed(s)],
     )
 
 
-def _exposures(report: LeakReport, reader: _Reader, speech: Said) -> None:
-    for sentence in _SENTENCES.split(speech.text):
-        own = reader.exposes_self(speech.seat, sentence)
-        if own is not None:
-            report.flag("self", speech, own, "self_exposures")
-            break
-    mate = reader.teammate(speech.seat, speech.text)
-    if mate is not None:
-        report.flag("teammate", speech, mate, "teammate_exposures")
+def _exposures(report: LeakReport, speech: Said, reading: Reading) -> None:
+    if reading.self_exposure is not None:
+        report.flag("self", speech, reading.self_exposure, "self_exposures")
+    if reading.teammate is not None:
+        report.flag("teammate", speech, reading.teammate, "teammate_exposures")
 
 
 _LEAK_COUNTERS = {"chat": "chat_leaks", "reasoning": "reasoning_leaks", "result": "result_leaks"}
@@ -356,12 +223,12 @@ def _leaks(report: LeakReport, speech: Said, private: Sequence[Said], min_words:
                 break
 
 
-def _claims(report: LeakReport, reader: _Reader, speech: Said, checks: Sequence[Check]) -> None:
+def _claims(report: LeakReport, reading: Reading, speech: Said, checks: Sequence[Check]) -> None:
     if not checks:  # only a seat that checks players makes seer claims
         return
     metrics = report.seats[speech.seat]
     known = {c.target: c.evil for c in checks if c.seq < speech.seq}
-    for seat, evil, words in reader.claims(speech.text):
+    for seat, evil, words in reading.claims:
         if seat == speech.seat:
             continue
         metrics.seer_claims += 1

@@ -20,9 +20,11 @@ TRANSLATIONS: dict[str, tuple[str, ...]] = {
         "loup garou", "loups garous", "hombre lobo", "hombres lobo", "mujer lobo",
         "mujeres lobo", "lobo", "lobos", "loba", "lobas",
     ),
-    "wolf": ("wolf", "wölfe", "wölfen", "wolfs", "loup", "loups", "louve", "louves", "lobo",
-             "lobos", "loba", "lobas"),
+    "wolf": ("wolf", "wölfe", "wölfen", "wolfs", "wölfin", "wölfinnen", "loup", "loups",
+             "louve", "louves", "lobo", "lobos", "loba", "lobas"),
     "pack": ("pack", "rudel", "rudels", "meute", "manada"),
+    "beast": ("bestie", "bête", "bestia"),
+    "beasts": ("bestien", "bêtes", "bestias"),
     "mafia": ("mafia", "mafiosi", "mafioso", "mafiosa", "mafiosos", "mafiosas", "mafieux",
               "mafieuse", "mafieuses"),
     "scum": ("abschaum", "racaille", "escoria"),
@@ -35,7 +37,10 @@ TRANSLATIONS: dict[str, tuple[str, ...]] = {
 """Each English word's words in German, French and Spanish (the English one is kept)."""
 
 # a team's own words also say "pack": "our pack", "Teil des Rudels", "ma meute"
-TEAM_EXTRA: dict[str, tuple[str, ...]] = {"werewolf": ("pack",), "wolf": ("pack",)}
+TEAM_EXTRA: dict[str, tuple[str, ...]] = {
+    "werewolf": ("pack", "beast", "beasts"),
+    "wolf": ("pack", "beast", "beasts"),
+}
 
 EVIL_WORDS = frozenset({
     "evil", "bad", "scum", "böse", "bösen", "böser", "schlecht", "méchant", "méchante",
@@ -81,6 +86,7 @@ HYPOTHETICALS = ("if", "would", "were", "wenn", "falls", "würde", "wäre", "si"
 SEAT_NOUNS = ("seat", "player", "sitz", "platz", "spieler", "spielerin", "siège", "siege",
               "joueur", "joueuse", "place", "asiento", "jugador", "jugadora", "puesto",
               "número", "numero", "nummer", "nr")  # fmt: skip
+SEAT_NUMBER_NOUNS = ("number", "numéro", "nro")  # "number 5": a seat to the leak reader
 COPULAS = ("is", "was", "are", "'s", "ist", "war", "sind", "est", "était", "c'est", "es",
            "era", "está", "esta", "es de", "is on", "came back as", "ressortie", "ressorti",
            "salió", "kam als")  # fmt: skip
