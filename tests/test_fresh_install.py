@@ -199,9 +199,10 @@ print(json.dumps([json.loads(reply.text)["vote"], reply.usage.prompt_tokens, sys
 
 def installed_wheel(name: str, folder: Path) -> Path:
     """A wheel of the distribution ``name`` as this interpreter has it installed: its files
-    and metadata, each hashed anew in its RECORD (compiled bytecode left out)."""
+    and metadata, each hashed anew in its RECORD (compiled bytecode and files outside
+    site-packages, such as scripts, left out)."""
     dist = importlib.metadata.distribution(name)
-    files = [f for f in dist.files or () if "__pycache__" not in f.parts]
+    files = [f for f in dist.files or () if not {"__pycache__", ".."} & set(f.parts)]
     info = next(f for f in files if f.name == "WHEEL").parent
     own = {info / n for n in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json")}
     meta = dist.read_text("WHEEL") or ""
