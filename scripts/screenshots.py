@@ -86,6 +86,8 @@ def main() -> int:
             page.set_default_timeout(WAIT_MS)
             page.goto(f"{server.url}/games/{log_path.stem}#e{exile}")
             page.wait_for_selector("#vote-picture table")
+            # the win line is computed when the page is first opened: its points, then the shot
+            page.locator("#winline-chart svg .winline-point").first.wait_for(timeout=120_000)
             _shoot(page, "god-view")
             _shoot(page, "vote-picture", clip=page.locator(".players-panel").bounding_box())
             page.goto(f"{server.url}/stats")

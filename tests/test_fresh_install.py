@@ -3,25 +3,32 @@ core's commands run, commands needing a missing extra (``arena``, ``export``) na
 line, and once the ``export`` extra is installed its command runs. Then each other extra alone
 in a venv of its own: its commands' ``--help`` and a smoke run.
 
-The core and one light extra only (``arena`` brings numpy, scipy and matplotlib: 5 minutes at
-load 15; ``local`` builds llama-cpp-python for longer). It installs from the package index pip
+``local`` gets llama-cpp-python as a wheel of the build this interpreter runs (the set-up
+script's, without AMX where the processor has it), made from its installed files: pip would
+otherwise compile llama.cpp again, minutes on 2 cores. It installs from the package index pip
 is configured with; without one it is skipped. Each step prints its time.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import importlib.metadata
+import json
 import os
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from duskfall.testing.ports import free_port
+from duskfall.testing.require import missing, require
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAN = """name = "fresh"
@@ -176,6 +183,73 @@ def _inspect_smoke(venv: Venv) -> None:
     assert done.returncode == 0, (done.stdout + done.stderr)[-2000:]
 
 
+#: One decision of the embedded model, in process (a vote, as JSON of the schema), and the
+#: features llama.cpp was built with.
+LOCAL_CALL = """
+import asyncio, json
+import llama_cpp
+from duskfall.llm import CallOptions, get_model
+schema = {"type": "object", "properties": {"vote": {"enum": [3, 5]}}, "required": ["vote"]}
+ask = [{"role": "user", "content": "Seats 3 and 5 are suspects. Vote for one of them."}]
+reply = asyncio.run(get_model("local").complete(ask, schema, options=CallOptions(max_tokens=16)))
+system = llama_cpp.llama_print_system_info().decode()
+print(json.dumps([json.loads(reply.text)["vote"], reply.usage.prompt_tokens, system]))
+"""
+
+
+def installed_wheel(name: str, folder: Path) -> Path:
+    """A wheel of the distribution ``name`` as this interpreter has it installed: its files
+    and metadata, each hashed anew in its RECORD (compiled bytecode and files outside
+    site-packages, such as scripts, left out)."""
+    dist = importlib.metadata.distribution(name)
+    files = [f for f in dist.files or () if not {"__pycache__", ".."} & set(f.parts)]
+    info = next(f for f in files if f.name == "WHEEL").parent
+    own = {info / n for n in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json")}
+    meta = dist.read_text("WHEEL") or ""
+    [tag, *_] = [
+        line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Tag:")
+    ]
+    wheel = folder / f"{info.name.removesuffix('.dist-info')}-{tag}.whl"
+    record = []
+    with zipfile.ZipFile(wheel, "w") as out:
+        for file in (f for f in files if f not in own):
+            data = Path(str(dist.locate_file(file))).read_bytes()
+            out.writestr(str(file), data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            record.append(f"{file},sha256={digest.decode()},{len(data)}")
+        out.writestr(f"{info}/RECORD", "\n".join([*record, f"{info}/RECORD,,"]) + "\n")
+    return wheel
+
+
+def _local_install(venv: Venv) -> None:
+    """The ``local`` extra, llama-cpp-python from a wheel of this interpreter's build."""
+    try:
+        version = importlib.metadata.version("llama-cpp-python")
+    except importlib.metadata.PackageNotFoundError:
+        missing("llama-cpp-python", "its build is what the fresh venv reuses")
+    wheels = venv.folder / "wheels"
+    wheels.mkdir()
+    start = time.monotonic()
+    wheel = installed_wheel("llama-cpp-python", wheels)
+    print(f"fresh venv: {wheel.name} from this interpreter's build in "
+          f"{time.monotonic() - start:.0f} s", flush=True)  # fmt: skip
+    pin = f"llama-cpp-python=={version}"
+    venv.pip(
+        "install duskfall[local]", "-q", "--find-links", str(wheels), "-e", f"{ROOT}[local]", pin
+    )
+
+
+def _local_smoke(venv: Venv) -> None:
+    python = str(venv.folder / "venv/bin/python")
+    done = venv.step("one call of the embedded model", python, "-c", LOCAL_CALL)
+    assert done.returncode == 0, done.stderr[-2000:]
+    vote, prompt_tokens, system = json.loads(done.stdout.splitlines()[-1])
+    print(f"fresh venv: the embedded model voted {vote} ({prompt_tokens} prompt tokens)")
+    assert vote in (3, 5) and prompt_tokens > 0
+    llama_cpp = require("llama_cpp")  # the fresh venv runs this interpreter's build
+    assert system == llama_cpp.llama_print_system_info().decode()
+
+
 def _ray_smoke(venv: Venv) -> None:
     (venv.folder / "fresh.toml").write_text(PLAN)
     done = venv.duskfall("tournament", "plan", "fresh.toml")
@@ -191,7 +265,9 @@ EXTRAS: dict[str, tuple[tuple[str, ...], Callable[[Venv], None]]] = {
     "learn": (("train",), _learn_smoke),
     "inspect": (("play",), _inspect_smoke),
     "ray": (("tournament", "plan"), _ray_smoke),
+    "local": (("play",), _local_smoke),
 }
+INSTALLS: dict[str, Callable[[Venv], None]] = {"local": _local_install}  # else pip -e .[extra]
 
 
 @pytest.mark.slow
@@ -199,11 +275,14 @@ EXTRAS: dict[str, tuple[tuple[str, ...], Callable[[Venv], None]]] = {
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("extra", sorted(EXTRAS))
 def test_each_extra_alone_runs_its_commands(extra: str, tmp_path: Path) -> None:
-    """Each extra installed alone in a fresh virtualenv: its commands' help and a smoke run.
-    (``local`` is left out: it compiles llama.cpp, minutes more; the main install tests it.)"""
+    """Each extra installed alone in a fresh virtualenv: its commands' help and a smoke run."""
     venv = Venv(tmp_path)
     venv.create()
-    venv.pip(f"install duskfall[{extra}]", "-q", "-e", f"{ROOT}[{extra}]")
+    install = INSTALLS.get(extra)
+    if install is None:
+        venv.pip(f"install duskfall[{extra}]", "-q", "-e", f"{ROOT}[{extra}]")
+    else:
+        install(venv)
     command, smoke = EXTRAS[extra]
     done = venv.duskfall(*command, "--help")
     assert done.returncode == 0 and "Usage" in done.stdout, done.stderr

@@ -4,6 +4,7 @@ was written (or right after the header of a failed start) are closed from their 
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -226,3 +227,38 @@ def test_repair_aborts_the_games_of_a_killed_server_and_says_why(
     assert row.status == "aborted" and row.termination == "aborted" and row.pid is None
     listed = CliRunner().invoke(store_commands.app, ["games", "--status", "running"])
     assert game_id not in listed.output
+
+
+def test_the_repair_reads_only_rows_it_could_close(tmp_path: Path) -> None:
+    """Rows running elsewhere, without a process id or in a live process are not stale and
+    are not read whole by the repair; a row whose process here is gone is, and is closed."""
+    dead = next(pid for pid in range(4_000_000, 1, -1) if not _exists(pid))
+    here = socket.gethostname()
+    gone = str(tmp_path / "gone.jsonl")
+    rows = {
+        "dead-here": GameRow("dead-here", "mafia", {}, 1, (), "running", log_path=gone,
+                             host=here, pid=dead),
+        "elsewhere": GameRow("elsewhere", "mafia", {}, 2, (), "running", log_path=gone,
+                             host="another-host", pid=dead),
+        "no-pid": GameRow("no-pid", "mafia", {}, 3, (), "running", log_path=gone),
+        "alive-here": GameRow("alive-here", "mafia", {}, 4, (), "running", log_path=gone,
+                              host=here, pid=os.getpid()),
+    }  # fmt: skip
+    db = tmp_path / "index.db"
+    with GameIndex(db, repair=False) as index:
+        index.add_rows(list(rows.values()))
+        assert [row.id for row in index.stale_running()] == ["dead-here"]
+    with GameIndex(db) as index:
+        assert [(r.game_id, r.status) for r in index.repairs] == [("dead-here", "aborted")]
+    assert status(db, "dead-here").status == "aborted"
+    assert {status(db, game_id).status for game_id in list(rows)[1:]} == {"running"}
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

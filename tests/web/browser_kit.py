@@ -57,9 +57,11 @@ def checked_page(browser: Any, width: int = 1280, height: int = 900) -> Iterator
     assert not errors, errors
 
 
-def play_to_log(games_dir: Path, variant: str, seed: int, agents: str, **config: Any) -> Path:
+def play_to_log(
+    games_dir: Path, variant: str, seed: int, agents: str, *, game_id: str = "", **config: Any
+) -> Path:
     """Play a game of bots to the end (in a thread: the driver keeps a loop in this one)."""
-    game_id = f"{variant}-glance-{seed}"
+    game_id = game_id or f"{variant}-glance-{seed}"
     setup = GameSetup(
         variant, seed=seed, agents=agents, config=config, game_id=game_id,
         log_path=games_dir / f"{game_id}.jsonl",

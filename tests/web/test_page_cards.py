@@ -1,11 +1,14 @@
 """Every card on the page is true of its player at every moment, in every view, in every
-variant and GM (issue 42: a MAFIA+DOCTOR seat read "doctors", GM roles read "player", sports
-mafia seats never saw the roles at the end).
+variant, preset and GM card (issue 42: a MAFIA+DOCTOR seat read "doctors", GM roles read
+"player", sports mafia seats never saw the roles at the end).
 
-For one short game of each variant or preset (sports mafia, mafia with multi-role seats,
-werewolf-9, a GM game of the scripted GM) and for each view (god, public, every seat), the
-page is stepped through every event of that view and each card's role is compared with what
-that view knows then, worked out here from the log: the god view knows the deal from the
+The tables come from the registries, so a new variant, preset or card is covered without
+being named here: each variant's default table, its presets, the tables its kit's catalog
+plays and one dealing every role it declares (Guard, Idiot and Bodyguard in Werewolf), the
+2+2 multi-role mafia table the issue toured, and a game of the scripted GM on every built-in
+card in every language. For one game of each and for each view (god, public, every seat),
+the page is stepped through every event of that view and each card's role is compared with
+what that view knows then, worked out here from the log: the god view knows the deal from the
 start; the public view and a seat know what the events they were shown revealed (latest
 first) and, once the game has ended, every role. Every role shown is also checked against the
 deal, and a seat's own card never shows less than its whole dealt role once it is dealt.
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +26,10 @@ import httpx
 import pytest
 
 from duskfall.core.events import PUBLIC
-from duskfall.core.registry import get_variant
-from duskfall.core.variant import parse_config
+from duskfall.core.registry import get_variant, variant_ids
+from duskfall.core.variant import Variant, parse_config
+from duskfall.gm.cards import builtin_cards
+from duskfall.kit.catalog import every_role
 from duskfall.store.log import read_log
 from duskfall.web.timeline import Frame, Timeline
 
@@ -39,7 +44,8 @@ MULTI_ROLE = {
               "VILLAGER", "VILLAGER", "VILLAGER"],
     "allow_multi_role": True,
 }  # fmt: skip
-GM_OPTIONS = {"language": "en", "gm_model": "scripted", "gm_format": "structured", "max_steps": 24}
+GM_OPTIONS = {"gm_model": "scripted", "gm_format": "structured", "max_steps": 24}
+SEED = 1
 
 #: At every moment of the view: [position, [[seat, role text, life], ...], headline].
 CARDS_AT_EVERY_MOMENT = """() => {
@@ -56,10 +62,39 @@ CARDS_AT_EVERY_MOMENT = """() => {
 }"""
 
 
-def _gm_log(server: Server) -> Path:
-    """A GM game of the scripted GM, started and played to its end by the server."""
-    body = {"variant": "gm", "preset": "werewolf6", "agents": "scripted", "seed": 4,
-            "pace": 0, "config": GM_OPTIONS}  # fmt: skip
+def _tables(variant: Variant) -> dict[str, dict[str, Any]]:
+    """The tables of ``variant`` by name: its presets, its default, its kit's catalog tables
+    and one dealing every role it declares (a table dealing the same roles with the same
+    options as one before it is left out: ``{}`` after the default preset)."""
+    named = [*((p, {"preset": p}) for p in variant.info.presets), ("default", {})]
+    named += [(f"catalog-{i}", dict(c)) for i, c in enumerate(variant.info.kit.catalog)]
+    named += [("every-role", c) for c in every_role(variant)]
+    tables: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()
+    for name, config in named:
+        deal = sorted(variant.new_game(parse_config(variant, config), SEED).roles().values())
+        options = {k: v for k, v in config.items() if k not in ("preset", "roles")}
+        key = json.dumps([deal, options], sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            tables[name] = config
+    return tables
+
+
+#: Every game this test plays: ``variant:table`` -> (variant, config); ``gm:card.language``.
+GAMES: dict[str, tuple[str, dict[str, Any]]] = {
+    f"{variant_id}:{name}": (variant_id, config)
+    for variant_id in variant_ids()
+    for name, config in _tables(get_variant(variant_id)).items()
+}
+GAMES["mafia:multi-role-2+2"] = ("mafia", MULTI_ROLE)
+GAMES.update({f"gm:{card}.{language}": ("gm", {}) for card, language in builtin_cards()})
+
+
+def _gm_log(server: Server, card: str, language: str) -> Path:
+    """A GM game of the scripted GM on ``card``, started and played to its end by the server."""
+    body = {"variant": "gm", "preset": card, "agents": "scripted", "seed": 4,
+            "pace": 0, "config": {**GM_OPTIONS, "language": language}}  # fmt: skip
     started = httpx.post(f"{server.url}/api/games", json=body, headers=bearer(ADMIN))
     started.raise_for_status()
     game_id = started.json()["game_id"]
@@ -134,36 +169,57 @@ def _check_view(page: Any, url: str, log: Path, view: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def logs(server: Server) -> list[Path]:
-    """One short game of each variant or preset, played to its end."""
-    return [
-        play_to_log(server.games_dir, "sports-mafia", 5, "heuristic"),
-        play_to_log(server.games_dir, "mafia", 1, "heuristic", **MULTI_ROLE),
-        play_to_log(server.games_dir, "werewolf", 2, "heuristic", preset="werewolf-9"),
-        _gm_log(server),
-    ]
+def played(server: Server) -> Callable[[str], Path]:
+    """The log of one game of ``GAMES``, played to its end by bots (once per module)."""
+    logs: dict[str, Path] = {}
+
+    def log_of(game: str) -> Path:
+        if game not in logs:
+            variant_id, config = GAMES[game]
+            if variant_id == "gm":
+                card, _, language = game.removeprefix("gm:").rpartition(".")
+                logs[game] = _gm_log(server, card, language)
+            else:
+                game_id = "glance-" + "".join(c if c.isalnum() else "-" for c in game)
+                logs[game] = play_to_log(
+                    server.games_dir, variant_id, SEED, "heuristic", game_id=game_id, **config
+                )
+        return logs[game]
+
+    return log_of
 
 
+@pytest.mark.parametrize("game", GAMES)
 def test_every_card_is_true_of_its_player_at_every_moment_of_every_view(
-    server: Server, browser: Any, logs: list[Path]
+    server: Server, browser: Any, played: Callable[[str], Path], game: str
 ) -> None:
     started = time.monotonic()
-    print(f"\n  {len(logs)} games: " + ", ".join(log.stem for log in logs), flush=True)
+    log = played(game)
+    seats = len(read_log(log).header.roster)
+    print(f"\n  {game}: {log.stem}, {seats} seats ({time.monotonic() - started:.0f} s)", flush=True)
     with checked_page(browser) as page:
-        for log in logs:
-            seats = len(read_log(log).header.roster)
-            for view in ["god", "public", *map(str, range(seats))]:
-                checked = _check_view(page, server.url, log, view)
-                took = time.monotonic() - started
-                print(f"  {log.stem} {view}: {checked} roles checked ({took:.0f} s)", flush=True)
-                if view in ("god", "public"):
-                    assert checked, (log.stem, view)  # the god view and the end show roles
+        for view in ["god", "public", *map(str, range(seats))]:
+            checked = _check_view(page, server.url, log, view)
+            took = time.monotonic() - started
+            print(f"  {game} {view}: {checked} roles checked ({took:.0f} s)", flush=True)
+            if view in ("god", "public"):
+                assert checked, (game, view)  # the god view and the end show roles
 
 
-def test_the_games_have_what_the_issue_saw(logs: list[Path]) -> None:
+def test_every_variant_preset_and_card_is_played() -> None:
+    """The games come from the registries: every variant, preset, declared role and card."""
+    assert {"werewolf:werewolf-9", "werewolf:werewolf-6", "werewolf:every-role"} <= set(GAMES)
+    assert {"sports-mafia:default", "mafia:default", "gm:werewolf6.en", "gm:avalon5.zh"} <= set(
+        GAMES
+    )
+    every = GAMES["werewolf:every-role"][1]["roles"]
+    assert {"Guard", "Idiot", "Bodyguard"} <= set(every)
+
+
+def test_the_games_have_what_the_issue_saw(played: Callable[[str], Path]) -> None:
     """The games above have what issue 42 saw: a seat in two private channels, and a GM game
     whose chats carry a ``role`` of ``player``."""
-    _sports, mafia, _werewolf, gm = logs
+    mafia, gm = played("mafia:multi-role-2+2"), played("gm:werewolf6.en")
     teams = [e for e in read_log(mafia).events if e.kind == "team"]
     in_two = {m for e in teams for m in e.payload["members"]}
     assert any(sum(m in e.payload["members"] for e in teams) > 1 for m in in_two)

@@ -321,6 +321,17 @@ class GameIndex:
         gone = status == INTERRUPTED
         return [row for row in self._with_seats(rows) if (row.process_alive is False) == gone]
 
+    def stale_running(self) -> list[GameRow]:
+        """Rows stored as running whose process, on this host, is gone (what the repair
+        closes). Only rows with a process id of this host are read whole: rows running
+        elsewhere or without a process id cannot be stale, however many there are."""
+        rows = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' AND pid IS NOT NULL "
+            "AND host = ? AND log_path IS NOT NULL ORDER BY started_at DESC, id",
+            (socket.gethostname(),),
+        ).fetchall()
+        return [row for row in self._with_seats(rows) if row.process_alive is False]
+
     def search(self, query: GameQuery, extra: Sequence[GameRow] = ()) -> GamePage:
         """One page of the games matching ``query``, and their count; ``extra`` rows (games
         the index does not hold) are filtered, sorted and paged with them

@@ -32,7 +32,7 @@ from duskfall.core.errors import ConfigError, DuskfallError
 from duskfall.core.outcome import Termination
 from duskfall.store.files import check_writable_file, open_regular
 from duskfall.store.log import END, SEAL, read_log
-from duskfall.store.rows import INTERRUPTED, GameRow, Usage
+from duskfall.store.rows import GameRow, Usage
 
 log = logging.getLogger(__name__)
 
@@ -43,15 +43,7 @@ class RepairedIndex(Protocol):
     """What the repair needs of an index (:class:`~duskfall.store.index.GameIndex`): its
     rows, and closing or abandoning one."""
 
-    def list_games(
-        self,
-        *,
-        variant: str | None = None,
-        status: str | None = None,
-        agent: str | None = None,
-        limit: int = 50,
-        offset: int = 0,
-    ) -> list[GameRow]: ...
+    def stale_running(self) -> list[GameRow]: ...
 
     def record_end(
         self,
@@ -193,12 +185,7 @@ def _unresumable(index: RepairedIndex, row: GameRow) -> Repair | None:
 def repair_index(index: RepairedIndex) -> list[Repair]:
     """Repair every stale ``running`` row of ``index``; returns what changed."""
     repairs = []
-    # every row stored as running: listed as running (process alive or elsewhere) or interrupted
-    stored_running = [
-        *index.list_games(status="running", limit=-1),
-        *index.list_games(status=INTERRUPTED, limit=-1),
-    ]
-    for row in stored_running:
+    for row in index.stale_running():
         if _stale(row):
             repaired = repair_row(index, row)
             if repaired is not None:
