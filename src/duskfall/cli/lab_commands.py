@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 from dataclasses import asdict
@@ -31,7 +32,7 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact, redact_value
 from duskfall.core.terminal import plain, printable_json
-from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
+from duskfall.lab.fork import ForkPlan, ForkRequest, open_index, plan_fork, read_parent
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
 from duskfall.lab.samples import sample_forks
@@ -121,28 +122,38 @@ def fork(
     """
     if db is not None:
         use_db(db)
+    if max_calls is not None and samples is None:
+        raise ConfigError("--max-calls bounds --samples; give --samples N too")
+    settings = runtime_settings(
+        retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
+    )
+    options = parse_config_options(agent_option, None, "--agent-option")
+    index = open_index(create=samples is None)  # opened once: the game id, parent and fork's row
+    try:
+        source = log_path_for(log, index=index)
+    except BaseException:
+        if index is not None:
+            index.close()
+        raise
     request = ForkRequest(
-        log_path_for(log),
+        source,
         at=at,
         agents=agents,
         seed=seed,
         replace=replace,
         log_path=out,
-        settings=runtime_settings(
-            retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
-        ),
-        agent_options=parse_config_options(agent_option, None, "--agent-option"),
+        settings=settings,
+        agent_options=options,
         unfinished=unfinished,
     )
-    if max_calls is not None and samples is None:
-        raise ConfigError("--max-calls bounds --samples; give --samples N too")
     if samples is not None:
-        found = asyncio.run(sample_forks(request, samples, max_calls))
+        with contextlib.closing(index) if index is not None else contextlib.nullcontext():
+            found = asyncio.run(sample_forks(request, samples, max_calls, index=index))
         console.print(f"{found.n} continuations from the same position, each its own seed:")
         for line in found.describe():
             console.print(f"  {plain(line)}", highlight=False)
         return
-    planned = plan_fork(request)
+    planned = plan_fork(request, index=index)
     started: list[PreparedGame] = []
     try:
         view, outcome = asyncio.run(_play(planned, quiet, started))

@@ -23,14 +23,14 @@ from duskfall.core.events import Event
 from duskfall.core.rng import check_seed, derive_rng
 from duskfall.core.stats import Proportion
 from duskfall.core.variant import State
-from duskfall.lab.moments import find_round
+from duskfall.lab.moments import Moment
 from duskfall.lab.rebuild import rebuild
 from duskfall.lab.rollouts import DEFAULT_POLICY, Policy, Snapshot, village_wins, village_won
-from duskfall.lab.rounds import Round, rounds_of
+from duskfall.lab.rounds import Round, check_rebuildable
 from duskfall.lab.warmup import BotWarmUp
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.store.log import GameLog
-from duskfall.store.replay import new_state_for
+from duskfall.store.replay import Replayer
 
 Every = Literal["phase", "round"]
 DEFAULT_ROLLOUTS = 200
@@ -193,24 +193,31 @@ def win_line(
     if rollouts < 1:
         raise ValueError("at least one rollout per point")
     check_seed(seed, "--seed")
-    rounds = rounds_of(log)
-    variant, dealt = new_state_for(log)
-    if at is not None:
-        chosen = {find_round(rounds, at).number}
-    else:
-        chosen = {r.number for r in rounds if every == "round" or r.opens_phase}
+    check_rebuildable(log)
+    moment = None if at is None else Moment(at)
+    replayer = Replayer(log.header)  # the one deal: its fresh state seats the policy's bots
+    variant, dealt = replayer.variant, replayer.state
+    roles = dealt.roles()
     bots = Policy(variant, policy, dealt).bots(seed)
     warm = BotWarmUp(variant, bots, derive_rng(seed, "fallback"), RuntimeSettings(), "line")
     snapshots: list[tuple[Round, Snapshot]] = []
     alive: list[tuple[Round, set[int]]] = []  # every round, with who was alive at its start
 
+    def chosen(round_: Round) -> bool:
+        if moment is None:
+            return every == "round" or round_.opens_phase
+        return not snapshots and moment.is_at(round_)
+
     def at_round(state: State, round_: Round, events: Sequence[Event]) -> None:
         alive.append((round_, set(state.alive())))
-        if round_.number in chosen:
+        if chosen(round_):
             snapshots.append((round_, Snapshot.take(variant, state, bots)))
         warm(state, round_, events)
 
-    end = rebuild(log, rounds, rounds[-1].stop if rounds else 0, game_id="", warm=at_round)
+    end = rebuild(log, game_id="", warm=at_round, replayer=replayer)
+    rounds = end.rounds
+    if moment is not None and not snapshots:
+        raise moment.missing(rounds)
     line = WinLine(
         log.header.game_id,
         variant.teams[0],
@@ -218,7 +225,7 @@ def win_line(
         rollouts,
         seed,
         every,
-        roles=dealt.roles(),
+        roles=roles,
         finished=end.state.outcome() is not None,
     )
     departures = _departures(alive, set(end.state.alive()), log.events)
