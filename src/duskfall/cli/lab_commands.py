@@ -32,9 +32,10 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact, redact_value
 from duskfall.core.terminal import plain, printable_json
-from duskfall.lab.fork import ForkPlan, ForkRequest, open_index, plan_fork, read_parent
+from duskfall.lab.fork import ForkPlan, ForkRequest, load_parent, open_index, plan_fork
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
+from duskfall.lab.sampled_line import sampled_line
 from duskfall.lab.samples import sample_forks
 from duskfall.lab.winline import DEFAULT_ROLLOUTS, WinLine, win_line
 from duskfall.runtime.settings import runtime_settings
@@ -210,6 +211,28 @@ def analyse(
     ] = None,
     top: Annotated[int, typer.Option("--top", min=0, help="swings to list")] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="print the line as JSON")] = False,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--samples",
+            min=1,
+            max=10_000,
+            help="estimate each point from N continuations played by the game's own agents "
+            "(models included; fork --samples) instead of bot rollouts",
+        ),
+    ] = None,
+    agents: Annotated[
+        str | None,
+        typer.Option("--agents", help="with --samples: the agents that play them on"),
+    ] = None,
+    max_calls: Annotated[
+        int | None,
+        typer.Option(
+            "--max-calls",
+            min=1,
+            help="with --samples: start no more samples once the model calls reach N",
+        ),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """The village's chance of winning from each moment of a logged game, estimated by seeded
@@ -217,28 +240,50 @@ def analyse(
     public (self-exposure, leaks of private text, a seer's false claims).
 
     The line is an estimate under the chosen bot policy (what those bots would make of each
-    position), not a statement about the game's own players.
+    position), not a statement about the game's own players; with ``--samples N`` it is what
+    the game's own agents (models too, within ``--max-calls``) made of N continuations from
+    each point.
     """
     if db is not None:
         use_db(db)
     if every not in ("phase", "round"):
         raise ConfigError(f"--every {every!r}: give 'phase' or 'round'")
+    if samples is None and (agents is not None or max_calls is not None):
+        raise ConfigError("--agents and --max-calls go with --samples N")
+    if samples is not None and (policy != DEFAULT_POLICY or rollouts != DEFAULT_ROLLOUTS):
+        raise ConfigError("--policy and --rollouts make the bot line; --samples replaces it")
     chosen: Literal["phase", "round"] = "round" if every == "round" else "phase"
-    game_log = read_parent(log_path_for(log))
-    with progress_bar(console, f"{rollouts} rollouts a point", 1) as bar:
+    parent = load_parent(log_path_for(log))
+    game_log = parent.log
+    unit = "rollouts" if samples is None else "samples"
+    with progress_bar(console, f"{samples or rollouts} {unit} a point", 1) as bar:
 
         def advance(done: int, total: int) -> None:
-            bar.update(completed=done / total, note=f"{done}/{total} points")
+            bar.update(completed=done / total, note=f"{done}/{total} {unit}")
 
-        line = win_line(
-            game_log,
-            policy=policy,
-            rollouts=rollouts,
-            seed=seed,
-            every=chosen,
-            at=at,
-            progress=advance,
-        )
+        if samples is None:
+            line = win_line(
+                game_log,
+                policy=policy,
+                rollouts=rollouts,
+                seed=seed,
+                every=chosen,
+                at=at,
+                progress=advance,
+            )
+        else:
+            line = asyncio.run(
+                sampled_line(
+                    parent,
+                    samples=samples,
+                    max_calls=max_calls,
+                    agents=agents,
+                    seed=seed,
+                    every=chosen,
+                    at=at,
+                    progress=advance,
+                )
+            )
     leaks = leak_report(game_log)  # the whole game: a fork's prefix too (a replaced speech)
     prefix = _own_part(game_log)
     if as_json:
@@ -287,18 +332,22 @@ def show_line(line: WinLine, top: int) -> None:
     table.add_column("event", justify="right", no_wrap=True)
     table.add_column("chance", justify="right", no_wrap=True)
     table.add_column("95% interval", no_wrap=True)
+    if line.sampled is not None:
+        table.add_column("samples", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     for point in line.points:
         low, high = point.interval()
         rate = point.chance.rate
         filled = round(rate * BAR)
-        table.add_row(
+        cells = [
             plain(point.label),
             str(point.event),
             f"{rate:.0%}",
             "exact" if point.exact else f"{low:.0%}-{high:.0%}",
-            "#" * filled + "." * (BAR - filled),
-        )
+        ]
+        if line.sampled is not None:
+            cells.append("" if point.exact else str(point.rollouts))
+        table.add_row(*cells, "#" * filled + "." * (BAR - filled))
     console.print(table)
     swings = line.swings(top)
     if swings:
