@@ -50,6 +50,15 @@ console = safe_console(soft_wrap=True)
 BAR = 12  # characters of a point's bar
 
 LogArg = Annotated[str, typer.Argument(help="a game log (.jsonl) or a game id in the index")]
+MaxCallsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-calls",
+        min=1,
+        help="with --samples: start no more samples once the model calls after the fork "
+        "point(s) reach N",
+    ),
+]
 
 
 @app.command()
@@ -97,15 +106,7 @@ def fork(
             "ended (no logs written)",
         ),
     ] = None,
-    max_calls: Annotated[
-        int | None,
-        typer.Option(
-            "--max-calls",
-            min=1,
-            help="with --samples: start no more samples once the model calls after the fork "
-            "point reach N",
-        ),
-    ] = None,
+    max_calls: MaxCallsOpt = None,
     retries: RetriesOpt = 2,
     timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
@@ -225,14 +226,7 @@ def analyse(
         str | None,
         typer.Option("--agents", help="with --samples: the agents that play them on"),
     ] = None,
-    max_calls: Annotated[
-        int | None,
-        typer.Option(
-            "--max-calls",
-            min=1,
-            help="with --samples: start no more samples once the model calls reach N",
-        ),
-    ] = None,
+    max_calls: MaxCallsOpt = None,
     db: DbOpt = None,
 ) -> None:
     """The village's chance of winning from each moment of a logged game, estimated by seeded
