@@ -3,9 +3,10 @@
 A logged game (werewolf-12 of heuristic bots by default) is forked at every phase boundary
 with its own agents, with the game index on (a temporary one), in a child process on today's
 code and on a baseline commit's (``fea8464``: the fork before it read and dealt once, issue 37).
-Printed per code: what one ``duskfall fork GAME_ID --at day:2`` (in process) does (log reads,
-deals of the variant, index openings), the median time to plan a fork (read, check, deal,
-rebuild to the moment) and to play one to its end, and the ratios today/baseline.
+Printed per code: what one ``duskfall fork GAME_ID --at MOMENT`` (in process; the middle phase
+boundary) does (log reads, deals of the variant, index openings), the median time to plan a
+fork (read, check, deal, rebuild to the moment) and to play one to its end, and the ratios
+today/baseline.
 
     python benchmarks/fork_cost.py                     # werewolf-12, heuristic, 5 rounds
     python benchmarks/fork_cost.py --agents llm:scripted --preset werewolf-9 --reps 3
@@ -78,9 +79,9 @@ def measure(preset: str, agents: str, reps: int) -> dict[str, Any]:
                           log_path=parent)  # fmt: skip
         asyncio.run(run_game(setup))
         log = read_log(parent)
-        counts = counted_cli(["fork", log.header.game_id, "--at", "day:2", "--quiet",
-                              "--log", str(folder / "cli.jsonl")])  # fmt: skip
         moments = [r.start for r in rounds_of(log) if r.opens_phase]
+        counts = counted_cli(["fork", log.header.game_id, "--at", str(moments[len(moments) // 2]),
+                              "--quiet", "--log", str(folder / "cli.jsonl")])  # fmt: skip
         plans: list[float] = []
         plays: list[float] = []
         for rep in range(reps):
