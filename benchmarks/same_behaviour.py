@@ -519,7 +519,9 @@ def lab(seeds: int, dump: Path | None) -> dict[str, str]:
                     continue
                 for options in (dict(every="phase"), dict(every="round"), dict(at="day:1")):
                     line = win_line(log, rollouts=6, **options)  # type: ignore[arg-type]
-                    digests["winline"].add([name, options, scrub(line.to_dict())])
+                    data = line.to_dict()
+                    data.pop("sampled", None)  # the sampled line's (issue 38): None here
+                    digests["winline"].add([name, options, scrub(data)])
     return {f"lab/{part}": d.hexdigest() for part, d in digests.items()}
 
 
