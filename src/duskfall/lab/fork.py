@@ -199,12 +199,12 @@ def _plan_fork(request: ForkRequest, found: Parent, index: GameIndex | None) -> 
     at, cut = _where(request.at, parent, replacement)
     replayer = Replayer(header)  # the one deal: its fresh state names the seats
     variant, dealt = replayer.variant, replayer.state
+    seed = header.seats_seed if request.seed is None else check_seed(request.seed, "--seed")
     roster = ",".join(str(entry.get("agent")) for entry in header.roster)
     spec = roster if request.agents is None else request.agents
     agents = parse_spec(variant, spec, dealt.num_seats)(dealt)
     options = {**options_of(header), **request.agent_options}
     game_id = request.game_id or new_game_id(variant.id)
-    seed = header.seats_seed if request.seed is None else check_seed(request.seed, "--seed")
     fork_header = LogHeader(
         game_id=game_id,
         variant=variant.id,
