@@ -68,3 +68,17 @@ def test_the_command_draws_the_sampled_line(model_game: Path, cli: CliRun) -> No
     for wrong in (("--max-calls", "5"), ("--samples", "2", "--policy", "random")):
         code, _, err = cli("analyse", str(model_game), *wrong)
         assert code == 2 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_the_budget_is_shared_out_one_sample_per_point_per_pass(model_game: Path) -> None:
+    """The samples are dealt a pass at a time: a budget that one pass uses up leaves every
+    point one sample; one call more starts the next pass at the first point only."""
+    parent = load_parent(model_game)
+    one = asyncio.run(sampled_line(parent, samples=1, seed=5))
+    assert one.sampled is not None
+    per_pass = one.sampled.calls
+    exact = asyncio.run(sampled_line(parent, samples=3, seed=5, max_calls=per_pass))
+    counts = [point.rollouts for point in exact.points if not point.exact]
+    assert len(counts) >= 2 and set(counts) == {1}
+    more = asyncio.run(sampled_line(parent, samples=3, seed=5, max_calls=per_pass + 1))
+    assert [point.rollouts for point in more.points if not point.exact] == [2, *counts[1:]]
