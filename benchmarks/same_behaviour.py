@@ -17,6 +17,9 @@ a child process and digests, part by part:
   mafia's tokens too);
 * ``wire``: the frames a remote client receives over TCP (game ids and tokens masked), one
   remote seat answering from the decoded legal view, the others bots;
+* ``lab``: logged games forked at every phase boundary (their own agents, then random seats
+  with another seed) and at a replaced speech, ``fork --samples`` of one position and the win
+  line (every phase, every round, one moment) of each: every fork's events and what came out;
 * ``board``: bot tournaments (a ``duplicate`` one, a ``mixed`` one stopped by the sequential
   rule) and their report: its JSON, both CSV files, the terminal
   tables and the HTML file (the behaviour tables left out of the last two: their columns come
@@ -48,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("engine", "logs", "web", "metrics", "learn", "wire", "board")
+PARTS = ("engine", "logs", "web", "metrics", "learn", "wire", "lab", "board")
 VOLATILE = {
     "game_id",
     "started_at",
@@ -63,6 +66,7 @@ VOLATILE = {
     "wall_s",
     "versions",
     "hash",
+    "chain",
     "token",
     "seat_token",
     "deadline_ms",
@@ -455,6 +459,72 @@ def board(seeds: int, dump: Path | None) -> dict[str, str]:
     return {f"board/{part}": d.hexdigest() for part, d in digests.items()}
 
 
+# ---------------------------------------------------------------- lab
+
+LAB_GAMES = (("werewolf", "werewolf-6", "heuristic"), ("werewolf", "werewolf-9", "random"),
+             ("werewolf", "werewolf-6", "llm:scripted"), ("mafia", None, "heuristic"))  # fmt: skip
+
+
+def lab(seeds: int, dump: Path | None) -> dict[str, str]:
+    from duskfall.lab.fork import ForkRequest, run_fork
+    from duskfall.lab.rounds import rounds_of
+    from duskfall.lab.samples import sample_forks
+    from duskfall.lab.winline import win_line
+    from duskfall.session import GameSetup, run_game
+    from duskfall.store.log import read_log
+
+    parts = ("forks", "samples", "winline")
+    digests = {p: Digest(dump / f"lab-{p}" if dump else None) for p in parts}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for variant, preset, agents in LAB_GAMES:
+            for seed in range(seeds):
+                name = f"{preset or variant}-{agents.replace(':', '_')}-{seed}"
+                parent = folder / f"{name}.jsonl"
+                config = {"preset": preset} if preset else {}
+                setup = GameSetup(variant, seed=seed, agents=agents, config=config,
+                                  game_id=f"p-{name}", log_path=parent)  # fmt: skip
+                asyncio.run(run_game(setup))
+                log = read_log(parent)
+                boundaries = [r for r in rounds_of(log) if r.opens_phase]
+                starts = [(r.start, r.day, r.phase, r.kinds) for r in boundaries]
+                digests["forks"].add([name, starts])
+                speech = next((e.seq for e in log.events if e.kind == "speech"), None)
+                requests = [
+                    *(dict(at=str(r.start)) for r in boundaries),
+                    *(dict(at=str(r.start), agents="random", seed=5) for r in boundaries[1:3]),
+                    *([dict(replace=f"{speech}=I am the Seer.")] if speech is not None else []),
+                    *([dict(replace=f"{speech}=I am.", at="0")] if speech is not None else []),
+                    dict(at="day:99"),  # errors are compared too
+                ]
+                for number, options in enumerate(requests):
+                    out = folder / f"{name}-fork-{number}.jsonl"
+                    request = ForkRequest(parent, log_path=out, game_id=f"f-{name}-{number}",
+                                          **options)  # type: ignore[arg-type]  # fmt: skip
+                    try:
+                        asyncio.run(run_fork(request))
+                    except Exception as exc:  # what fails is compared too
+                        digests["forks"].add([name, options, type(exc).__name__, str(exc)])
+                        continue
+                    forked = read_log(out)
+                    digests["forks"].add([name, options, scrub(forked.header.extra)])
+                    for event in forked.events:
+                        digests["forks"].add(scrub(event.to_dict()))
+                if len(boundaries) > 1:
+                    at = str(boundaries[1].start)
+                    found = asyncio.run(sample_forks(ForkRequest(parent, at=at), 3))
+                    digests["samples"].add([name, found.n, dict(found.winners), found.seeds,
+                                            found.calls])  # fmt: skip
+                if agents.startswith("llm"):
+                    continue
+                for options in (dict(every="phase"), dict(every="round"), dict(at="day:1")):
+                    line = win_line(log, rollouts=6, **options)  # type: ignore[arg-type]
+                    data = line.to_dict()
+                    data.pop("sampled", None)  # the sampled line's (issue 38): None here
+                    digests["winline"].add([name, options, scrub(data)])
+    return {f"lab/{part}": d.hexdigest() for part, d in digests.items()}
+
+
 # ---------------------------------------------------------------- driver
 
 
@@ -481,10 +551,12 @@ def child(part: str, seeds: int, dump: Path | None) -> dict[str, str]:
         return wire(seeds, dump)
     if part == "board":
         return board(seeds, dump)
+    if part == "lab":
+        return lab(seeds, dump)
     raise SystemExit(f"unknown part {part!r}")
 
 
-SEEDS = {"engine": 500, "logs": 8, "learn": 8, "wire": 6, "board": 4}
+SEEDS = {"engine": 500, "logs": 8, "learn": 8, "wire": 6, "lab": 2, "board": 4}
 
 
 def main() -> int:

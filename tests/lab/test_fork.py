@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from conftest import CliRun
 from duskfall.core.errors import ConfigError, LogCorrupt, ReplayMismatch
 from duskfall.core.events import ADMIN, visible_to
 from duskfall.lab import warmup
@@ -369,28 +371,62 @@ def test_a_private_message_can_be_replaced_and_stays_private(parent: Path, tmp_p
     assert village and forked.finished
 
 
-def test_a_fork_reads_its_parent_once_and_deals_once(
-    parent: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+class Counts:
+    """Reads of a log by the lab, deals of its variant and openings of the game index."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, log: Path) -> None:
+        from duskfall.lab import fork as forking
+
+        self.reads: list[Path] = []
+        self.deals: list[int] = []
+        self.opens: list[Path] = []
+        real_read, real_open = forking.read_log, GameIndex.__init__
+        real_deal = type(new_state_for(read_log(log))[0]).new_game
+
+        def read(path: Path, **options: Any) -> GameLog:
+            self.reads.append(path)
+            return real_read(path, **options)
+
+        def deal(variant: Any, config: Any, seed: int) -> Any:
+            self.deals.append(seed)
+            return real_deal(variant, config, seed)
+
+        def open_index(index: GameIndex, path: Path, **options: Any) -> None:
+            self.opens.append(Path(path))
+            real_open(index, path, **options)
+
+        monkeypatch.setattr(forking, "read_log", read)
+        monkeypatch.setattr(type(new_state_for(read_log(log))[0]), "new_game", deal)
+        monkeypatch.setattr(GameIndex, "__init__", open_index)
+
+
+def test_a_fork_reads_its_parent_once_deals_once_and_opens_the_index_once(
+    parent: Path, index: Path, cli: CliRun, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The parent's log is read once (the origin's chain hash is read on the way, the one a
-    second reading would give), and its game dealt twice: once to find its rounds (the whole
-    log re-applied) and once rebuilt to the cut, whose fresh deal also names the seats."""
-    from duskfall.core.variant import Variant
-    from duskfall.lab import fork as forking
+    """``duskfall fork GAME_ID``: the game id looked up, the parent read, checked against the
+    index and dealt, the fork played and its row kept, on one reading, one deal (the replay
+    that rebuilds the game finds its rounds) and one opening of the index."""
     from duskfall.store.lineage import chain_head
 
-    reads: list[Path] = []
-    deals: list[int] = []
-    real_read = forking.read_log
-    monkeypatch.setattr(forking, "read_log", lambda p, **k: reads.append(p) or real_read(p, **k))
-    variant = new_state_for(read_log(parent))[0]
-    real_deal = type(variant).new_game
+    game_id = read_log(parent).header.game_id
+    counts = Counts(monkeypatch, parent)
+    code, _, err = cli("fork", game_id, "--at", "day:2", "--quiet")
+    assert code == 0, err
+    assert counts.reads == [parent] and len(counts.deals) == 1 and counts.opens == [index]
+    with GameIndex(index) as opened:
+        (child,) = opened.children(game_id)
+    assert child.status == "finished" and child.log_path is not None
+    origin = ForkOrigin.of(read_log(Path(child.log_path)).header)
+    assert origin is not None and origin.chain == chain_head(parent, origin.event)
 
-    def counted(self: Variant, config: object, seed: int) -> object:
-        deals.append(seed)
-        return real_deal(self, config, seed)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(type(variant), "new_game", counted)
-    planned = plan_fork(ForkRequest(parent, at="day:2", log_path=tmp_path / "f.jsonl"))
-    assert reads == [parent] and len(deals) == 2
-    assert planned.origin.chain == chain_head(parent, planned.origin.event)
+def test_samples_read_the_parent_once_and_deal_once_each(
+    parent: Path, index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from duskfall.lab.samples import sample_forks
+
+    counts = Counts(monkeypatch, parent)
+    request = ForkRequest(parent, at="night:2", agents="random")
+    found = asyncio.run(sample_forks(request, 3))
+    assert found.n == 3 and counts.reads == [parent] and len(counts.deals) == 3
+    assert counts.opens == [index]  # the parent checked once; the samples write no row

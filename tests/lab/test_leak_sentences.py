@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from duskfall.lab.leaks import read_speech
-from duskfall.testing.leak_sentences import SEER, WOLF, Score, load, score, table_words
+from duskfall.testing.leak_sentences import SPEAKER, WOLF, Score, load, score, table_words
+
+CHECKER = SPEAKER["claim"]  # the seat that checks players (the claims and results are hers)
 
 KINDS = ("self", "teammate", "claim", "result")
 LANGUAGES = ("en", "de", "fr", "es")
@@ -87,7 +89,7 @@ def test_denials_hypotheticals_and_quotes_are_no_exposure(text: str) -> None:
 
 def test_judgements_are_hedged_negated_or_withheld() -> None:
     def claims(text: str) -> list[tuple[int, bool]]:
-        return [(seat, evil) for seat, evil, _ in read_speech(table_words(), SEER, text).claims]
+        return [(seat, evil) for seat, evil, _ in read_speech(table_words(), CHECKER, text).claims]
 
     assert claims("honestly tom seems fine to me") == [(4, False)]
     assert claims("marcos def not a wolf, trust") == [(6, False)]
@@ -101,7 +103,7 @@ def test_judgements_are_hedged_negated_or_withheld() -> None:
 
 def test_a_result_is_told_not_planned() -> None:
     def told(text: str) -> bool:
-        return bool(read_speech(table_words(), SEER, text).disclosed)
+        return bool(read_speech(table_words(), CHECKER, text).disclosed)
 
     assert told("marco came back clean btw")
     assert told("Hab mir Platz 6 angeschaut, der ist gut.")

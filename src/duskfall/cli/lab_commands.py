@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 from dataclasses import asdict
@@ -31,9 +32,10 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.outcome import Outcome
 from duskfall.core.redaction import redact, redact_value
 from duskfall.core.terminal import plain, printable_json
-from duskfall.lab.fork import ForkPlan, ForkRequest, plan_fork, read_parent
+from duskfall.lab.fork import ForkPlan, ForkRequest, load_parent, open_index, plan_fork
 from duskfall.lab.leaks import LeakReport, leak_report
 from duskfall.lab.rollouts import DEFAULT_POLICY
+from duskfall.lab.sampled_line import sampled_line
 from duskfall.lab.samples import sample_forks
 from duskfall.lab.winline import DEFAULT_ROLLOUTS, WinLine, win_line
 from duskfall.runtime.settings import runtime_settings
@@ -48,6 +50,15 @@ console = safe_console(soft_wrap=True)
 BAR = 12  # characters of a point's bar
 
 LogArg = Annotated[str, typer.Argument(help="a game log (.jsonl) or a game id in the index")]
+MaxCallsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-calls",
+        min=1,
+        help="with --samples: start no more samples once the model calls after the fork "
+        "point(s) reach N",
+    ),
+]
 
 
 @app.command()
@@ -103,15 +114,7 @@ def fork(
             "ended (no logs written)",
         ),
     ] = None,
-    max_calls: Annotated[
-        int | None,
-        typer.Option(
-            "--max-calls",
-            min=1,
-            help="with --samples: start no more samples once the model calls after the fork "
-            "point reach N",
-        ),
-    ] = None,
+    max_calls: MaxCallsOpt = None,
     retries: RetriesOpt = 2,
     timeout: TimeoutOpt = 120.0,
     on_seat_failure: OnSeatFailureOpt = "abort",
@@ -129,29 +132,39 @@ def fork(
     """
     if db is not None:
         use_db(db)
+    if max_calls is not None and samples is None:
+        raise ConfigError("--max-calls bounds --samples; give --samples N too")
+    settings = runtime_settings(
+        retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
+    )
+    options = parse_config_options(agent_option, None, "--agent-option")
+    index = open_index(create=samples is None)  # opened once: the game id, parent and fork's row
+    try:
+        source = log_path_for(log, index=index)
+    except BaseException:
+        if index is not None:
+            index.close()
+        raise
     request = ForkRequest(
-        log_path_for(log),
+        source,
         at=at,
         agents=agents,
         seed=seed,
         replace=replace,
         set_result=set_result,
         log_path=out,
-        settings=runtime_settings(
-            retries=retries, decision_timeout=timeout, on_seat_failure=on_seat_failure
-        ),
-        agent_options=parse_config_options(agent_option, None, "--agent-option"),
+        settings=settings,
+        agent_options=options,
         unfinished=unfinished,
     )
-    if max_calls is not None and samples is None:
-        raise ConfigError("--max-calls bounds --samples; give --samples N too")
     if samples is not None:
-        found = asyncio.run(sample_forks(request, samples, max_calls))
+        with contextlib.closing(index) if index is not None else contextlib.nullcontext():
+            found = asyncio.run(sample_forks(request, samples, max_calls, index=index))
         console.print(f"{found.n} continuations from the same position, each its own seed:")
         for line in found.describe():
             console.print(f"  {plain(line)}", highlight=False)
         return
-    planned = plan_fork(request)
+    planned = plan_fork(request, index=index)
     started: list[PreparedGame] = []
     try:
         view, outcome = asyncio.run(_play(planned, quiet, started))
@@ -207,6 +220,21 @@ def analyse(
     ] = None,
     top: Annotated[int, typer.Option("--top", min=0, help="swings to list")] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="print the line as JSON")] = False,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--samples",
+            min=1,
+            max=10_000,
+            help="estimate each point from N continuations played by the game's own agents "
+            "(models included; fork --samples) instead of bot rollouts",
+        ),
+    ] = None,
+    agents: Annotated[
+        str | None,
+        typer.Option("--agents", help="with --samples: the agents that play them on"),
+    ] = None,
+    max_calls: MaxCallsOpt = None,
     db: DbOpt = None,
 ) -> None:
     """The village's chance of winning from each moment of a logged game, estimated by seeded
@@ -214,28 +242,50 @@ def analyse(
     public (self-exposure, leaks of private text, a seer's false claims).
 
     The line is an estimate under the chosen bot policy (what those bots would make of each
-    position), not a statement about the game's own players.
+    position), not a statement about the game's own players; with ``--samples N`` it is what
+    the game's own agents (models too, within ``--max-calls``) made of N continuations from
+    each point.
     """
     if db is not None:
         use_db(db)
     if every not in ("phase", "round"):
         raise ConfigError(f"--every {every!r}: give 'phase' or 'round'")
+    if samples is None and (agents is not None or max_calls is not None):
+        raise ConfigError("--agents and --max-calls go with --samples N")
+    if samples is not None and (policy != DEFAULT_POLICY or rollouts != DEFAULT_ROLLOUTS):
+        raise ConfigError("--policy and --rollouts make the bot line; --samples replaces it")
     chosen: Literal["phase", "round"] = "round" if every == "round" else "phase"
-    game_log = read_parent(log_path_for(log))
-    with progress_bar(console, f"{rollouts} rollouts a point", 1) as bar:
+    parent = load_parent(log_path_for(log))
+    game_log = parent.log
+    unit = "rollouts" if samples is None else "samples"
+    with progress_bar(console, f"{samples or rollouts} {unit} a point", 1) as bar:
 
         def advance(done: int, total: int) -> None:
-            bar.update(completed=done / total, note=f"{done}/{total} points")
+            bar.update(completed=done / total, note=f"{done}/{total} {unit}")
 
-        line = win_line(
-            game_log,
-            policy=policy,
-            rollouts=rollouts,
-            seed=seed,
-            every=chosen,
-            at=at,
-            progress=advance,
-        )
+        if samples is None:
+            line = win_line(
+                game_log,
+                policy=policy,
+                rollouts=rollouts,
+                seed=seed,
+                every=chosen,
+                at=at,
+                progress=advance,
+            )
+        else:
+            line = asyncio.run(
+                sampled_line(
+                    parent,
+                    samples=samples,
+                    max_calls=max_calls,
+                    agents=agents,
+                    seed=seed,
+                    every=chosen,
+                    at=at,
+                    progress=advance,
+                )
+            )
     leaks = leak_report(game_log)  # the whole game: a fork's prefix too (a replaced speech)
     prefix = _own_part(game_log)
     if as_json:
@@ -284,18 +334,22 @@ def show_line(line: WinLine, top: int) -> None:
     table.add_column("event", justify="right", no_wrap=True)
     table.add_column("chance", justify="right", no_wrap=True)
     table.add_column("95% interval", no_wrap=True)
+    if line.sampled is not None:
+        table.add_column("samples", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     for point in line.points:
         low, high = point.interval()
         rate = point.chance.rate
         filled = round(rate * BAR)
-        table.add_row(
+        cells = [
             plain(point.label),
             str(point.event),
             f"{rate:.0%}",
             "exact" if point.exact else f"{low:.0%}-{high:.0%}",
-            "#" * filled + "." * (BAR - filled),
-        )
+        ]
+        if line.sampled is not None:
+            cells.append("" if point.exact else str(point.rollouts))
+        table.add_row(*cells, "#" * filled + "." * (BAR - filled))
     console.print(table)
     swings = line.swings(top)
     if swings:

@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from duskfall.agents.specs import parse_spec
-from duskfall.core.errors import ConfigError, LogCorrupt
+from duskfall.core.errors import ConfigError, DuskfallError, LogCorrupt
 from duskfall.core.rng import check_seed, derive_rng
 from duskfall.lab.interventions import Replacement, parse_replacement
-from duskfall.lab.moments import find_round
-from duskfall.lab.planting import planted_cut, planted_in, planting_of
+from duskfall.lab.moments import Moment
+from duskfall.lab.planting import Planting, planted_in, planting_of
 from duskfall.lab.rebuild import cut_after, rebuild
-from duskfall.lab.rounds import Round, rounds_of
+from duskfall.lab.rounds import Round, check_rebuildable
 from duskfall.lab.warmup import BotWarmUp
 from duskfall.llm.preflight import Announce
 from duskfall.runtime.record import Observer
@@ -50,8 +50,10 @@ from duskfall.session import (
 )
 from duskfall.session.participants import SeatAgentError
 from duskfall.store.anchor import check_not_cut
+from duskfall.store.index import GameIndex
 from duskfall.store.lineage import FORK_KEY, ForkOrigin
 from duskfall.store.log import GameLog, LogHeader, TornLine, read_log
+from duskfall.store.paths import default_db_path
 from duskfall.store.replay import Replayer
 from duskfall.store.signatures import checking_signer, signature_of
 
@@ -115,6 +117,7 @@ class Parent:
     """The parent's log, read once, and its chain hash after each event (``heads[n]``: after
     ``n`` events; what the fork's origin names)."""
 
+    path: Path
     log: GameLog
     heads: list[str]
 
@@ -128,22 +131,39 @@ class Parent:
 def read_parent(path: Path) -> GameLog:
     """The parent's log: whole (a torn last line is left out), not cut (the index), and not
     forged (its signature, when the operator key is here to check it)."""
-    return _read_parent(path).log
+    return load_parent(path).log
 
 
-def _read_parent(path: Path) -> Parent:
-    """:func:`read_parent`, with the chain hash after each event read on the way."""
+def load_parent(path: Path, index: GameIndex | None = None) -> Parent:
+    """:func:`read_parent`, with the chain hash after each event read on the way; ``index``
+    is the game index already open (else it is opened to check the log, and closed)."""
     heads: list[str] = []
     log = read_log(path, strict=False, heads=heads)
     if log.corrupt is not None and not isinstance(log.corrupt, TornLine):
         raise log.corrupt
-    signer = checking_signer()
+    db = None if index is None else index.path
+    signer = checking_signer(db=db)
     signature_of(path, log, signer)
-    check_not_cut(path, log, signer=signer)
-    return Parent(log, heads)
+    check_not_cut(path, log, db, signer=signer, index=index)
+    return Parent(Path(path), log, heads)
 
 
-def plan_fork(request: ForkRequest) -> ForkPlan:
+def open_index(*, create: bool) -> GameIndex | None:
+    """The game index a fork checks its parent in and, ``create`` (it writes a log), keeps its
+    own row in: opened once, to be handed on (None when indexing is off, when there is none
+    and none is to be made, or when it cannot be opened: the record says so when it starts)."""
+    path = default_db_path()
+    if path is None or (not create and not path.exists()):
+        return None
+    try:
+        return GameIndex(path, repair=create, any_thread=True)
+    except DuskfallError:
+        return None
+
+
+def plan_fork(
+    request: ForkRequest, *, parent: Parent | None = None, index: GameIndex | None = None
+) -> ForkPlan:
     """Plan the fork ``request`` asks for (module docstring); raises ConfigError (a moment,
     an agent or an intervention that does not fit, a game that has not ended), LogCorrupt or
     ReplayMismatch.
@@ -152,14 +172,27 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
     hidden role of the parent. So a game that has not ended (still running, or interrupted and
     to be resumed) is forked only when asked explicitly (``unfinished``).
 
-    The parent's log is read once; its game is re-applied once whole to find its rounds,
-    then dealt once more and rebuilt to the cut (that fresh deal also names the seats). The
-    fork's header is the one place its variant, config and seeds are carried."""
-    source = Path(request.source)
-    found = _read_parent(source)
+    The parent's log is read once (``parent``: already read, as :func:`load_parent` reads
+    it), and dealt once: the fresh deal names the seats, and the one replay that rebuilds it
+    to the cut finds its rounds and the moment. The game index is opened once (``index``: the
+    caller's, already open): the parent is checked there and, when the fork writes a log, the
+    fork's row is kept there (the fork's record closes it at its end). The fork's header is the
+    one place its variant, config and seeds are carried."""
+    if index is None and parent is None:
+        index = open_index(create=request.write_log)
+    try:
+        return _plan_fork(request, parent or load_parent(Path(request.source), index), index)
+    except BaseException:
+        if index is not None:
+            index.close()
+        raise
+
+
+def _plan_fork(request: ForkRequest, found: Parent, index: GameIndex | None) -> ForkPlan:
+    """:func:`plan_fork` once the parent is read."""
     parent = found.log
     header = parent.header
-    rounds = rounds_of(parent)
+    check_rebuildable(parent)
     if not parent.finished and not request.unfinished:
         raise ConfigError(
             f"game {header.game_id} has not ended: a fork plays its deal, so the fork's pages "
@@ -168,11 +201,8 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         )
     planting = planting_of(request.set_result, parent, request.replace)
     replacement = None if request.replace is None else parse_replacement(request.replace, parent)
-    if planting is not None:
-        moment, cut = planted_cut(parent, rounds, request.at, planting)
-    else:
-        moment, cut = _cut(parent, rounds, request.at, replacement)
-    replayer = Replayer(header)
+    at, cut = _where(request.at, parent, replacement, planting)
+    replayer = Replayer(header)  # the one deal: its fresh state names the seats
     variant, dealt = replayer.variant, replayer.state
     seed = header.seats_seed if request.seed is None else check_seed(request.seed, "--seed")
     roster = ",".join(str(entry.get("agent")) for entry in header.roster)
@@ -196,32 +226,45 @@ def plan_fork(request: ForkRequest) -> ForkPlan:
         )
     except SeatAgentError as exc:
         raise ConfigError(f"{exc}; give the seats' agents with --agents") from None
-    fallback = derive_rng(seed, "fallback")
+    fallback = derive_rng(fork_header.seats_seed, "fallback")
     warm = BotWarmUp(variant, plan.participants, fallback, request.settings, game_id, parent.events)
     rebuilt = rebuild(
         parent,
-        rounds,
-        cut,
         game_id=game_id,
+        at=at,
+        cut=cut,
         warm=warm,
         replacement=replacement,
         replayer=replayer,
         planting=planting,
     )
+    if planting is not None and rebuilt.cut < planting.cut(parent):
+        raise ConfigError(
+            f"--at {request.at} starts at event {rebuilt.cut}, before the planted result's "
+            f"events end ({planting.cut(parent)}): the fork must start after what it plants"
+        )
+    if replacement is not None and rebuilt.cut < cut_after(parent, replacement):
+        raise ConfigError(
+            f"--at {request.at} starts at event {rebuilt.cut}, not after the replaced event "
+            f"{replacement.given}: the fork must start after what it replaces"
+        )
     if rebuilt.state.outcome() is not None:
         raise ConfigError("the game is already over at that moment: nothing to play on")
     origin = ForkOrigin(
         header.game_id,
-        cut,
-        found.head_after(cut),
+        rebuilt.cut,
+        found.head_after(rebuilt.cut),
         len(rebuilt.prefix),
         None if replacement is None else replacement.index,
-        planted_in(parent, cut, planting, _shift(replacement, rebuilt.prefix, cut)),
+        planted_in(parent, rebuilt.cut, planting, _shift(replacement, rebuilt.prefix, rebuilt.cut)),
     )
     fork_header.extra[FORK_KEY] = origin.to_dict()
-    plan.log_path = _log_path(request, source, game_id)
+    plan.log_path = _log_path(request, found.path, game_id)
     plan.state, plan.events, plan.inherited = rebuilt.state, rebuilt.prefix, True
-    return ForkPlan(plan, origin, moment, replacement, fallback.getstate(), warm)
+    plan.index = index if plan.log_path is not None else None
+    if index is not None and plan.index is None:
+        index.close()
+    return ForkPlan(plan, origin, rebuilt.moment, replacement, fallback.getstate(), warm)
 
 
 async def run_fork(request: ForkRequest) -> PreparedGame:
@@ -233,21 +276,21 @@ async def run_fork(request: ForkRequest) -> PreparedGame:
     return game
 
 
-def _cut(
-    parent: GameLog, rounds: Sequence[Round], at: str | None, replacement: Replacement | None
-) -> tuple[Round | None, int]:
-    """The round the fork starts from and the number of the parent's events it keeps."""
-    if at is None:
-        if replacement is None:
-            raise ConfigError("say where to fork with --at (an event number, day:N, night:N)")
-        return None, cut_after(parent, replacement)
-    moment = find_round(rounds, at)
-    if replacement is not None and moment.start < cut_after(parent, replacement):
-        raise ConfigError(
-            f"--at {at} starts at event {moment.start}, not after the replaced event "
-            f"{replacement.given}: the fork must start after what it replaces"
-        )
-    return moment, moment.start
+def _where(
+    at: str | None,
+    parent: GameLog,
+    replacement: Replacement | None,
+    planting: Planting | None = None,
+) -> tuple[Moment | None, int | None]:
+    """Where the fork starts: the moment ``at`` names, else right after the replaced event
+    (or the planted result)."""
+    if at is not None:
+        return Moment(at), None
+    if planting is not None:
+        return None, planting.cut(parent)
+    if replacement is None:
+        raise ConfigError("say where to fork with --at (an event number, day:N, night:N)")
+    return None, cut_after(parent, replacement)
 
 
 def _shift(

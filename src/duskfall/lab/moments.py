@@ -23,22 +23,50 @@ from duskfall.lab.rounds import Round, is_night
 
 def find_round(rounds: Sequence[Round], moment: str) -> Round:
     """The round ``moment`` names (module docstring); one ConfigError if there is none."""
-    if not rounds:
-        raise ConfigError("the game has no decision to start from (its log has no action)")
-    text = moment.strip()
-    if text.isdigit():
-        return _round_of_event(rounds, int(text))
-    name, sep, day_text = text.rpartition(":")
-    if not sep or not name or not day_text.strip().isdigit():
-        raise ConfigError(
-            f"--at {moment!r}: give an event number, day:N, night:N or a phase or decision "
-            "name with its day (e.g. VOTE:2)"
+    wanted = Moment(moment)
+    found = next((round_ for round_ in rounds if wanted.is_at(round_)), None)
+    if found is None:
+        raise wanted.missing(rounds)
+    return found
+
+
+class Moment:
+    """A moment as ``--at`` names it (a ConfigError at once for one that cannot be read),
+    matched against the rounds as a replay finds them (:meth:`is_at`: the first that
+    matches is the moment)."""
+
+    def __init__(self, moment: str) -> None:
+        self.given = moment
+        text = moment.strip()
+        self.seq: int | None = int(text) if text.isdigit() else None
+        self.day, self.name = 0, ""
+        if self.seq is None:
+            name, sep, day_text = text.rpartition(":")
+            if not sep or not name or not day_text.strip().isdigit():
+                raise ConfigError(
+                    f"--at {moment!r}: give an event number, day:N, night:N or a phase or "
+                    "decision name with its day (e.g. VOTE:2)"
+                )
+            self.day, self.name = int(day_text), name.strip().lower()
+
+    def is_at(self, round_: Round) -> bool:
+        """Whether ``round_`` is the moment (asked of each round in order; its ``stop`` set)."""
+        if self.seq is not None:  # an event of the deal, before the first round: the first
+            return self.seq < round_.stop and (round_.start <= self.seq or round_.number == 0)
+        return round_.day == self.day and _matches(round_, self.name)
+
+    def missing(self, rounds: Sequence[Round]) -> ConfigError:
+        """The error for a game (its ``rounds``) that has no such moment."""
+        if not rounds:
+            return ConfigError("the game has no decision to start from (its log has no action)")
+        if self.seq is not None:
+            return ConfigError(
+                f"--at {self.seq}: event {self.seq} comes after the last decision of the game "
+                f"(events 0-{rounds[-1].stop - 1} can be forked at)"
+            )
+        return ConfigError(
+            f"--at {self.given}: the game has no such moment; it has {_summary(rounds)}"
         )
-    day, wanted = int(day_text), name.strip().lower()
-    for round_ in rounds:
-        if round_.day == day and _matches(round_, wanted):
-            return round_
-    raise ConfigError(f"--at {moment}: the game has no such moment; it has {_summary(rounds)}")
 
 
 def _matches(round_: Round, wanted: str) -> bool:
@@ -47,20 +75,6 @@ def _matches(round_: Round, wanted: str) -> bool:
     if wanted == "day":
         return not is_night(round_.phase)
     return wanted == round_.phase.lower() or wanted in (kind.lower() for kind in round_.kinds)
-
-
-def _round_of_event(rounds: Sequence[Round], seq: int) -> Round:
-    if seq >= rounds[-1].stop:
-        raise ConfigError(
-            f"--at {seq}: event {seq} comes after the last decision of the game "
-            f"(events 0-{rounds[-1].stop - 1} can be forked at)"
-        )
-    chosen = rounds[0]
-    for round_ in rounds:
-        if round_.start > seq:
-            break
-        chosen = round_
-    return chosen
 
 
 def _summary(rounds: Sequence[Round]) -> str:

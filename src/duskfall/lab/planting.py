@@ -13,7 +13,6 @@ after the action whose events hold the result, unless ``--at`` names a later mom
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +20,6 @@ from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
 from duskfall.core.planted import PrivateFact, fact_of, plant, shown
 from duskfall.core.registry import get_variant
-from duskfall.lab.moments import find_round
-from duskfall.lab.rounds import Round
 from duskfall.store.lineage import ForkOrigin, Planted, rules_run
 from duskfall.store.log import GameLog
 
@@ -132,19 +129,3 @@ def planted_in(
     if planting is not None:
         out.append(planting.record())
     return tuple(sorted(out, key=lambda p: p.event))
-
-
-def planted_cut(
-    log: GameLog, rounds: Sequence[Round], at: str | None, planting: Planting
-) -> tuple[Round | None, int]:
-    """The round the fork starts from (None: right after the planted result) and its cut."""
-    earliest = planting.cut(log)
-    if at is None:
-        return None, earliest
-    moment = find_round(rounds, at)
-    if moment.start < earliest:
-        raise ConfigError(
-            f"--at {at} starts at event {moment.start}, before the planted result's events end "
-            f"({earliest}): the fork must start after what it plants"
-        )
-    return moment, moment.start

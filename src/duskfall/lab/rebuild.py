@@ -1,11 +1,12 @@
 """Rebuilding a logged game at a moment: its state, and the events that led there.
 
 The log's events before the cut are re-applied to fresh rules (each rules event checked, as
-replay does). Before each whole round of that prefix, ``warm(state, round, events)`` is told
-of it: a fork's bots are asked that round's decisions there and then, so they come out of the
-prefix with the memory (and the random draws) of having played it. An intervention's action
-is applied in place of the logged one; what the rules make of it replaces the logged events
-of that action.
+replay does), and its rounds found on the way (:class:`~duskfall.lab.rounds.RoundFinder`: the
+one deal names them, and the moment to cut at). Before each whole round of that prefix,
+``warm(state, round, events)`` is told of it: a fork's bots are asked that round's decisions
+there and then, so they come out of the prefix with the memory (and the random draws) of
+having played it. An intervention's action is applied in place of the logged one; what the
+rules make of it replaces the logged events of that action.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from duskfall.core.errors import ConfigError, IllegalAction, ReplayMismatch
 from duskfall.core.events import Event
 from duskfall.core.variant import State, Variant
 from duskfall.lab.interventions import Replacement
+from duskfall.lab.moments import Moment
 from duskfall.lab.planting import Planting
-from duskfall.lab.rounds import Round
+from duskfall.lab.rounds import Round, RoundFinder, check_rebuildable
 from duskfall.store.lineage import rules_run
 from duskfall.store.log import GameLog
 from duskfall.store.replay import Replayer
@@ -33,11 +35,16 @@ INTERVENTION = "intervention"  # the ``by`` of an action an intervention put in 
 @dataclass
 class Rebuilt:
     """The game at the cut: ``state``, and ``prefix``: the events that led there, renumbered
-    for the new game (``game_id``), the intervention's in place of the ones it replaced."""
+    for the new game (``game_id``), the intervention's in place of the ones it replaced;
+    ``rounds``: the rounds found up to the cut (the moment's too), ``moment`` the round cut
+    at when one was named, ``cut`` the number of the log's events kept."""
 
     variant: Variant
     state: State
     prefix: list[Event]
+    rounds: list[Round]
+    moment: Round | None
+    cut: int
 
 
 def cut_after(log: GameLog, replacement: Replacement) -> int:
@@ -47,32 +54,40 @@ def cut_after(log: GameLog, replacement: Replacement) -> int:
 
 def rebuild(
     log: GameLog,
-    rounds: Sequence[Round],
-    cut: int,
     *,
     game_id: str,
+    at: Moment | None = None,
+    cut: int | None = None,
     warm: WarmUp | None = None,
     replacement: Replacement | None = None,
     replayer: Replayer | None = None,
     planting: Planting | None = None,
 ) -> Rebuilt:
-    """The game of ``log`` after its first ``cut`` events (module docstring); ``replayer``
-    is the log's fresh :class:`~duskfall.store.replay.Replayer` where the caller dealt one
-    already (to read the seats off the deal), else one is made; ``planting`` retells one
-    private result of the prefix (:mod:`duskfall.lab.planting`)."""
+    """The game of ``log`` at the round ``at`` names, else after its first ``cut`` events,
+    else after its last round (module docstring); raises ConfigError for a moment it does not
+    have. ``replayer`` is the log's fresh :class:`~duskfall.store.replay.Replayer` where the
+    caller dealt one already (to read the seats off the deal), else one is made; ``planting``
+    retells one private result of the prefix (:mod:`duskfall.lab.planting`)."""
+    check_rebuildable(log)
     events = log.events
     replayer = Replayer(log.header) if replayer is None else replayer
-    starts = {r.actions[0]: r for r in rounds if r.actions and r.stop <= cut}
+    finder = RoundFinder(events)
+    moment: Round | None = None
     prefix: list[Event] = []
     skip = 0
-    for index in range(cut):
-        event = events[index]
+    for index, event in enumerate(events):
+        found = finder.at(index, replayer.state)
+        if found is not None and at is not None and moment is None and at.is_at(found):
+            moment, cut = found, found.start
+        if at is None and cut is None:
+            cut = finder.end  # to the end: known once the last round is found
+        if cut is not None and index >= cut:
+            break
+        if warm is not None and found is not None and (cut is None or found.stop <= cut):
+            warm(replayer.state, found, events[found.start : found.stop])
         if skip:
             skip -= 1
             continue
-        if warm is not None and index in starts:
-            found = starts[index]
-            warm(replayer.state, found, events[found.start : found.stop])
         if replacement is not None and index == replacement.index:
             prefix.extend(_intervene(replayer, event, replacement))
             skip = rules_run(events, index)
@@ -89,9 +104,13 @@ def rebuild(
                 f"before the fork point ({exc}); fork right after it (leave out --at)"
             ) from None
         prefix.append(event)
+    if at is not None and moment is None:
+        raise at.missing(finder.rounds)
+    kept = len(events) if cut is None else min(cut, len(events))
     if not replayer.settled:
-        raise ReplayMismatch(f"the log stops inside the events of an action at event {cut}")
-    return Rebuilt(replayer.variant, replayer.state, _renumbered(prefix, game_id))
+        raise ReplayMismatch(f"the log stops inside the events of an action at event {kept}")
+    renumbered = _renumbered(prefix, game_id)
+    return Rebuilt(replayer.variant, replayer.state, renumbered, finder.rounds, moment, kept)
 
 
 def _intervene(replayer: Replayer, logged: Event, replacement: Replacement) -> list[Event]:

@@ -15,10 +15,12 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
+from duskfall.core.outcome import Outcome
 from duskfall.core.rng import derive_rng
 from duskfall.core.stats import Proportion
-from duskfall.lab.fork import ForkRequest, plan_fork, read_parent
+from duskfall.lab.fork import ForkRequest, Parent, load_parent, plan_fork, read_parent
 from duskfall.llm.calls import call_report
+from duskfall.store.index import GameIndex
 
 DRAW = "draw"
 
@@ -51,31 +53,49 @@ class Samples:
         return lines
 
 
-def sample_seeds(request: ForkRequest, samples: int) -> list[int]:
-    """The seats' seeds of the samples: from the request's seed, else the parent's."""
+def sample_seeds(request: ForkRequest, samples: int, parent: Parent | None = None) -> list[int]:
+    """The seats' seeds of the samples: from the request's seed, else the parent's (``parent``:
+    its log already read)."""
     base = request.seed
     if base is None:
-        base = read_parent(request.source).header.seats_seed
+        log = read_parent(request.source) if parent is None else parent.log
+        base = log.header.seats_seed
     return [derive_rng(base, f"fork-samples:{i}").getrandbits(63) for i in range(samples)]
 
 
-async def sample_forks(request: ForkRequest, samples: int, max_calls: int | None = None) -> Samples:
+async def sample_forks(
+    request: ForkRequest,
+    samples: int,
+    max_calls: int | None = None,
+    *,
+    parent: Parent | None = None,
+    index: GameIndex | None = None,
+) -> Samples:
     """Play the fork of ``request`` ``samples`` times, starting none once ``max_calls`` model
-    calls have been made after the fork point (module docstring)."""
+    calls have been made after the fork point (module docstring). The parent is read (and
+    checked in the game ``index``, if open) once for all of them, unless given read."""
     if samples < 1:
         raise ValueError("samples must be at least 1")
+    parent = load_parent(request.source, index) if parent is None else parent
     found = Samples(asked=samples)
-    for seed in sample_seeds(request, samples):
+    for seed in sample_seeds(request, samples, parent):
         if max_calls is not None and found.calls >= max_calls:
             break
-        one = dataclasses.replace(request, seed=seed, write_log=False, log_path=None)
-        planned = plan_fork(one)
-        await planned.preflight()
-        game = planned.start()
-        outcome = await game.run()
+        outcome, calls = await play_sample(request, parent, seed)
         found.n += 1
         found.seeds.append(seed)
         found.winners[outcome.winner or DRAW] += 1
-        played = game.record.events[planned.origin.prefix :]
-        found.calls += call_report(played).calls
+        found.calls += calls
     return found
+
+
+async def play_sample(request: ForkRequest, parent: Parent, seed: int) -> tuple[Outcome, int]:
+    """One continuation of the fork of ``request`` with the seats' ``seed``, no log written:
+    how it ended and the model calls it made after the fork point."""
+    one = dataclasses.replace(request, seed=seed, write_log=False, log_path=None)
+    planned = plan_fork(one, parent=parent)
+    await planned.preflight()
+    game = planned.start()
+    outcome = await game.run()
+    played = game.record.events[planned.origin.prefix :]
+    return outcome, call_report(played).calls

@@ -14,6 +14,7 @@ between its two points ("the VOTE on day 2, seat 5 (Werewolf) out: village 61% -
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,15 +23,15 @@ from typing import Any, Literal
 from duskfall.core.events import Event
 from duskfall.core.rng import check_seed, derive_rng
 from duskfall.core.stats import Proportion
-from duskfall.core.variant import State
-from duskfall.lab.moments import find_round
+from duskfall.core.variant import State, Variant
+from duskfall.lab.moments import Moment
 from duskfall.lab.rebuild import rebuild
 from duskfall.lab.rollouts import DEFAULT_POLICY, Policy, Snapshot, village_wins, village_won
-from duskfall.lab.rounds import Round, rounds_of
+from duskfall.lab.rounds import Round, check_rebuildable
 from duskfall.lab.warmup import BotWarmUp
 from duskfall.runtime.settings import RuntimeSettings
 from duskfall.store.log import GameLog
-from duskfall.store.replay import new_state_for
+from duskfall.store.replay import Replayer
 
 Every = Literal["phase", "round"]
 DEFAULT_ROLLOUTS = 200
@@ -103,6 +104,30 @@ class Point:
 
 
 @dataclass(frozen=True)
+class Sampled:
+    """How a line estimated from samples of the game's own agents was made
+    (:mod:`duskfall.lab.sampled_line`): ``agents`` (their spec, or None: the game's own),
+    ``samples`` asked per point, the model calls made after the points (all samples) and the
+    budget that bounded them; each point's ``rollouts`` are the samples it used."""
+
+    agents: str | None
+    samples: int
+    calls: int
+    max_calls: int | None
+
+    def note(self, line: WinLine) -> str:
+        who = "the game's own agents" if self.agents is None else f"agents {self.agents!r}"
+        used = [point.rollouts for point in line.points if not point.exact]
+        played = f"{min(used, default=0)}-{max(used, default=0)}" if used else "0"
+        budget = "" if self.max_calls is None else f" (budget {self.max_calls})"
+        return (
+            f"an estimate from samples of {who} playing on (fork --samples): {played} of "
+            f"{self.samples} asked per point (seed {line.seed}), {self.calls} model "
+            f"calls{budget}, 95% intervals"
+        )
+
+
+@dataclass(frozen=True)
 class Swing:
     """How the line moved from one point to the next, and why (who left between them)."""
 
@@ -133,6 +158,7 @@ class WinLine:
     points: list[Point] = field(default_factory=list)
     roles: dict[int, str] = field(default_factory=dict)
     finished: bool = False
+    sampled: Sampled | None = None  # a line of the game's own agents' samples, not bots'
 
     def swings(self, top: int = 3) -> list[Swing]:
         """The ``top`` moves of the line, largest first."""
@@ -146,6 +172,8 @@ class WinLine:
     @property
     def note(self) -> str:
         """What the line is: said wherever it is shown."""
+        if self.sampled is not None:
+            return self.sampled.note(self)
         return (
             f"an estimate under the {self.policy!r} bot policy: {self.rollouts} seeded "
             f"rollouts per point (seed {self.seed}), 95% intervals"
@@ -161,6 +189,7 @@ class WinLine:
             "every": self.every,
             "note": self.note,
             "finished": self.finished,
+            "sampled": None if self.sampled is None else dataclasses.asdict(self.sampled),
             "points": [point.to_dict() for point in self.points],
             "swings": [
                 {
@@ -192,61 +221,97 @@ def win_line(
     as ``duskfall fork --at`` names it), only that moment's point and the end."""
     if rollouts < 1:
         raise ValueError("at least one rollout per point")
+    walk = walk_line(log, policy=policy, seed=seed, every=every, at=at)
+    line = walk.line(policy, rollouts, seed)
+    for done, (round_, snapshot) in enumerate(walk.chosen):
+        assert snapshot is not None
+        walk.add_point(line, done, village_wins(snapshot, rollouts, seed, round_.start), rollouts)
+        if progress is not None:
+            progress(done + 1, len(walk.chosen))
+    return walk.finish(line)
+
+
+@dataclass
+class Walk:
+    """A logged game gone through once for its line: the rounds ``chosen`` for a point (each
+    with the policy's bots frozen there, if a policy was given), who left in which round, and
+    the game at its end. :meth:`line`, :meth:`add_point` and :meth:`finish` make the line of
+    whatever estimates each point."""
+
+    game_id: str
+    events: int
+    variant: Variant
+    roles: dict[int, str]
+    every: Every
+    rounds: list[Round]
+    chosen: list[tuple[Round, Snapshot | None]]
+    departures: list[tuple[int, Departure]]
+    end: State
+
+    def line(self, policy: str, rollouts: int, seed: int) -> WinLine:
+        """The line, without its points yet."""
+        finished = self.end.outcome() is not None
+        return WinLine(self.game_id, self.variant.teams[0], policy, rollouts, seed, self.every,
+                       roles=self.roles, finished=finished)  # fmt: skip
+
+    def add_point(self, line: WinLine, number: int, wins: int, rollouts: int) -> None:
+        """The point of chosen round ``number``: the village won ``wins`` of ``rollouts``."""
+        round_ = self.chosen[number][0]
+        last = number + 1 == len(self.chosen)
+        until = len(self.rounds) if last else self.chosen[number + 1][0].number
+        left = tuple(d for n, d in self.departures if round_.number <= n < until)
+        line.points.append(
+            Point(round_.start, round_.day, round_.phase, round_.kinds, wins, rollouts, left)
+        )
+
+    def finish(self, line: WinLine) -> WinLine:
+        """The line with its exact last point when the game ended."""
+        outcome = self.end.outcome()
+        if outcome is not None:
+            won = int(village_won(self.variant, outcome))
+            end = self.end
+            line.points.append(Point(self.events, end.day, end.phase, ("end",), won, 1, exact=True))
+        return line
+
+
+def walk_line(
+    log: GameLog, *, policy: str | None, seed: int, every: Every = "phase", at: str | None = None
+) -> Walk:
+    """Go through ``log`` once (one deal), choosing a point at every phase boundary (or every
+    round, or only the round ``at`` names) and, with a bot ``policy``, freezing its bots
+    there (brought through the game so far, seeded from ``seed``)."""
     check_seed(seed, "--seed")
-    rounds = rounds_of(log)
-    variant, dealt = new_state_for(log)
-    if at is not None:
-        chosen = {find_round(rounds, at).number}
-    else:
-        chosen = {r.number for r in rounds if every == "round" or r.opens_phase}
-    bots = Policy(variant, policy, dealt).bots(seed)
-    warm = BotWarmUp(variant, bots, derive_rng(seed, "fallback"), RuntimeSettings(), "line")
-    snapshots: list[tuple[Round, Snapshot]] = []
+    check_rebuildable(log)
+    moment = None if at is None else Moment(at)
+    replayer = Replayer(log.header)  # the one deal: its fresh state seats the policy's bots
+    variant, dealt = replayer.variant, replayer.state
+    roles = dealt.roles()
+    bots = None if policy is None else Policy(variant, policy, dealt).bots(seed)
+    warm = None
+    if bots is not None:
+        warm = BotWarmUp(variant, bots, derive_rng(seed, "fallback"), RuntimeSettings(), "line")
+    chosen: list[tuple[Round, Snapshot | None]] = []
     alive: list[tuple[Round, set[int]]] = []  # every round, with who was alive at its start
+
+    def is_point(round_: Round) -> bool:
+        if moment is None:
+            return every == "round" or round_.opens_phase
+        return not chosen and moment.is_at(round_)
 
     def at_round(state: State, round_: Round, events: Sequence[Event]) -> None:
         alive.append((round_, set(state.alive())))
-        if round_.number in chosen:
-            snapshots.append((round_, Snapshot.take(variant, state, bots)))
-        warm(state, round_, events)
+        if is_point(round_):
+            frozen = None if bots is None else Snapshot.take(variant, state, bots)
+            chosen.append((round_, frozen))
+        if warm is not None:
+            warm(state, round_, events)
 
-    end = rebuild(log, rounds, rounds[-1].stop if rounds else 0, game_id="", warm=at_round)
-    line = WinLine(
-        log.header.game_id,
-        variant.teams[0],
-        policy,
-        rollouts,
-        seed,
-        every,
-        roles=dealt.roles(),
-        finished=end.state.outcome() is not None,
-    )
+    end = rebuild(log, game_id="", warm=at_round, replayer=replayer)
+    if moment is not None and not chosen:
+        raise moment.missing(end.rounds)
     departures = _departures(alive, set(end.state.alive()), log.events)
-    for done, (round_, snapshot) in enumerate(snapshots):
-        until = snapshots[done + 1][0].number if done + 1 < len(snapshots) else len(rounds)
-        wins = village_wins(snapshot, rollouts, seed, round_.start)
-        line.points.append(
-            Point(
-                round_.start,
-                round_.day,
-                round_.phase,
-                round_.kinds,
-                wins,
-                rollouts,
-                tuple(d for number, d in departures if round_.number <= number < until),
-            )
-        )
-        if progress is not None:
-            progress(done + 1, len(snapshots))
-    outcome = end.state.outcome()
-    if outcome is not None:
-        won = village_won(variant, outcome)
-        line.points.append(
-            Point(
-                len(log.events), end.state.day, end.state.phase, ("end",), int(won), 1, exact=True
-            )
-        )
-    return line
+    return Walk(log.header.game_id, len(log.events), variant, roles, every, end.rounds, chosen,
+                departures, end.state)  # fmt: skip
 
 
 def _departures(

@@ -32,6 +32,7 @@ from duskfall.session.participants import (
 )
 from duskfall.session.preflight import preflight
 from duskfall.session.record import open_record
+from duskfall.store.index import GameIndex
 from duskfall.store.log import LogHeader
 from duskfall.store.repair import check_new_log
 
@@ -134,6 +135,8 @@ class GamePlan:
     are the events a resumed game's log already holds (None for a new game), or with
     ``inherited`` a fork's copy of its parent's events up to the moment it forked (its new
     log starts with them, and the seats that keep their own records are given them).
+    ``index``: the game index already open where the planning looked at it (a fork checks
+    its parent there); its row is kept there, and it is closed at the game's end.
     """
 
     run_options: RunOptions
@@ -145,6 +148,7 @@ class GamePlan:
     log_path: Path | None
     events: Sequence[Event] | None = None
     inherited: bool = False
+    index: GameIndex | None = None
 
     async def preflight(self, announce: Announce | None = None) -> None:
         """Check every model-backed seat once (raises SeatNotReady naming seats and fix);
@@ -165,6 +169,7 @@ def assemble(plan: GamePlan) -> PreparedGame:
         observers=options.observers,
         keep_events=options.keep_events,
         inherited=plan.inherited,
+        index=True if plan.index is None else plan.index,
     )
     beside = plan.log_path
     if beside is None and options.side_dir is not None:

@@ -10,6 +10,7 @@ from duskfall.core.errors import DuskfallError
 from duskfall.core.events import Event
 from duskfall.core.outcome import Outcome
 from duskfall.runtime.record import GameRecord, Observer
+from duskfall.store.index import GameIndex
 from duskfall.store.indexing import index_observer
 from duskfall.store.log import LogHeader, LogWriter
 from duskfall.store.signatures import record_signer
@@ -80,7 +81,7 @@ def open_record(
     *,
     events: Sequence[Event] | None = None,
     observers: Iterable[Observer] = (),
-    index: bool = True,
+    index: bool | GameIndex = True,
     keep_events: bool = True,
     inherited: bool = False,
 ) -> GameRecord:
@@ -93,6 +94,8 @@ def open_record(
     logged nor indexed (simulations index a summary row themselves). A log that cannot be
     written raises :class:`LogWriteError` (at once, or from the event that cannot be written).
     ``keep_events`` is :class:`GameRecord`'s (False: new events are not kept in ``events``).
+    ``index`` False leaves the game out of the index; an open :class:`GameIndex` is the one
+    its row is kept in (the record closes it at the game's end).
     """
     attached: list[Observer] = []
     if log_path is not None:
@@ -104,7 +107,12 @@ def open_record(
             log.checkpoint()
             log.sync()
         attached.append(log)
-        index_row = index_observer(header, log_path, log_head=lambda: log.head) if index else None
+        opened = index if isinstance(index, GameIndex) else None
+        index_row = (
+            index_observer(header, log_path, log_head=lambda: log.head, index=opened)
+            if index is not False
+            else None
+        )
         if index_row is not None:
             if events:
                 index_row.catch_up(events, inherited=inherited)

@@ -28,7 +28,11 @@ from duskfall.store.signatures import LogForged, Signer, checking_signer
 
 
 def check_not_cut(
-    path: Path, log: GameLog, db: str | Path | None = None, signer: Signer | None = None
+    path: Path,
+    log: GameLog,
+    db: str | Path | None = None,
+    signer: Signer | None = None,
+    index: GameIndex | None = None,
 ) -> bool:
     """Raise LogCorrupt if the index recorded more events for the log at ``path`` than it holds
     (:class:`LogForged` if its signed row does not match itself or the log: see the module
@@ -36,14 +40,18 @@ def check_not_cut(
 
     Only the row whose log is this very file counts (a copy elsewhere is not the game's log of
     record); without an index, or a row, there is nothing to compare and nothing is said.
-    ``signer`` checks the row's signature (default: the key beside the index, if any).
+    ``signer`` checks the row's signature (default: the key beside the index, if any);
+    ``index`` is the index already open (default: ``db``'s is opened, and closed after).
     """
-    db_path = default_db_path() if db is None else Path(db)
+    db_path = index.path if index is not None else default_db_path() if db is None else Path(db)
     if db_path is None or not db_path.exists():
         return False
     try:
-        with GameIndex(db_path, repair=False) as index:
+        if index is not None:
             row = index.get(log.header.game_id)
+        else:
+            with GameIndex(db_path, repair=False) as opened:
+                row = opened.get(log.header.game_id)
     except DuskfallError:
         return False
     if row.log_path is None or Path(row.log_path).resolve() != path.resolve():

@@ -108,17 +108,19 @@ class GameIndex:
     """A connection to the SQLite game index at ``path`` (created on first use).
 
     Opening it repairs rows left ``running`` by a dead process (:mod:`duskfall.store.repair`;
-    ``repair=False`` skips that); ``repairs`` lists what changed.
+    ``repair=False`` skips that); ``repairs`` lists what changed. ``any_thread``: the
+    connection may be handed to another thread (a game planned in a worker thread and played
+    on the event loop's), used by one at a time.
     """
 
-    def __init__(self, path: str | Path, *, repair: bool = True) -> None:
+    def __init__(self, path: str | Path, *, repair: bool = True, any_thread: bool = False) -> None:
         self.path = Path(path)
         if self.path.is_dir():
             raise GameIndexError(f"game index {self.path} is a directory; pass a file path")
         if not self.path.parent.is_dir():
             raise GameIndexError(f"cannot create game index {self.path}: no such directory")
         try:
-            self._db = connect(self.path)
+            self._db = connect(self.path, any_thread=any_thread)
         except SchemaTooNew as exc:
             raise GameIndexError(f"game index {self.path} {exc}; upgrade duskfall") from None
         except sqlite3.DatabaseError as exc:

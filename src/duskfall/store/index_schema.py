@@ -122,9 +122,10 @@ class SchemaTooNew(sqlite3.DatabaseError):
     """The index was written by a newer duskfall."""
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """A connection to the index at ``path``, its schema the current one."""
-    db = open_database(path)
+def connect(path: Path, *, any_thread: bool = False) -> sqlite3.Connection:
+    """A connection to the index at ``path``, its schema the current one (``any_thread``: see
+    :func:`~duskfall.store.sqlite_file.open_database`)."""
+    db = open_database(path, any_thread=any_thread)
     db.execute("PRAGMA foreign_keys = ON")
     migrate(db)
     return db

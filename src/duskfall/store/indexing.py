@@ -98,15 +98,19 @@ def index_observer(
     log_path: str | Path | None,
     db: str | Path | None = None,
     log_head: Callable[[], str | None] | None = None,
+    index: GameIndex | None = None,
 ) -> IndexObserver | None:
     """The index observer of a logged game (None for unlogged games or when indexing is off).
 
     ``db`` defaults to :func:`~duskfall.store.paths.default_db_path`; ``log_head`` gives the
-    chain hash of the log's last line (the log writer's), which the row records. Raises
+    chain hash of the log's last line (the log writer's), which the row records; ``index`` an
+    index already open (the observer closes it at the game's end). Raises
     :class:`~duskfall.store.index.GameIndexError` if the index cannot be opened.
     """
     if log_path is None:
         return None
+    if index is not None:
+        return IndexObserver(index, header, log_path, log_head)
     path = db if db is not None else default_db_path()
     if path is None:
         return None

@@ -23,19 +23,27 @@ class CannotResume(DuskfallError):
     """This game cannot be continued (already over, still running, unknown agents...)."""
 
 
-def log_path_for(target: str, db: str | Path | None = None) -> Path:
-    """A log path given either a path or a game id looked up in the index."""
+def log_path_for(target: str, db: str | Path | None = None, index: GameIndex | None = None) -> Path:
+    """A log path given either a path or a game id looked up in the index (``index``: the
+    one already open, else ``db``'s is opened)."""
     path = Path(target)
     if path.suffix == ".jsonl" or path.exists():
         return path
+    if index is not None:
+        return _logged_path(target, index)
     index_path = db if db is not None else default_db_path()
     if index_path is None:
         raise CannotResume(f"{target}: no such log file (and the game index is off)")
-    with GameIndex(index_path) as index:
-        try:
-            row = index.get(target)
-        except UnknownGame as exc:
-            raise CannotResume(f"{target}: no such log file, and {exc}") from None
+    with GameIndex(index_path) as opened:
+        return _logged_path(target, opened)
+
+
+def _logged_path(target: str, index: GameIndex) -> Path:
+    """The log of the game ``target`` names in ``index``."""
+    try:
+        row = index.get(target)
+    except UnknownGame as exc:
+        raise CannotResume(f"{target}: no such log file, and {exc}") from None
     if row.log_path is None:
         raise CannotResume(f"game {row.id} was simulated without a log; it cannot be resumed")
     return Path(row.log_path)

@@ -22,10 +22,13 @@ class GameIndexError(DuskfallError):
     """The game index cannot be opened or used."""
 
 
-def open_database(path: Path) -> sqlite3.Connection:
+def open_database(path: Path, *, any_thread: bool = False) -> sqlite3.Connection:
     """A connection to the SQLite file at ``path`` (created if missing; raises
-    sqlite3.DatabaseError)."""
-    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    sqlite3.DatabaseError); ``any_thread``: one thread may hand it over to another (used by
+    one at a time)."""
+    db = sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=not any_thread
+    )
     db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")
