@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.variants.werewolf import phases as P
+from duskfall.variants.werewolf.units import ATTACK_TOLD
 
 SEER_CLAIM = re.compile(r"\bi am the seer\b", re.IGNORECASE)
 RESULT = re.compile(r"\bseat (\d+)(?: \([^)]*\))? is (?:a )?(werewolf|good)\b", re.IGNORECASE)
@@ -54,7 +55,7 @@ class Reading:
                 self._hear(entry, obs)
             elif kind == "vote" and entry["sub_phase"] == P.VOTE and entry["target"] is not None:
                 self.votes.append((entry["day"], entry["seat"], entry["target"]))
-            elif kind == "witch_told" and entry["target"] is not None:
+            elif kind in ATTACK_TOLD and entry["target"] is not None:
                 self.attacked.add(entry["target"])
             elif kind == "exiled":
                 self.exiled.append(entry["seat"])

@@ -1,18 +1,16 @@
-"""Roles of seed 004's Werewolf as units: Werewolf, Villager, Seer, Witch, Hunter (the others
-have a module each, ``guard.py``...)."""
+"""Roles of seed 004's Werewolf as units: Werewolf, Villager, Seer, Hunter (the others have a
+module each, ``guard.py``...)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from duskfall.core.events import Event, seats_visibility
 from duskfall.core.spectator import mark, night_of
-from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.role_unit import (
     WOLF_TEAM,
     Mind,
-    Namer,
     Night,
     NightChoice,
     Obs,
@@ -21,7 +19,7 @@ from duskfall.variants.werewolf.role_unit import (
     said,
 )
 
-WEREWOLF, VILLAGER, SEER, WITCH, HUNTER = "Werewolf", "Villager", "Seer", "Witch", "Hunter"
+WEREWOLF, VILLAGER, SEER, HUNTER = "Werewolf", "Villager", "Seer", "Hunter"
 GOOD, BAD = "Good", "Werewolf"  # what the Seer learns
 
 
@@ -97,65 +95,6 @@ SEER_UNIT = RoleUnit(
     ),
 )
 
-# -- the Witch -------------------------------------------------------------------------------
-
-
-def _potions(state: Any, seat: int) -> dict[str, Any]:
-    return {
-        "antidote": state.antidote,
-        "poison": state.poison,
-        "attacked_tonight": state.told_to_witch if state.phase == P.NIGHT else None,
-    }
-
-
-def _witch_line(p: Mapping[str, Any], name: Namer) -> str:
-    action = p["action"]
-    if action == "ANTIDOTE":
-        return f"[witch] {name(p['seat'])} uses the antidote on {name(p['target'])}"
-    if action == "POISON":
-        return f"[witch] {name(p['seat'])} poisons {name(p['target'])}"
-    return f"[witch] {name(p['seat'])} uses no potion"
-
-
-def _witch_mark(event: Event) -> list[dict[str, Any]]:
-    action = event.payload.get("action")
-    if action == "ANTIDOTE":
-        return mark(event.payload.get("target"), "saved", f"saved (antidote), {night_of(event)}")
-    if action == "POISON":
-        return mark(event.payload.get("target"), "poisoned", f"poisoned, {night_of(event)}")
-    return []
-
-
-WITCH_UNIT = RoleUnit(
-    WITCH,
-    god=True,
-    night=20,
-    power=said(
-        "Each night you are told whom the werewolves attacked. You have one antidote (it "
-        "saves the attacked player, but not yourself) and one poison (it kills any other "
-        "living player), each once per game, at most one potion a night."
-    ),
-    strategy="Saving the first night's victim is usually right; keep the poison for a player "
-    "you are confident is a werewolf, such as one a credible Seer named.",
-    night_rules=lambda obs: [
-        "- The Witch is then told whom the werewolves attacked, if anyone. She has one "
-        "antidote, which saves the attacked player (not herself), and one poison, which "
-        "kills any other living player; each works once per game, and she uses at most one "
-        "potion a night. She is asked only while she has a potion left."
-    ],
-    view=_potions,
-    lines={
-        "witch_told": lambda p, n: (
-            f"[witch] the werewolves attacked {n(p['target'])} tonight"
-            if p["target"] is not None
-            else "[witch] nobody was attacked tonight"
-        ),
-        "witch_action": _witch_line,
-    },
-    marks={"witch_action": _witch_mark},
-    bot_words="I am a good player.",
-)
-
 # -- the Hunter ------------------------------------------------------------------------------
 
 
@@ -226,4 +165,5 @@ VILLAGER_UNIT = RoleUnit(
     "credible Seer, and do not split the village's votes.",
 )
 
-CLASSIC = (WEREWOLF_UNIT, VILLAGER_UNIT, SEER_UNIT, WITCH_UNIT, HUNTER_UNIT)
+CLASSIC = (WEREWOLF_UNIT, VILLAGER_UNIT, SEER_UNIT)
+"""The first units in the order of the roles (``units.py`` lists the others after them)."""

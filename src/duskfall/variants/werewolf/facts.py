@@ -12,7 +12,7 @@ from duskfall.core.spectator import Ballot, casts_of
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.bot_reading import SEER_CLAIM
 from duskfall.variants.werewolf.roles import SEER, WOLF_TEAM
-from duskfall.variants.werewolf.units import CHOICES
+from duskfall.variants.werewolf.units import MODES as UNIT_MODES
 
 BALLOTS = {P.BADGE_VOTE: "sheriff election", P.VOTE: "exile vote", P.WOLF_KILL: "wolves' kill"}
 BALLOT_KINDS = frozenset({"vote", "werewolf_kill", "wolf_votes"})
@@ -20,7 +20,6 @@ MODES = {
     P.WOLF_CHAT: "team_chat",
     P.WOLF_KILL: "kill",
     P.HUNTER_SHOT: "kill",
-    P.WITCH: "potion",
     P.BADGE_RUN: "badge",
     P.BADGE_WITHDRAW: "badge",
     P.BADGE_PASS: "badge",
@@ -71,10 +70,7 @@ class WerewolfFacts(GameFacts):
         return None
 
     def mode(self, kind: str) -> str:
-        unit = CHOICES.get(kind)
-        if unit is not None and unit.choice is not None:
-            return unit.choice.mode
-        return MODES.get(kind, "other")
+        return UNIT_MODES.get(kind) or MODES.get(kind, "other")
 
     def seat(self, observation: Mapping[str, Any]) -> SeatFacts:
         players, alive, names = players_of(observation)

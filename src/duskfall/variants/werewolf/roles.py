@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from duskfall.variants.werewolf.classic_roles import HUNTER, SEER, VILLAGER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.classic_roles import HUNTER, SEER, VILLAGER, WEREWOLF
 from duskfall.variants.werewolf.guard import GUARD
 from duskfall.variants.werewolf.role_unit import VILLAGE_TEAM, WOLF_TEAM, RoleUnit
 from duskfall.variants.werewolf.units import UNITS
+from duskfall.variants.werewolf.witch import WITCH
 
 __all__ = ["GUARD", "HUNTER", "SEER", "VILLAGER", "WEREWOLF", "WITCH", "RoleUnit", "unit_of"]
 
@@ -35,6 +36,14 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "werewolf-6": (WEREWOLF,) * 2 + (VILLAGER,) * 2 + (SEER, WITCH),
 }
 DEFAULT_PRESET = "werewolf-12"
+
+CHECK_DEALS: dict[str, tuple[tuple[str, ...], str]] = {
+    "werewolf-hunter": ((HUNTER, WEREWOLF, WEREWOLF, SEER, WITCH, VILLAGER, VILLAGER), "hunter"),
+    "werewolf-badge": ((VILLAGER, WEREWOLF, WEREWOLF, SEER, WITCH, VILLAGER, VILLAGER), "badge"),
+    "werewolf-wolf": ((WEREWOLF, WEREWOLF, SEER, WITCH, VILLAGER, VILLAGER), "spare"),
+}
+"""The check-bot's games of the table's own decisions, like the presets: the roles in seat order
+(seat 0 plays) and the steering of the game (a role's own decision brings its game)."""
 
 MIN_SEATS = 4
 MAX_SEATS = 18

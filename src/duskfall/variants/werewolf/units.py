@@ -4,16 +4,20 @@ event kind the rules emit: the table's and each unit's."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from duskfall.core.typed_event import event_types
 from duskfall.variants.werewolf.bodyguard import BODYGUARD_UNIT
-from duskfall.variants.werewolf.classic_roles import CLASSIC
+from duskfall.variants.werewolf.classic_roles import CLASSIC, HUNTER_UNIT
 from duskfall.variants.werewolf.events import TABLE_EVENTS, WerewolfEvent
 from duskfall.variants.werewolf.guard import GUARD_UNIT
 from duskfall.variants.werewolf.idiot import IDIOT_UNIT
 from duskfall.variants.werewolf.role_unit import RoleUnit
+from duskfall.variants.werewolf.witch import WITCH_UNIT
 
 UNITS: dict[str, RoleUnit] = {
-    unit.name: unit for unit in (*CLASSIC, GUARD_UNIT, IDIOT_UNIT, BODYGUARD_UNIT)
+    unit.name: unit
+    for unit in (*CLASSIC, WITCH_UNIT, HUNTER_UNIT, GUARD_UNIT, IDIOT_UNIT, BODYGUARD_UNIT)
 }
 
 CHOICES: dict[str, RoleUnit] = {
@@ -22,6 +26,26 @@ CHOICES: dict[str, RoleUnit] = {
     if u.choice is not None
 }
 """The units that decide at night on their own, by decision kind, in night order."""
+
+TURNS: dict[str, RoleUnit] = {
+    u.turn.kind: u for u in sorted(UNITS.values(), key=lambda u: u.night or 0) if u.turn is not None
+}
+"""The units with a night turn of their own (:class:`~.role_unit.NightTurn`), by decision
+kind, in night order."""
+
+UNIT_CHOICES: tuple[type[Any], ...] = tuple(u.turn.choice for u in TURNS.values() if u.turn)
+"""The classes of those turns' legal choices."""
+
+ATTACK_TOLD: frozenset[str] = frozenset(
+    u.turn.told for u in TURNS.values() if u.turn and u.turn.told
+)
+"""The kinds of the events that tell a seat whom the wolves attacked (``target``)."""
+
+MODES: dict[str, str] = {
+    **{kind: u.turn.mode for kind, u in TURNS.items() if u.turn},
+    **{kind: u.choice.mode for kind, u in CHOICES.items() if u.choice},
+}
+"""The decision mode (:mod:`duskfall.core.facts`) of every unit's own decision, by kind."""
 
 EVENT_TYPES: dict[str, type[WerewolfEvent]] = event_types(
     (*TABLE_EVENTS, *(m for u in UNITS.values() for m in u.events))

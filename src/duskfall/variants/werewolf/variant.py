@@ -18,10 +18,17 @@ from duskfall.variants.werewolf.config import WerewolfConfig
 from duskfall.variants.werewolf.facts import FACTS
 from duskfall.variants.werewolf.learning import LEARNING
 from duskfall.variants.werewolf.prompt_kit import KIT
-from duskfall.variants.werewolf.roles import PRESETS, ROLES, TEAM_ALIASES, TEAMS, canonical_role
+from duskfall.variants.werewolf.roles import (
+    CHECK_DEALS,
+    PRESETS,
+    ROLES,
+    TEAM_ALIASES,
+    TEAMS,
+    canonical_role,
+)
 from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.spectator import SPECTATOR
-from duskfall.variants.werewolf.units import CHOICES, EVENT_TYPES
+from duskfall.variants.werewolf.units import CHOICES, EVENT_TYPES, TURNS
 
 
 def _table(*roles: str) -> dict[str, Any]:
@@ -31,28 +38,16 @@ def _table(*roles: str) -> dict[str, Any]:
 
 _NIGHT_KINDS = tuple(kind for step in P.NIGHT_ORDER for kind in step)
 KIT_ENTRIES = KitEntries(
-    rows=(*_NIGHT_KINDS, *CHOICES, *(kind for step in P.DAY_ORDER for kind in step)),
+    rows=(*_NIGHT_KINDS, *TURNS, *CHOICES, *(kind for step in P.DAY_ORDER for kind in step)),
     tables=(
-        CheckTable(
-            "werewolf-witch",
-            _table("Witch", "Werewolf", "Werewolf", "Seer", "Villager", "Villager"),
-            "witch",
+        *(
+            CheckTable(
+                f"werewolf-{unit.name.lower()}", _table(unit.name, *unit.turn.table), unit.turn.goal
+            )
+            for unit in TURNS.values()
+            if unit.turn is not None
         ),
-        CheckTable(
-            "werewolf-hunter",
-            _table("Hunter", "Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-            "hunter",
-        ),
-        CheckTable(
-            "werewolf-badge",
-            _table("Villager", "Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-            "badge",
-        ),
-        CheckTable(
-            "werewolf-wolf",
-            _table("Werewolf", "Werewolf", "Seer", "Witch", "Villager", "Villager"),
-            "spare",
-        ),
+        *(CheckTable(name, _table(*roles), goal) for name, (roles, goal) in CHECK_DEALS.items()),
         *(
             CheckTable(
                 f"werewolf-{unit.name.lower()}", _table(unit.name, *unit.choice.table), "voters"
