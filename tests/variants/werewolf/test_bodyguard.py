@@ -192,14 +192,22 @@ def test_check_bot_plays_him_and_reports_his_decision() -> None:
 
 
 ROLE_FILES = {
-    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (14, 22), "Witch": (17, 21),
+    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (14, 22), "Witch": (5, 8),
 }  # fmt: skip
 """The most files that may name each role: of ``variants/werewolf/``, and of all ``src/``. A role
 that is a unit takes its module and its line in ``units.py``; the Guard adds the presets
 (``roles.py``) and the learning encoder's fixed layout (``encoder.py``), and outside the variant
 the check-bot's steering (``kit/scenarios.py``), the GM's night roles (``gm/shadow.py``) and the
-web's unrelated request ``Guard`` (``web/guard.py``, ``web/app.py``). The Seer and Witch, not
-moved yet, are held where they stand."""
+web's unrelated request ``Guard`` (``web/guard.py``, ``web/app.py``).
+
+The Witch (``witch.py``, ``units.py``) adds the presets and the check-bot's deals of the table's
+own decisions (``roles.py``), the encoder's fixed layout (``encoder.py``), and
+``classic_roles.py``: the Werewolf's coaching hint names her ("the Seer and the Witch are the
+most dangerous to you") and the Seer's check-bot game deals her; outside the variant, the
+check-bot's steering (``kit/scenarios.py``: a bot Witch passes), the GM's night roles and potion
+words (``gm/shadow.py``: the GM variant's own mapping of a narrated night onto the engine) and
+the roles of the labelled game the leak sentences describe (``testing/leak_sentences.py``).
+The Seer, not moved yet, is held where it stands."""
 
 
 def naming_files(role: str) -> set[str]:
@@ -229,7 +237,11 @@ def test_each_decision_role_names_few_source_files(role: str) -> None:
     assert len(in_variant) <= most_in_variant and len(files) <= most, sorted(files)
 
 
-def test_the_bodyguard_and_the_guard_each_have_a_module_and_a_line_in_units() -> None:
+def test_the_bodyguard_the_guard_and_the_witch_each_have_a_module_and_a_line_in_units() -> None:
     assert naming_files("Bodyguard") == {"variants/werewolf/bodyguard.py",
                                          "variants/werewolf/units.py"}  # fmt: skip
     assert {"variants/werewolf/guard.py", "variants/werewolf/units.py"} <= naming_files("Guard")
+    witch = {f for f in naming_files("Witch") if f.startswith("variants/werewolf/")}
+    assert witch == {"variants/werewolf/witch.py", "variants/werewolf/units.py",
+                     "variants/werewolf/roles.py", "variants/werewolf/encoder.py",
+                     "variants/werewolf/classic_roles.py"}  # fmt: skip
