@@ -23,7 +23,8 @@ declares it as a :class:`NightTurn` (``turn=``): what its holder is told first, 
 choice (a class of the unit's: parse, sample, schema, wire form, and how it is put to a seat:
 the prompt's ``prompt(obs)``, the browser's plain ``words()``, the terminal's ``form()``), how
 the answer applies and what it does to the night's deaths at dawn, how a bot picks, and the
-check-bot's table. The rules ask its one living holder alone, in night order, after the wolves.
+check-bot's table. The rules ask its one living holder (the role is a god: unique) alone, in
+night order, after the wolves.
 """
 
 from __future__ import annotations
