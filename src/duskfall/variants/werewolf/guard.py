@@ -25,8 +25,8 @@ from duskfall.variants.werewolf.role_unit import (
     NightChoice,
     Obs,
     RoleUnit,
-    in_play,
     said,
+    saver_in_play,
 )
 
 GUARD = "Guard"
@@ -77,9 +77,7 @@ def _rules(obs: Obs) -> list[str]:
         "- The Guard protects one living player (itself included) from the werewolves' "
         "attack, never the same player two nights running; protection does not stop poison."
     )
-    from duskfall.variants.werewolf.units import UNITS  # the registry lists this unit
-
-    if any(u.saves and in_play(obs, u.name) for u in UNITS.values()):
+    if saver_in_play(obs):
         fate = "survives" if obs["rules"]["guarded_and_saved"] == "survives" else "dies"
         guard += f" A player both guarded and saved by the antidote {fate}."
     return [guard]

@@ -64,6 +64,16 @@ def in_play(obs: Obs, role: str) -> bool:
     return obs["roles_in_play"].get(role, 0) > 0
 
 
+SAVERS: set[str] = set()
+"""The roles that can save the wolves' target (:attr:`RoleUnit.saves`), as their units are
+made (:mod:`.units` makes them all)."""
+
+
+def saver_in_play(obs: Obs) -> bool:
+    """Whether a role that can save the wolves' target is dealt at this table."""
+    return any(in_play(obs, role) for role in SAVERS)
+
+
 def _no_lines(obs: Obs) -> Sequence[str]:
     return ()
 
@@ -244,6 +254,10 @@ class RoleUnit:
     turn: NightTurn | None = None
     knowledge: Callable[[Obs], Sequence[str]] = _no_lines
     saves: bool = False
+
+    def __post_init__(self) -> None:
+        if self.saves:
+            SAVERS.add(self.name)
 
     @property
     def plural_name(self) -> str:
