@@ -122,6 +122,14 @@ def test_the_decision_role_walkthrough_names_the_files_the_bodyguard_took() -> N
     assert fields == set(NightChoice.__dataclass_fields__)  # every field, told what it drives
 
 
+def test_the_night_turn_walkthrough_tells_what_every_field_drives() -> None:
+    cells = re.findall(r"^\| (`.+?) \|", section("Adding a night decision of its own shape"), re.M)
+    fields = {name for cell in cells for name in re.findall(r"`(\w+)", cell)}
+    from duskfall.variants.werewolf.role_unit import NightTurn
+
+    assert fields == set(NightTurn.__dataclass_fields__)
+
+
 def test_no_kit_or_inspect_module_names_a_variant() -> None:
     for folder in ("kit", "inspect"):
         for path in (SRC / folder).glob("*.py"):

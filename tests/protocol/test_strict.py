@@ -13,7 +13,8 @@ from duskfall.variants.sports_mafia.legal import (
     EliminateAllChoice,
     TargetChoice,
 )
-from duskfall.variants.werewolf.legal import SpeechChoice, WitchChoice, YesNoChoice
+from duskfall.variants.werewolf.legal import SpeechChoice, YesNoChoice
+from duskfall.variants.werewolf.witch import WitchChoice
 
 VOTE = TargetChoice("VOTING", "VOTE", "vote", (1, 3, 5))
 NAMES = ("Ada", "Bram", "Cleo", "Dax")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from duskfall.core.events import Event
 from duskfall.core.registry import get_variant
 from duskfall.core.spectator import DEFAULT, casts_of
-from duskfall.variants.werewolf.legal import WitchChoice
+from duskfall.variants.werewolf.witch import WitchChoice
 from duskfall.web import present
 
 WEREWOLF = get_variant("werewolf")

@@ -74,7 +74,7 @@ class Ballot:
 
 @dataclass(frozen=True, slots=True)
 class SeatCard:
-    """A seat's card: ``You are Cleo (seat 2), the Witch`` and its lines of facts; ``seat``
+    """A seat's card: ``You are Cleo (seat 2), the Hunter`` and its lines of facts; ``seat``
     and ``teammates`` say who the seat is and whom it knows on its side (the decision
     forms mark them ``(you)`` and ``(teammate)``)."""
 
@@ -166,7 +166,7 @@ def card(
     teammates: Iterable[Any] = (),
     facts: Callable[[Namer], list[str]] = lambda name: [],
 ) -> SeatCard:
-    """A seat card: ``You are Cleo (seat 2), the Witch``, then its team, its ``teammates``,
+    """A seat card: ``You are Cleo (seat 2), the Hunter``, then its team, its ``teammates``,
     the variant's ``facts`` (written with a namer: ``Cleo (seat 2)``) and whether it is dead;
     the seat, role (``roles`` joined by ``+``, else ``role``), team and names are read from
     the observation's common keys."""

@@ -192,16 +192,17 @@ def test_check_bot_plays_him_and_reports_his_decision() -> None:
 
 
 ROLE_FILES = {
-    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (4, 5), "Witch": (17, 21),
+    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (4, 5), "Witch": (4, 7),
 }  # fmt: skip
 """The most files that may name each role: of ``variants/werewolf/``, and of all ``src/``. A role
-that is a unit takes its module and its line in ``units.py``; the Guard and the Seer add the
-tables that deal several roles (``roles.py``: the presets, the check-bot's tables) and the
-learning encoder's fixed layout (``encoder.py``), and outside the variant the GM's night roles
-(``gm/shadow.py``: the werewolf rules' wire vocabulary the GM's shadow game answers in); the
-Guard also the check-bot's steering (``kit/scenarios.py``) and the web's unrelated request
-``Guard`` (``web/guard.py``, ``web/app.py``). The Witch, not moved yet, is held where she
-stands."""
+that is a unit takes its module and its line in ``units.py``; the Guard, the Seer and the Witch
+add the tables that deal several roles (``roles.py``: the presets, the check-bot's tables) and
+the learning encoder's fixed layout (``encoder.py``), and outside the variant the GM's night
+roles (``gm/shadow.py``: the werewolf rules' wire vocabulary, and the Witch's potion words, that
+the GM's shadow game answers in); the Guard and the Witch also the check-bot's steering
+(``kit/scenarios.py``: a bot Witch passes), the Guard the web's unrelated request ``Guard``
+(``web/guard.py``, ``web/app.py``), and the Witch the roles of the labelled game the leak
+sentences describe (``testing/leak_sentences.py``)."""
 
 
 def naming_files(role: str) -> set[str]:
@@ -231,7 +232,7 @@ def test_each_decision_role_names_few_source_files(role: str) -> None:
     assert len(in_variant) <= most_in_variant and len(files) <= most, sorted(files)
 
 
-def test_the_bodyguard_and_the_guard_each_have_a_module_and_a_line_in_units() -> None:
+def test_the_bodyguard_the_guard_and_the_witch_each_have_a_module_and_a_line_in_units() -> None:
     assert naming_files("Bodyguard") == {"variants/werewolf/bodyguard.py",
                                          "variants/werewolf/units.py"}  # fmt: skip
     assert {"variants/werewolf/guard.py", "variants/werewolf/units.py"} <= naming_files("Guard")
@@ -243,3 +244,9 @@ def test_the_seer_is_named_by_his_module_the_registry_the_tables_and_the_encoder
         *(variant + name for name in ("seer.py", "units.py", "roles.py", "encoder.py")),
         "gm/shadow.py",
     }
+
+
+def test_the_witch_is_named_by_her_module_the_registry_the_tables_and_the_encoder() -> None:
+    variant = "variants/werewolf/"
+    witch = {f for f in naming_files("Witch") if f.startswith(variant)}
+    assert witch == {variant + name for name in ("witch.py", "units.py", "roles.py", "encoder.py")}

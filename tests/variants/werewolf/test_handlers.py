@@ -130,7 +130,7 @@ async def test_a_whole_game_with_raw_string_participants() -> None:
             legal = request.legal
             if legal.kind in P.SPEECH_KINDS:
                 return "I have nothing to hide."
-            if legal.kind == P.WITCH:
+            if legal.kind == "WITCH":
                 return "pass"
             if legal.kind in (P.BADGE_RUN, P.BADGE_WITHDRAW):
                 return "no"

@@ -6,13 +6,9 @@ The legal choices of a decision, which parse and check them, are in :mod:`.legal
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from duskfall.variants.werewolf import phases as P
-
-ANTIDOTE = "ANTIDOTE"
-POISON = "POISON"
-PASS = "PASS"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,18 +33,6 @@ class Pick:
         return {"type": self.kind, "target": self.target}
 
 
-@dataclass(frozen=True, slots=True)
-class Potion:
-    """The witch's night: ANTIDOTE (on the wolves' target), POISON a seat, or PASS."""
-
-    potion: str
-    target: int | None = None
-    kind: str = P.WITCH
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": P.WITCH, "potion": self.potion, "target": self.target}
-
-
 YES_NO_FIELDS = {P.BADGE_RUN: "run", P.BADGE_WITHDRAW: "withdraw"}
 
 
@@ -63,4 +47,12 @@ class YesNo:
         return {"type": self.kind, YES_NO_FIELDS[self.kind]: self.yes}
 
 
-Action = Say | Pick | Potion | YesNo
+class UnitAction(Protocol):
+    """The action of a role's own night turn (declared by its unit)."""
+
+    @property
+    def kind(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+Action = Say | Pick | YesNo | UnitAction

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.units import CHECKER
+from duskfall.variants.werewolf.units import ATTACK_TOLD, CHECKER
 
 CLAIM = re.compile(rf"\b{re.escape(CHECKER.claim.rstrip('.'))}\b", re.IGNORECASE)
 RESULT = re.compile(r"\bseat (\d+)(?: \([^)]*\))? is (?:a )?(werewolf|good)\b", re.IGNORECASE)
@@ -56,7 +56,7 @@ class Reading:
                 self._hear(entry, obs)
             elif kind == "vote" and entry["sub_phase"] == P.VOTE and entry["target"] is not None:
                 self.votes.append((entry["day"], entry["seat"], entry["target"]))
-            elif kind == "witch_told" and entry["target"] is not None:
+            elif kind in ATTACK_TOLD and entry["target"] is not None:
                 self.attacked.add(entry["target"])
             elif kind == "exiled":
                 self.exiled.append(entry["seat"])

@@ -31,10 +31,10 @@ from typing import Any
 
 from duskfall.core.bot import Bot
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
+from duskfall.variants.werewolf.actions import Pick, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
 from duskfall.variants.werewolf.roles import WEREWOLF, unit_of
-from duskfall.variants.werewolf.units import CHECKER, CHOICES
+from duskfall.variants.werewolf.units import CHECKER, CHOICES, TURNS
 
 
 class RandomBot(Bot):
@@ -84,6 +84,11 @@ class HeuristicBot(Bot):
             if claimant in self.reading.attacked:
                 return claimant
         return candidates[0] if candidates else None
+
+    def sure_wolves(self, obs: Mapping[str, Any]) -> list[int]:
+        """The living wolves the trusted checker named, then the counter-claimants."""
+        alive = self._alive(obs)
+        return self._known_wolves(obs, alive) + self._liars(obs, alive)
 
     def _results(self, obs: Mapping[str, Any]) -> dict[int, str]:
         if unit_of(obs["role"]).claim:
@@ -147,8 +152,9 @@ class HeuristicBot(Bot):
         kind = legal.kind
         if kind in P.SPEECH_KINDS:
             return Say(kind, self._speech(observation, kind))
-        if kind == P.WITCH:
-            return self._witch(observation, legal)
+        turner = TURNS.get(kind)
+        if turner is not None and turner.turn is not None:  # a role's own night turn
+            return turner.turn.bot(observation, legal, self)
         if kind == P.BADGE_RUN:
             return YesNo(kind, self._runs(observation))
         if kind == P.BADGE_WITHDRAW:
@@ -187,7 +193,7 @@ class HeuristicBot(Bot):
         if kind == P.HUNTER_SHOT:
             if wolves:
                 return self._wolf_vote(obs, alive)
-            sure = self._known_wolves(obs, alive) + self._liars(obs, alive)
+            sure = self.sure_wolves(obs)
             return sure[0] if sure else None
         if kind == P.BADGE_VOTE:
             if wolves:
@@ -243,18 +249,6 @@ class HeuristicBot(Bot):
             return pick
         prey = sorted(alive - wolves)
         return self.rng.choice(prey) if prey else None
-
-    def _witch(self, obs: Mapping[str, Any], legal: Any) -> Potion:
-        attacked = obs.get("attacked_tonight")
-        checker = self.trusted_checker(obs)
-        if legal.can_save and (obs["day"] == 1 or attacked in (checker, obs["sheriff"])):
-            return Potion(ANTIDOTE, attacked)
-        alive = self._alive(obs)
-        sure = self._known_wolves(obs, alive) + self._liars(obs, alive)
-        sure = [s for s in sure if s in legal.poison_targets]
-        if sure:
-            return Potion(POISON, sure[0])
-        return Potion(PASS)
 
     # -- speech ----------------------------------------------------------------------------
 

@@ -21,10 +21,18 @@ import numpy as np
 
 from duskfall.core.encoding import Features, Menu, index_of, none_only, target_mask
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, Pick, Potion, Say, YesNo
+from duskfall.variants.werewolf.actions import Pick, Say, YesNo
 from duskfall.variants.werewolf.bot_reading import GOOD_RESULT, WOLF_RESULT, Reading
-from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, WitchChoice, YesNoChoice
-from duskfall.variants.werewolf.roles import GUARD, HUNTER, SEER, VILLAGER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, YesNoChoice
+from duskfall.variants.werewolf.roles import GUARD, HUNTER, SEER, VILLAGER, WEREWOLF
+from duskfall.variants.werewolf.witch import (
+    ANTIDOTE,
+    PASS,
+    POISON,
+    WITCH,
+    Potion,
+    WitchChoice,
+)
 
 # The roles of the learned layout, fixed so that a vector keeps its meaning (and a trained
 # policy its inputs) when a role is added: a role outside it reads as no role.
@@ -32,7 +40,7 @@ ROLES = (WEREWOLF, VILLAGER, SEER, WITCH, HUNTER, GUARD)
 
 # The decision kinds of the learned layout, fixed likewise (a kind outside it reads as none).
 KINDS = (
-    P.WOLF_CHAT, P.WOLF_KILL, P.WITCH, "GUARD", "SEER", P.BADGE_RUN, P.BADGE_SPEECH,
+    P.WOLF_CHAT, P.WOLF_KILL, "WITCH", "GUARD", "SEER", P.BADGE_RUN, P.BADGE_SPEECH,
     P.BADGE_WITHDRAW, P.BADGE_VOTE, P.LAST_WORDS, P.HUNTER_SHOT, P.BADGE_PASS, P.SPEECH, P.VOTE,
 )  # fmt: skip
 

@@ -1,4 +1,4 @@
-"""Typed Werewolf events (seed 004's ``WerewolfKill``, ``WitchAction``, ``Vote``...): the
+"""Typed Werewolf events (seed 004's ``WerewolfKill``, ``Vote``...): the
 events of the table and of the classic roles; a role unit declares the models of the events it
 adds (:attr:`~duskfall.variants.werewolf.role_unit.RoleUnit.events`).
 
@@ -21,12 +21,6 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from duskfall.core.typed_event import TypedEventModel
 from duskfall.variants.werewolf import phases as P
-
-
-class WitchActionType(StrEnum):
-    ANTIDOTE = "ANTIDOTE"
-    POISON = "POISON"
-    PASS = "PASS"
 
 
 class Cause(StrEnum):
@@ -141,21 +135,6 @@ class WerewolfKill(WerewolfEvent):
     votes: list[Cast]
 
 
-class WitchTold(WerewolfEvent):
-    kind: ClassVar[str] = "witch_told"
-    sub_phase: str | None = P.WITCH
-    seat: int
-    target: int | None
-
-
-class WitchAction(WerewolfEvent):
-    kind: ClassVar[str] = "witch_action"
-    sub_phase: str | None = P.WITCH
-    seat: int
-    action: WitchActionType
-    target: int | None = None
-
-
 class NightResolved(WerewolfEvent):
     kind: ClassVar[str] = "night_resolved"
     attacked: int | None
@@ -241,7 +220,7 @@ class GameEnd(WerewolfEvent):
 
 TABLE_EVENTS: tuple[type[WerewolfEvent], ...] = (
     GameStart, RolesDealt, RoleAssigned, WolfTeam, NightStart, DayStart, Speech, WolfVotes,
-    WerewolfKill, WitchTold, WitchAction, NightResolved,
+    WerewolfKill, NightResolved,
     BadgeCandidates, BadgeWithdrawals, Vote, VoteResult, SheriffElected, Deaths, Exiled,
     HunterShot, BadgePassed, GameEnd,
 )  # fmt: skip

@@ -12,7 +12,8 @@ from duskfall.core.spectator import Ballot, casts_of
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.bot_reading import CLAIM
 from duskfall.variants.werewolf.roles import WOLF_TEAM
-from duskfall.variants.werewolf.units import CHECKER, CHOICES, UNITS
+from duskfall.variants.werewolf.units import CHECKER, UNITS
+from duskfall.variants.werewolf.units import MODES as UNIT_MODES
 
 BALLOTS = {P.BADGE_VOTE: "sheriff election", P.VOTE: "exile vote", P.WOLF_KILL: "wolves' kill"}
 BALLOT_KINDS = frozenset({"vote", "werewolf_kill", "wolf_votes"})
@@ -20,7 +21,6 @@ MODES = {
     P.WOLF_CHAT: "team_chat",
     P.WOLF_KILL: "kill",
     P.HUNTER_SHOT: "kill",
-    P.WITCH: "potion",
     P.BADGE_RUN: "badge",
     P.BADGE_WITHDRAW: "badge",
     P.BADGE_PASS: "badge",
@@ -72,10 +72,7 @@ class WerewolfFacts(GameFacts):
         return teach(payload) if teach is not None else None
 
     def mode(self, kind: str) -> str:
-        unit = CHOICES.get(kind)
-        if unit is not None and unit.choice is not None:
-            return unit.choice.mode
-        return MODES.get(kind, "other")
+        return UNIT_MODES.get(kind) or MODES.get(kind, "other")
 
     def seat(self, observation: Mapping[str, Any]) -> SeatFacts:
         players, alive, names = players_of(observation)

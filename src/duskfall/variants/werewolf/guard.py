@@ -1,7 +1,8 @@
 """The Guard (a god of seed 004): each night he protects one living player (himself included)
 from the werewolves' attack, never the same player two nights running, or nobody; protection
 does not stop poison. A player both guarded and saved by the antidote survives, or dies where
-the table says so (``guarded_and_saved``: the rules settle it, as any shielded seat).
+the table says so (``guarded_and_saved``: the unit that saves settles it, as for any shielded
+seat).
 
 Everything about him is here: his rules text, power and coaching hint, his night choice
 (question, targets, how it shields, what he remembers at dawn, how a bot picks), his view
@@ -24,8 +25,8 @@ from duskfall.variants.werewolf.role_unit import (
     NightChoice,
     Obs,
     RoleUnit,
-    in_play,
     said,
+    saver_in_play,
 )
 
 GUARD = "Guard"
@@ -76,7 +77,7 @@ def _rules(obs: Obs) -> list[str]:
         "- The Guard protects one living player (itself included) from the werewolves' "
         "attack, never the same player two nights running; protection does not stop poison."
     )
-    if in_play(obs, "Witch"):
+    if saver_in_play(obs):
         fate = "survives" if obs["rules"]["guarded_and_saved"] == "survives" else "dies"
         guard += f" A player both guarded and saved by the antidote {fate}."
     return [guard]

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from duskfall.core.choices import (
     default_seat,
@@ -22,16 +22,7 @@ from duskfall.core.choices import (
 )
 from duskfall.core.errors import IllegalAction
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.actions import (
-    ANTIDOTE,
-    PASS,
-    POISON,
-    YES_NO_FIELDS,
-    Pick,
-    Potion,
-    Say,
-    YesNo,
-)
+from duskfall.variants.werewolf.actions import YES_NO_FIELDS, Pick, Say, YesNo
 
 _CANNED_SPEECHES = (
     "I am a simple villager.",
@@ -196,135 +187,6 @@ class SpeechChoice:
         return f"{self.question} Type what you say (at most {self.max_chars} characters)."
 
 
-_POTION_WORDS = {"SAVE": ANTIDOTE, "HEAL": ANTIDOTE, "SKIP": PASS, "NONE": PASS, "NOTHING": PASS}
-
-
-def _potion_word(word: str) -> str:
-    upper = word.strip().strip(".!").upper()
-    return _POTION_WORDS.get(upper, upper)
-
-
-@dataclass(frozen=True, slots=True)
-class WitchChoice:
-    """Save the wolves' target (``save_target``), poison one of ``poison_targets``, or pass."""
-
-    attacked: int | None
-    can_save: bool
-    poison_targets: tuple[int, ...]
-    names: tuple[str, ...]
-    kind: str = P.WITCH
-
-    def parse(self, data: Any) -> Potion:
-        if isinstance(data, Potion):
-            potion, target = data.potion, data.target
-        elif isinstance(data, dict):
-            raw = _payload(data, self.kind, ("potion", "action", "use"))
-            if not isinstance(raw, str):
-                raise IllegalAction("potion must be ANTIDOTE, POISON or PASS", "bad_format")
-            potion, target = _potion_word(raw), read_seat(data.get("target"), self.names)
-        elif isinstance(data, str):
-            word, _, rest = data.strip().partition(" ")
-            potion = _potion_word(word)
-            target = read_seat(rest, self.names) if rest.strip() else None
-        else:
-            raise IllegalAction(self.describe(), "bad_format")
-        if potion == PASS:
-            return Potion(PASS)
-        if potion == ANTIDOTE:
-            if not self.can_save:
-                raise IllegalAction(self._why_no_save(), "invalid_action")
-            if target is not None and target != self.attacked:
-                raise IllegalAction(
-                    f"the antidote only saves the wolves' target, seat {self.attacked}",
-                    "invalid_target",
-                )
-            return Potion(ANTIDOTE, self.attacked)
-        if potion == POISON:
-            if not self.poison_targets:
-                raise IllegalAction("you have no poison left", "invalid_action")
-            if target not in self.poison_targets:
-                raise IllegalAction(
-                    "poison whom? choose "
-                    + ", ".join(_label(t, self.names) for t in self.poison_targets),
-                    "invalid_target",
-                )
-            return Potion(POISON, target)
-        raise IllegalAction(f"unknown potion {potion!r}; {self.describe()}", "invalid_action")
-
-    def _why_no_save(self) -> str:
-        if self.attacked is None:
-            return "nobody was attacked tonight, there is no one to save"
-        return "you cannot use the antidote tonight (used up, or you cannot save yourself)"
-
-    def options(self) -> list[Potion]:
-        out = [Potion(PASS)]
-        if self.can_save:
-            out.append(Potion(ANTIDOTE, self.attacked))
-        out.extend(Potion(POISON, t) for t in self.poison_targets)
-        return out
-
-    def default(self, rng: random.Random) -> Potion:
-        return Potion(PASS)
-
-    def sample(self, rng: random.Random) -> Potion:
-        return rng.choice(self.options())
-
-    def schema(self) -> dict[str, Any]:
-        """One branch per potion, so a poison without a target never validates."""
-        branches: list[dict[str, Any]] = [self._branch(PASS, None)]
-        if self.can_save:
-            branches.append(self._branch(ANTIDOTE, [self.attacked]))
-        if self.poison_targets:
-            branches.append(self._branch(POISON, list(self.poison_targets)))
-        return branches[0] if len(branches) == 1 else {"anyOf": branches}
-
-    def _branch(self, potion: str, targets: list[int | None] | None) -> dict[str, Any]:
-        properties: dict[str, Any] = {"type": {"const": self.kind}, "potion": {"const": potion}}
-        required = ["type", "potion"]
-        if targets is None:
-            properties["target"] = {"type": "null"}
-        else:
-            properties["target"] = {"enum": targets}
-            required.append("target")
-        return {
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": False,
-        }
-
-    def potions(self) -> list[str]:
-        return [PASS] + [ANTIDOTE] * self.can_save + [POISON] * bool(self.poison_targets)
-
-    def to_wire(self) -> dict[str, Any]:
-        """``target`` lists the action's targets per potion (``save_target`` and
-        ``poison_target`` are kept for older clients)."""
-        targets: dict[str, list[int | None]] = {PASS: [None]}
-        if self.can_save:
-            targets[ANTIDOTE] = [self.attacked]
-        if self.poison_targets:
-            targets[POISON] = list(self.poison_targets)
-        return {
-            "type": self.kind,
-            "potion": self.potions(),
-            "target": targets,
-            "save_target": self.attacked if self.can_save else None,
-            "poison_target": list(self.poison_targets),
-        }
-
-    def describe(self) -> str:
-        choices = []
-        if self.can_save and self.attacked is not None:
-            choices.append(f"'save' to use the antidote on {_label(self.attacked, self.names)}")
-        if self.poison_targets:
-            choices.append(
-                "'poison N' to poison one of "
-                + ", ".join(_label(t, self.names) for t in self.poison_targets)
-            )
-        choices.append("'pass' to do nothing")
-        return "One potion at most tonight: " + "; ".join(choices) + "."
-
-
 @dataclass(frozen=True, slots=True)
 class YesNoChoice:
     """A yes/no decision (run for sheriff, withdraw from the race)."""
@@ -364,4 +226,18 @@ class YesNoChoice:
         return f"{self.question} Answer yes or no."
 
 
-Choice = TargetChoice | SpeechChoice | WitchChoice | YesNoChoice
+class UnitChoice(Protocol):
+    """The legal choice of a role's own night turn (declared by its unit: see
+    :class:`~duskfall.variants.werewolf.role_unit.NightTurn`)."""
+
+    @property
+    def kind(self) -> str: ...
+    def parse(self, data: Any) -> Any: ...
+    def default(self, rng: random.Random) -> Any: ...
+    def sample(self, rng: random.Random) -> Any: ...
+    def schema(self) -> dict[str, Any]: ...
+    def to_wire(self) -> dict[str, Any]: ...
+    def describe(self) -> str: ...
+
+
+Choice = TargetChoice | SpeechChoice | YesNoChoice | UnitChoice

@@ -14,7 +14,6 @@ DAY = "DAY"
 
 WOLF_CHAT = "WOLF_CHAT"
 WOLF_KILL = "WOLF_KILL"
-WITCH = "WITCH"
 BADGE_RUN = "BADGE_RUN"
 BADGE_SPEECH = "BADGE_SPEECH"
 BADGE_WITHDRAW = "BADGE_WITHDRAW"
@@ -28,8 +27,8 @@ VOTE = "VOTE"
 NIGHT_ORDER: tuple[tuple[str, ...], ...] = (
     (WOLF_CHAT,),  # each living wolf in seat order, on the wolves' private channel
     (WOLF_KILL,),  # living wolves at once; repeated with more chat until they agree
-    (WITCH,),  # told the target; antidote, poison or pass
-)  # then the roles' own choices (units.CHOICES), all at the same time
+)  # then the roles' own turns (units.TURNS: told, then asked), then their own choices
+# (units.CHOICES), all at the same time
 DAY_ORDER: tuple[tuple[str, ...], ...] = (
     (BADGE_RUN,),  # day 1 only: every living seat says whether it runs
     (BADGE_SPEECH,),  # candidates in seat order

@@ -2,7 +2,7 @@
 
 The example answer has exactly the fields of the decision's schema, with placeholders
 (``"<seat>"``, ``"<what you say>"``, ``"<true or false>"``) where the seat chooses, so it never
-suggests a move. The witch has one shape: ``potion`` and ``target``.
+suggests a move. A role's own night turn puts its choice itself (``legal.prompt(obs)``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 from duskfall.core.prompting import DecisionPrompt
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.actions import ANTIDOTE, PASS, POISON, YES_NO_FIELDS
-from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, WitchChoice, YesNoChoice
-from duskfall.variants.werewolf.prompt_labels import labelled, labelled_list
+from duskfall.variants.werewolf.actions import YES_NO_FIELDS
+from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, YesNoChoice
+from duskfall.variants.werewolf.prompt_labels import labelled
 
 Obs = Mapping[str, Any]
 
@@ -22,7 +22,6 @@ SEAT = "<seat>"
 SEAT_OR_NULL = "<seat or null>"
 SPEECH = "<what you say>"
 YES_OR_NO = "<true or false>"
-POTION = "<potion>"
 
 AUDIENCE = {
     P.WOLF_CHAT: "Only your fellow werewolves hear it.",
@@ -77,63 +76,15 @@ def yes_no_decision(legal: YesNoChoice) -> DecisionPrompt:
     return DecisionPrompt(legal.question, {"type": kind, field: YES_OR_NO}, fields)
 
 
-def _unavailable(obs: Obs, legal: WitchChoice) -> list[str]:
-    """Why a potion cannot be used tonight."""
-    missing = []
-    if not legal.can_save:
-        if not obs.get("antidote", True):
-            missing.append("the antidote (used up)")
-        elif legal.attacked is None:
-            missing.append("the antidote (nobody was attacked)")
-        else:
-            missing.append("the antidote (you cannot save yourself)")
-    if not legal.poison_targets:
-        missing.append("the poison (used up)")
-    return missing
-
-
-def witch_decision(obs: Obs, legal: WitchChoice) -> DecisionPrompt:
-    attacked = (
-        f"The werewolves attacked {labelled(legal.attacked, obs, ('attacked tonight',))} tonight."
-        if legal.attacked is not None
-        else "Nobody was attacked tonight."
-    )
-    options = [f'- "potion": "{PASS}", "target": null: use no potion tonight.']
-    if legal.can_save and legal.attacked is not None:
-        options.append(
-            f'- "potion": "{ANTIDOTE}", "target": the attacked seat\'s number: save '
-            f"{labelled(legal.attacked, obs)}."
-        )
-    if legal.poison_targets:
-        options.append(
-            f'- "potion": "{POISON}", "target": the number of the seat you poison, one of: '
-            f"{labelled_list(legal.poison_targets, obs)}."
-        )
-    fields = [
-        f'Fields: {_type_field(P.WITCH)}; "potion" and "target" together are one of:',
-        *options,
-    ]
-    missing = _unavailable(obs, legal)
-    if missing:
-        fields.append(f"Not available tonight: {'; '.join(missing)}.")
-    choices = legal.potions()
-    example = {
-        "type": P.WITCH,
-        "potion": POTION if len(choices) > 1 else PASS,
-        "target": SEAT_OR_NULL if len(choices) > 1 else None,
-    }
-    question = f"{attacked} Do you use a potion? At most one potion a night."
-    return DecisionPrompt(question, example, "\n".join(fields))
-
-
 def decision_prompt(obs: Obs, legal: Any) -> DecisionPrompt:
     """The decision ``legal`` as ``obs``'s seat is asked it."""
     if isinstance(legal, SpeechChoice):
         return speech_decision(legal)
-    if isinstance(legal, WitchChoice):
-        return witch_decision(obs, legal)
     if isinstance(legal, YesNoChoice):
         return yes_no_decision(legal)
     if isinstance(legal, TargetChoice):
         return target_decision(obs, legal)
+    if hasattr(legal, "prompt"):  # a role's own night turn
+        prompt: DecisionPrompt = legal.prompt(obs)
+        return prompt
     raise TypeError(f"not a werewolf decision: {type(legal).__name__}")

@@ -22,11 +22,12 @@ from duskfall.variants.werewolf.prompt_decisions import decision_prompt
 from duskfall.variants.werewolf.prompt_labels import labelled, labelled_list, player_names
 from duskfall.variants.werewolf.prompt_lines import MARKERS, history_line
 from duskfall.variants.werewolf.prompt_system import system_text
+from duskfall.variants.werewolf.roles import unit_of
 
 SETUP_KINDS = frozenset({"game_start", "roles_dealt", "role_assigned", "wolf_team"})
 SETUP = Period(0, 0, "Setup")
 YOU, FELLOW, SHERIFF = ("you", "dead"), ("fellow werewolf",), ("sheriff",)
-ATTACKED, GUARDED = ("attacked tonight",), ("guarded last night",)
+GUARDED = ("guarded last night",)
 
 
 def period_of(entry: Entry) -> Period:
@@ -56,20 +57,6 @@ def _checks(obs: Mapping[str, Any]) -> list[str]:
     return [f"Your checks: {'; '.join(done) if done else 'none yet'}."]
 
 
-def _potions(obs: Mapping[str, Any]) -> list[str]:
-    lines = [
-        f"Your antidote: {'available' if obs['antidote'] else 'used'}; "
-        f"your poison: {'available' if obs['poison'] else 'used'}."
-    ]
-    if obs["phase"] == P.NIGHT:
-        attacked = obs.get("attacked_tonight")
-        if attacked is not None:
-            lines.append(f"Tonight the werewolves attacked {labelled(attacked, obs, ATTACKED)}.")
-        elif obs.get("decision") == P.WITCH:
-            lines.append("Tonight the werewolves attacked nobody.")
-    return lines
-
-
 def _protection(obs: Mapping[str, Any]) -> list[str]:
     guarded = obs["last_guarded"]
     if guarded is None:
@@ -86,11 +73,11 @@ def knowledge(obs: Mapping[str, Any]) -> list[str]:
     for key, lines_of in (
         ("wolves", _team),
         ("checks", _checks),
-        ("antidote", _potions),
         ("last_guarded", _protection),
     ):
         if key in obs:
             lines.extend(lines_of(obs))
+    lines.extend(unit_of(obs["role"]).knowledge(obs))  # a unit's own (potions...)
     return lines
 
 

@@ -7,16 +7,24 @@ the events it causes, what a bot holding it says of itself, and what happens whe
 exiles it (:attr:`RoleUnit.exiled`, a hook on the game through :class:`Table`). The registry
 of units is :data:`duskfall.variants.werewolf.units.UNITS`; the rules, view, prompts, event
 text, spectator, bots and no-leak check read them. Night steps that ask a decision (the
-wolves, the Witch, and the roles' own choices) are steps of the rules engine, dispatched as typed
+wolves, and the roles' own turns and choices) are steps of the rules engine, dispatched as typed
 steps; a unit gives their place in the night (``night``), which orders the rules text.
 
 A role that decides at night on its own declares it as a :class:`NightChoice` (``choice=``):
 the decision's kind and question, its legal targets, how the answer applies and what it does
 to the night's deaths at dawn, how a heuristic bot picks and its decision mode. The rules ask
-every living holder of such a role after the Witch, all at once; the prompts, the browser and
-terminal forms, the wire, the learning encoder (its mask and action menu: a choice of a seat)
-and the kit read the choice from there; the check-bot deals the role to seat 0 of a table of
-:mod:`duskfall.variants.werewolf.roles` (``CHECK_TABLE``).
+every living holder of such a role after the roles' own turns, all at once; the prompts, the
+browser and terminal forms, the wire, the learning encoder (its mask and action menu: a choice
+of a seat) and the kit read the choice from there; the check-bot deals the role to seat 0 of a
+table of :mod:`duskfall.variants.werewolf.roles` (``CHECK_TABLE``).
+
+A role whose night decision has a shape of its own (several options, each with its targets)
+declares it as a :class:`NightTurn` (``turn=``): what its holder is told first, its legal
+choice (a class of the unit's: parse, sample, schema, wire form, and how it is put to a seat:
+the prompt's ``prompt(obs)``, the browser's plain ``words()``, the terminal's ``form()``), how
+the answer applies and what it does to the night's deaths at dawn, how a bot picks. The rules
+ask its one living holder (the role is a god: unique) alone, in
+night order, after the wolves.
 """
 
 from __future__ import annotations
@@ -60,6 +68,16 @@ def in_play(obs: Obs, role: str) -> bool:
     return obs["roles_in_play"].get(role, 0) > 0
 
 
+SAVERS: set[str] = set()
+"""The roles that can save the wolves' target (:attr:`RoleUnit.saves`), as their units are
+made (:mod:`.units` makes them all)."""
+
+
+def saver_in_play(obs: Obs) -> bool:
+    """Whether a role that can save the wolves' target is dealt at this table."""
+    return any(in_play(obs, role) for role in SAVERS)
+
+
 def _no_lines(obs: Obs) -> Sequence[str]:
     return ()
 
@@ -83,6 +101,14 @@ class Night(Table, Protocol):
     notes: dict[str, Any]
     is_wolf: list[bool]
     shielded: set[int]
+    names: tuple[str, ...]
+    saved: bool
+    """The wolves' target was saved tonight (a role's turn: the antidote)."""
+    poisoned: int | None
+    """The seat poisoned tonight (a role's turn), who dies at dawn whatever protects it."""
+
+    @property
+    def public_rules(self) -> dict[str, Any]: ...
 
     def living(self, exclude: int | None = None) -> tuple[int, ...]: ...
 
@@ -100,6 +126,10 @@ class Mind(Protocol):
     reading: Any
 
     def trusted_checker(self, obs: Obs) -> int | None: ...
+
+    def sure_wolves(self, obs: Obs) -> list[int]:
+        """The living seats it is sure are wolves: the trusted checker's, then counter-claimants."""
+        ...
 
 
 def _others(night: Night, seat: int) -> tuple[int, ...]:
@@ -138,6 +168,39 @@ class NightChoice:
     mode: str = "other"
 
 
+def _always(night: Night, seat: int) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class NightTurn:
+    """A role's own night decision with a shape of its own (see the module docstring).
+
+    * ``kind``: the decision kind (its sub-phase, and ``type`` on the wire); ``choice``: the
+      class of its legal choice (besides the methods of every legal choice, ``prompt(obs)``,
+      ``words()`` and ``form()``: how it is put to a seat); ``wire``: that class's name in the
+      wire's ``legal_state``;
+    * ``tell(night, seat)``: before it is asked, what its holder is told (emits its event); False:
+      not asked tonight; ``told``: that event's kind, if it tells the wolves' target
+      (``target``), which the heuristic bots read;
+    * ``legal(night, seat)``: its legal choice; ``resolve(night, seat, action)``: the answer
+      applied; ``settle(night, deaths)``: at dawn, before the deaths take effect;
+    * ``bot(obs, legal, mind)``: the heuristic bot's action; ``mode``: its decision mode (the
+      check-bot's game of it is one of :data:`duskfall.variants.werewolf.roles.KIT_GAMES`).
+    """
+
+    kind: str
+    choice: type
+    wire: str
+    legal: Callable[[Night, int], Any]
+    resolve: Callable[[Night, int, Any], None]
+    bot: Callable[[Obs, Any, Mind], Any]
+    tell: Callable[[Night, int], bool] = _always
+    told: str = ""
+    settle: Callable[[Night, dict[int, str]], None] = _no_settle
+    mode: str = "other"
+
+
 def _no_scramble(state: Any, rng: Any) -> None:
     return None
 
@@ -167,7 +230,11 @@ class RoleUnit:
       survives it changes the table instead (reveals itself, loses its vote...);
     * ``events``: the typed models of the events it adds to the table's
       (:mod:`duskfall.variants.werewolf.events`), which the variant declares;
-    * ``choice``: its own night decision, if it has one (:class:`NightChoice`);
+    * ``choice``: its own night decision, if it has one (:class:`NightChoice`); ``turn``: its
+      night decision of a shape of its own (:class:`NightTurn`), if it has one;
+    * ``knowledge(obs)``: the lines of what its holder privately knows now, in the situation
+      of its prompts; ``saves``: it can save the wolves' target (a protection's rules say what
+      befalls a player both protected and saved);
     * ``scramble(state, rng)``: randomise what only its holder knows (its notes), for the
       no-leak check of a seat that does not hold it;
     * ``private_facts``: the private results it is told that a fork may change
@@ -195,6 +262,13 @@ class RoleUnit:
     choice: NightChoice | None = None
     scramble: Callable[[Any, Any], None] = _no_scramble
     private_facts: tuple[PrivateFact, ...] = ()
+    turn: NightTurn | None = None
+    knowledge: Callable[[Obs], Sequence[str]] = _no_lines
+    saves: bool = False
+
+    def __post_init__(self) -> None:
+        if self.saves:
+            SAVERS.add(self.name)
 
     @property
     def plural_name(self) -> str:

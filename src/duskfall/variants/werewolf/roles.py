@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from duskfall.variants.werewolf.classic_roles import HUNTER, VILLAGER, WEREWOLF, WITCH
+from duskfall.variants.werewolf.classic_roles import HUNTER, VILLAGER, WEREWOLF
 from duskfall.variants.werewolf.guard import GUARD
 from duskfall.variants.werewolf.role_unit import VILLAGE_TEAM, WOLF_TEAM, RoleUnit
 from duskfall.variants.werewolf.seer import SEER
 from duskfall.variants.werewolf.units import UNITS
+from duskfall.variants.werewolf.witch import WITCH
 
 __all__ = ["GUARD", "HUNTER", "SEER", "VILLAGER", "WEREWOLF", "WITCH", "RoleUnit", "unit_of"]
 

@@ -28,14 +28,13 @@ from duskfall.core.seen import SeenEvents
 from duskfall.core.tally import count, seats, seats_of
 from duskfall.core.variant import Decision
 from duskfall.variants.werewolf import phases as P
-from duskfall.variants.werewolf.actions import ANTIDOTE, POISON, Action, Pick, Potion, Say, YesNo
+from duskfall.variants.werewolf.actions import Action, Pick, Say, YesNo
 from duskfall.variants.werewolf.config import WerewolfConfig
 from duskfall.variants.werewolf.events import Cause
 from duskfall.variants.werewolf.legal import (
     Choice,
     SpeechChoice,
     TargetChoice,
-    WitchChoice,
     YesNoChoice,
 )
 from duskfall.variants.werewolf.roles import (
@@ -44,12 +43,12 @@ from duskfall.variants.werewolf.roles import (
     VILLAGE_TEAM,
     VILLAGER,
     WEREWOLF,
-    WITCH,
     WOLF_TEAM,
+    RoleUnit,
     team_of_role,
     unit_of,
 )
-from duskfall.variants.werewolf.units import CHOICES
+from duskfall.variants.werewolf.units import CHOICES, TURNS
 from duskfall.variants.werewolf.view import PlayerView, WerewolfObservation, observe
 
 WOLF_CHANNEL = team_visibility(WOLF_TEAM)
@@ -83,12 +82,11 @@ class WerewolfState:
         self.day = 1
         self.phase = P.NIGHT
         self.sheriff: int | None = None
-        self.antidote = WITCH in roles
-        self.poison = WITCH in roles
         self.revealed: dict[int, str] = {}  # seat -> role shown to everybody (role hooks)
         self.voteless: set[int] = set()  # living seats no longer asked to vote (role hooks)
         self.notes: dict[str, Any] = {}  # what the units' night choices remember, by role
         self._choosers = tuple(u for u in CHOICES.values() if u.name in roles)
+        self._turners = tuple(u for u in TURNS.values() if u.name in roles)
         self.events: list[Event] = []
         self._had_gods = any(r in GODS for r in roles)
         self._had_villagers = VILLAGER in roles
@@ -131,9 +129,8 @@ class WerewolfState:
 
     def _new_night(self) -> None:
         self._attacked: int | None = None
-        self._told: int | None = None
-        self._saved = False
-        self._poisoned: int | None = None
+        self.saved = False  # the wolves' target saved tonight (a role's turn)
+        self.poisoned: int | None = None  # the seat poisoned tonight (a role's turn)
         self.shielded: set[int] = set()  # seats an attack of the wolves spares (role choices)
 
     def _clear_asks(self) -> None:
@@ -223,11 +220,6 @@ class WerewolfState:
     def public_rules(self) -> dict[str, Any]:
         """The options every player knows (shared by every observation: read-only)."""
         return self._public_rules
-
-    @property
-    def told_to_witch(self) -> int | None:
-        """Whom the witch was told the wolves attacked tonight."""
-        return self._told
 
     def decision_of(self, seat: int) -> str | None:
         """The kind of decision ``seat`` is asked now and has not answered yet."""
@@ -334,16 +326,12 @@ class WerewolfState:
         names = self.names
         if kind in P.SPEECH_KINDS:
             return _speech_choice(kind, self.config.speech_max_chars)
-        if kind == P.WITCH:
-            attacked = self._attacked
-            return WitchChoice(
-                attacked,
-                self.antidote and attacked is not None and attacked != seat,
-                self._living(exclude=seat) if self.poison else (),
-                names,
-            )
         if kind in (P.BADGE_RUN, P.BADGE_WITHDRAW):
             return _yes_no_choice(kind)
+        turner = TURNS.get(kind)
+        if turner is not None and turner.turn is not None:
+            legal: Choice = turner.turn.legal(self, seat)
+            return legal
         unit = CHOICES.get(kind)
         if unit is not None and unit.choice is not None:
             own = unit.choice
@@ -375,7 +363,7 @@ class WerewolfState:
         self._queue.extend(
             [
                 Step(self._wolf_round, (1,)),
-                Step(self._witch_turn),
+                *(Step(self._turn, (unit,)) for unit in self._turners),
                 Step(self._choices_turn),
                 Step(self._resolve_night),
             ]
@@ -406,33 +394,24 @@ class WerewolfState:
         self._attacked = count(votes, nobody_counts=True).leaders[0]
         self._emit("werewolf_kill", WOLF_CHANNEL, P.WOLF_KILL, target=self._attacked, votes=casts)
 
-    def _witch_turn(self) -> None:
-        witch = self._living_role(WITCH)
-        if witch is None or not (self.antidote or self.poison):
+    def _turn(self, unit: RoleUnit) -> None:
+        """A unit's own night turn (:data:`~.units.TURNS`): its living holder is told, then
+        asked alone."""
+        turn = unit.turn
+        seat = self._living_role(unit.name)
+        if turn is None or seat is None or not turn.tell(self, seat):
             return
-        self._told = self._attacked
-        self._emit("witch_told", _private(witch), P.WITCH, seat=witch, target=self._told)
-        self._ask(self._resolve_witch, [(witch, P.WITCH)])
+        self._ask(self._resolve_turn, [(seat, turn.kind)])
 
-    def _resolve_witch(self, answers: dict[int, Action]) -> None:
-        ((witch, action),) = answers.items()
-        assert isinstance(action, Potion)
-        if action.potion == ANTIDOTE:
-            self.antidote, self._saved = False, True
-        elif action.potion == POISON:
-            self.poison, self._poisoned = False, action.target
-        self._emit(
-            "witch_action",
-            _private(witch),
-            P.WITCH,
-            seat=witch,
-            action=action.potion,
-            target=action.target,
-        )
+    def _resolve_turn(self, answers: dict[int, Action]) -> None:
+        ((seat, action),) = answers.items()
+        turn = TURNS[action.kind].turn
+        assert turn is not None
+        turn.resolve(self, seat, action)
 
     def _choices_turn(self) -> None:
         """The units' own night choices (:data:`~.units.CHOICES`): every living holder at
-        once, after the Witch, without being told whom the wolves attacked."""
+        once, after the units' own turns, without being told whom the wolves attacked."""
         asks = [
             (seat, unit.choice.kind)
             for unit in self._choosers
@@ -455,15 +434,11 @@ class WerewolfState:
         deaths: dict[int, str] = {}
         attacked = self._attacked
         guarded = attacked is not None and attacked in self.shielded
-        if attacked is not None:
-            if self._saved and guarded:
-                dies = self.config.guarded_and_saved == "dies"
-            else:
-                dies = not (self._saved or guarded)
-            if dies:
-                deaths[attacked] = Cause.WOLVES.value
-        if self._poisoned is not None:
-            deaths[self._poisoned] = Cause.POISON.value  # the guard does not stop poison
+        if attacked is not None and not guarded:
+            deaths[attacked] = Cause.WOLVES.value
+        for unit in self._turners:  # a save, a poison...
+            assert unit.turn is not None
+            unit.turn.settle(self, deaths)
         for unit in self._choosers:
             assert unit.choice is not None
             unit.choice.settle(self, deaths)
@@ -472,9 +447,9 @@ class WerewolfState:
             "night_resolved",
             ADMIN,
             attacked=attacked,
-            saved=self._saved,
+            saved=self.saved,
             guarded=guarded,
-            poisoned=self._poisoned,
+            poisoned=self.poisoned,
             deaths=[{"seat": s, "cause": c} for s, c in self._night_deaths],
         )
 

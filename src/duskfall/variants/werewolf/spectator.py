@@ -17,14 +17,12 @@ from duskfall.core.spectator import (
     mark,
     night_of,
     roles_line,
-    seat_label,
 )
 from duskfall.variants.werewolf import event_text
 from duskfall.variants.werewolf.facts import FACTS
-from duskfall.variants.werewolf.legal import WitchChoice
 from duskfall.variants.werewolf.role_unit import Reveal
 from duskfall.variants.werewolf.roles import WEREWOLF
-from duskfall.variants.werewolf.units import UNITS
+from duskfall.variants.werewolf.units import UNIT_CHOICES, UNITS
 
 CAUSES = {
     "wolves": "killed by the wolves",
@@ -85,24 +83,6 @@ def _card_facts(observation: Payload) -> Any:
     return facts
 
 
-def witch_question(legal: WitchChoice) -> str:
-    """The witch's decision in plain words (the buttons carry the choices)."""
-    parts = []
-    if legal.attacked is not None:
-        attacked = seat_label(legal.attacked, dict(enumerate(legal.names)))
-        parts.append(f"The wolves attacked {attacked} tonight.")
-    else:
-        parts.append("The wolves attacked nobody tonight.")
-    options = []
-    if legal.can_save and legal.attacked is not None:
-        options.append("save that player with your antidote")
-    if legal.poison_targets:
-        options.append("poison a player")
-    options.append("do nothing")
-    choice = ", ".join(options[:-1]) + f" or {options[-1]}" if len(options) > 1 else options[0]
-    return " ".join(parts) + f" You may {choice}: one potion at most tonight."
-
-
 class WerewolfSpectator(Spectator):
     mark_finders = _MARKS
 
@@ -137,7 +117,11 @@ class WerewolfSpectator(Spectator):
         return card(observation, observation.get("wolves") or (), _card_facts(observation))
 
     def question(self, legal: LegalActions) -> str | None:
-        return witch_question(legal) if isinstance(legal, WitchChoice) else None
+        """A role's own night turn in plain words (the buttons carry the choices)."""
+        if isinstance(legal, UNIT_CHOICES):
+            words: str = legal.words()
+            return words
+        return None
 
 
 SPECTATOR = WerewolfSpectator()

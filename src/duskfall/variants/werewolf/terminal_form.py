@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from duskfall.core.terminal_form import Question, TerminalForm, one_line
-from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, WitchChoice, YesNoChoice
+from duskfall.variants.werewolf.legal import SpeechChoice, TargetChoice, YesNoChoice
+from duskfall.variants.werewolf.units import UNIT_CHOICES
 
 
 def terminal_form(obs: Mapping[str, Any], legal: Any) -> TerminalForm | None:
@@ -24,6 +25,7 @@ def terminal_form(obs: Mapping[str, Any], legal: Any) -> TerminalForm | None:
         return one_line(f"Seat number or name{none}")
     if isinstance(legal, YesNoChoice):
         return one_line("y or n")
-    if isinstance(legal, WitchChoice):
-        return one_line("save, poison <seat> or pass", "pass", intro=legal.describe())
+    if isinstance(legal, UNIT_CHOICES):  # a role's own night turn
+        form: TerminalForm = legal.form()
+        return form
     return None

@@ -9,7 +9,7 @@ from duskfall.core.events import Event, visible_to
 from duskfall.core.variant import State
 from duskfall.variants.werewolf.events import Cause
 from duskfall.variants.werewolf.facts import FACTS
-from duskfall.variants.werewolf.roles import WEREWOLF, WITCH
+from duskfall.variants.werewolf.roles import WEREWOLF
 from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.units import UNITS
 
@@ -44,12 +44,8 @@ def scramble_hidden(state: State, seat: int, rng: random.Random) -> WerewolfStat
         for s, r in zip(members, roles, strict=True):
             new.role_of[s] = r
     living = state._living() or (seat,)
-    if role != WITCH:
-        new.antidote, new.poison = rng.random() < 0.5, rng.random() < 0.5
-        new._told, new._saved = rng.choice(living), rng.random() < 0.5
-        new._poisoned = rng.choice(living)
-    if role != WEREWOLF and role != WITCH:
-        new._attacked = rng.choice(living)
+    if role != WEREWOLF:
+        new._attacked = rng.choice(living)  # a role told of it keeps it in its notes
     for unit in UNITS.values():
         if unit.name != role:
             unit.scramble(new, rng)  # what only a unit's holder knows

@@ -30,7 +30,7 @@ from duskfall.variants.werewolf.roles import (
 )
 from duskfall.variants.werewolf.rules import WerewolfState
 from duskfall.variants.werewolf.spectator import SPECTATOR
-from duskfall.variants.werewolf.units import CHOICES, EVENT_TYPES, PRIVATE_FACTS
+from duskfall.variants.werewolf.units import CHOICES, EVENT_TYPES, PRIVATE_FACTS, TURNS
 
 
 def _table(*roles: str) -> dict[str, Any]:
@@ -40,7 +40,7 @@ def _table(*roles: str) -> dict[str, Any]:
 
 _NIGHT_KINDS = tuple(kind for step in P.NIGHT_ORDER for kind in step)
 KIT_ENTRIES = KitEntries(
-    rows=(*_NIGHT_KINDS, *CHOICES, *(kind for step in P.DAY_ORDER for kind in step)),
+    rows=(*_NIGHT_KINDS, *TURNS, *CHOICES, *(kind for step in P.DAY_ORDER for kind in step)),
     tables=(
         *(CheckTable(name, _table(*roles), goal) for name, roles, goal in KIT_GAMES),
         *(
