@@ -46,3 +46,22 @@ class LegalActions(Protocol):
     def describe(self) -> str:
         """The choices in plain words, for prompts and human players."""
         ...
+
+    def form_schema(self) -> dict[str, Any]:
+        """The schema a person's form is built from (a shape easier to fill in than
+        :meth:`schema`, which :meth:`parse` also reads); most decisions give their schema."""
+        ...
+
+
+class LegalChoice:
+    """What most legal views share: a person's form is built from the schema itself.
+    Subclass it (python-chess's legal-move view keeps one shape) and override where a
+    decision has a shape of its own for a form."""
+
+    __slots__ = ()
+
+    def schema(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def form_schema(self) -> dict[str, Any]:
+        return self.schema()

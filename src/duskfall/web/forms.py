@@ -203,13 +203,6 @@ def _candidates(option: Schema) -> tuple[list[dict[str, Any]], dict[str, Schema]
     return [dict(zip(keys, combo, strict=True)) for combo in combos], rest
 
 
-def form_schema(legal: Any) -> Schema:
-    """The schema a person's form is built from: the legal view's ``form_schema()`` where it
-    has one (a shape easier to fill in, which ``parse`` also reads), else its ``schema()``."""
-    shaped = getattr(legal, "form_schema", None)
-    return shaped() if callable(shaped) else legal.schema()
-
-
 def decision_form(
     schema: Schema, canon: Canon, names: Mapping[int, str], describe: str = ""
 ) -> dict[str, Any]:

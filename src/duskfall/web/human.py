@@ -16,7 +16,7 @@ from typing import Any
 from duskfall.core.spectator import SeatCard, Spectator, observed_names
 from duskfall.runtime.awaiting import Awaiting, StaleAnswer
 from duskfall.runtime.participant import BaseParticipant, DecisionRequest
-from duskfall.web.forms import Names, decision_form, form_schema, seat_marks
+from duskfall.web.forms import Names, decision_form, seat_marks
 from duskfall.web.present import spectator_of
 
 DEFAULT_HUMAN_TIMEOUT = 300.0
@@ -55,7 +55,7 @@ def seat_form(
     card = spectator.seat_card(observation)
     names = Names(observed_names(observation), seat_marks(seat, card.teammates))
     question = spectator.question(legal) or legal.describe()
-    return decision_form(form_schema(legal), _reader(legal), names, question), card
+    return decision_form(legal.form_schema(), _reader(legal), names, question), card
 
 
 class PageRequests:

@@ -10,6 +10,7 @@ from typing import Any
 
 from duskfall.core.choices import default_seat, is_nobody, sample_seat
 from duskfall.core.errors import IllegalAction
+from duskfall.core.legal import LegalChoice
 from duskfall.variants.mafia.actions import SAY, Choose, Say, resolve_player
 from duskfall.variants.mafia.roles import ROLES
 
@@ -56,7 +57,7 @@ def _check_type(data: Mapping[str, Any], allowed: tuple[str, ...]) -> str | None
 
 
 @dataclass(slots=True)
-class TargetChoice:
+class TargetChoice(LegalChoice):
     """Choose one player (``action_type``), or pass where ``pass_type`` is set.
 
     Read-only once made; not a frozen dataclass, which costs four times as much to build
@@ -174,7 +175,7 @@ class TargetChoice:
 
 
 @dataclass(slots=True)
-class SayChoice:
+class SayChoice(LegalChoice):
     """Write one message (a team chat line or a day speech), optionally about one player.
 
     Read-only once made (shared by the speakers of a step; see TargetChoice).

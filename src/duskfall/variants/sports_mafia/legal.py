@@ -16,6 +16,7 @@ from typing import Any
 
 from duskfall.core.choices import default_seat, read_yes_no
 from duskfall.core.errors import IllegalAction
+from duskfall.core.legal import LegalChoice
 from duskfall.variants.sports_mafia.actions import (
     NUM_PLAYERS,
     SKIP,
@@ -60,7 +61,7 @@ def _check_type(data: Mapping[str, Any], expected: str) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class TargetChoice:
+class TargetChoice(LegalChoice):
     """Choose one player: a vote, the night kill (may skip with -1), or a check."""
 
     kind: str
@@ -122,7 +123,7 @@ class TargetChoice:
 
 
 @dataclass(frozen=True, slots=True)
-class EliminateAllChoice:
+class EliminateAllChoice(LegalChoice):
     """Vote whether every tied player is eliminated."""
 
     kind: str = "VOTING"
@@ -261,7 +262,7 @@ def _vector(value: Any, what: str, low: int, high: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class DeclarationChoice:
+class DeclarationChoice(LegalChoice):
     """Declare beliefs, optional sheriff claims and an optional nomination (policy)."""
 
     nominable: tuple[int, ...]

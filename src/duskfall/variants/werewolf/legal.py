@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import Any
 
 from duskfall.core.choices import (
     default_seat,
@@ -21,6 +21,7 @@ from duskfall.core.choices import (
     sample_seat,
 )
 from duskfall.core.errors import IllegalAction
+from duskfall.core.legal import LegalActions, LegalChoice
 from duskfall.variants.werewolf import phases as P
 from duskfall.variants.werewolf.actions import YES_NO_FIELDS, Pick, Say, YesNo
 
@@ -70,7 +71,7 @@ def _payload(data: Any, kind: str, keys: Sequence[str]) -> Any:
 
 
 @dataclass(slots=True)
-class TargetChoice:
+class TargetChoice(LegalChoice):
     """Choose one seat among ``targets`` (or nobody, when ``none_allowed``).
 
     Read-only once made (the wolves share one), but not a frozen dataclass: one is made per
@@ -136,7 +137,7 @@ class TargetChoice:
 
 
 @dataclass(frozen=True, slots=True)
-class SpeechChoice:
+class SpeechChoice(LegalChoice):
     """Say something (speeches longer than ``max_chars`` are cut)."""
 
     kind: str
@@ -188,7 +189,7 @@ class SpeechChoice:
 
 
 @dataclass(frozen=True, slots=True)
-class YesNoChoice:
+class YesNoChoice(LegalChoice):
     """A yes/no decision (run for sheriff, withdraw from the race)."""
 
     kind: str
@@ -226,18 +227,6 @@ class YesNoChoice:
         return f"{self.question} Answer yes or no."
 
 
-class UnitChoice(Protocol):
-    """The legal choice of a role's own night turn (declared by its unit: see
-    :class:`~duskfall.variants.werewolf.role_unit.NightTurn`)."""
-
-    @property
-    def kind(self) -> str: ...
-    def parse(self, data: Any) -> Any: ...
-    def default(self, rng: random.Random) -> Any: ...
-    def sample(self, rng: random.Random) -> Any: ...
-    def schema(self) -> dict[str, Any]: ...
-    def to_wire(self) -> dict[str, Any]: ...
-    def describe(self) -> str: ...
-
-
-Choice = TargetChoice | SpeechChoice | YesNoChoice | UnitChoice
+Choice = TargetChoice | SpeechChoice | YesNoChoice | LegalActions
+"""A decision's legal choice: the table's own, or a role's night turn (its unit's class:
+see :class:`~duskfall.variants.werewolf.role_unit.NightTurn`)."""

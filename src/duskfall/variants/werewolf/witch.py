@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from duskfall.core.choices import read_seat
 from duskfall.core.errors import IllegalAction
 from duskfall.core.events import Event, seats_visibility
+from duskfall.core.legal import LegalChoice
 from duskfall.core.prompting import DecisionPrompt
 from duskfall.core.spectator import mark, night_of, seat_label
 from duskfall.core.terminal_form import TerminalForm, one_line
@@ -117,7 +118,7 @@ def _potion_word(word: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class WitchChoice:
+class WitchChoice(LegalChoice):
     """Save the wolves' target (``save_target``), poison one of ``poison_targets``, or pass."""
 
     attacked: int | None
