@@ -192,7 +192,7 @@ def test_check_bot_plays_him_and_reports_his_decision() -> None:
 
 
 ROLE_FILES = {
-    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (4, 5), "Witch": (4, 7),
+    "Bodyguard": (2, 2), "Idiot": (2, 2), "Guard": (4, 8), "Seer": (4, 5), "Witch": (4, 6),
 }  # fmt: skip
 """The most files that may name each role: of ``variants/werewolf/``, and of all ``src/``. A role
 that is a unit takes its module and its line in ``units.py``; the Guard, the Seer and the Witch
@@ -200,9 +200,8 @@ add the tables that deal several roles (``roles.py``: the presets, the check-bot
 the learning encoder's fixed layout (``encoder.py``), and outside the variant the GM's night
 roles (``gm/shadow.py``: the werewolf rules' wire vocabulary, and the Witch's potion words, that
 the GM's shadow game answers in); the Guard and the Witch also the check-bot's steering
-(``kit/scenarios.py``: a bot Witch passes), the Guard the web's unrelated request ``Guard``
-(``web/guard.py``, ``web/app.py``), and the Witch the roles of the labelled game the leak
-sentences describe (``testing/leak_sentences.py``)."""
+(``kit/scenarios.py``: a bot Witch passes), and the Guard the web's unrelated request
+``Guard`` (``web/guard.py``, ``web/app.py``)."""
 
 
 def naming_files(role: str) -> set[str]:
