@@ -85,7 +85,7 @@ mypy
 step_done
 
 step "pytest --full $*"
-echo "the full tier takes about 45 minutes on 2 cores (more under load); a test running"
+echo "the full tier takes about 40 minutes on 2 cores (more under load); a test running"
 echo "over 30 s prints what it is doing every 30 s, with an estimate of what is left"
 python -m pytest --full "$@"
 step_done
