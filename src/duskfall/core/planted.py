@@ -77,10 +77,19 @@ def shown(value: Any) -> str:
     return "+".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def fact_of(facts: Mapping[str, PrivateFact], event: Event, where: str) -> PrivateFact:
-    """The changeable fact ``event`` tells; ConfigError when it tells none."""
+def changeable(facts: Mapping[str, PrivateFact], event: Event) -> PrivateFact | None:
+    """The fact of ``facts`` that ``event`` tells, if a fork may change it there: a private
+    result the rules produced (never a public event, never a player's action)."""
     fact = facts.get(event.kind)
     if fact is None or event.source != "rules" or event.visibility == "public":
+        return None
+    return fact
+
+
+def fact_of(facts: Mapping[str, PrivateFact], event: Event, where: str) -> PrivateFact:
+    """The changeable fact ``event`` tells; ConfigError when it tells none."""
+    fact = changeable(facts, event)
+    if fact is None:
         kinds = ", ".join(sorted(facts)) or "none in this variant"
         raise ConfigError(
             f"{where}: event {event.seq} ({event.kind}) is not a private result a fork may "

@@ -18,7 +18,7 @@ from typing import Any
 
 from duskfall.core.errors import ConfigError
 from duskfall.core.events import Event
-from duskfall.core.planted import PrivateFact, fact_of, plant, shown
+from duskfall.core.planted import PrivateFact, changeable, fact_of, plant, shown
 from duskfall.core.registry import get_variant
 from duskfall.store.lineage import ForkOrigin, Planted, rules_run
 from duskfall.store.log import GameLog
@@ -97,7 +97,7 @@ def first_planting(log: GameLog, before: int) -> Planting:
     """The other answer of the first changeable private result before event ``before``."""
     facts = get_variant(log.header.variant).info.private_facts
     for index, event in enumerate(log.events[:before]):
-        if event.kind in facts and event.source == "rules" and event.visibility != "public":
+        if changeable(facts, event) is not None:
             return planting_at(log, index, None)
     raise ConfigError(
         f"game {log.header.game_id} has no private result to flip before event {before}"

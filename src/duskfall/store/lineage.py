@@ -29,7 +29,7 @@ from typing import Any
 from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ConfigError, DuskfallError, LogCorrupt
 from duskfall.core.events import Event
-from duskfall.core.planted import PrivateFact, retold, shown
+from duskfall.core.planted import PrivateFact, changeable, retold, shown
 from duskfall.core.registry import get_variant
 from duskfall.store.log import GameLog, LineReader, LogHeader, log_lines
 
@@ -203,8 +203,8 @@ def check_link(fork: GameLog, parent: GameLog, parent_path: str | Path) -> LinkC
 
 def _retold(facts: Mapping[str, PrivateFact], original: Event, value: Any) -> Event:
     """The parent's ``original`` event telling the fork's planted ``value``."""
-    fact = facts.get(original.kind)
-    if fact is None or original.source != "rules":
+    fact = changeable(facts, original)
+    if fact is None:
         raise BrokenLink(f"event {original.seq} ({original.kind}) tells no result a fork may plant")
     try:
         return retold(fact, original, value)

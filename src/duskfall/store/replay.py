@@ -16,7 +16,7 @@ from duskfall.core import event_kinds as kinds
 from duskfall.core.errors import ConfigError, IllegalAction, ReplayMismatch
 from duskfall.core.events import Event
 from duskfall.core.outcome import Termination
-from duskfall.core.planted import plant
+from duskfall.core.planted import changeable, plant
 from duskfall.core.registry import get_variant
 from duskfall.core.variant import State, Variant, parse_config
 from duskfall.store.lineage import ForkOrigin
@@ -107,7 +107,7 @@ class Replayer:
     def _planted(self, produced: Event, value: Any) -> Event:
         """The rules' event ``produced`` telling the fork's planted ``value``, and the state
         believing it; a mismatch when it is no private result the variant lets a fork change."""
-        fact = self.variant.info.private_facts.get(produced.kind)
+        fact = changeable(self.variant.info.private_facts, produced)
         if fact is None:
             raise ReplayMismatch(
                 f"the fork plants a result in a {produced.kind} event, which tells none"
