@@ -69,8 +69,8 @@ def in_play(obs: Obs, role: str) -> bool:
 
 
 SAVERS: set[str] = set()
-"""The roles that can save the wolves' target (:attr:`RoleUnit.saves`), as their units are
-made (:mod:`.units` makes them all)."""
+"""The roles that can save the wolves' target (:attr:`RoleUnit.saves`), filled once from the
+registry by :mod:`.units` (which imports every unit, and so cannot be imported here)."""
 
 
 def saver_in_play(obs: Obs) -> bool:
@@ -265,10 +265,6 @@ class RoleUnit:
     turn: NightTurn | None = None
     knowledge: Callable[[Obs], Sequence[str]] = _no_lines
     saves: bool = False
-
-    def __post_init__(self) -> None:
-        if self.saves:
-            SAVERS.add(self.name)
 
     @property
     def plural_name(self) -> str:

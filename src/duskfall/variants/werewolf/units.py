@@ -13,7 +13,7 @@ from duskfall.variants.werewolf.classic_roles import HUNTER_UNIT, VILLAGER_UNIT,
 from duskfall.variants.werewolf.events import TABLE_EVENTS, WerewolfEvent
 from duskfall.variants.werewolf.guard import GUARD_UNIT
 from duskfall.variants.werewolf.idiot import IDIOT_UNIT
-from duskfall.variants.werewolf.role_unit import RoleUnit
+from duskfall.variants.werewolf.role_unit import SAVERS, RoleUnit
 from duskfall.variants.werewolf.seer import SEER_UNIT
 from duskfall.variants.werewolf.witch import WITCH_UNIT
 
@@ -43,6 +43,7 @@ CHECKER: RoleUnit = next(u for u in UNITS.values() if u.claim)
 unit's ``claim``): the bots read, trust and fake such claims, the common facts count them, and
 other units' prose names it ``{checker}``."""
 
+SAVERS.update(u.name for u in UNITS.values() if u.saves)
 SAVER: RoleUnit = next(u for u in UNITS.values() if u.saves)
 """The role whose holder can save the wolves' victim at night (its unit's ``saves``); other
 units' prose names it ``{saver}``."""
