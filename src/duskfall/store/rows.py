@@ -107,10 +107,11 @@ class GameRow:
         it runs on another host). A dead one was interrupted: resume it."""
         if self.status != "running" or self.pid is None or self.host != socket.gethostname():
             return None
-        return _pid_alive(self.pid)
+        return pid_alive(self.pid)
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists on this host (one of another user's counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -24,8 +24,8 @@ from duskfall.store.rows import (
     INTERRUPTED,
     LISTED_STATUSES,
     GameRow,
-    _pid_alive,
     insert_rows,
+    pid_alive,
 )
 
 Source = Literal["simulated", "logged"]
@@ -174,7 +174,7 @@ def _process_gone(host: str | None, pid: int | None) -> bool:
     """Whether the process of a running row is known to be gone (see ``GameRow``)."""
     if pid is None or host != socket.gethostname():
         return False
-    return not _pid_alive(pid)
+    return not pid_alive(pid)
 
 
 def search(
