@@ -135,10 +135,6 @@ def remote_seats(row: GameRow) -> list[int]:
     ]
 
 
-def _stale(row: GameRow) -> bool:
-    return row.status == "running" and row.process_alive is False and row.log_path is not None
-
-
 def repair_row(index: RepairedIndex, row: GameRow) -> Repair | None:
     """Close one stale ``running`` row from its log, if the log says how it ended."""
     assert row.log_path is not None
@@ -185,10 +181,9 @@ def _unresumable(index: RepairedIndex, row: GameRow) -> Repair | None:
 def repair_index(index: RepairedIndex) -> list[Repair]:
     """Repair every stale ``running`` row of ``index``; returns what changed."""
     repairs = []
-    for row in index.stale_running():
-        if _stale(row):
-            repaired = repair_row(index, row)
-            if repaired is not None:
-                log.info("game index repaired: %s", repaired)
-                repairs.append(repaired)
+    for row in index.stale_running():  # running, with a log, its process gone
+        repaired = repair_row(index, row)
+        if repaired is not None:
+            log.info("game index repaired: %s", repaired)
+            repairs.append(repaired)
     return repairs
