@@ -20,7 +20,6 @@ the same reading when its events keep them too:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +29,7 @@ from duskfall.core.events import PUBLIC, Event
 from duskfall.core.facts import GameFacts
 from duskfall.core.sides import EVIL, side_of
 from duskfall.core.variant import State, Variant
-from duskfall.lab.lexicon import EVIL_WORDS, GOOD_WORDS, SEAT_NOUNS, own_words, translated
+from duskfall.lab.lexicon import EVIL_WORDS, GOOD_WORDS, own_words, translated
 
 TEXT_KEYS = ("text", "says")
 NOT_RESULTS = frozenset({"sub_phase", "kind", "type", "action", "phase"})  # decision names
@@ -202,24 +201,3 @@ def _names(events: Iterable[Event]) -> dict[str, int]:
         if names:
             return names
     return {}
-
-
-def reference_pattern(names: Iterable[str]) -> re.Pattern[str]:
-    """Matches a reference to a seat: ``seat 4``, ``player 4``, ``Platz 4``, ``siège 4``,
-    ``asiento 4`` (:data:`~duskfall.lab.lexicon.SEAT_NOUNS`), ``#4`` or a name."""
-    nouns = "|".join(sorted(SEAT_NOUNS, key=len, reverse=True))
-    parts = [rf"(?<!\w)(?:{nouns})\.?\s*(?:#|n°|no\.?)?\s*(?P<number>\d+)", r"#(?P<hash>\d+)"]
-    listed = sorted(names, key=len, reverse=True)
-    if listed:
-        parts.append(r"\b(?P<name>" + "|".join(re.escape(n) for n in listed) + r")\b")
-    return re.compile("|".join(parts), re.IGNORECASE)
-
-
-def referred_seat(match: re.Match[str], names: Mapping[str, int]) -> int | None:
-    """The seat a :func:`reference_pattern` match refers to."""
-    for group in ("number", "hash"):
-        value = match.groupdict().get(group)
-        if value is not None:
-            return int(value)
-    name = match.groupdict().get("name")
-    return None if name is None else names.get(name.lower())
