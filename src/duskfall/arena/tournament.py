@@ -21,8 +21,7 @@ import json
 import os
 import secrets
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -339,8 +338,3 @@ def preflight(config: TournamentConfig, slots: Sequence[Slot]) -> None:
         asyncio.run(plan_game(setup).preflight())
         if not unchecked:
             return
-
-
-def seat_counts(slots: Iterable[Slot]) -> Counter[str]:
-    """Seats each entrant is scheduled to play."""
-    return Counter(name for slot in slots for name in slot.seats)
